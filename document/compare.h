@@ -1,0 +1,29 @@
+// MongoDB's total order over values.
+#ifndef TTLDB_DOCUMENT_COMPARE_H_
+#define TTLDB_DOCUMENT_COMPARE_H_
+
+#include "document/value.h"
+
+namespace ttldb {
+
+// Compares two values in MongoDB's order: first by CanonicalTypeOrder, then
+// within a type. Numbers (int32, int64, double) compare by value, exactly
+// (int64 vs double without rounding); NaN sorts below every other number and
+// equals NaN. Strings compare bytewise. Objects compare field by field (type
+// order, then name, then value), arrays element by element; the shorter
+// prefix sorts first. Returns <0, 0 or >0.
+int CompareValues(const Value& a, const Value& b);
+
+inline bool ValuesEqual(const Value& a, const Value& b) {
+  return CompareValues(a, b) == 0;
+}
+
+struct ValueLess {
+  bool operator()(const Value& a, const Value& b) const {
+    return CompareValues(a, b) < 0;
+  }
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_DOCUMENT_COMPARE_H_

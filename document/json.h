@@ -1,0 +1,67 @@
+// MongoDB Extended JSON v2 (relaxed and canonical) <-> Value, with simdjson.
+//
+// Accepted on input, in both relaxed and canonical forms: $date (ISO-8601
+// string, {"$numberLong": "ms"}, or a bare number of ms), $oid, $numberLong,
+// $numberInt, $numberDouble ("NaN", "Infinity", "-Infinity" too), $timestamp,
+// $regularExpression (and legacy $regex/$options), $minKey, $maxKey and
+// $binary (canonical {"base64","subType"} and legacy). $numberDecimal is
+// rejected with InvalidArgument: ttldb has no decimal128 type.
+//
+// Every error is InvalidArgument and names what was wrong and where (a byte
+// offset or a field path).
+#ifndef TTLDB_DOCUMENT_JSON_H_
+#define TTLDB_DOCUMENT_JSON_H_
+
+#include <cstddef>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+#include "document/value.h"
+
+namespace ttldb {
+
+// 16 MiB: MongoDB's maximum BSON document size.
+inline constexpr size_t kMaxDocumentBytes = 16 * 1024 * 1024;
+// 100: MongoDB's maximum nesting depth of a stored document.
+inline constexpr int kMaxNestingDepth = 100;
+
+struct ParseOptions {
+  size_t max_bytes = kMaxDocumentBytes;
+  int max_depth = kMaxNestingDepth;
+};
+
+// Parses one JSON document whose top level must be an object. Rejects
+// malformed JSON, invalid UTF-8, input over max_bytes, nesting deeper than
+// max_depth, and malformed Extended JSON wrappers.
+absl::StatusOr<Value> ParseDocument(absl::string_view json,
+                                    const ParseOptions& options = {});
+
+// Parses any JSON value (object, array or scalar) with the same rules.
+absl::StatusOr<Value> ParseValue(absl::string_view json,
+                                 const ParseOptions& options = {});
+
+enum class JsonFormat {
+  // MongoDB relaxed Extended JSON: numbers as plain JSON (doubles keep a
+  // decimal point: 1.0), dates in 1970..9999 as {"$date": "ISO-8601Z"}.
+  kRelaxed,
+  // MongoDB canonical Extended JSON: every number and date wrapped.
+  kCanonical,
+  // ttldb's storage form: compact and type-exact. Like relaxed, but int64 as
+  // {"$numberLong": "n"} and dates as {"$date": {"$numberLong": "ms"}}, so
+  // that ParseDocument(ToJson(v, kStorage)) reproduces v exactly.
+  kStorage,
+};
+
+// Serializes `v` (any type) as one line of JSON, no spaces.
+std::string ToJson(const Value& v, JsonFormat format = JsonFormat::kRelaxed);
+void AppendJson(const Value& v, JsonFormat format, std::string* out);
+
+// ISO-8601 "YYYY-MM-DDTHH:MM:SS.mmmZ" of a date in milliseconds since the
+// epoch, and the reverse (accepts Z or a ±HH:MM offset, optional fraction).
+std::string FormatIsoDate(int64_t millis);
+bool ParseIsoDate(absl::string_view text, int64_t* millis);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_DOCUMENT_JSON_H_
