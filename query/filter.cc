@@ -1,0 +1,670 @@
+#include "query/filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/compare.h"
+#include "query/path_values.h"
+
+namespace ttldb {
+namespace {
+
+using Kind = MatchExpr::Kind;
+using query_internal::CollectValues;
+using query_internal::SplitDotted;
+
+absl::Status BadValue(absl::string_view msg) {
+  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, msg);
+}
+
+bool StartsWithDollar(absl::string_view s) { return !s.empty() && s[0] == '$'; }
+
+// An operator document: non-empty and its first field starts with '$'.
+bool IsOperatorDoc(const Value& v) {
+  return v.is_object() && !v.object_fields().empty() &&
+         StartsWithDollar(v.object_fields()[0].first);
+}
+
+MatchExpr Leaf(Kind kind, absl::string_view path, Value operand) {
+  MatchExpr e;
+  e.kind = kind;
+  e.path = std::string(path);
+  if (!path.empty()) e.parts = SplitDotted(path);
+  e.operand = std::move(operand);
+  return e;
+}
+
+absl::StatusOr<MatchExpr> RegexLeaf(absl::string_view path,
+                                    const std::string& pattern,
+                                    const std::string& options) {
+  ASSIGN_OR_RETURN(auto compiled, CompiledRegex::Compile(pattern, options));
+  std::string sorted = options;
+  std::sort(sorted.begin(), sorted.end());
+  MatchExpr e = Leaf(Kind::kRegex, path, Value::Re(Regex{pattern, sorted}));
+  e.regexes.push_back(std::move(compiled));
+  return e;
+}
+
+// $type names and numbers.
+bool TypeCodeFromName(absl::string_view name, int* code) {
+  static const std::pair<const char*, int> kNames[] = {
+      {"double", 1},      {"string", 2},     {"object", 3},
+      {"array", 4},       {"binData", 5},    {"undefined", 6},
+      {"objectId", 7},    {"bool", 8},       {"date", 9},
+      {"null", 10},       {"regex", 11},     {"dbPointer", 12},
+      {"javascript", 13}, {"symbol", 14},    {"javascriptWithScope", 15},
+      {"int", 16},        {"timestamp", 17}, {"long", 18},
+      {"decimal", 19},    {"minKey", -1},    {"maxKey", 127},
+      {"number", 0},
+  };
+  for (const auto& [n, c] : kNames) {
+    if (name == n) {
+      *code = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+int TypeCodeOf(ValueType t) {
+  switch (t) {
+    case ValueType::kMinKey:
+      return -1;
+    case ValueType::kNull:
+      return 10;
+    case ValueType::kInt32:
+      return 16;
+    case ValueType::kInt64:
+      return 18;
+    case ValueType::kDouble:
+      return 1;
+    case ValueType::kString:
+      return 2;
+    case ValueType::kObject:
+      return 3;
+    case ValueType::kArray:
+      return 4;
+    case ValueType::kBinary:
+      return 5;
+    case ValueType::kObjectId:
+      return 7;
+    case ValueType::kBool:
+      return 8;
+    case ValueType::kDate:
+      return 9;
+    case ValueType::kTimestamp:
+      return 17;
+    case ValueType::kRegex:
+      return 11;
+    case ValueType::kMaxKey:
+      return 127;
+  }
+  return -2;
+}
+
+absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
+  if (v.is_string()) {
+    int code;
+    if (!TypeCodeFromName(v.string_value(), &code)) {
+      return BadValue(
+          absl::StrCat("Unknown type name alias: ", v.string_value()));
+    }
+    out->push_back(code);
+    return absl::OkStatus();
+  }
+  if (v.is_number()) {
+    const double d = v.AsDouble();
+    const int code = static_cast<int>(d);
+    static const int kValid[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                 12, 13, 14, 15, 16, 17, 18, 19, -1, 127};
+    bool ok = d == static_cast<double>(code);
+    if (ok) {
+      ok = false;
+      for (int c : kValid) ok = ok || c == code;
+    }
+    if (!ok) {
+      return BadValue(absl::StrCat("Invalid numerical type code: ",
+                                   v.type() == ValueType::kDouble
+                                       ? absl::StrCat(d)
+                                       : absl::StrCat(v.int64_value())));
+    }
+    out->push_back(code);
+    return absl::OkStatus();
+  }
+  return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                    "type must be represented as a number or a string");
+}
+
+bool Truthy(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kNull:
+      return false;
+    case ValueType::kBool:
+      return v.bool_value();
+    case ValueType::kInt32:
+    case ValueType::kInt64:
+      return v.int64_value() != 0;
+    case ValueType::kDouble:
+      return v.double_value() != 0;
+    default:
+      return true;
+  }
+}
+
+absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out);
+absl::Status ParseOperators(absl::string_view path, const Value& ops,
+                            std::vector<MatchExpr>* out);
+
+absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
+                                         const Value& arg) {
+  if (!arg.is_object()) return BadValue("$elemMatch needs an Object");
+  MatchExpr e = Leaf(Kind::kElemMatch, path, Value());
+  const auto& fields = arg.object_fields();
+  bool value_form = false;
+  if (!fields.empty() && StartsWithDollar(fields[0].first)) {
+    const std::string& first = fields[0].first;
+    value_form = first != "$and" && first != "$or" && first != "$nor" &&
+                 first != "$comment" && first != "$where" && first != "$expr";
+  }
+  if (value_form) {
+    RETURN_IF_ERROR(ParseOperators("", arg, &e.children));
+  } else {
+    e.elem_match_object = true;
+    RETURN_IF_ERROR(ParseTopLevel(arg, &e.children));
+  }
+  return e;
+}
+
+absl::Status ParseMod(absl::string_view path, const Value& arg,
+                      std::vector<MatchExpr>* out) {
+  if (!arg.is_array()) return BadValue("malformed mod, needs to be an array");
+  const auto& items = arg.array_items();
+  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
+  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  if (!items[0].is_number()) {
+    return BadValue("malformed mod, divisor not a number");
+  }
+  if (!items[1].is_number()) {
+    return BadValue("malformed mod, remainder not a number");
+  }
+  auto to_long = [](const Value& v) -> int64_t {
+    if (v.type() != ValueType::kDouble) return v.int64_value();
+    const double d = v.double_value();
+    if (std::isnan(d)) return 0;
+    if (d >= 9.2e18) return INT64_MAX;
+    if (d <= -9.2e18) return INT64_MIN;
+    return static_cast<int64_t>(d);
+  };
+  const int64_t divisor = to_long(items[0]);
+  const int64_t remainder = to_long(items[1]);
+  if (divisor == 0) return BadValue("divisor cannot be 0");
+  out->push_back(
+      Leaf(Kind::kMod, path,
+           Value::MakeArray({Value::Int64(divisor), Value::Int64(remainder)})));
+  return absl::OkStatus();
+}
+
+absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
+                              const Value& arg, const Value& ops,
+                              std::vector<MatchExpr>* out) {
+  static const std::pair<const char*, Kind> kComparisons[] = {
+      {"$eq", Kind::kEq},   {"$ne", Kind::kNe}, {"$gt", Kind::kGt},
+      {"$gte", Kind::kGte}, {"$lt", Kind::kLt}, {"$lte", Kind::kLte},
+  };
+  for (const auto& [name, kind] : kComparisons) {
+    if (op != name) continue;
+    if (kind == Kind::kNe && arg.type() == ValueType::kRegex) {
+      return BadValue("Can't have regex as arg to $ne.");
+    }
+    out->push_back(Leaf(kind, path, arg));
+    return absl::OkStatus();
+  }
+  if (op == "$in" || op == "$nin") {
+    if (!arg.is_array()) return BadValue(absl::StrCat(op, " needs an array"));
+    MatchExpr e = Leaf(op == "$in" ? Kind::kIn : Kind::kNin, path, Value());
+    for (const Value& item : arg.array_items()) {
+      if (IsOperatorDoc(item)) return BadValue("cannot nest $ under $in");
+      std::shared_ptr<const CompiledRegex> re;
+      if (item.type() == ValueType::kRegex) {
+        ASSIGN_OR_RETURN(re,
+                         CompiledRegex::Compile(item.regex_value().pattern,
+                                                item.regex_value().options));
+      }
+      e.operands.push_back(item);
+      e.regexes.push_back(std::move(re));
+    }
+    out->push_back(std::move(e));
+    return absl::OkStatus();
+  }
+  if (op == "$exists") {
+    out->push_back(Leaf(Kind::kExists, path, Value::Bool(Truthy(arg))));
+    return absl::OkStatus();
+  }
+  if (op == "$type") {
+    MatchExpr e = Leaf(Kind::kType, path, arg);
+    if (arg.is_array()) {
+      for (const Value& t : arg.array_items()) {
+        RETURN_IF_ERROR(ParseTypeCode(t, &e.type_codes));
+      }
+    } else {
+      RETURN_IF_ERROR(ParseTypeCode(arg, &e.type_codes));
+    }
+    out->push_back(std::move(e));
+    return absl::OkStatus();
+  }
+  if (op == "$size") {
+    if (!arg.is_number()) return BadValue("$size needs a number");
+    int64_t n;
+    if (arg.type() == ValueType::kDouble) {
+      const double d = arg.double_value();
+      if (d != std::floor(d) || std::isinf(d)) {
+        return BadValue("$size must be a whole number");
+      }
+      n = static_cast<int64_t>(d);
+    } else {
+      n = arg.int64_value();
+    }
+    if (n < 0) return BadValue("$size may not be negative");
+    out->push_back(Leaf(Kind::kSize, path, Value::Int64(n)));
+    return absl::OkStatus();
+  }
+  if (op == "$all") {
+    if (!arg.is_array()) return BadValue("$all needs an array");
+    MatchExpr e = Leaf(Kind::kAll, path, Value());
+    const auto& items = arg.array_items();
+    const bool elem_match = !items.empty() && items[0].is_object() &&
+                            !items[0].object_fields().empty() &&
+                            items[0].object_fields()[0].first == "$elemMatch";
+    for (const Value& item : items) {
+      e.operands.push_back(item);
+      const bool is_em = item.is_object() && !item.object_fields().empty() &&
+                         item.object_fields()[0].first == "$elemMatch";
+      if (is_em != elem_match) {
+        return BadValue("$all/$elemMatch has to be consistent");
+      }
+      if (is_em) {
+        ASSIGN_OR_RETURN(MatchExpr em,
+                         ParseElemMatch(path, item.object_fields()[0].second));
+        e.children.push_back(std::move(em));
+      } else if (item.type() == ValueType::kRegex) {
+        ASSIGN_OR_RETURN(MatchExpr re,
+                         RegexLeaf(path, item.regex_value().pattern,
+                                   item.regex_value().options));
+        e.children.push_back(std::move(re));
+      } else if (IsOperatorDoc(item)) {
+        return BadValue("no $ expressions in $all");
+      } else {
+        e.children.push_back(Leaf(Kind::kEq, path, item));
+      }
+    }
+    out->push_back(std::move(e));
+    return absl::OkStatus();
+  }
+  if (op == "$elemMatch") {
+    ASSIGN_OR_RETURN(MatchExpr e, ParseElemMatch(path, arg));
+    out->push_back(std::move(e));
+    return absl::OkStatus();
+  }
+  if (op == "$not") {
+    MatchExpr e = Leaf(Kind::kNot, path, Value());
+    MatchExpr inner;
+    inner.kind = Kind::kAnd;
+    if (arg.type() == ValueType::kRegex) {
+      ASSIGN_OR_RETURN(MatchExpr re, RegexLeaf(path, arg.regex_value().pattern,
+                                               arg.regex_value().options));
+      inner.children.push_back(std::move(re));
+    } else if (arg.is_object()) {
+      if (arg.object_fields().empty()) return BadValue("$not cannot be empty");
+      RETURN_IF_ERROR(ParseOperators(path, arg, &inner.children));
+    } else {
+      return BadValue("$not needs a regex or a document");
+    }
+    e.children.push_back(std::move(inner));
+    out->push_back(std::move(e));
+    return absl::OkStatus();
+  }
+  if (op == "$regex") {
+    const Value* options = ops.Get("$options");
+    std::string opts;
+    if (options != nullptr) {
+      if (!options->is_string()) return BadValue("$options has to be a string");
+      opts = options->string_value();
+    }
+    if (arg.is_string()) {
+      ASSIGN_OR_RETURN(MatchExpr e, RegexLeaf(path, arg.string_value(), opts));
+      out->push_back(std::move(e));
+      return absl::OkStatus();
+    }
+    if (arg.type() == ValueType::kRegex) {
+      if (options != nullptr && !arg.regex_value().options.empty()) {
+        return BadValue("options set in both $regex and $options");
+      }
+      ASSIGN_OR_RETURN(
+          MatchExpr e,
+          RegexLeaf(path, arg.regex_value().pattern,
+                    options != nullptr ? opts : arg.regex_value().options));
+      out->push_back(std::move(e));
+      return absl::OkStatus();
+    }
+    return BadValue("$regex has to be a string");
+  }
+  if (op == "$options") {
+    if (ops.Get("$regex") == nullptr)
+      return BadValue("$options needs a $regex");
+    return absl::OkStatus();  // consumed by $regex
+  }
+  if (op == "$mod") return ParseMod(path, arg, out);
+  return BadValue(absl::StrCat("unknown operator: ", op));
+}
+
+// Parses the operators of {path: {$op: arg, ...}} into *out, one leaf each.
+absl::Status ParseOperators(absl::string_view path, const Value& ops,
+                            std::vector<MatchExpr>* out) {
+  for (const auto& [op, arg] : ops.object_fields()) {
+    RETURN_IF_ERROR(ParseOneOperator(path, op, arg, ops, out));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseLogical(absl::string_view op, const Value& arg,
+                          std::vector<MatchExpr>* out) {
+  if (!arg.is_array() || arg.array_items().empty()) {
+    return BadValue(absl::StrCat(op, " must be a nonempty array"));
+  }
+  MatchExpr e;
+  e.kind = op == "$and" ? Kind::kAnd : op == "$or" ? Kind::kOr : Kind::kNor;
+  for (const Value& item : arg.array_items()) {
+    if (!item.is_object()) {
+      return BadValue("$or/$and/$nor entries need to be full objects");
+    }
+    MatchExpr child;
+    child.kind = Kind::kAnd;
+    RETURN_IF_ERROR(ParseTopLevel(item, &child.children));
+    e.children.push_back(std::move(child));
+  }
+  out->push_back(std::move(e));
+  return absl::OkStatus();
+}
+
+absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out) {
+  for (const auto& [name, v] : doc.object_fields()) {
+    if (StartsWithDollar(name)) {
+      if (name == "$and" || name == "$or" || name == "$nor") {
+        RETURN_IF_ERROR(ParseLogical(name, v, out));
+      } else if (name == "$comment") {
+        continue;
+      } else {
+        return BadValue(absl::StrCat("unknown top level operator: ", name));
+      }
+    } else if (IsOperatorDoc(v)) {
+      RETURN_IF_ERROR(ParseOperators(name, v, out));
+    } else if (v.type() == ValueType::kRegex) {
+      ASSIGN_OR_RETURN(MatchExpr e, RegexLeaf(name, v.regex_value().pattern,
+                                              v.regex_value().options));
+      out->push_back(std::move(e));
+    } else {
+      out->push_back(Leaf(Kind::kEq, name, v));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ---- Evaluation ----------------------------------------------------------
+
+bool EvalDoc(const MatchExpr& e, const Value& doc);
+
+bool EqualsOperand(const Value& operand, const Value* v) {
+  if (operand.is_null()) return v == nullptr || v->is_null();
+  return v != nullptr && ValuesEqual(*v, operand);
+}
+
+bool RegexMatches(const MatchExpr& e, size_t i, const Value& v) {
+  const Value& operand = e.kind == Kind::kRegex ? e.operand : e.operands[i];
+  if (v.is_string()) return e.regexes[i]->Search(v.string_value());
+  if (v.type() == ValueType::kRegex) {
+    return v.regex_value().pattern == operand.regex_value().pattern &&
+           v.regex_value().options == operand.regex_value().options;
+  }
+  return false;
+}
+
+bool InList(const MatchExpr& e, const Value* v) {
+  for (size_t i = 0; i < e.operands.size(); ++i) {
+    if (e.regexes[i] != nullptr) {
+      if (v != nullptr && RegexMatches(e, i, *v)) return true;
+    } else if (EqualsOperand(e.operands[i], v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Compare(const MatchExpr& e, const Value* v) {
+  if (v == nullptr) {
+    return e.operand.is_null() &&
+           (e.kind == Kind::kGte || e.kind == Kind::kLte);
+  }
+  if (CanonicalTypeOrder(v->type()) != CanonicalTypeOrder(e.operand.type())) {
+    return false;
+  }
+  const int c = CompareValues(*v, e.operand);
+  switch (e.kind) {
+    case Kind::kGt:
+      return c > 0;
+    case Kind::kGte:
+      return c >= 0;
+    case Kind::kLt:
+      return c < 0;
+    default:
+      return c <= 0;
+  }
+}
+
+bool ModMatches(const MatchExpr& e, const Value& v) {
+  if (!v.is_number()) return false;
+  int64_t x;
+  if (v.type() == ValueType::kDouble) {
+    const double d = v.double_value();
+    if (std::isnan(d) || std::isinf(d) || d >= 9.2e18 || d <= -9.2e18) {
+      return false;
+    }
+    x = static_cast<int64_t>(d);
+  } else {
+    x = v.int64_value();
+  }
+  const int64_t divisor = e.operand.array_items()[0].int64_value();
+  const int64_t remainder = e.operand.array_items()[1].int64_value();
+  if (divisor == -1) return remainder == 0;  // avoids INT64_MIN % -1
+  return x % divisor == remainder;
+}
+
+// Whether one value (nullptr: missing) satisfies the leaf, without looking
+// into arrays (MongoDB's matchesSingleElement).
+bool EvalElement(const MatchExpr& e, const Value* v) {
+  switch (e.kind) {
+    case Kind::kAnd:
+      for (const MatchExpr& c : e.children) {
+        if (!EvalElement(c, v)) return false;
+      }
+      return true;
+    case Kind::kOr:
+      for (const MatchExpr& c : e.children) {
+        if (EvalElement(c, v)) return true;
+      }
+      return false;
+    case Kind::kNor:
+      for (const MatchExpr& c : e.children) {
+        if (EvalElement(c, v)) return false;
+      }
+      return true;
+    case Kind::kNot:
+      return !EvalElement(e.children[0], v);
+    case Kind::kEq:
+      return EqualsOperand(e.operand, v);
+    case Kind::kNe:
+      return !EqualsOperand(e.operand, v);
+    case Kind::kGt:
+    case Kind::kGte:
+    case Kind::kLt:
+    case Kind::kLte:
+      return Compare(e, v);
+    case Kind::kIn:
+      return InList(e, v);
+    case Kind::kNin:
+      return !InList(e, v);
+    case Kind::kExists:
+      return (v != nullptr) == e.operand.bool_value();
+    case Kind::kType: {
+      if (v == nullptr) return false;
+      const int code = TypeCodeOf(v->type());
+      for (int t : e.type_codes) {
+        if (t == code || (t == 0 && v->is_number())) return true;
+      }
+      return false;
+    }
+    case Kind::kAll: {
+      if (e.children.empty()) return false;
+      for (const MatchExpr& c : e.children) {
+        bool ok = EvalElement(c, v);
+        if (!ok && v != nullptr && v->is_array()) {
+          for (const Value& item : v->array_items()) {
+            ok = ok || EvalElement(c, &item);
+          }
+        }
+        if (!ok) return false;
+      }
+      return true;
+    }
+    case Kind::kSize:
+      return v != nullptr && v->is_array() &&
+             static_cast<int64_t>(v->array_items().size()) ==
+                 e.operand.int64_value();
+    case Kind::kElemMatch:
+      if (v == nullptr || !v->is_array()) return false;
+      for (const Value& item : v->array_items()) {
+        bool ok = true;
+        if (e.elem_match_object) {
+          if (!item.is_object()) continue;
+          for (const MatchExpr& c : e.children) ok = ok && EvalDoc(c, item);
+        } else {
+          for (const MatchExpr& c : e.children)
+            ok = ok && EvalElement(c, &item);
+        }
+        if (ok) return true;
+      }
+      return false;
+    case Kind::kRegex:
+      return v != nullptr && RegexMatches(e, 0, *v);
+    case Kind::kMod:
+      return v != nullptr && ModMatches(e, *v);
+    case Kind::kAlwaysTrue:
+      return true;
+    case Kind::kAlwaysFalse:
+      return false;
+  }
+  return false;
+}
+
+// Whether some value the leaf's path reaches in `doc` satisfies it.
+bool AnyValue(const MatchExpr& e, const Value& doc, bool expand) {
+  std::vector<const Value*> values;
+  CollectValues(doc, e.parts, expand, &values);
+  for (const Value* v : values) {
+    if (EvalElement(e, v)) return true;
+  }
+  return false;
+}
+
+bool EvalDoc(const MatchExpr& e, const Value& doc) {
+  switch (e.kind) {
+    case Kind::kAnd:
+      for (const MatchExpr& c : e.children) {
+        if (!EvalDoc(c, doc)) return false;
+      }
+      return true;
+    case Kind::kOr:
+      for (const MatchExpr& c : e.children) {
+        if (EvalDoc(c, doc)) return true;
+      }
+      return false;
+    case Kind::kNor:
+      for (const MatchExpr& c : e.children) {
+        if (EvalDoc(c, doc)) return false;
+      }
+      return true;
+    case Kind::kNot:
+      return !EvalDoc(e.children[0], doc);
+    case Kind::kNe:
+    case Kind::kNin: {
+      // Negations over the whole path: no reached value may equal.
+      std::vector<const Value*> values;
+      CollectValues(doc, e.parts, true, &values);
+      for (const Value* v : values) {
+        if (e.kind == Kind::kNe ? EqualsOperand(e.operand, v) : InList(e, v)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case Kind::kExists: {
+      std::vector<const Value*> values;
+      CollectValues(doc, e.parts, false, &values);
+      bool exists = false;
+      for (const Value* v : values) exists = exists || v != nullptr;
+      return exists == e.operand.bool_value();
+    }
+    case Kind::kAll:
+      if (e.children.empty()) return false;
+      for (const MatchExpr& c : e.children) {
+        if (!EvalDoc(c, doc)) return false;
+      }
+      return true;
+    case Kind::kSize:
+    case Kind::kElemMatch:
+      return AnyValue(e, doc, false);
+    case Kind::kAlwaysTrue:
+      return true;
+    case Kind::kAlwaysFalse:
+      return false;
+    default:
+      return AnyValue(e, doc, true);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc) {
+  if (!filter_doc.is_object()) {
+    return BadValue(absl::StrCat("filter must be an object, not ",
+                                 TypeName(filter_doc.type())));
+  }
+  Filter f;
+  f.root_.kind = Kind::kAnd;
+  RETURN_IF_ERROR(ParseTopLevel(filter_doc, &f.root_.children));
+  return f;
+}
+
+absl::StatusOr<Filter> Filter::ParseValueCondition(const Value& operators) {
+  if (!IsOperatorDoc(operators)) {
+    return BadValue("a value condition must be a document of $ operators");
+  }
+  Filter f;
+  f.root_.kind = Kind::kAnd;
+  RETURN_IF_ERROR(ParseOperators("", operators, &f.root_.children));
+  return f;
+}
+
+bool Filter::Matches(const Value& doc) const { return EvalDoc(root_, doc); }
+
+bool Filter::MatchesValue(const Value& v) const {
+  return EvalElement(root_, &v);
+}
+
+bool MatchExprMatches(const MatchExpr& expr, const Value& doc) {
+  return EvalDoc(expr, doc);
+}
+
+}  // namespace ttldb

@@ -1,0 +1,122 @@
+// MongoDB query filters: parse a filter document once, then match documents.
+//
+//   ASSIGN_OR_RETURN(Filter f, Filter::Parse(filter_doc));
+//   if (f.Matches(doc)) ...
+//
+// Supported: implicit equality and $eq $ne $gt $gte $lt $lte $in $nin
+// $exists $type $and $or $nor $not $all $size $elemMatch $regex/$options
+// $mod, and $comment (ignored). Semantics follow MongoDB's documentation:
+//  - a path reaching an array matches if the array itself or any element
+//    matches ({a: 5} matches {a: [1, 5]}; {a: [1, 5]} matches the array);
+//    dotted paths traverse arrays of objects ({"a.b": 1} matches
+//    {a: [{b: 1}]}) and numeric components index arrays ("a.0");
+//  - comparisons stay within a type bracket ({a: {$lt: 5}} never matches a
+//    string; Dates compare only with Dates);
+//  - {a: null} (and $gte/$lte/$in with null) matches a missing field, an
+//    explicit null and an array holding null;
+//  - $ne, $nin and $not are negations over the whole path, so {a: {$ne: 5}}
+//    does not match {a: [1, 5]}.
+// Regular expressions use std::regex (see query/regex.h for the supported
+// subset). Parse errors are InvalidArgument with MongoDB's code (2 BadValue
+// unless noted) and wording.
+//
+// A Filter is immutable after Parse and may be used from many threads.
+#ifndef TTLDB_QUERY_FILTER_H_
+#define TTLDB_QUERY_FILTER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "document/value.h"
+#include "query/regex.h"
+
+namespace ttldb {
+
+// One node of a parsed filter. The tree is public so that the index planner
+// can read predicates off the root's $and.
+struct MatchExpr {
+  enum class Kind {
+    // Logical nodes: `children`, no path.
+    kAnd,  // all children match; an empty kAnd matches everything
+    kOr,   // some child matches (non-empty)
+    kNor,  // no child matches (non-empty)
+    // kNot: `path` is the field it was written on; one child (a kAnd of the
+    // operators inside $not) that it negates over the whole path.
+    kNot,
+    // Leaves: `path` (dotted, "" inside a value-form $elemMatch) and
+    // `operand`.
+    kEq,      // operand: the value ({a: 5}, {a: {$eq: 5}}); {$eq: /re/}
+              // matches only the regex value itself ({a: /re/} is a kRegex)
+    kNe,      // operand; == not kEq
+    kGt,      // operand, compared within its type bracket
+    kGte,     // operand
+    kLt,      // operand
+    kLte,     // operand
+    kIn,      // operands: the list (may hold regexes and null)
+    kNin,     // operands; == not kIn
+    kExists,  // operand: Bool(true|false)
+    kType,    // type_codes: the accepted $type codes (see below)
+    kAll,     // operands: the list; children: one kEq (or kElemMatch) per
+              // element, all of which must match; an empty list never matches
+    kSize,    // operand: Int64(n)
+    // kElemMatch: children are the conditions on each array element.
+    // elem_match_object: children form a filter applied to object elements
+    // ({$elemMatch: {b: 1}}); otherwise they are operators applied to each
+    // element value ({$elemMatch: {$gt: 1, $lt: 5}}), with path "".
+    kElemMatch,
+    kRegex,  // operand: a kRegex Value (pattern and sorted options)
+    kMod,    // operand: [divisor, remainder] as Int64 values
+    kAlwaysTrue,
+    kAlwaysFalse,
+  };
+
+  Kind kind = Kind::kAlwaysTrue;
+  std::string path;
+  std::vector<std::string> parts;  // path split on '.'
+  Value operand;
+  std::vector<Value> operands;
+  std::vector<MatchExpr> children;
+  bool elem_match_object = false;
+  // $type: MongoDB type numbers (1 double, 2 string, 3 object, 4 array,
+  // 5 binData, 7 objectId, 8 bool, 9 date, 10 null, 11 regex, 16 int,
+  // 17 timestamp, 18 long, -1 minKey, 127 maxKey) and 0 for "number".
+  std::vector<int> type_codes;
+  // Compiled patterns: for kRegex, regexes[0]; for kIn/kNin, one entry per
+  // operand (nullptr for non-regex operands).
+  std::vector<std::shared_ptr<const CompiledRegex>> regexes;
+};
+
+class Filter {
+ public:
+  // Parses a filter document (type kObject). {} matches every document.
+  static absl::StatusOr<Filter> Parse(const Value& filter_doc);
+
+  // Parses the operator form of a condition on one value, as $pull and
+  // $elemMatch use it: {$gte: 6} or {$in: [1, 2]}. The result's root is a
+  // kAnd of leaves with path "". Use MatchesValue with it.
+  static absl::StatusOr<Filter> ParseValueCondition(const Value& operators);
+
+  // True if `doc` satisfies the filter.
+  bool Matches(const Value& doc) const;
+
+  // For filters made by ParseValueCondition: true if `v` itself (arrays are
+  // not expanded) satisfies every operator.
+  bool MatchesValue(const Value& v) const;
+
+  // The parsed tree; the root is always a kAnd (one child per top-level
+  // field or operator, in document order; a field with several operators,
+  // {a: {$gt: 1, $lt: 5}}, contributes one child per operator).
+  const MatchExpr& root() const { return root_; }
+
+ private:
+  MatchExpr root_;
+};
+
+// True if `expr` (as parsed by Filter) matches `doc`.
+bool MatchExprMatches(const MatchExpr& expr, const Value& doc);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_QUERY_FILTER_H_

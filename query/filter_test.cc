@@ -1,0 +1,395 @@
+#include "query/filter.h"
+
+#include <string>
+
+#include "base/status.h"
+#include "document/json.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace {
+
+Value Doc(const std::string& json) {
+  auto v = ParseDocument(json);
+  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
+  return v.ok() ? *v : Value::MakeObject();
+}
+
+// Whether filter `f` matches document `d` (both JSON).
+bool M(const std::string& f, const std::string& d) {
+  auto filter = Filter::Parse(Doc(f));
+  EXPECT_TRUE(filter.ok()) << filter.status() << " in " << f;
+  if (!filter.ok()) return false;
+  return filter->Matches(Doc(d));
+}
+
+absl::Status ParseError(const std::string& f) {
+  auto filter = Filter::Parse(Doc(f));
+  return filter.ok() ? absl::OkStatus() : filter.status();
+}
+
+void ExpectBadValue(const std::string& f, const std::string& message) {
+  absl::Status s = ParseError(f);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << f;
+  EXPECT_EQ(ErrorCode(s), kBadValue) << f;
+  EXPECT_EQ(s.message(), message) << f;
+}
+
+TEST(FilterTest, EmptyMatchesEverything) {
+  EXPECT_TRUE(M("{}", "{}"));
+  EXPECT_TRUE(M("{}", R"({"a": 1})"));
+}
+
+TEST(FilterTest, ImplicitEquality) {
+  EXPECT_TRUE(M(R"({"a": 5})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": 5})", R"({"a": 5.0})"));
+  EXPECT_TRUE(M(R"({"a": 5})", R"({"a": {"$numberLong": "5"}})"));
+  EXPECT_FALSE(M(R"({"a": 5})", R"({"a": "5"})"));
+  EXPECT_FALSE(M(R"({"a": 5})", R"({"b": 5})"));
+  // Arrays: any element, or the whole array.
+  EXPECT_TRUE(M(R"({"a": 5})", R"({"a": [1, 5]})"));
+  EXPECT_FALSE(M(R"({"a": 5})", R"({"a": [[5]]})"));
+  EXPECT_TRUE(M(R"({"a": [1, 5]})", R"({"a": [1, 5]})"));
+  EXPECT_FALSE(M(R"({"a": [1, 5]})", R"({"a": [5, 1]})"));
+  EXPECT_TRUE(M(R"({"a": [1, 5]})", R"({"a": [[1, 5], 2]})"));
+  EXPECT_FALSE(M(R"({"a": [1, 5]})", R"({"a": [1, 5, 6]})"));
+  // Embedded documents match exactly, field order included.
+  EXPECT_TRUE(M(R"({"a": {"b": 1, "c": 2}})", R"({"a": {"b": 1, "c": 2}})"));
+  EXPECT_FALSE(M(R"({"a": {"b": 1, "c": 2}})", R"({"a": {"c": 2, "b": 1}})"));
+  EXPECT_TRUE(M(R"({"a": {}})", R"({"a": {}})"));
+  EXPECT_TRUE(M(R"({"a": 1, "b": 2})", R"({"b": 2, "a": 1})"));
+  EXPECT_FALSE(M(R"({"a": 1, "b": 2})", R"({"a": 1, "b": 3})"));
+}
+
+TEST(FilterTest, DottedPaths) {
+  EXPECT_TRUE(M(R"({"a.b": 1})", R"({"a": {"b": 1}})"));
+  EXPECT_TRUE(M(R"({"a.b": 1})", R"({"a": [{"b": 1}]})"));
+  EXPECT_TRUE(M(R"({"a.b": 1})", R"({"a": [{"b": 2}, {"b": [0, 1]}]})"));
+  EXPECT_FALSE(M(R"({"a.b": 1})", R"({"a": [[{"b": 1}]]})"));
+  EXPECT_TRUE(M(R"({"a.b.c": 1})", R"({"a": [{"b": [{"c": 1}]}]})"));
+  EXPECT_FALSE(M(R"({"a.b": 1})", R"({"a": 1})"));
+  // Numeric components index arrays, and also name object fields.
+  EXPECT_TRUE(M(R"({"a.1": 5})", R"({"a": [4, 5]})"));
+  EXPECT_FALSE(M(R"({"a.0": 5})", R"({"a": [4, 5]})"));
+  EXPECT_TRUE(M(R"({"a.0.b": 1})", R"({"a": [{"b": 1}]})"));
+  EXPECT_TRUE(M(R"({"a.0": 5})", R"({"a": {"0": 5}})"));
+  EXPECT_TRUE(M(R"({"a.0": 5})", R"({"a": [{"0": 5}]})"));
+}
+
+TEST(FilterTest, NullMatchesMissing) {
+  EXPECT_TRUE(M(R"({"a": null})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": null})", R"({"a": null})"));
+  EXPECT_TRUE(M(R"({"a": null})", R"({"a": [1, null]})"));
+  EXPECT_FALSE(M(R"({"a": null})", R"({"a": 0})"));
+  EXPECT_FALSE(M(R"({"a": null})", R"({"a": [1]})"));
+  EXPECT_TRUE(M(R"({"a.b": null})", R"({"a": [{"b": 1}, {"c": 1}]})"));
+  EXPECT_FALSE(M(R"({"a.b": null})", R"({"a": [{"b": 1}]})"));
+  EXPECT_TRUE(M(R"({"a": {"$ne": null}})", R"({"a": 1})"));
+  EXPECT_FALSE(M(R"({"a": {"$ne": null}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [null]}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$gte": null}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$lte": null}})", R"({"a": null})"));
+  EXPECT_FALSE(M(R"({"a": {"$gt": null}})", R"({})"));
+  EXPECT_FALSE(M(R"({"a": {"$lt": null}})", R"({"a": null})"));
+}
+
+TEST(FilterTest, Comparisons) {
+  EXPECT_TRUE(M(R"({"a": {"$gt": 4}})", R"({"a": 5})"));
+  EXPECT_FALSE(M(R"({"a": {"$gt": 5}})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": {"$gte": 5}})", R"({"a": 5.0})"));
+  EXPECT_TRUE(M(R"({"a": {"$lt": 5}})", R"({"a": 4.5})"));
+  EXPECT_TRUE(M(R"({"a": {"$lte": 5}})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": {"$eq": 5}})", R"({"a": [5]})"));
+  // Type brackets: numbers never compare with strings and vice versa.
+  EXPECT_FALSE(M(R"({"a": {"$lt": 5}})", R"({"a": "1"})"));
+  EXPECT_FALSE(M(R"({"a": {"$gt": 5}})", R"({"a": "x"})"));
+  EXPECT_FALSE(M(R"({"a": {"$lt": 5}})", R"({"a": null})"));
+  EXPECT_FALSE(M(R"({"a": {"$lt": 5}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$gt": "abc"}})", R"({"a": "abd"})"));
+  EXPECT_FALSE(M(R"({"a": {"$gt": "abc"}})", R"({"a": 1000})"));
+  // Dates compare with Dates only.
+  EXPECT_TRUE(M(R"({"a": {"$lt": {"$date": "2024-01-02T00:00:00Z"}}})",
+                R"({"a": {"$date": "2024-01-01T00:00:00Z"}})"));
+  EXPECT_FALSE(
+      M(R"({"a": {"$lt": {"$date": "2024-01-02T00:00:00Z"}}})", R"({"a": 5})"));
+  EXPECT_FALSE(
+      M(R"({"a": {"$gt": 0}})", R"({"a": {"$date": "2024-01-01T00:00:00Z"}})"));
+  // Arrays: some element satisfies each operator, not necessarily the same.
+  EXPECT_TRUE(M(R"({"a": {"$gt": 10, "$lt": 5}})", R"({"a": [1, 20]})"));
+  EXPECT_FALSE(M(R"({"a": {"$gt": 10}})", R"({"a": [1, 2]})"));
+  // Range over a mixed-type field.
+  EXPECT_TRUE(M(R"({"a": {"$gt": 1}})", R"({"a": ["x", 2]})"));
+}
+
+TEST(FilterTest, NeAndNinNegateTheWholeArray) {
+  EXPECT_TRUE(M(R"({"a": {"$ne": 5}})", R"({"a": 4})"));
+  EXPECT_TRUE(M(R"({"a": {"$ne": 5}})", R"({})"));
+  EXPECT_FALSE(M(R"({"a": {"$ne": 5}})", R"({"a": [1, 5]})"));
+  EXPECT_TRUE(M(R"({"a": {"$ne": 5}})", R"({"a": [1, 2]})"));
+  EXPECT_FALSE(M(R"({"a": {"$ne": [1, 2]}})", R"({"a": [1, 2]})"));
+  EXPECT_TRUE(M(R"({"a": {"$nin": [1, 2]}})", R"({"a": 3})"));
+  EXPECT_TRUE(M(R"({"a": {"$nin": [1, 2]}})", R"({})"));
+  EXPECT_FALSE(M(R"({"a": {"$nin": [1, 2]}})", R"({"a": [3, 2]})"));
+  EXPECT_FALSE(M(R"({"a": {"$nin": [null]}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a.b": {"$ne": 1}})", R"({"a": [{"b": 2}, {"b": 3}]})"));
+  EXPECT_FALSE(M(R"({"a.b": {"$ne": 1}})", R"({"a": [{"b": 2}, {"b": 1}]})"));
+}
+
+TEST(FilterTest, In) {
+  EXPECT_TRUE(M(R"({"a": {"$in": [1, 2]}})", R"({"a": 2})"));
+  EXPECT_FALSE(M(R"({"a": {"$in": [1, 2]}})", R"({"a": 3})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [1, 2]}})", R"({"a": [5, 1]})"));
+  EXPECT_FALSE(M(R"({"a": {"$in": []}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [[1, 2]]}})", R"({"a": [1, 2]})"));
+  EXPECT_TRUE(M(
+      R"({"a": {"$in": [{"$regularExpression": {"pattern": "^x", "options": ""}}]}})",
+      R"({"a": "xyz"})"));
+  EXPECT_FALSE(M(
+      R"({"a": {"$in": [{"$regularExpression": {"pattern": "^x", "options": ""}}]}})",
+      R"({"a": "axyz"})"));
+}
+
+TEST(FilterTest, Exists) {
+  EXPECT_TRUE(M(R"({"a": {"$exists": true}})", R"({"a": null})"));
+  EXPECT_FALSE(M(R"({"a": {"$exists": true}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$exists": false}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$exists": 0}})", R"({"b": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$exists": 1}})", R"({"a": []})"));
+  EXPECT_TRUE(M(R"({"a.b": {"$exists": true}})", R"({"a": [1, {"b": 2}]})"));
+  EXPECT_FALSE(M(R"({"a.b": {"$exists": true}})", R"({"a": [{"c": 2}]})"));
+  EXPECT_TRUE(M(R"({"a.b": {"$exists": false}})", R"({"a": [{"c": 2}]})"));
+  EXPECT_TRUE(M(R"({"a.1": {"$exists": true}})", R"({"a": [0, 1]})"));
+  EXPECT_FALSE(M(R"({"a.2": {"$exists": true}})", R"({"a": [0, 1]})"));
+}
+
+TEST(FilterTest, Type) {
+  EXPECT_TRUE(M(R"({"a": {"$type": "string"}})", R"({"a": "x"})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": 2}})", R"({"a": "x"})"));
+  EXPECT_FALSE(M(R"({"a": {"$type": "string"}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "number"}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "number"}})", R"({"a": 1.5})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "int"}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": 16}})", R"({"a": 1})"));
+  EXPECT_FALSE(M(R"({"a": {"$type": "long"}})", R"({"a": 1})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$type": "long"}})", R"({"a": {"$numberLong": "1"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": 1}})", R"({"a": 1.5})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "double"}})", R"({"a": 1.5})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "date"}})",
+                R"({"a": {"$date": "2024-01-01T00:00:00Z"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": 9}})",
+                R"({"a": {"$date": "2024-01-01T00:00:00Z"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "null"}})", R"({"a": null})"));
+  EXPECT_FALSE(M(R"({"a": {"$type": "null"}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "array"}})", R"({"a": []})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": 4}})", R"({"a": [1]})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "string"}})", R"({"a": [1, "x"]})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "object"}})", R"({"a": {}})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "bool"}})", R"({"a": false})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": ["string", "bool"]}})", R"({"a": true})"));
+  EXPECT_TRUE(M(R"({"a": {"$type": "objectId"}})",
+                R"({"a": {"$oid": "5f0000000000000000000000"}})"));
+}
+
+TEST(FilterTest, Logical) {
+  EXPECT_TRUE(M(R"({"$and": [{"a": 1}, {"b": 2}]})", R"({"a": 1, "b": 2})"));
+  EXPECT_FALSE(M(R"({"$and": [{"a": 1}, {"b": 2}]})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"$or": [{"a": 1}, {"b": 2}]})", R"({"b": 2})"));
+  EXPECT_FALSE(M(R"({"$or": [{"a": 1}, {"b": 2}]})", R"({"b": 3})"));
+  EXPECT_TRUE(M(R"({"$nor": [{"a": 1}, {"b": 2}]})", R"({"b": 3})"));
+  EXPECT_FALSE(M(R"({"$nor": [{"a": 1}, {"b": 2}]})", R"({"a": 1})"));
+  EXPECT_TRUE(
+      M(R"({"$or": [{"a": {"$gt": 5}}, {"$and": [{"b": 1}, {"c": 1}]}]})",
+        R"({"b": 1, "c": 1})"));
+  EXPECT_TRUE(
+      M(R"({"x": 1, "$or": [{"a": 1}, {"b": 1}]})", R"({"x": 1, "b": 1})"));
+  EXPECT_FALSE(
+      M(R"({"x": 1, "$or": [{"a": 1}, {"b": 1}]})", R"({"x": 2, "b": 1})"));
+}
+
+TEST(FilterTest, Not) {
+  EXPECT_TRUE(M(R"({"a": {"$not": {"$gt": 5}}})", R"({"a": 3})"));
+  EXPECT_TRUE(M(R"({"a": {"$not": {"$gt": 5}}})", R"({})"));
+  EXPECT_TRUE(M(R"({"a": {"$not": {"$gt": 5}}})", R"({"a": "x"})"));
+  EXPECT_FALSE(M(R"({"a": {"$not": {"$gt": 5}}})", R"({"a": 6})"));
+  EXPECT_FALSE(M(R"({"a": {"$not": {"$gt": 5}}})", R"({"a": [1, 6]})"));
+  EXPECT_TRUE(M(R"({"a": {"$not": {"$gt": 1, "$lt": 5}}})", R"({"a": 7})"));
+  EXPECT_FALSE(M(R"({"a": {"$not": {"$gt": 1, "$lt": 5}}})", R"({"a": 3})"));
+  EXPECT_TRUE(M(
+      R"({"a": {"$not": {"$regularExpression": {"pattern": "^x", "options": ""}}}})",
+      R"({"a": "yx"})"));
+  EXPECT_FALSE(M(
+      R"({"a": {"$not": {"$regularExpression": {"pattern": "^x", "options": ""}}}})",
+      R"({"a": "xy"})"));
+  EXPECT_TRUE(M(R"({"a": {"$not": {"$regex": "^x"}}})", R"({"a": "yx"})"));
+}
+
+TEST(FilterTest, All) {
+  EXPECT_TRUE(M(R"({"a": {"$all": [1, 2]}})", R"({"a": [2, 3, 1]})"));
+  EXPECT_FALSE(M(R"({"a": {"$all": [1, 2]}})", R"({"a": [2, 3]})"));
+  EXPECT_TRUE(M(R"({"a": {"$all": [1]}})", R"({"a": 1})"));
+  EXPECT_FALSE(M(R"({"a": {"$all": []}})", R"({"a": [1]})"));
+  EXPECT_TRUE(M(R"({"a": {"$all": [[1, 2]]}})", R"({"a": [[1, 2], 3]})"));
+  EXPECT_TRUE(M(R"({"a": {"$all": [[1, 2]]}})", R"({"a": [1, 2]})"));
+  EXPECT_TRUE(M(
+      R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, {"$elemMatch": {"b": 2}}]}})",
+      R"({"a": [{"b": 2}, {"b": 1}]})"));
+  EXPECT_FALSE(M(
+      R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, {"$elemMatch": {"b": 3}}]}})",
+      R"({"a": [{"b": 2}, {"b": 1}]})"));
+}
+
+TEST(FilterTest, Size) {
+  EXPECT_TRUE(M(R"({"a": {"$size": 2}})", R"({"a": [1, [2, 3]]})"));
+  EXPECT_FALSE(M(R"({"a": {"$size": 1}})", R"({"a": [1, [2, 3]]})"));
+  EXPECT_TRUE(M(R"({"a": {"$size": 0}})", R"({"a": []})"));
+  EXPECT_FALSE(M(R"({"a": {"$size": 0}})", R"({})"));
+  EXPECT_FALSE(M(R"({"a": {"$size": 1}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a.b": {"$size": 2}})", R"({"a": [{"b": [1, 2]}]})"));
+  EXPECT_TRUE(M(R"({"a": {"$size": 2.0}})", R"({"a": [1, 2]})"));
+}
+
+TEST(FilterTest, ElemMatch) {
+  // Document form.
+  const std::string docs = R"({"a": [{"b": 1, "c": 5}, {"b": 2, "c": 1}]})";
+  EXPECT_TRUE(M(R"({"a": {"$elemMatch": {"b": 1, "c": 5}}})", docs));
+  EXPECT_FALSE(M(R"({"a": {"$elemMatch": {"b": 1, "c": 1}}})", docs));
+  // Without $elemMatch the conditions may be met by different elements.
+  EXPECT_TRUE(M(R"({"a.b": 1, "a.c": 1})", docs));
+  EXPECT_TRUE(M(R"({"a": {"$elemMatch": {"b": {"$gt": 1}}}})", docs));
+  EXPECT_TRUE(
+      M(R"({"a": {"$elemMatch": {"$or": [{"b": 9}, {"c": 1}]}}})", docs));
+  EXPECT_FALSE(M(R"({"a": {"$elemMatch": {"b": 1}}})", R"({"a": {"b": 1}})"));
+  // Value form.
+  EXPECT_TRUE(M(R"({"a": {"$elemMatch": {"$gte": 80, "$lt": 85}}})",
+                R"({"a": [82, 90]})"));
+  EXPECT_FALSE(M(R"({"a": {"$elemMatch": {"$gte": 80, "$lt": 85}}})",
+                 R"({"a": [79, 90]})"));
+  EXPECT_TRUE(M(R"({"a": {"$gte": 80, "$lt": 85}})", R"({"a": [79, 90]})"));
+  EXPECT_TRUE(M(R"({"a": {"$elemMatch": {"$ne": 1}}})", R"({"a": [1, 2]})"));
+  EXPECT_FALSE(M(R"({"a": {"$elemMatch": {"$ne": 1}}})", R"({"a": [1, 1]})"));
+  EXPECT_FALSE(M(R"({"a": {"$elemMatch": {"$gt": 0}}})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": {"$elemMatch": {"$elemMatch": {"$gt": 5}}}})",
+                R"({"a": [[1], [6]]})"));
+  EXPECT_TRUE(M(R"({"a.b": {"$elemMatch": {"$gt": 5}}})",
+                R"({"a": [{"b": [1]}, {"b": [6]}]})"));
+}
+
+TEST(FilterTest, Regex) {
+  EXPECT_TRUE(M(R"({"a": {"$regex": "^ab"}})", R"({"a": "abc"})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "^ab"}})", R"({"a": "cab"})"));
+  EXPECT_TRUE(M(R"({"a": {"$regex": "b"}})", R"({"a": "cab"})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "^AB"}})", R"({"a": "abc"})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$regex": "^AB", "$options": "i"}})", R"({"a": "abc"})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$options": "i", "$regex": "^AB"}})", R"({"a": "abc"})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "^b"}})", R"({"a": "a\nb"})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$regex": "^b", "$options": "m"}})", R"({"a": "a\nb"})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "a.b"}})", R"({"a": "a\nb"})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$regex": "a.b", "$options": "s"}})", R"({"a": "a\nb"})"));
+  EXPECT_TRUE(M(R"({"a": {"$regex": "a b # comment", "$options": "x"}})",
+                R"({"a": "ab"})"));
+  EXPECT_TRUE(M(R"({"a": {"$regex": "^x"}})", R"({"a": ["y", "xz"]})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "1"}})", R"({"a": 1})"));
+  EXPECT_FALSE(M(R"({"a": {"$regex": "x"}})", R"({})"));
+  // A regex Value as the field's value is a pattern match.
+  EXPECT_TRUE(
+      M(R"({"a": {"$regularExpression": {"pattern": "^A", "options": "i"}}})",
+        R"({"a": "abc"})"));
+  EXPECT_TRUE(M(
+      R"({"a": {"$regex": {"$regularExpression": {"pattern": "^a", "options": ""}}}})",
+      R"({"a": "abc"})"));
+  // $eq with a regex matches only the stored regex itself.
+  EXPECT_FALSE(M(
+      R"({"a": {"$eq": {"$regularExpression": {"pattern": "^a", "options": ""}}}})",
+      R"({"a": "abc"})"));
+  EXPECT_TRUE(M(
+      R"({"a": {"$eq": {"$regularExpression": {"pattern": "^a", "options": ""}}}})",
+      R"({"a": {"$regularExpression": {"pattern": "^a", "options": ""}}})"));
+}
+
+TEST(FilterTest, Mod) {
+  EXPECT_TRUE(M(R"({"a": {"$mod": [4, 0]}})", R"({"a": 8})"));
+  EXPECT_FALSE(M(R"({"a": {"$mod": [4, 0]}})", R"({"a": 9})"));
+  EXPECT_TRUE(M(R"({"a": {"$mod": [4, 1]}})", R"({"a": 9.5})"));
+  EXPECT_TRUE(M(R"({"a": {"$mod": [4, -1]}})", R"({"a": -5})"));
+  EXPECT_TRUE(M(R"({"a": {"$mod": [4, 0]}})", R"({"a": [1, 12]})"));
+  EXPECT_FALSE(M(R"({"a": {"$mod": [4, 0]}})", R"({"a": "8"})"));
+  EXPECT_FALSE(M(R"({"a": {"$mod": [4, 0]}})", R"({})"));
+}
+
+TEST(FilterTest, ParseErrors) {
+  ExpectBadValue(R"({"a": {"$foo": 1}})", "unknown operator: $foo");
+  ExpectBadValue(R"({"$foo": 1})", "unknown top level operator: $foo");
+  ExpectBadValue(R"({"$and": []})", "$and must be a nonempty array");
+  ExpectBadValue(R"({"$or": 1})", "$or must be a nonempty array");
+  ExpectBadValue(R"({"$nor": {}})", "$nor must be a nonempty array");
+  ExpectBadValue(R"({"$or": [1]})",
+                 "$or/$and/$nor entries need to be full objects");
+  ExpectBadValue(R"({"a": {"$in": 1}})", "$in needs an array");
+  ExpectBadValue(R"({"a": {"$nin": {}}})", "$nin needs an array");
+  ExpectBadValue(R"({"a": {"$size": "x"}})", "$size needs a number");
+  ExpectBadValue(R"({"a": {"$size": -1}})", "$size may not be negative");
+  ExpectBadValue(R"({"a": {"$size": 1.5}})", "$size must be a whole number");
+  ExpectBadValue(R"({"a": {"$all": 1}})", "$all needs an array");
+  ExpectBadValue(R"({"a": {"$mod": 1}})",
+                 "malformed mod, needs to be an array");
+  ExpectBadValue(R"({"a": {"$mod": [1]}})",
+                 "malformed mod, not enough elements");
+  ExpectBadValue(R"({"a": {"$mod": [1, 2, 3]}})",
+                 "malformed mod, too many elements");
+  ExpectBadValue(R"({"a": {"$mod": ["x", 2]}})",
+                 "malformed mod, divisor not a number");
+  ExpectBadValue(R"({"a": {"$mod": [1, "x"]}})",
+                 "malformed mod, remainder not a number");
+  ExpectBadValue(R"({"a": {"$mod": [0, 1]}})", "divisor cannot be 0");
+  ExpectBadValue(R"({"a": {"$not": 1}})", "$not needs a regex or a document");
+  ExpectBadValue(R"({"a": {"$not": {}}})", "$not cannot be empty");
+  ExpectBadValue(R"({"a": {"$elemMatch": 1}})", "$elemMatch needs an Object");
+  ExpectBadValue(R"({"a": {"$type": "foo"}})", "Unknown type name alias: foo");
+  ExpectBadValue(R"({"a": {"$type": 100}})",
+                 "Invalid numerical type code: 100");
+  ExpectBadValue(R"({"a": {"$regex": 1}})", "$regex has to be a string");
+  ExpectBadValue(R"({"a": {"$options": "i"}})", "$options needs a $regex");
+  ExpectBadValue(R"({"a": {"$regex": "x", "$options": "z"}})",
+                 "invalid flag in regex options: z");
+  ExpectBadValue(R"({"a": {"$gt": 1, "b": 2}})", "unknown operator: b");
+  absl::Status s = ParseError(R"({"a": {"$type": true}})");
+  EXPECT_EQ(ErrorCode(s), kTypeMismatch);
+  EXPECT_EQ(s.message(), "type must be represented as a number or a string");
+  s = ParseError(R"({"a": {"$regex": "("}})");
+  EXPECT_EQ(ErrorCode(s), 51091);
+}
+
+TEST(FilterTest, TreeForPlanner) {
+  auto f = Filter::Parse(
+      Doc(R"({"a": 5, "b": {"$gt": 1, "$lte": 9}, "c.d": {"$in": [1, 2]}})"));
+  ASSERT_TRUE(f.ok());
+  const MatchExpr& root = f->root();
+  ASSERT_EQ(root.kind, MatchExpr::Kind::kAnd);
+  ASSERT_EQ(root.children.size(), 4u);
+  EXPECT_EQ(root.children[0].kind, MatchExpr::Kind::kEq);
+  EXPECT_EQ(root.children[0].path, "a");
+  EXPECT_EQ(ToJson(root.children[0].operand), "5");
+  EXPECT_EQ(root.children[1].kind, MatchExpr::Kind::kGt);
+  EXPECT_EQ(root.children[1].path, "b");
+  EXPECT_EQ(root.children[2].kind, MatchExpr::Kind::kLte);
+  EXPECT_EQ(root.children[3].kind, MatchExpr::Kind::kIn);
+  EXPECT_EQ(root.children[3].path, "c.d");
+  EXPECT_EQ(root.children[3].parts.size(), 2u);
+  EXPECT_EQ(root.children[3].operands.size(), 2u);
+}
+
+TEST(FilterTest, ValueCondition) {
+  auto f = Filter::ParseValueCondition(Doc(R"({"$gte": 6, "$lt": 9})"));
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(f->MatchesValue(Value::Int32(6)));
+  EXPECT_FALSE(f->MatchesValue(Value::Int32(9)));
+  EXPECT_FALSE(f->MatchesValue(Value::String("7")));
+}
+
+}  // namespace
+}  // namespace ttldb
