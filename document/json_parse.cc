@@ -100,8 +100,11 @@ bool WidenBigIntegers(absl::string_view in, std::string* out) {
         uint64_t u64;
         const char* b = in.data() + i;
         const char* e = in.data() + j;
-        bool fits = std::from_chars(b, e, i64).ptr == e ||
-                    (c != '-' && std::from_chars(b, e, u64).ptr == e);
+        auto whole = [e](std::from_chars_result r) {
+          return r.ec == std::errc() && r.ptr == e;
+        };
+        bool fits = whole(std::from_chars(b, e, i64)) ||
+                    (c != '-' && whole(std::from_chars(b, e, u64)));
         if (!fits) {
           out->append(".0");
           changed = true;
