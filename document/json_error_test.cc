@@ -23,12 +23,36 @@ std::string Nested(int depth) {
   return s;
 }
 
-TEST(JsonErrorTest, MalformedAndTruncated) {
-  EXPECT_NE(ErrorOf("{\"a\":1,}").find("invalid JSON"), std::string::npos);
-  EXPECT_NE(ErrorOf("{\"a\":").find("invalid JSON"), std::string::npos);
-  EXPECT_NE(ErrorOf("{\"a\":\"abc").find("invalid JSON"), std::string::npos);
-  EXPECT_NE(ErrorOf("{\"a\":tru}").find("invalid JSON"), std::string::npos);
-  EXPECT_NE(ErrorOf("{} {}").find("invalid JSON"), std::string::npos);
+TEST(JsonErrorTest, MalformedAndTruncatedNameTheOffset) {
+  EXPECT_EQ(ErrorOf("{\"a\":1,}"),
+            "invalid JSON at byte offset 7: expected a string key");
+  EXPECT_EQ(ErrorOf("{\"a\":"),
+            "invalid JSON at byte offset 5: expected a value, found the end "
+            "of the input");
+  EXPECT_EQ(ErrorOf("{\"a\":\"abc"),
+            "invalid JSON at byte offset 5: unterminated string");
+  EXPECT_EQ(ErrorOf("{\"a\":tru}"),
+            "invalid JSON at byte offset 5: expected a value");
+  EXPECT_EQ(ErrorOf("{\"a\":1 \"b\":2}"),
+            "invalid JSON at byte offset 7: expected ',' or '}'");
+  EXPECT_EQ(ErrorOf("{\"a\":[1 2]}"),
+            "invalid JSON at byte offset 8: expected ',' or ']'");
+  EXPECT_EQ(ErrorOf("{\"a\" 1}"),
+            "invalid JSON at byte offset 5: expected ':'");
+  EXPECT_EQ(ErrorOf("{\"a\":01}"),
+            "invalid JSON at byte offset 6: expected ',' or '}'");
+  EXPECT_EQ(ErrorOf("{\"a\":-}"),
+            "invalid JSON at byte offset 6: invalid number");
+  EXPECT_EQ(ErrorOf("{\"a\":\"\\q\"}"),
+            "invalid JSON at byte offset 6: invalid escape sequence");
+  EXPECT_EQ(ErrorOf("{\"a\":\"\x01\"}"),
+            "invalid JSON at byte offset 6: control character in a string "
+            "(escape it)");
+  EXPECT_EQ(ErrorOf("{} {}"),
+            "invalid JSON at byte offset 3: unexpected content after the JSON "
+            "value");
+  EXPECT_EQ(ErrorOf("{\"a\":1e400}"),
+            "invalid JSON: a number is out of the range of a double");
   EXPECT_EQ(ErrorOf(""), "invalid JSON: the input is empty");
 }
 

@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "document/json_syntax.h"
 
 namespace ttldb {
 namespace {
@@ -572,9 +573,20 @@ absl::Status SyntaxError(simdjson::error_code err, absl::string_view json,
       return absl::InvalidArgumentError(
           absl::StrCat("document is ", json.size(),
                        " bytes, over the maximum of ", options.max_bytes));
-    default:
+    default: {
+      JsonSyntaxError where;
+      if (!CheckJsonSyntax(json, &where)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("invalid JSON at byte offset ", where.offset, ": ",
+                         where.expected));
+      }
+      if (err == simdjson::NUMBER_ERROR) {
+        return absl::InvalidArgumentError(
+            "invalid JSON: a number is out of the range of a double");
+      }
       return absl::InvalidArgumentError(
           absl::StrCat("invalid JSON: ", simdjson::error_message(err)));
+    }
   }
 }
 

@@ -2,9 +2,9 @@
 #ifndef TTLDB_DOCUMENT_PATH_H_
 #define TTLDB_DOCUMENT_PATH_H_
 
-#include "absl/strings/string_view.h"
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "document/value.h"
 
 namespace ttldb {

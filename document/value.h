@@ -11,10 +11,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace ttldb {
 
@@ -112,7 +113,9 @@ class Value {
   static Value String(std::string s) {
     return Value(ValueType::kString, std::move(s));
   }
-  static Value Oid(const ObjectId& id) { return Value(ValueType::kObjectId, id); }
+  static Value Oid(const ObjectId& id) {
+    return Value(ValueType::kObjectId, id);
+  }
   static Value Ts(Timestamp ts) { return Value(ValueType::kTimestamp, ts); }
   static Value Bin(Binary b) { return Value(ValueType::kBinary, std::move(b)); }
   static Value Re(Regex r) { return Value(ValueType::kRegex, std::move(r)); }
@@ -168,8 +171,7 @@ class Value {
   using Data = std::variant<std::monostate, bool, int64_t, double, std::string,
                             ObjectId, Timestamp, Binary, Regex, Object, Array>;
   template <typename T>
-  Value(ValueType type, T&& data)
-      : type_(type), data_(std::forward<T>(data)) {}
+  Value(ValueType type, T&& data) : type_(type), data_(std::forward<T>(data)) {}
 
   ValueType type_;
   Data data_;
