@@ -1,0 +1,179 @@
+#include "index/key_gen.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "document/json.h"
+#include "gtest/gtest.h"
+#include "index/key_codec.h"
+
+namespace ttldb {
+namespace {
+
+proto::IndexSpec Spec(std::vector<std::pair<std::string, int>> fields,
+                      bool sparse = false) {
+  proto::IndexSpec spec;
+  spec.set_name("test");
+  for (const auto& f : fields) {
+    proto::KeyField* kf = spec.add_key();
+    kf->set_path(f.first);
+    kf->set_direction(f.second);
+  }
+  spec.set_sparse(sparse);
+  return spec;
+}
+
+std::vector<std::string> Keys(const proto::IndexSpec& spec,
+                              const std::string& json,
+                              bool* multikey = nullptr) {
+  Value doc = ParseDocument(json).value();
+  std::vector<std::string> keys;
+  absl::Status s = GenerateIndexKeys(spec, doc, &keys, multikey);
+  EXPECT_TRUE(s.ok()) << s;
+  return keys;
+}
+
+// The expected keys: one tuple of JSON values per key, encoded in the
+// directions of `spec`, then sorted.
+std::vector<std::string> Expected(
+    const proto::IndexSpec& spec,
+    std::vector<std::vector<std::string>> tuples) {
+  std::vector<std::string> out;
+  for (const auto& tuple : tuples) {
+    std::string key;
+    for (size_t i = 0; i < tuple.size(); ++i) {
+      bool desc = spec.key(i).direction() < 0;
+      if (tuple[i] == "EMPTY") {
+        AppendEmptyArrayKey(desc, &key);
+      } else {
+        AppendKeyValue(ParseValue(tuple[i]).value(), desc, &key);
+      }
+    }
+    out.push_back(key);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(KeyGenTest, SingleField) {
+  auto spec = Spec({{"a", 1}});
+  bool multikey = true;
+  EXPECT_EQ(Keys(spec, R"({"a": 5})", &multikey), Expected(spec, {{"5"}}));
+  EXPECT_FALSE(multikey);
+  EXPECT_EQ(Keys(spec, R"({"a": {"$date": "2026-01-01T00:00:00Z"}})"),
+            Expected(spec, {{R"({"$date": "2026-01-01T00:00:00Z"})"}}));
+}
+
+TEST(KeyGenTest, MissingFieldIsNull) {
+  auto spec = Spec({{"a", 1}});
+  EXPECT_EQ(Keys(spec, R"({"b": 1})"), Expected(spec, {{"null"}}));
+  EXPECT_EQ(Keys(spec, R"({"a": null})"), Expected(spec, {{"null"}}));
+}
+
+TEST(KeyGenTest, MultikeyDeduplicates) {
+  auto spec = Spec({{"a", 1}});
+  bool multikey = false;
+  EXPECT_EQ(
+      Keys(spec, R"({"a": [3, 1, 1.0, {"$numberLong": "3"}, "x"]})", &multikey),
+      Expected(spec, {{"1"}, {"3"}, {R"("x")"}}));
+  EXPECT_TRUE(multikey);
+}
+
+TEST(KeyGenTest, NestedArrayIsIndexedAsArray) {
+  auto spec = Spec({{"a", 1}});
+  EXPECT_EQ(Keys(spec, R"({"a": [[1, 2], 3]})"),
+            Expected(spec, {{"[1, 2]"}, {"3"}}));
+}
+
+TEST(KeyGenTest, EmptyArraySortsBelowNull) {
+  auto spec = Spec({{"a", 1}});
+  std::vector<std::string> keys = Keys(spec, R"({"a": []})");
+  EXPECT_EQ(keys, Expected(spec, {{"EMPTY"}}));
+  EXPECT_LT(keys[0], EncodeKeyValue(Value::Null(), false));
+  EXPECT_GT(keys[0], EncodeKeyValue(Value::MinKey(), false));
+}
+
+TEST(KeyGenTest, DottedPathThroughArrays) {
+  auto spec = Spec({{"a.b", 1}});
+  bool multikey = false;
+  EXPECT_EQ(
+      Keys(spec, R"({"a": [{"b": 1}, {"b": 2}, {"b": [3, 4]}]})", &multikey),
+      Expected(spec, {{"1"}, {"2"}, {"3"}, {"4"}}));
+  EXPECT_TRUE(multikey);
+  // An element without the field, or not an object, contributes null.
+  EXPECT_EQ(Keys(spec, R"({"a": [{}, {"b": 1}, 7]})"),
+            Expected(spec, {{"null"}, {"1"}}));
+  EXPECT_EQ(Keys(spec, R"({"a": {"b": {"c": 1}}})"),
+            Expected(spec, {{R"({"c": 1})"}}));
+  EXPECT_EQ(Keys(spec, R"({"a": 5})"), Expected(spec, {{"null"}}));
+  EXPECT_EQ(Keys(Spec({{"a.b.c", 1}}),
+                 R"({"a": [{"b": [{"c": 1}, {"c": 2}]}, {"b": {"c": 3}}]})"),
+            Expected(spec, {{"1"}, {"2"}, {"3"}}));
+}
+
+TEST(KeyGenTest, PositionalComponent) {
+  auto spec = Spec({{"a.1", 1}});
+  bool multikey = true;
+  EXPECT_EQ(Keys(spec, R"({"a": [10, 20, 30]})", &multikey),
+            Expected(spec, {{"20"}}));
+  EXPECT_FALSE(multikey);
+  EXPECT_EQ(Keys(spec, R"({"a": [10]})"), Expected(spec, {{"null"}}));
+}
+
+TEST(KeyGenTest, CompoundDirections) {
+  auto spec = Spec({{"a", 1}, {"b", -1}});
+  std::vector<std::string> keys = Keys(spec, R"({"a": 1, "b": 2})");
+  EXPECT_EQ(keys, Expected(spec, {{"1", "2"}}));
+  std::string want;
+  AppendKeyValue(Value::Int32(1), false, &want);
+  AppendKeyValue(Value::Int32(2), true, &want);
+  EXPECT_EQ(keys[0], want);
+  // Descending second field: b=3 sorts before b=2.
+  EXPECT_LT(Keys(spec, R"({"a": 1, "b": 3})")[0], keys[0]);
+}
+
+TEST(KeyGenTest, CompoundWithOneArray) {
+  auto spec = Spec({{"a", 1}, {"b", -1}});
+  EXPECT_EQ(Keys(spec, R"({"a": [1, 2], "b": "x"})"),
+            Expected(spec, {{"1", R"("x")"}, {"2", R"("x")"}}));
+  EXPECT_EQ(Keys(spec, R"({"b": [1, 2]})"),
+            Expected(spec, {{"null", "1"}, {"null", "2"}}));
+}
+
+TEST(KeyGenTest, ParallelArraysRejected) {
+  auto spec = Spec({{"a", 1}, {"b", 1}});
+  Value doc = ParseDocument(R"({"a": [1, 2], "b": [3]})").value();
+  std::vector<std::string> keys;
+  absl::Status s = GenerateIndexKeys(spec, doc, &keys);
+  EXPECT_EQ(ErrorCode(s), kCannotIndexParallelArrays);
+  EXPECT_EQ(s.message(), "cannot index parallel arrays [a] [b]");
+  // Arrays met along dotted paths count too.
+  auto dotted = Spec({{"x.y", 1}, {"z", 1}});
+  doc = ParseDocument(R"({"x": [{"y": 1}], "z": []})").value();
+  EXPECT_EQ(ErrorCode(GenerateIndexKeys(dotted, doc, &keys)),
+            kCannotIndexParallelArrays);
+}
+
+TEST(KeyGenTest, Sparse) {
+  auto spec = Spec({{"a", 1}, {"b", 1}}, /*sparse=*/true);
+  EXPECT_TRUE(Keys(spec, R"({"c": 1})").empty());
+  EXPECT_EQ(Keys(spec, R"({"b": 2})"), Expected(spec, {{"null", "2"}}));
+  EXPECT_EQ(Keys(spec, R"({"a": null})"), Expected(spec, {{"null", "null"}}));
+  auto single = Spec({{"a.b", 1}}, /*sparse=*/true);
+  EXPECT_TRUE(Keys(single, R"({"a": [{"c": 1}]})").empty());
+  EXPECT_EQ(Keys(single, R"({"a": []})").size(), 0u);
+  EXPECT_EQ(Keys(Spec({{"a", 1}}, true), R"({"a": []})"),
+            Expected(single, {{"EMPTY"}}));
+}
+
+TEST(KeyGenTest, EmptyKeyPatternIsAnError) {
+  proto::IndexSpec spec;
+  std::vector<std::string> keys;
+  EXPECT_FALSE(GenerateIndexKeys(spec, Value::MakeObject(), &keys).ok());
+}
+
+}  // namespace
+}  // namespace ttldb
