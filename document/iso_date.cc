@@ -70,7 +70,8 @@ bool Expect(absl::string_view text, size_t* pos, char c) {
 
 std::string FormatIsoDate(int64_t millis) {
   int64_t days = FloorDiv(millis, kMillisPerDay);
-  int64_t ms_of_day = millis - days * kMillisPerDay;
+  int64_t ms_of_day = millis % kMillisPerDay;  // no overflow at the extremes
+  if (ms_of_day < 0) ms_of_day += kMillisPerDay;
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);

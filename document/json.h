@@ -9,6 +9,20 @@
 //
 // Every error is InvalidArgument and names what was wrong and where (a byte
 // offset or a field path).
+//
+// Reading rules worth knowing:
+// - Integers become Int32 when they fit, else Int64, else Double (also for
+//   integers beyond 64 bits); numbers with '.' or an exponent are Double.
+//   "-0" is Int32 0; "-0.0" is Double -0.0.
+// - Objects with '$' keys that are not wrappers ({"$gt": 5}, {"$type": "date"},
+//   {"$regex": "a"} alone) stay plain objects. The legacy pair
+//   {"$regex": "<string>", "$options": "<string>"} becomes a Regex value.
+//   A wrapper key next to other keys ({"$oid": .., "x": 1}) is an error.
+// - Regex options are stored sorted ("mi" -> "im").
+// - Duplicate keys are kept in order as given (Value::Get finds the first).
+// - Wrapper objects become scalars and do not count towards max_depth.
+// - Each thread keeps one simdjson parser and a padded copy buffer, sized by
+//   the largest input it has parsed.
 #ifndef TTLDB_DOCUMENT_JSON_H_
 #define TTLDB_DOCUMENT_JSON_H_
 

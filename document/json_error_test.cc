@@ -177,3 +177,23 @@ TEST(JsonErrorTest, TopLevelWrapperErrorSaysTopLevel) {
 
 }  // namespace
 }  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// Every proper prefix of a document is rejected with a located error; none
+// crashes (run under ASan in CI).
+TEST(JsonErrorTest, EveryTruncationIsRejected) {
+  const std::string doc =
+      R"({"a":[1,-2.5e3,"s\u00e9\n",{"$date":"2026-11-21T10:00:00Z"}],)"
+      R"("b":{"$oid":"507f1f77bcf86cd799439011"},"c":true,"d":null})";
+  ASSERT_TRUE(ParseDocument(doc).ok());
+  for (size_t n = 0; n < doc.size(); ++n) {
+    absl::StatusOr<Value> v = ParseDocument(doc.substr(0, n));
+    ASSERT_FALSE(v.ok()) << n;
+    EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+  }
+}
+
+}  // namespace
+}  // namespace ttldb
