@@ -1,4 +1,5 @@
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "document/json.h"
@@ -193,6 +194,25 @@ TEST(JsonErrorTest, EveryTruncationIsRejected) {
     ASSERT_FALSE(v.ok()) << n;
     EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
   }
+}
+
+}  // namespace
+}  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// Each thread has its own parser; the first input a thread sees may be
+// empty or whitespace.
+TEST(JsonErrorTest, EmptyInputOnAFreshThread) {
+  std::string a, b;
+  std::thread t([&] {
+    a = std::string(ParseDocument("").status().message());
+    b = std::string(ParseDocument("  ").status().message());
+  });
+  t.join();
+  EXPECT_EQ(a, "invalid JSON: the input is empty");
+  EXPECT_EQ(b, "invalid JSON: the input is empty");
 }
 
 }  // namespace

@@ -597,6 +597,9 @@ absl::StatusOr<Value> Parse(absl::string_view json,
         "document is ", json.size(), " bytes, over the maximum of ",
         options.max_bytes, " bytes"));
   }
+  if (json.empty()) {
+    return absl::InvalidArgumentError("invalid JSON: the input is empty");
+  }
   thread_local ThreadParser tp;
   // simdjson counts every container; leave room for wrapper objects, which
   // we do not count because they become scalars.
