@@ -1,0 +1,65 @@
+// Index specifications: parsing createIndex arguments into the catalog's
+// proto::IndexSpec, rendering one for listIndexes, and the comparisons the
+// engine needs to detect conflicting index definitions.
+#ifndef TTLDB_INDEX_INDEX_SPEC_H_
+#define TTLDB_INDEX_INDEX_SPEC_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "document/value.h"
+#include "proto/catalog.pb.h"
+
+namespace ttldb {
+
+// 32: MongoDB's maximum number of fields in a compound index.
+inline constexpr int kMaxIndexKeyFields = 32;
+
+// Validates a createIndex key pattern and options and returns the spec (its
+// `id` left 0 for the engine to assign).
+//
+// key_pattern: a non-empty object of at most 32 fields; each value 1 or -1
+// (Int32, Int64 or Double); each name a dotted path with non-empty
+// components none of which starts with '$'; no path twice. Violations are
+// 67 CannotCreateIndex.
+//
+// options: an object (or null for none) with any of
+//   name (non-empty string; default MongoDB's "a_1_b_-1"), unique, sparse,
+//   hidden, rejectExpired (bool, or a number read as its truth value),
+//   partialFilterExpression (object, stored as relaxed Extended JSON; the
+//   filter itself is validated by the caller), expireAfterSeconds (any
+//   number but NaN, stored as a double; range and integrality are ttl/'s to
+//   check; a non-number is 67 CannotCreateIndex in MongoDB's words),
+//   maxLifetimeSeconds (an integer), v (must be 2), background (ignored).
+// A wrongly typed option is 14 TypeMismatch; any other option is
+// 197 InvalidIndexSpecificationOption "The field 'foo' is not valid for an
+// index specification. Specification: {...}".
+absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
+                                                const Value& options);
+
+// MongoDB's default index name: each path and direction joined by '_'
+// ("accessTime_1", "a_1_b_-1", "a.b_1").
+std::string DefaultIndexName(const proto::IndexSpec& spec);
+
+// The key pattern as a document: {path: 1 or -1, ...} (Int32 values).
+Value KeyPatternToValue(const proto::IndexSpec& spec);
+
+// The listIndexes shape: {v: 2, key: {...}, name: "...", then only the
+// options that are set: unique: true, sparse: true, hidden: true,
+// partialFilterExpression: {...}, expireAfterSeconds (Int32 when integral
+// and in int32 range, else Double), maxLifetimeSeconds, rejectExpired: true}.
+Value IndexSpecToValue(const proto::IndexSpec& spec);
+
+// Whether two specs index the same paths in the same directions and order.
+bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b);
+
+// Whether two specs have the same options, ignoring name and id: unique,
+// sparse, hidden, partial filter (as stored text), expireAfterSeconds
+// (presence and value), maxLifetimeSeconds, rejectExpired. With
+// SameKeyPattern this tells "already exists" (both true) from 85
+// IndexOptionsConflict (same key, other options) for the engine.
+bool SameOptions(const proto::IndexSpec& a, const proto::IndexSpec& b);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_INDEX_INDEX_SPEC_H_
