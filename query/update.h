@@ -1,0 +1,128 @@
+// MongoDB update documents: operator updates ({$set: {...}, $inc: {...}})
+// and replacement documents.
+//
+//   ASSIGN_OR_RETURN(Update u, Update::Parse(update_doc));
+//   bool modified;
+//   RETURN_IF_ERROR(u.Apply(&doc, now_millis, /*is_insert=*/false,
+//                           &modified));
+//
+// Operators: $set $unset $inc $mul $min $max $rename $currentDate
+// $setOnInsert $push ($each $slice $position $sort) $addToSet ($each) $pull
+// $pullAll $pop. Positional paths ("a.$", "a.$[]") are not supported.
+// Dotted paths create missing intermediate objects; a numeric component
+// addresses an array element, padding the array with nulls when it is past
+// the end (as MongoDB does). New fields are created in the lexicographic
+// order of the update's paths (MongoDB >= 5.0).
+//
+// Errors carry MongoDB's codes and wording: 9 FailedToParse (malformed
+// update document), 14 TypeMismatch, 2 BadValue, 40 ConflictingUpdateOperators,
+// 28 PathNotViable, 56 EmptyFieldName, 52 DollarPrefixedFieldName,
+// 66 ImmutableField. An Update is immutable after Parse and thread-safe.
+#ifndef TTLDB_QUERY_UPDATE_H_
+#define TTLDB_QUERY_UPDATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "document/value.h"
+#include "query/filter.h"
+#include "query/sort.h"
+
+namespace ttldb {
+
+// One parsed modification of one path.
+struct UpdateOp {
+  enum class Kind {
+    kSet,
+    kUnset,
+    kInc,
+    kMul,
+    kMin,
+    kMax,
+    kRename,
+    kCurrentDate,
+    kSetOnInsert,
+    kPush,
+    kAddToSet,
+    kPull,
+    kPullAll,
+    kPop,
+  };
+  Kind kind = Kind::kSet;
+  std::string path;  // the field modified ($rename: the source)
+  std::vector<std::string> parts;
+  Value arg;  // the operator's argument for this path
+  // $rename: the destination.
+  std::string to_path;
+  std::vector<std::string> to_parts;
+  // $currentDate: set a Timestamp rather than a Date.
+  bool timestamp = false;
+  // $push / $addToSet: the values to add ($each, or the single argument).
+  std::vector<Value> each;
+  std::optional<int64_t> slice;
+  std::optional<int64_t> position;
+  // $push $sort: whole-element direction (1/-1), or by fields.
+  int sort_direction = 0;
+  std::shared_ptr<const SortSpec> sort_fields;
+  // $pull with a condition: a filter over object elements
+  // ({$pull: {a: {b: 1}}}), or an operator condition on each element value
+  // ({$pull: {a: {$gte: 6}}}).
+  std::shared_ptr<const Filter> pull_filter;
+  bool pull_value_condition = false;
+  // $pop: 1 removes the last element, -1 the first.
+  int pop = 1;
+};
+
+class Update {
+ public:
+  // A document whose first field starts with '$' is an operator update
+  // (every field must then be a known operator); anything else is a
+  // replacement document (which may not hold $-prefixed top-level fields).
+  static absl::StatusOr<Update> Parse(const Value& update_doc);
+
+  bool is_replacement() const { return replacement_; }
+
+  // Applies the update to *doc in place. All-or-nothing: on error *doc is
+  // unchanged. `now_millis` is used by $currentDate. $setOnInsert applies
+  // only when `is_insert` (an upsert inserting). *modified tells whether
+  // the document changed at all (types included: 1 -> 1.0 is a change).
+  // If *doc had an _id, changing or removing it fails with 66
+  // ImmutableField. A replacement keeps the original _id (see
+  // ApplyReplacement).
+  absl::Status Apply(Value* doc, int64_t now_millis, bool is_insert,
+                     bool* modified) const;
+
+  // The parsed operators, in application order (sorted by path).
+  const std::vector<UpdateOp>& ops() const { return ops_; }
+  // For a replacement update: the replacement document.
+  const Value& replacement() const { return replacement_doc_; }
+
+ private:
+  bool replacement_ = false;
+  Value replacement_doc_;
+  std::vector<UpdateOp> ops_;
+};
+
+// Replaces *doc by `replacement`, keeping the original _id as the first
+// field. A replacement _id different from the original fails with 66
+// ImmutableField; when *doc has no _id (an insert), the replacement's _id
+// (if any) comes first. All-or-nothing; *modified as in Update::Apply.
+absl::Status ApplyReplacement(const Value& replacement, Value* doc,
+                              bool* modified);
+
+// The document an upsert starts from when nothing matched `filter`: every
+// top-level equality of the filter (including inside $and, {$eq: v} and a
+// one-element $in), with dotted paths expanded into embedded documents;
+// _id, if present, first. Two equalities on the same or overlapping paths
+// fail with 54 NotSingleValueField. Regex and non-equality predicates are
+// ignored.
+absl::StatusOr<Value> UpsertSeed(const Filter& filter);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_QUERY_UPDATE_H_
