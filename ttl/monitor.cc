@@ -1,0 +1,305 @@
+#include "ttl/monitor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "base/sync_point.h"
+#include "ttl/schedule.h"
+#include "ttl/ttl_spec.h"
+
+namespace ttldb {
+namespace {
+
+void KeepMin(std::optional<absl::Time>* slot, absl::Time t) {
+  if (!slot->has_value() || t < **slot) *slot = t;
+}
+
+bool IsActive(const TtlIndexRef& ref) {
+  return ref.expire_after_seconds.has_value() &&
+         *ref.expire_after_seconds >= 0 &&
+         *ref.expire_after_seconds <= kMaxExpireAfterSeconds;
+}
+
+}  // namespace
+
+absl::Status TtlMonitor::ValidateOptions(const MonitorOptions& options) {
+  if (!(options.sleep > absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        "ttl_monitor_sleep (ttlMonitorSleepSecs) must be greater than 0");
+  }
+  if (options.batch_docs_max <= 0) {
+    return absl::InvalidArgumentError(
+        "ttl_batch_docs_max must be greater than 0");
+  }
+  if (!(options.batch_time_max > absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        "ttl_batch_time_max must be greater than 0");
+  }
+  if (!(options.max_deletes_per_second >= 0) ||
+      std::isinf(options.max_deletes_per_second)) {
+    return absl::InvalidArgumentError(
+        "ttl_max_deletes_per_second must be a finite number >= 0");
+  }
+  return absl::OkStatus();
+}
+
+TtlMonitor::TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options)
+    : store_(store),
+      clock_(clock),
+      batch_docs_max_(std::max<int64_t>(1, options.batch_docs_max)),
+      batch_time_max_(std::max(absl::Milliseconds(1), options.batch_time_max)),
+      exact_wakeup_(options.exact_wakeup),
+      max_deletes_per_second_(
+          options.max_deletes_per_second > 0 &&
+                  std::isfinite(options.max_deletes_per_second)
+              ? options.max_deletes_per_second
+              : 0),
+      min_interval_(std::max(absl::ZeroDuration(), options.min_interval)),
+      wait_slice_(std::max(absl::Microseconds(100), options.wait_slice)),
+      wake_cv_(&mu_),
+      pass_done_cv_(&mu_),
+      sleep_(options.sleep > absl::ZeroDuration() ? options.sleep
+                                                  : absl::Seconds(60)),
+      enabled_(options.enabled),
+      last_pass_end_steady_(clock->SteadyNow()) {}
+
+TtlMonitor::~TtlMonitor() { Stop(); }
+
+void TtlMonitor::Start() {
+  MutexLock lock(&mu_);
+  if (started_ || stopping()) return;
+  started_ = true;
+  last_pass_end_steady_ = clock_->SteadyNow();
+  thread_ = std::thread([this] { ThreadMain(); });
+}
+
+void TtlMonitor::Stop() {
+  std::thread thread;
+  {
+    MutexLock lock(&mu_);
+    stop_requested_.store(true, std::memory_order_release);
+    wake_cv_.SignalAll();
+    thread = std::move(thread_);
+  }
+  if (thread.joinable()) thread.join();
+}
+
+absl::Status TtlMonitor::SetSleep(absl::Duration sleep) {
+  if (!(sleep > absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        "ttlMonitorSleepSecs must be greater than 0");
+  }
+  MutexLock lock(&mu_);
+  sleep_ = sleep;
+  wake_cv_.SignalAll();
+  return absl::OkStatus();
+}
+
+void TtlMonitor::SetEnabled(bool enabled) {
+  MutexLock lock(&mu_);
+  enabled_ = enabled;
+  wake_cv_.SignalAll();
+}
+
+void TtlMonitor::NotifyExpiry(absl::Time expires_at) {
+  if (!exact_wakeup_) return;
+  MutexLock lock(&mu_);
+  KeepMin(&notified_during_pass_, expires_at);
+  if (!next_expiry_wall_.has_value() || expires_at < *next_expiry_wall_) {
+    next_expiry_wall_ = expires_at;
+    wake_cv_.SignalAll();
+  }
+}
+
+TtlPassStats TtlMonitor::RunPass(absl::Time now) {
+  MutexLock pass_lock(&pass_mu_);
+  return RunPassLocked(now);
+}
+
+TtlMetrics TtlMonitor::metrics() const {
+  MutexLock lock(&mu_);
+  return metrics_;
+}
+
+int64_t TtlMonitor::TEST_background_passes() const {
+  MutexLock lock(&mu_);
+  return background_passes_;
+}
+
+bool TtlMonitor::TEST_WaitForBackgroundPasses(int64_t n,
+                                              absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  MutexLock lock(&mu_);
+  while (background_passes_ < n) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return false;
+    pass_done_cv_.WaitFor(left);
+  }
+  return true;
+}
+
+std::optional<absl::Time> TtlMonitor::TEST_next_expiry() const {
+  MutexLock lock(&mu_);
+  return next_expiry_wall_;
+}
+
+bool TtlMonitor::WaitForRateCap() {
+  if (max_deletes_per_second_ <= 0) return !stopping();
+  // Real time on purpose: the cap protects real resources, and a FakeClock
+  // that never moves must not hang a pass.
+  Clock* real = Clock::Real();
+  MutexLock lock(&mu_);
+  while (!stopping()) {
+    const absl::Duration left = rate_next_allowed_ - real->SteadyNow();
+    if (left <= absl::ZeroDuration()) break;
+    wake_cv_.WaitFor(left);
+  }
+  return !stopping();
+}
+
+TtlPassStats TtlMonitor::RunPassLocked(absl::Time now) {
+  TtlPassStats stats;
+  if (stopping()) return stats;
+  const absl::Time start = clock_->SteadyNow();
+  {
+    MutexLock lock(&mu_);
+    notified_during_pass_.reset();
+  }
+
+  const std::vector<TtlIndexRef> refs = store_->ListTtlIndexes();
+  std::vector<size_t> active;
+  for (size_t i = 0; i < refs.size(); ++i) {
+    if (IsActive(refs[i])) {
+      active.push_back(i);
+    } else {
+      ++stats.invalid_index_skips;  // once per pass per index
+    }
+  }
+
+  // Sub-passes: one batch per index per round, repeating only for indexes
+  // whose batch stopped at a limit.
+  std::string last_error;
+  std::vector<size_t> round = active;
+  while (!round.empty() && !stopping()) {
+    ++stats.sub_passes;
+    std::vector<size_t> again;
+    for (size_t i : round) {
+      if (!WaitForRateCap()) break;
+      const TtlIndexRef& ref = refs[i];
+      const absl::Time cutoff = now - absl::Seconds(*ref.expire_after_seconds);
+      const absl::Time real_batch_start = Clock::Real()->SteadyNow();
+      const absl::Time deadline = clock_->SteadyNow() + batch_time_max_;
+      TTLDB_SYNC_POINT("TtlMonitor::BeforeBatch");
+      absl::StatusOr<TtlBatchResult> result = store_->DeleteExpired(
+          ref, cutoff,
+          RateCappedBatchDocs(batch_docs_max_, max_deletes_per_second_),
+          deadline);
+      if (!result.ok()) {
+        // Leave this index for the next pass; the others go on.
+        ++stats.failed_batches;
+        last_error = std::string(result.status().ToString());
+        continue;
+      }
+      stats.deleted_documents += result->deleted_documents;
+      stats.deleted_keys += result->deleted_keys;
+      rate_next_allowed_ = RateCapNextAllowed(
+          rate_next_allowed_, real_batch_start, result->deleted_documents,
+          max_deletes_per_second_);
+      // A batch that reports more but deleted nothing made no progress;
+      // revisiting it would loop, so it waits for the next pass.
+      if (result->more && result->deleted_documents > 0) again.push_back(i);
+    }
+    round = std::move(again);
+  }
+
+  // What is left: the oldest expired-but-present document (lag) and the
+  // next expiry after the cutoff (exact wake-up). An index whose earliest
+  // document is already expired (its batch failed) tells nothing about its
+  // next expiry; it waits for the regular interval.
+  std::optional<absl::Time> oldest_expired;
+  std::optional<absl::Time> next_expiry;
+  for (size_t i : active) {
+    if (stopping()) break;
+    std::optional<absl::Time> earliest = store_->EarliestDate(refs[i]);
+    if (!earliest.has_value()) continue;
+    const absl::Time expiry =
+        *earliest + absl::Seconds(*refs[i].expire_after_seconds);
+    KeepMin(expiry <= now ? &oldest_expired : &next_expiry, expiry);
+  }
+
+  const absl::Time end = clock_->SteadyNow();
+  stats.duration = end - start;
+  TTLDB_SYNC_POINT("TtlMonitor::PassEnd");
+
+  MutexLock lock(&mu_);
+  metrics_.passes += 1;
+  metrics_.sub_passes += stats.sub_passes;
+  metrics_.deleted_documents += stats.deleted_documents;
+  metrics_.deleted_keys += stats.deleted_keys;
+  metrics_.invalid_ttl_index_skips += stats.invalid_index_skips;
+  metrics_.failed_batches += stats.failed_batches;
+  if (!last_error.empty()) metrics_.last_error = last_error;
+  metrics_.last_pass_duration = stats.duration;
+  metrics_.last_pass_end = clock_->WallNow();
+  metrics_.oldest_expired_present = oldest_expired;
+  last_pass_end_steady_ = end;
+  if (notified_during_pass_.has_value()) {
+    KeepMin(&next_expiry, *notified_during_pass_);
+    notified_during_pass_.reset();
+  }
+  next_expiry_wall_ = next_expiry;
+  return stats;
+}
+
+void TtlMonitor::ThreadMain() {
+  if (exact_wakeup_) {
+    // Learn what is already due so that a database opened with expired
+    // documents sweeps them soon rather than after a full interval.
+    std::optional<absl::Time> first;
+    {
+      MutexLock pass_lock(&pass_mu_);
+      if (!stopping()) {
+        for (const TtlIndexRef& ref : store_->ListTtlIndexes()) {
+          if (!IsActive(ref)) continue;
+          std::optional<absl::Time> earliest = store_->EarliestDate(ref);
+          if (earliest.has_value()) {
+            KeepMin(&first,
+                    *earliest + absl::Seconds(*ref.expire_after_seconds));
+          }
+        }
+      }
+    }
+    if (first.has_value()) {
+      MutexLock lock(&mu_);
+      KeepMin(&next_expiry_wall_, *first);
+    }
+  }
+
+  mu_.Lock();
+  while (!stopping()) {
+    const absl::Time steady_now = clock_->SteadyNow();
+    const absl::Time due =
+        NextPassSteadyTime(last_pass_end_steady_, sleep_,
+                           exact_wakeup_ ? next_expiry_wall_ : std::nullopt,
+                           clock_->WallNow(), steady_now, min_interval_);
+    if (!enabled_ || steady_now < due) {
+      const absl::Duration wait =
+          enabled_ ? std::min(due - steady_now, wait_slice_) : wait_slice_;
+      wake_cv_.WaitFor(wait);
+      continue;
+    }
+    mu_.Unlock();
+    {
+      MutexLock pass_lock(&pass_mu_);
+      RunPassLocked(clock_->WallNow());
+    }
+    mu_.Lock();
+    ++background_passes_;
+    pass_done_cv_.SignalAll();
+  }
+  mu_.Unlock();
+}
+
+}  // namespace ttldb

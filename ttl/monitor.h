@@ -1,0 +1,176 @@
+// The TTL monitor: a background thread that deletes expired documents
+// through a TtlStore (implemented by the engine), MongoDB's TTLMonitor with
+// exact wake-up and a rate cap added.
+//
+// A pass takes its cutoff time `now` once, lists the TTL indexes, skips and
+// counts those whose expireAfterSeconds is invalid, then visits the active
+// ones round-robin: each visit deletes at most one batch (batch_docs_max
+// documents or batch_time_max) of documents whose Date is <= now - E, and
+// further rounds ("sub-passes") revisit only the indexes whose batch stopped
+// at a limit, until none has expired documents left. One huge collection
+// therefore never starves a small one. A batch that fails is counted, its
+// index is left out of the rest of the pass, and the pass goes on; the next
+// pass retries it. A failing pass never stops the thread.
+//
+// Between passes the thread sleeps `sleep`, measured on the steady clock from
+// the end of the previous pass. With exact wake-up it starts sooner when the
+// next known expiry (earliest indexed Date + E, read after each pass, or
+// announced with NotifyExpiry) comes first, but never sooner than
+// `min_interval` after the previous pass.
+//
+// Thread-safe: every public method may be called from any thread. Passes are
+// serialized: a RunPass call waits for a background pass in progress, and
+// the reverse.
+#ifndef TTLDB_TTL_MONITOR_H_
+#define TTLDB_TTL_MONITOR_H_
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "ttl/metrics.h"
+#include "ttl/ttl_store.h"
+
+namespace ttldb {
+
+struct MonitorOptions {
+  // 60 s: MongoDB's ttlMonitorSleepSecs default. Must be > 0.
+  absl::Duration sleep = absl::Seconds(60);
+  // 50,000 documents or 1 s per visit of one index: MongoDB's
+  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS. Both must be > 0.
+  int64_t batch_docs_max = 50'000;
+  absl::Duration batch_time_max = absl::Seconds(1);
+  // Wake at the next known expiry when it comes before the regular interval.
+  bool exact_wakeup = true;
+  // At most this many deletions per second in the long run; 0: no cap. The
+  // cap protects real resources, so it is measured on the real clock even
+  // when a FakeClock is injected.
+  double max_deletes_per_second = 0;
+  // Run background passes (SetEnabled changes it at run time).
+  bool enabled = true;
+  // 100 ms: the shortest gap between two background passes, so that exact
+  // wake-up can never become a busy loop.
+  absl::Duration min_interval = absl::Milliseconds(100);
+  // 1 s: the longest the sleeping thread waits before re-reading the
+  // steady clock. Only matters with an injected clock that jumps (tests use
+  // a FakeClock and a slice of a millisecond); SetSleep, SetEnabled,
+  // NotifyExpiry and Stop wake the thread at once regardless.
+  absl::Duration wait_slice = absl::Seconds(1);
+};
+
+class TtlMonitor {
+ public:
+  // InvalidArgument naming the bad field when `options` is unusable.
+  static absl::Status ValidateOptions(const MonitorOptions& options);
+
+  // `store` and `clock` are not owned and must outlive the monitor (or at
+  // least the call to Stop). `options` should pass ValidateOptions; values
+  // out of range are clamped to the nearest usable one.
+  TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options);
+  // Calls Stop.
+  ~TtlMonitor();
+  TtlMonitor(const TtlMonitor&) = delete;
+  TtlMonitor& operator=(const TtlMonitor&) = delete;
+
+  // Launches the background thread; its first pass comes `sleep` after this
+  // call (sooner with exact wake-up if documents are already due). No-op if
+  // already started, or after Stop.
+  void Start();
+
+  // Asks the thread to stop, interrupts a pass in progress between two
+  // batches, and joins the thread. After Stop, the monitor never calls the
+  // store again: RunPass returns empty stats. Idempotent; safe without
+  // Start. The engine calls it from Close before closing LevelDB.
+  void Stop();
+
+  // Changes the interval between passes (ttlMonitorSleepSecs) and wakes the
+  // thread so that the new interval applies at once, from the end of the
+  // previous pass. InvalidArgument (nothing changed) unless `sleep` > 0.
+  absl::Status SetSleep(absl::Duration sleep);
+
+  // Disabled: no background passes (a pass in progress completes). RunPass
+  // still works. Enabling wakes the thread; a pass overdue runs at once.
+  void SetEnabled(bool enabled);
+
+  // Tells the monitor that a document written now expires at `expires_at`
+  // (wall clock: its indexed Date + E). With exact wake-up the thread wakes
+  // then if that is sooner than planned. Cheap; optional for the engine.
+  void NotifyExpiry(absl::Time expires_at);
+
+  // Runs one complete pass with cutoff time `now` on the calling thread and
+  // returns what it did; also counted in metrics(). This is what
+  // Database::TEST_RunTtlPass calls. Returns empty stats after Stop.
+  TtlPassStats RunPass(absl::Time now);
+
+  // Cumulative counters and the state of the last pass.
+  TtlMetrics metrics() const;
+
+  // --- Test support ---
+  // Passes the background thread has completed.
+  int64_t TEST_background_passes() const;
+  // Waits (real time) until at least `n` background passes have completed;
+  // false on timeout.
+  bool TEST_WaitForBackgroundPasses(int64_t n, absl::Duration timeout);
+  // The wall time of the next known expiry the scheduler is using, if any.
+  std::optional<absl::Time> TEST_next_expiry() const;
+
+ private:
+  void ThreadMain();
+  // One pass; the caller holds pass_mu_ (and not mu_).
+  TtlPassStats RunPassLocked(absl::Time now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(pass_mu_) ABSL_LOCKS_EXCLUDED(mu_);
+  // Waits until the rate cap allows the next batch; false when stopping.
+  bool WaitForRateCap() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pass_mu_)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  bool stopping() const {
+    return stop_requested_.load(std::memory_order_acquire);
+  }
+
+  // Constant after construction.
+  TtlStore* const store_;
+  Clock* const clock_;
+  const int64_t batch_docs_max_;
+  const absl::Duration batch_time_max_;
+  const bool exact_wakeup_;
+  const double max_deletes_per_second_;
+  const absl::Duration min_interval_;
+  const absl::Duration wait_slice_;
+
+  // Set once by Stop; read without a lock between batches.
+  std::atomic<bool> stop_requested_{false};
+
+  // Serializes passes. Acquired before mu_, never while holding it.
+  Mutex pass_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  // Protected by pass_mu_: real steady time before which the next batch
+  // must not start (the rate cap), carried across passes.
+  absl::Time rate_next_allowed_ ABSL_GUARDED_BY(pass_mu_) =
+      absl::InfinitePast();
+
+  // Protected by mu_.
+  mutable Mutex mu_;
+  CondVar wake_cv_;       // wakes the thread (and a rate-cap wait) early
+  CondVar pass_done_cv_;  // signalled after each background pass
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_ ABSL_GUARDED_BY(mu_);
+  absl::Duration sleep_ ABSL_GUARDED_BY(mu_);
+  bool enabled_ ABSL_GUARDED_BY(mu_);
+  // Steady time the last pass (background or RunPass) ended, or Start.
+  absl::Time last_pass_end_steady_ ABSL_GUARDED_BY(mu_);
+  // The next known expiry after the last pass's cutoff (wall clock).
+  std::optional<absl::Time> next_expiry_wall_ ABSL_GUARDED_BY(mu_);
+  // Expiries announced by NotifyExpiry since the current pass started, so
+  // that the end of that pass does not forget them.
+  std::optional<absl::Time> notified_during_pass_ ABSL_GUARDED_BY(mu_);
+  TtlMetrics metrics_ ABSL_GUARDED_BY(mu_);
+  int64_t background_passes_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_TTL_MONITOR_H_

@@ -1,0 +1,125 @@
+#include "ttl/ttl_spec.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+
+namespace ttldb {
+namespace {
+
+constexpr int64_t kMinInt32 = std::numeric_limits<int32_t>::min();
+
+// MongoDB's BSONElement::safeNumberLong for a double: NaN -> 0, saturating
+// at the int64 limits, otherwise truncation toward zero.
+int64_t SafeNumberLong(double v) {
+  if (std::isnan(v)) return 0;
+  // 2^63 is exactly representable; every double >= it is out of range.
+  if (v >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+  if (v < -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(v);  // truncates toward zero
+}
+
+absl::Status CannotCreate(absl::string_view message,
+                          absl::string_view spec_text) {
+  if (spec_text.empty()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                      message);
+  }
+  return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                    absl::StrCat(message, ". Index spec: ", spec_text));
+}
+
+// The range and sign checks shared by ParseExpireAfterSeconds and
+// NormalizeExpireAfterSeconds, on the value already truncated.
+absl::StatusOr<int64_t> CheckTruncated(int64_t truncated) {
+  if (truncated < kMinInt32 || truncated > kMaxExpireAfterSeconds) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                      "TTL index 'expireAfterSeconds' must be within the "
+                      "range of a 32-bit integer");
+  }
+  if (truncated < 0) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                      "TTL index 'expireAfterSeconds' option cannot be less "
+                      "than 0");
+  }
+  return truncated;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> NormalizeExpireAfterSeconds(double value) {
+  if (std::isnan(value)) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                      "TTL index 'expireAfterSeconds' option must not be NaN");
+  }
+  return CheckTruncated(SafeNumberLong(value));
+}
+
+absl::StatusOr<int64_t> ParseExpireAfterSeconds(const Value& value) {
+  switch (value.type()) {
+    case ValueType::kInt32:
+    case ValueType::kInt64:
+      return CheckTruncated(value.int64_value());
+    case ValueType::kDouble:
+      return NormalizeExpireAfterSeconds(value.double_value());
+    default:
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+          absl::StrCat("TTL index 'expireAfterSeconds' option must be "
+                       "numeric, but received a type of '",
+                       TypeName(value.type()), "'"));
+  }
+}
+
+absl::Status ValidateTtlOptions(const proto::IndexSpec& spec,
+                                absl::string_view spec_text) {
+  if (!spec.has_expire_after_seconds()) return absl::OkStatus();
+  absl::StatusOr<int64_t> seconds =
+      NormalizeExpireAfterSeconds(spec.expire_after_seconds());
+  if (!seconds.ok()) {
+    return CannotCreate(seconds.status().message(), spec_text);
+  }
+  if (spec.key_size() != 1) {
+    return CannotCreate(
+        "TTL indexes are single-field indexes, compound indexes do not "
+        "support TTL",
+        spec_text);
+  }
+  if (spec.key(0).path() == "_id") {
+    std::string message =
+        "The field 'expireAfterSeconds' is not valid for an _id index "
+        "specification";
+    if (!spec_text.empty())
+      absl::StrAppend(&message, ". Specification: ", spec_text);
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      kInvalidIndexSpecificationOption, message);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
+                              absl::string_view spec_text) {
+  RETURN_IF_ERROR(ValidateTtlOptions(*spec, spec_text));
+  if (spec->has_expire_after_seconds()) {
+    spec->set_expire_after_seconds(
+        static_cast<double>(SafeNumberLong(spec->expire_after_seconds())));
+  }
+  return absl::OkStatus();
+}
+
+std::optional<int64_t> ActiveExpireAfterSeconds(const proto::IndexSpec& spec) {
+  if (!spec.has_expire_after_seconds()) return std::nullopt;
+  const double v = spec.expire_after_seconds();
+  // NaN and infinities fail every comparison below or the range check.
+  if (!(v >= 0.0 && v <= static_cast<double>(kMaxExpireAfterSeconds))) {
+    return std::nullopt;
+  }
+  if (v != std::trunc(v)) return std::nullopt;  // stored values are integers
+  if (spec.key_size() != 1 || spec.key(0).path() == "_id") return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace ttldb
