@@ -97,6 +97,16 @@ absl::Status TtlMonitor::SetSleep(absl::Duration sleep) {
   return absl::OkStatus();
 }
 
+absl::Duration TtlMonitor::sleep() const {
+  MutexLock lock(&mu_);
+  return sleep_;
+}
+
+bool TtlMonitor::enabled() const {
+  MutexLock lock(&mu_);
+  return enabled_;
+}
+
 void TtlMonitor::SetEnabled(bool enabled) {
   MutexLock lock(&mu_);
   enabled_ = enabled;

@@ -111,6 +111,10 @@ class TtlMonitor {
   // Cumulative counters and the state of the last pass.
   TtlMetrics metrics() const;
 
+  // The current interval (SetSleep) and whether background passes run.
+  absl::Duration sleep() const;
+  bool enabled() const;
+
   // --- Test support ---
   // Passes the background thread has completed.
   int64_t TEST_background_passes() const;
