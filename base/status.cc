@@ -12,24 +12,40 @@ constexpr char kCodeUrl[] = "ttldb.mongo_code";
 
 absl::string_view MongoCodeName(int code) {
   switch (code) {
-    case kBadValue: return "BadValue";
-    case kFailedToParse: return "FailedToParse";
-    case kTypeMismatch: return "TypeMismatch";
-    case kInvalidLength: return "InvalidLength";
-    case kIndexNotFound: return "IndexNotFound";
-    case kNamespaceNotFound: return "NamespaceNotFound";
-    case kInvalidOptions: return "InvalidOptions";
-    case kInvalidNamespace: return "InvalidNamespace";
-    case kCannotCreateIndex: return "CannotCreateIndex";
-    case kIndexOptionsConflict: return "IndexOptionsConflict";
-    case kIndexKeySpecsConflict: return "IndexKeySpecsConflict";
-    case kImmutableField: return "ImmutableField";
-    case kCannotIndexParallelArrays: return "CannotIndexParallelArrays";
+    case kBadValue:
+      return "BadValue";
+    case kFailedToParse:
+      return "FailedToParse";
+    case kTypeMismatch:
+      return "TypeMismatch";
+    case kInvalidLength:
+      return "InvalidLength";
+    case kIndexNotFound:
+      return "IndexNotFound";
+    case kNamespaceNotFound:
+      return "NamespaceNotFound";
+    case kInvalidOptions:
+      return "InvalidOptions";
+    case kInvalidNamespace:
+      return "InvalidNamespace";
+    case kCannotCreateIndex:
+      return "CannotCreateIndex";
+    case kIndexOptionsConflict:
+      return "IndexOptionsConflict";
+    case kIndexKeySpecsConflict:
+      return "IndexKeySpecsConflict";
+    case kImmutableField:
+      return "ImmutableField";
+    case kCannotIndexParallelArrays:
+      return "CannotIndexParallelArrays";
     case kInvalidIndexSpecificationOption:
       return "InvalidIndexSpecificationOption";
-    case kDocumentValidationFailure: return "DocumentValidationFailure";
-    case kDuplicateKey: return "DuplicateKey";
-    default: return "";
+    case kDocumentValidationFailure:
+      return "DocumentValidationFailure";
+    case kDuplicateKey:
+      return "DuplicateKey";
+    default:
+      return "";
   }
 }
 

@@ -8,10 +8,9 @@
 #ifndef TTLDB_BASE_STATUS_H_
 #define TTLDB_BASE_STATUS_H_
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace ttldb {
 
@@ -54,9 +53,9 @@ int ErrorCode(const absl::Status& status);
 #define TTLDB_CONCAT_(a, b) TTLDB_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function if `expr` (an absl::Status) is not OK.
-#define RETURN_IF_ERROR(expr)                  \
-  do {                                         \
-    ::absl::Status _ttldb_status = (expr);     \
+#define RETURN_IF_ERROR(expr)                      \
+  do {                                             \
+    ::absl::Status _ttldb_status = (expr);         \
     if (!_ttldb_status.ok()) return _ttldb_status; \
   } while (0)
 

@@ -1,0 +1,432 @@
+// Collection: documents in, documents out. Reads plan and stream from a
+// snapshot (query_exec.cc); writes go through Engine::WriteDocumentLocked.
+#include "engine/collection.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/compare.h"
+#include "document/json.h"
+#include "document/path.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "engine/query_exec.h"
+#include "query/update.h"
+
+namespace ttldb {
+namespace {
+
+absl::StatusOr<Value> ResolveArg(const DocArg& arg, absl::string_view what) {
+  auto v = arg.Resolve();
+  if (!v.ok()) {
+    return MongoError(
+        v.status().code(), ErrorCode(v.status()),
+        absl::StrCat("invalid ", what, ": ", v.status().message()));
+  }
+  return v;
+}
+
+}  // namespace
+
+absl::StatusOr<Value> DocArg::Resolve() const {
+  if (value_ != nullptr) {
+    if (!value_->is_object()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected an object, got ", TypeName(value_->type())));
+    }
+    return *value_;
+  }
+  return ParseDocument(json_);
+}
+
+absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
+  std::vector<Value> out;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, Next());
+    if (!doc.has_value()) return out;
+    out.push_back(std::move(*doc));
+  }
+}
+
+// ---- Writes ----------------------------------------------------------------
+
+absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
+                                            const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Value value, ResolveArg(doc, "document"));
+  return engine_->Insert(name_, std::move(value), options);
+}
+
+absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
+                                    std::vector<Value>* inserted_ids,
+                                    const WriteOptions& options) {
+  // Parse everything first: a malformed document fails the call before
+  // anything is written.
+  std::vector<Value> values;
+  values.reserve(docs.size());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    auto v = docs[i].Resolve();
+    if (!v.ok()) {
+      return MongoError(
+          v.status().code(), ErrorCode(v.status()),
+          absl::StrCat("document ", i, ": ", v.status().message()));
+    }
+    values.push_back(std::move(*v));
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    auto id = engine_->Insert(name_, std::move(values[i]), options);
+    if (!id.ok()) {
+      return MongoError(id.status().code(), ErrorCode(id.status()),
+                        absl::StrCat(id.status().message(), " (document ", i,
+                                     "; ", i, " inserted before it)"));
+    }
+    if (inserted_ids != nullptr) inserted_ids->push_back(std::move(*id));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+enum class WriteKind { kUpdate, kReplace, kDelete, kTouch };
+
+struct WriteRequest {
+  WriteKind kind;
+  bool multi = false;
+  bool upsert = false;
+  const Update* update = nullptr;      // kUpdate
+  const Value* replacement = nullptr;  // kReplace
+  std::string touch_field;             // kTouch
+};
+
+}  // namespace
+
+// Applies `request` to one document (under write_mu_). Returns whether it
+// was modified (or deleted).
+static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
+                                            const CollectionState& state,
+                                            const WriteRequest& request,
+                                            const Value& doc, absl::Time now,
+                                            const WriteOptions& options)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
+  if (request.kind == WriteKind::kDelete) {
+    RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, nullptr, options));
+    return true;
+  }
+  Value updated = doc;
+  bool modified = false;
+  const int64_t now_millis = absl::ToUnixMillis(now);
+  switch (request.kind) {
+    case WriteKind::kUpdate:
+      RETURN_IF_ERROR(
+          request.update->Apply(&updated, now_millis, false, &modified));
+      break;
+    case WriteKind::kReplace:
+      RETURN_IF_ERROR(
+          ApplyReplacement(*request.replacement, &updated, &modified));
+      break;
+    case WriteKind::kTouch: {
+      const Value* current = GetPath(doc, request.touch_field);
+      const absl::Duration min = engine->options().touch_min_interval;
+      if (current != nullptr && current->is_date() &&
+          min > absl::ZeroDuration() &&
+          absl::FromUnixMillis(current->date_millis()) > now - min) {
+        return false;  // fresh enough: coalesced
+      }
+      Value set = Value::MakeObject(
+          {Field(request.touch_field, Value::Date(now_millis))});
+      ASSIGN_OR_RETURN(Update touch,
+                       Update::Parse(Value::MakeObject({Field("$set", set)})));
+      RETURN_IF_ERROR(touch.Apply(&updated, now_millis, false, &modified));
+      break;
+    }
+    case WriteKind::kDelete:
+      break;
+  }
+  if (!modified) return false;
+  const Value* old_id = doc.Get("_id");
+  const Value* new_id = updated.Get("_id");
+  if (new_id == nullptr || old_id == nullptr ||
+      !ValuesEqual(*old_id, *new_id) || old_id->type() != new_id->type()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kImmutableField,
+                      "Performing an update on the path '_id' would modify "
+                      "the immutable field '_id'");
+  }
+  RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options));
+  return true;
+}
+
+// The shared body of update, replace, delete and touch.
+static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
+                                             const std::string& coll,
+                                             const Filter& filter,
+                                             const WriteRequest& request,
+                                             const WriteOptions& options) {
+  RETURN_IF_ERROR(engine->CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  UpdateResult result;
+  const absl::Time now = engine->clock()->WallNow();
+  auto state = engine->GetState(coll);
+  // Candidates from a snapshot, without the lock; each is re-read and
+  // re-matched under the lock before it is written, so a document changed
+  // meanwhile is judged on its current contents.
+  ASSIGN_OR_RETURN(
+      std::vector<std::string> ids,
+      MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
+  for (const std::string& id : ids) {
+    MutexLock l(&engine->write_mu_);
+    auto current = engine->GetState(coll);
+    if (current == nullptr) break;
+    ASSIGN_OR_RETURN(std::optional<Value> doc,
+                     engine->ReadDocument(*current, id));
+    if (!doc.has_value() || !filter.Matches(*doc) ||
+        engine->IsHidden(*current, *doc, now)) {
+      continue;
+    }
+    ++result.matched_count;
+    ASSIGN_OR_RETURN(bool modified, ApplyToDocument(engine, *current, request,
+                                                    *doc, now, options));
+    if (modified) ++result.modified_count;
+  }
+  if (result.matched_count > 0 || !request.upsert) return result;
+
+  // Upsert: the filter's equalities, then the update (or the replacement).
+  ASSIGN_OR_RETURN(Value seed, UpsertSeed(filter));
+  bool modified = false;
+  if (request.kind == WriteKind::kReplace) {
+    RETURN_IF_ERROR(ApplyReplacement(*request.replacement, &seed, &modified));
+  } else {
+    RETURN_IF_ERROR(request.update->Apply(&seed, absl::ToUnixMillis(now),
+                                          /*is_insert=*/true, &modified));
+  }
+  ASSIGN_OR_RETURN(Value id, engine->Insert(coll, std::move(seed), options));
+  result.upserted_id = std::move(id);
+  return result;
+}
+
+static absl::StatusOr<Filter> ParseFilterArg(const DocArg& arg) {
+  ASSIGN_OR_RETURN(Value v, ResolveArg(arg, "filter"));
+  return Filter::Parse(v);
+}
+
+absl::StatusOr<UpdateResult> Collection::UpdateOne(
+    const DocArg& filter, const DocArg& update,
+    const UpdateOptions& update_options, const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Value u, ResolveArg(update, "update"));
+  ASSIGN_OR_RETURN(Update parsed, Update::Parse(u));
+  WriteRequest req{WriteKind::kUpdate};
+  req.upsert = update_options.upsert;
+  if (parsed.is_replacement()) {
+    req.kind = WriteKind::kReplace;
+    req.replacement = &parsed.replacement();
+  } else {
+    req.update = &parsed;
+  }
+  return RunWrite(engine_, name_, f, req, options);
+}
+
+absl::StatusOr<UpdateResult> Collection::UpdateMany(
+    const DocArg& filter, const DocArg& update,
+    const UpdateOptions& update_options, const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Value u, ResolveArg(update, "update"));
+  ASSIGN_OR_RETURN(Update parsed, Update::Parse(u));
+  if (parsed.is_replacement()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "multi update is not supported for replacement-style "
+                      "update");
+  }
+  WriteRequest req{WriteKind::kUpdate};
+  req.multi = true;
+  req.upsert = update_options.upsert;
+  req.update = &parsed;
+  return RunWrite(engine_, name_, f, req, options);
+}
+
+absl::StatusOr<UpdateResult> Collection::ReplaceOne(
+    const DocArg& filter, const DocArg& replacement,
+    const UpdateOptions& update_options, const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Value r, ResolveArg(replacement, "replacement"));
+  ASSIGN_OR_RETURN(Update parsed, Update::Parse(r));
+  if (!parsed.is_replacement()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "the replacement document must not contain update "
+                      "operators");
+  }
+  WriteRequest req{WriteKind::kReplace};
+  req.upsert = update_options.upsert;
+  req.replacement = &parsed.replacement();
+  return RunWrite(engine_, name_, f, req, options);
+}
+
+absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
+                                              const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  WriteRequest req{WriteKind::kDelete};
+  ASSIGN_OR_RETURN(UpdateResult r, RunWrite(engine_, name_, f, req, options));
+  return r.modified_count;
+}
+
+absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
+                                               const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  WriteRequest req{WriteKind::kDelete};
+  req.multi = true;
+  ASSIGN_OR_RETURN(UpdateResult r, RunWrite(engine_, name_, f, req, options));
+  return r.modified_count;
+}
+
+absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
+                                               absl::string_view field,
+                                               const WriteOptions& options) {
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  if (field.empty() || field[0] == '$' || field == "_id") {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      absl::StrCat("Touch: invalid field '", field, "'"));
+  }
+  WriteRequest req{WriteKind::kTouch};
+  req.multi = true;
+  req.touch_field = std::string(field);
+  return RunWrite(engine_, name_, f, req, options);
+}
+
+// ---- Reads -----------------------------------------------------------------
+
+absl::StatusOr<Value> Collection::FindById(const Value& id) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  auto state = engine_->GetState(name_);
+  auto not_found = [&] {
+    return absl::NotFoundError(
+        absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
+  };
+  if (state == nullptr) return not_found();
+  ASSIGN_OR_RETURN(std::optional<Value> doc,
+                   engine_->ReadDocument(*state, EncodeId(id)));
+  if (!doc.has_value() ||
+      engine_->IsHidden(*state, *doc, engine_->clock()->WallNow())) {
+    return not_found();
+  }
+  return std::move(*doc);
+}
+
+absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
+    const DocArg& filter, const FindOptions& options) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
+  return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+                      engine_->clock()->WallNow());
+}
+
+absl::StatusOr<std::optional<Value>> Collection::FindOne(
+    const DocArg& filter, const FindOptions& options) {
+  FindOptions one = options;
+  one.limit = 1;
+  ASSIGN_OR_RETURN(auto cursor, Find(filter, one));
+  return cursor->Next();
+}
+
+absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  FindOptions opts;
+  opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, opts));
+  ASSIGN_OR_RETURN(auto cursor,
+                   ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+                                engine_->clock()->WallNow()));
+  int64_t n = 0;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+    if (!doc.has_value()) return n;
+    ++n;
+  }
+}
+
+absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
+                                                        const DocArg& filter) {
+  if (field.empty() || field[0] == '$') {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      absl::StrCat("distinct: invalid key '", field, "'"));
+  }
+  ASSIGN_OR_RETURN(auto cursor, Find(filter));
+  std::set<Value, ValueLess> values;
+  std::vector<const Value*> found;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+    if (!doc.has_value()) break;
+    found.clear();
+    CollectPathValues(*doc, field, &found);
+    for (const Value* v : found) {
+      if (v->is_array()) {
+        for (const Value& item : v->array_items()) values.insert(item);
+      } else {
+        values.insert(*v);
+      }
+    }
+  }
+  return std::vector<Value>(values.begin(), values.end());
+}
+
+absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
+                                          const FindOptions& options) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
+  auto state = engine_->GetState(name_);
+  Value::Object plan_doc;
+  if (state == nullptr) {
+    plan_doc.emplace_back("stage", Value::String("EOF"));
+  } else {
+    const SortSpec* sort = q.sort.has_value() ? &*q.sort : nullptr;
+    ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(*state, q.filter, sort, q.hint));
+    switch (plan.kind) {
+      case QueryPlan::Kind::kCollectionScan:
+        plan_doc.emplace_back("stage", Value::String("COLLSCAN"));
+        break;
+      case QueryPlan::Kind::kIdLookup:
+        plan_doc.emplace_back("stage", Value::String("IDHACK"));
+        break;
+      case QueryPlan::Kind::kIndexScan: {
+        plan_doc.emplace_back("stage", Value::String("IXSCAN"));
+        plan_doc.emplace_back("indexName",
+                              Value::String(plan.index->spec.name()));
+        Value::Object key;
+        for (const auto& k : plan.index->spec.key()) {
+          key.emplace_back(k.path(), Value::Int32(k.direction()));
+        }
+        plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
+        plan_doc.emplace_back("indexBounds", plan.bounds);
+        break;
+      }
+    }
+    if (!plan.provides_sort) {
+      plan_doc = {Field("stage", Value::String("SORT")),
+                  Field("inputStage", Value::MakeObject(std::move(plan_doc)))};
+    }
+  }
+  ExecStats stats;
+  ASSIGN_OR_RETURN(auto cursor,
+                   ExecuteQuery(engine_, state, std::move(q),
+                                engine_->clock()->WallNow(), &stats));
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+    if (!doc.has_value()) break;
+  }
+  return Value::MakeObject({
+      Field("queryPlanner",
+            Value::MakeObject({Field("namespace", Value::String(name_)),
+                               Field("winningPlan",
+                                     Value::MakeObject(std::move(plan_doc)))})),
+      Field(
+          "executionStats",
+          Value::MakeObject(
+              {Field("nReturned", Value::Int64(stats.returned)),
+               Field("totalKeysExamined", Value::Int64(stats.keys_examined)),
+               Field("totalDocsExamined", Value::Int64(stats.docs_examined))})),
+  });
+}
+
+}  // namespace ttldb

@@ -1,0 +1,169 @@
+// A collection of JSON documents with secondary and TTL indexes.
+#ifndef TTLDB_ENGINE_COLLECTION_H_
+#define TTLDB_ENGINE_COLLECTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "document/value.h"
+#include "engine/cursor.h"
+#include "engine/doc_arg.h"
+#include "engine/options.h"
+#include "engine/results.h"
+
+namespace ttldb {
+
+class Engine;
+
+// A handle on one collection of a Database, obtained from
+// Database::collection(name). The collection itself is created on the first
+// write (or by Database::CreateCollection); reads of a collection that does
+// not exist see it empty.
+//
+// Thread safety: a Collection may be used from many threads at once without
+// external synchronization. Reads run on LevelDB snapshots and never block
+// writers; writes to one database are serialized (LevelDB serializes them
+// anyway), and each write - the document and all its index entries - is one
+// atomic leveldb::WriteBatch: after a crash a document and its index entries
+// never disagree.
+//
+// Documents are given as Extended JSON text or as a Value (see DocArg).
+// Errors: bad input is InvalidArgument (with MongoDB's code where MongoDB
+// has one, see base/status.h) and changes nothing; a duplicate key is
+// AlreadyExists with code 11000; I/O failures are Internal/DataLoss.
+//
+// When Options::hide_expired is on (the default), every read - FindById,
+// Find, FindOne, CountDocuments, Distinct - treats a document that a TTL
+// index has expired as absent, even before the monitor deletes it; updates
+// and deletes do not match it either.
+class Collection {
+ public:
+  Collection(Engine* engine, std::string name)
+      : engine_(engine), name_(std::move(name)) {}
+  Collection(const Collection&) = delete;
+  Collection& operator=(const Collection&) = delete;
+
+  const std::string& name() const { return name_; }
+
+  // ---- Writes ------------------------------------------------------------
+
+  // Inserts one document and returns its _id. An _id is generated (an
+  // ObjectId, placed first) when absent. Fails with 11000 "E11000 duplicate
+  // key error collection: <name> index: <index> dup key: {...}" if the _id
+  // or a unique index key exists; nothing is written then.
+  absl::StatusOr<Value> InsertOne(const DocArg& doc,
+                                  const WriteOptions& options = {});
+
+  // Inserts documents in order, each atomically with its index entries.
+  // Stops at the first failure and returns it; the documents before it stay
+  // inserted. `inserted_ids` (optional) receives the ids of those inserted.
+  absl::Status InsertMany(absl::Span<const DocArg> docs,
+                          std::vector<Value>* inserted_ids = nullptr,
+                          const WriteOptions& options = {});
+
+  // Updates the first (UpdateOne) or every (UpdateMany) matching document
+  // with an update-operator document ({$set: ...}); UpdateOne also accepts
+  // a replacement document. An update that would change _id fails with 66
+  // ImmutableField. Multi-document updates apply document by document.
+  absl::StatusOr<UpdateResult> UpdateOne(
+      const DocArg& filter, const DocArg& update,
+      const UpdateOptions& update_options = {},
+      const WriteOptions& options = {});
+  absl::StatusOr<UpdateResult> UpdateMany(
+      const DocArg& filter, const DocArg& update,
+      const UpdateOptions& update_options = {},
+      const WriteOptions& options = {});
+
+  // Replaces the first matching document, keeping its _id.
+  absl::StatusOr<UpdateResult> ReplaceOne(
+      const DocArg& filter, const DocArg& replacement,
+      const UpdateOptions& update_options = {},
+      const WriteOptions& options = {});
+
+  // Deletes the first / every matching document; returns how many.
+  absl::StatusOr<int64_t> DeleteOne(const DocArg& filter,
+                                    const WriteOptions& options = {});
+  absl::StatusOr<int64_t> DeleteMany(const DocArg& filter,
+                                     const WriteOptions& options = {});
+
+  // Beyond MongoDB: sets `field` (a Date field, typically the TTL index's
+  // accessTime) to now in the documents matching `filter`, keeping them
+  // alive. With Options::touch_min_interval, a document whose stored date is
+  // younger than that is left unwritten (counted as matched, not modified).
+  absl::StatusOr<UpdateResult> Touch(const DocArg& filter,
+                                     absl::string_view field,
+                                     const WriteOptions& options = {});
+
+  // ---- Reads ---------------------------------------------------------------
+
+  // The document with this _id, or NotFound.
+  absl::StatusOr<Value> FindById(const Value& id);
+
+  // A streaming cursor over the matching documents (see FindOptions).
+  absl::StatusOr<std::unique_ptr<Cursor>> Find(const DocArg& filter,
+                                               const FindOptions& options = {});
+  // The first matching document, or std::nullopt.
+  absl::StatusOr<std::optional<Value>> FindOne(const DocArg& filter,
+                                               const FindOptions& options = {});
+  absl::StatusOr<int64_t> CountDocuments(const DocArg& filter = "{}");
+  // The distinct values of `field` (array elements count separately) among
+  // matching documents, in MongoDB's sort order.
+  absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
+                                              const DocArg& filter = "{}");
+  // The plan Find would use, in a shape close to MongoDB's explain
+  // ("executionStats"): the winning plan (IXSCAN with index name and bounds,
+  // or COLLSCAN), keys and documents examined, documents returned.
+  absl::StatusOr<Value> Explain(const DocArg& filter,
+                                const FindOptions& options = {});
+
+  // ---- Indexes -------------------------------------------------------------
+
+  // Creates an index from a key pattern ({accessTime: 1}) and options
+  // ({expireAfterSeconds: 3600, unique: true, name: ..., sparse, hidden,
+  // partialFilterExpression}) and builds it over existing documents; returns
+  // its name. Creating an identical index again is a no-op. Errors (nothing
+  // created): the same key with other options, 85 IndexOptionsConflict; the
+  // same name with another key, 86 IndexKeySpecsConflict; more than 64
+  // indexes, 67; invalid TTL options, 67 / 197 with MongoDB's wording;
+  // existing duplicates for a unique index, 11000.
+  absl::StatusOr<std::string> CreateIndex(
+      const DocArg& keys, const DocArg& index_options = "{}",
+      const IndexBuildProgress& progress = nullptr);
+  // Drops an index by name or by key pattern; "_id_" cannot be dropped.
+  absl::Status DropIndex(absl::string_view name);
+  absl::Status DropIndexByKey(const DocArg& keys);
+  // MongoDB's listIndexes shape, _id_ first: {v: 2, key: {...}, name: ...}.
+  absl::StatusOr<std::vector<Value>> ListIndexes();
+
+  // MongoDB's collMod for one index:
+  //   {index: {name: "x" | keyPattern: {...}, expireAfterSeconds: N,
+  //            hidden: bool}}
+  // Changes options in place without rebuilding; can turn a plain
+  // single-field index into a TTL index. Replies with old and new values.
+  // Errors: index not found 27 IndexNotFound; bad options 72 InvalidOptions.
+  absl::StatusOr<Value> CollMod(const DocArg& command);
+
+  // ---- Maintenance ---------------------------------------------------------
+
+  // Checks that every document has exactly the index entries its indexes
+  // derive and every index entry points at a document deriving it. Returns
+  // {valid: bool, nrecords, nIndexes, keysPerIndex: {...}, errors: [...]}.
+  absl::StatusOr<Value> Validate();
+  // {ns, count, size (bytes of stored documents), nindexes, indexNames}.
+  absl::StatusOr<Value> Stats();
+
+ private:
+  Engine* const engine_;
+  const std::string name_;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_COLLECTION_H_

@@ -1,0 +1,31 @@
+// A streaming cursor over the results of Collection::Find.
+#ifndef TTLDB_ENGINE_CURSOR_H_
+#define TTLDB_ENGINE_CURSOR_H_
+
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "document/value.h"
+
+namespace ttldb {
+
+// Yields matching documents one at a time from a consistent snapshot taken
+// when Find was called: writes made afterwards are not seen. Documents are
+// read lazily, so a cursor over a large collection holds O(1) documents in
+// memory (except when a sort cannot use an index: then the matching
+// documents are sorted in memory). Not thread-safe; must not outlive the
+// Database.
+class Cursor {
+ public:
+  virtual ~Cursor() = default;
+  // The next document, std::nullopt at the end, or an error (I/O,
+  // corruption). After an error or the end, Next keeps returning the same.
+  virtual absl::StatusOr<std::optional<Value>> Next() = 0;
+
+  // Reads every remaining document.
+  absl::StatusOr<std::vector<Value>> ToVector();
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_CURSOR_H_

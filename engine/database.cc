@@ -1,0 +1,96 @@
+#include "engine/database.h"
+
+#include "base/status.h"
+#include "engine/engine.h"
+
+namespace ttldb {
+
+Database::Database(std::unique_ptr<Engine> engine)
+    : engine_(std::move(engine)) {}
+
+Database::~Database() { Close().IgnoreError(); }
+
+absl::StatusOr<std::unique_ptr<Database>> Database::Open(
+    absl::string_view path, const Options& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine, Engine::Open(path, options));
+  return std::unique_ptr<Database>(new Database(std::move(engine)));
+}
+
+absl::Status Database::Close() { return engine_->Close(); }
+
+Collection& Database::collection(absl::string_view name) {
+  return engine_->collection(name);
+}
+
+absl::Status Database::CreateCollection(absl::string_view name) {
+  return engine_->CreateCollection(name, /*must_not_exist=*/true);
+}
+
+absl::StatusOr<std::vector<std::string>> Database::ListCollectionNames() {
+  return engine_->ListCollectionNames();
+}
+
+absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
+  return engine_->DropCollection(name);
+}
+
+absl::Status Database::RenameCollection(absl::string_view from,
+                                        absl::string_view to) {
+  return engine_->RenameCollection(from, to);
+}
+
+absl::Status Database::SetTtlMonitorSleep(absl::Duration sleep) {
+  return engine_->monitor()->SetSleep(sleep);
+}
+
+absl::Status Database::SetTtlMonitorEnabled(bool enabled) {
+  engine_->monitor()->SetEnabled(enabled);
+  return absl::OkStatus();
+}
+
+absl::Duration Database::ttl_monitor_sleep() const {
+  return engine_->monitor()->sleep();
+}
+
+bool Database::ttl_monitor_enabled() const {
+  return engine_->monitor()->enabled();
+}
+
+TtlMetrics Database::GetTtlMetrics() { return engine_->monitor()->metrics(); }
+
+Value Database::ServerStatus() {
+  TtlMetrics m = GetTtlMetrics();
+  const absl::Time now = engine_->clock()->WallNow();
+  Value::Object ttl = {
+      Field("passes", Value::Int64(m.passes)),
+      Field("subPasses", Value::Int64(m.sub_passes)),
+      Field("deletedDocuments", Value::Int64(m.deleted_documents)),
+      Field("deletedKeys", Value::Int64(m.deleted_keys)),
+      Field("invalidTTLIndexSkips", Value::Int64(m.invalid_ttl_index_skips)),
+      Field("failedBatches", Value::Int64(m.failed_batches)),
+      Field("lastPassMillis",
+            Value::Int64(absl::ToInt64Milliseconds(m.last_pass_duration))),
+  };
+  if (m.oldest_expired_present.has_value()) {
+    ttl.emplace_back(
+        "oldestExpiredPresent",
+        Value::Date(absl::ToUnixMillis(*m.oldest_expired_present)));
+    ttl.emplace_back("lagMillis", Value::Int64(absl::ToInt64Milliseconds(
+                                      now - *m.oldest_expired_present)));
+  }
+  return Value::MakeObject({
+      Field("localTime", Value::Date(absl::ToUnixMillis(now))),
+      Field("ttlMonitorEnabled", Value::Bool(ttl_monitor_enabled())),
+      Field("ttlMonitorSleepSecs",
+            Value::Int64(absl::ToInt64Seconds(ttl_monitor_sleep()))),
+      Field("metrics", Value::MakeObject(
+                           {Field("ttl", Value::MakeObject(std::move(ttl)))})),
+      Field("ok", Value::Int32(1)),
+  });
+}
+
+TtlPassStats Database::TEST_RunTtlPass(absl::Time now) {
+  return engine_->monitor()->RunPass(now);
+}
+
+}  // namespace ttldb

@@ -1,0 +1,101 @@
+// ttldb: an embeddable document database with MongoDB-style TTL indexes.
+//
+//   ASSIGN_OR_RETURN(auto db, ttldb::Database::Open("/var/lib/app/db", {}));
+//   ttldb::Collection& log = db->collection("eventLog");
+//   RETURN_IF_ERROR(log.CreateIndex(R"({"accessTime": 1})",
+//                                   R"({"expireAfterSeconds":
+//                                   3600})").status());
+//   ASSIGN_OR_RETURN(auto id, log.InsertOne(
+//       R"({"pageID": 100, "accessTime": {"$date":
+//       "2026-11-21T10:00:00Z"}})"));
+//   RETURN_IF_ERROR(log.UpdateOne(R"({"pageID": 100})",
+//       R"({"$currentDate": {"accessTime": true}})").status());
+#ifndef TTLDB_ENGINE_DATABASE_H_
+#define TTLDB_ENGINE_DATABASE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "document/value.h"
+#include "engine/collection.h"
+#include "engine/options.h"
+#include "ttl/metrics.h"
+
+namespace ttldb {
+
+class Engine;
+
+// A database: one directory holding one LevelDB. Safe for concurrent use
+// from many threads without external synchronization. Only one Database
+// (in this or any other process) may have a directory open at a time.
+class Database {
+ public:
+  // Opens (or, with create_if_missing, creates) the database in `path` and
+  // starts the TTL monitor unless disabled or read-only. Fails with
+  // FailedPrecondition "database ... is already open (lock held)" if another
+  // Database has it open, InvalidArgument for bad options, DataLoss for a
+  // corrupt catalog, FailedPrecondition for a newer on-disk format.
+  static absl::StatusOr<std::unique_ptr<Database>> Open(
+      absl::string_view path, const Options& options = {});
+
+  // Stops the monitor and closes the database (see Close).
+  ~Database();
+
+  // Stops the TTL monitor (waiting for a pass in progress to finish its
+  // current batch) and flushes and closes LevelDB. Idempotent. Every other
+  // call after Close fails with FailedPrecondition.
+  absl::Status Close();
+
+  // A handle on a collection; created on its first write. The reference
+  // stays valid for the Database's life. Operations on a handle with an
+  // invalid name fail with InvalidArgument (code 73 InvalidNamespace):
+  // names must be 1..120 bytes of valid UTF-8, without '$' or NUL, and not
+  // start with '.' or "system.".
+  Collection& collection(absl::string_view name);
+
+  // Creates an empty collection; AlreadyExists (48) if it exists.
+  absl::Status CreateCollection(absl::string_view name);
+  // Names of the existing collections, sorted.
+  absl::StatusOr<std::vector<std::string>> ListCollectionNames();
+  // Drops a collection, its documents and its indexes. Returns whether it
+  // existed.
+  absl::StatusOr<bool> DropCollection(absl::string_view name);
+  // Renames a collection (its documents keep their keys: O(1)).
+  // NotFound if `from` does not exist, AlreadyExists if `to` does.
+  absl::Status RenameCollection(absl::string_view from, absl::string_view to);
+
+  // ---- TTL monitor ---------------------------------------------------------
+
+  // Changes ttlMonitorSleepSecs at run time (> 0) and wakes the monitor.
+  absl::Status SetTtlMonitorSleep(absl::Duration sleep);
+  // Enables or disables the monitor at run time (MongoDB's
+  // ttlMonitorEnabled). A disabled monitor finishes its current batch.
+  absl::Status SetTtlMonitorEnabled(bool enabled);
+  absl::Duration ttl_monitor_sleep() const;
+  bool ttl_monitor_enabled() const;
+  // A copy of the monitor's counters.
+  TtlMetrics GetTtlMetrics();
+  // serverStatus-like document: {metrics: {ttl: {...}}, ...}.
+  Value ServerStatus();
+
+  // Runs one complete TTL pass synchronously with `now` as the wall time of
+  // its cutoff, on the calling thread, as the monitor would. For tests and
+  // tools; safe while the monitor runs (passes are serialized).
+  TtlPassStats TEST_RunTtlPass(absl::Time now);
+
+  // For tools and tests: the engine behind the API.
+  Engine* engine() { return engine_.get(); }
+
+ private:
+  explicit Database(std::unique_ptr<Engine> engine);
+  std::unique_ptr<Engine> engine_;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_DATABASE_H_

@@ -1,0 +1,404 @@
+// Opening, closing and the catalog of a ttldb database.
+#include "engine/engine.h"
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "engine/keys.h"
+#include "index/index_spec.h"
+#include "leveldb/cache.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/write_batch.h"
+#include "ttl/ttl_spec.h"
+
+namespace ttldb {
+
+bool CollectionState::has_active_ttl() const {
+  for (const auto& idx : indexes) {
+    if (idx->ttl_seconds.has_value()) return true;
+  }
+  return false;
+}
+
+const IndexState* CollectionState::FindIndex(absl::string_view name) const {
+  for (const auto& idx : indexes) {
+    if (idx->spec.name() == name) return idx.get();
+  }
+  return nullptr;
+}
+
+absl::Status ValidateCollectionName(absl::string_view name) {
+  auto bad = [&](absl::string_view why) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("Invalid collection name '", name, "': ", why));
+  };
+  if (name.empty()) return bad("collection names cannot be empty");
+  if (name.size() > 120) return bad("longer than 120 bytes");
+  if (name.find('$') != absl::string_view::npos)
+    return bad("collection names cannot contain '$'");
+  if (name.find('\0') != absl::string_view::npos)
+    return bad("collection names cannot contain the null character");
+  if (name[0] == '.') return bad("collection names cannot start with '.'");
+  if (absl::StartsWith(name, "system."))
+    return bad("the 'system.' prefix is reserved");
+  // Valid UTF-8: checked by parsing it as a JSON string.
+  std::string json = "\"";
+  for (char c : name) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
+      return bad(
+          "collection names cannot contain quotes, backslashes or "
+          "control characters");
+    json.push_back(c);
+  }
+  json.push_back('"');
+  if (!ParseValue(json).ok()) return bad("not valid UTF-8");
+  return absl::OkStatus();
+}
+
+Engine::Engine(std::string path, const Options& options)
+    : path_(std::move(path)),
+      options_(options),
+      clock_(options.clock != nullptr ? options.clock : Clock::Real()) {}
+
+absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
+                                                     const Options& options) {
+  if (options.ttl_monitor_sleep <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ttl_monitor_sleep must be greater than 0 (ttlMonitorSleepSecs)");
+  }
+  if (options.ttl_batch_docs_max <= 0) {
+    return absl::InvalidArgumentError("ttl_batch_docs_max must be positive");
+  }
+  std::unique_ptr<Engine> engine(new Engine(std::string(path), options));
+  RETURN_IF_ERROR(engine->Init());
+  return engine;
+}
+
+absl::Status Engine::Init() {
+  leveldb::Options lopts;
+  lopts.create_if_missing = options_.create_if_missing && !options_.read_only;
+  lopts.error_if_exists = options_.error_if_exists;
+  lopts.write_buffer_size = options_.write_buffer_bytes;
+  block_cache_.reset(leveldb::NewLRUCache(options_.block_cache_bytes));
+  lopts.block_cache = block_cache_.get();
+  if (options_.bloom_bits_per_key > 0) {
+    filter_policy_.reset(
+        leveldb::NewBloomFilterPolicy(options_.bloom_bits_per_key));
+    lopts.filter_policy = filter_policy_.get();
+  }
+  if (options_.env != nullptr) lopts.env = options_.env;
+  leveldb::DB* raw = nullptr;
+  leveldb::Status s = leveldb::DB::Open(lopts, path_, &raw);
+  if (!s.ok()) {
+    std::string msg = s.ToString();
+    if (absl::StrContains(msg, "lock")) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "database '", path_,
+          "' is already open (by this or another process): ", msg));
+    }
+    if (s.IsInvalidArgument()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot open database '", path_, "': ", msg));
+    }
+    if (s.IsCorruption()) {
+      return absl::DataLossError(
+          absl::StrCat("database '", path_, "' is corrupt: ", msg));
+    }
+    return absl::InternalError(
+        absl::StrCat("cannot open database '", path_, "': ", msg));
+  }
+  db_.reset(raw);
+  RETURN_IF_ERROR(LoadCatalog());
+
+  MonitorOptions config;
+  config.sleep = options_.ttl_monitor_sleep;
+  config.batch_docs_max = options_.ttl_batch_docs_max;
+  config.batch_time_max = options_.ttl_batch_time_max;
+  config.exact_wakeup = options_.ttl_exact_wakeup;
+  config.max_deletes_per_second = options_.ttl_max_deletes_per_second;
+  config.enabled = options_.ttl_monitor_enabled;
+  monitor_ = std::make_unique<TtlMonitor>(this, clock_, config);
+  if (!options_.read_only) monitor_->Start();
+  return absl::OkStatus();
+}
+
+absl::Status Engine::LoadCatalog() {
+  std::string meta_value;
+  leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(), &meta_value);
+  MutexLock wl(&write_mu_);
+  if (s.IsNotFound()) {
+    meta_.set_format_version(kFormatVersion);
+    meta_.set_next_collection_id(1);
+    if (!options_.read_only) {
+      leveldb::WriteBatch batch;
+      RETURN_IF_ERROR(SaveMetaLocked(&batch));
+      leveldb::WriteOptions wo;
+      wo.sync = true;
+      leveldb::Status ws = db_->Write(wo, &batch);
+      if (!ws.ok()) return absl::InternalError(ws.ToString());
+    }
+  } else if (!s.ok()) {
+    return absl::InternalError(
+        absl::StrCat("cannot read database metadata: ", s.ToString()));
+  } else {
+    if (!meta_.ParseFromString(meta_value)) {
+      return absl::DataLossError(
+          absl::StrCat("database '", path_, "': corrupt metadata record"));
+    }
+    if (meta_.format_version() > kFormatVersion) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "database '", path_, "' has format version ", meta_.format_version(),
+          "; this ttldb reads up to ", kFormatVersion));
+    }
+  }
+
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(leveldb::ReadOptions()));
+  const std::string prefix(1, kCatalogTag);
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    proto::CollectionInfo info;
+    if (!info.ParseFromArray(it->value().data(), it->value().size())) {
+      return absl::DataLossError(absl::StrCat(
+          "database '", path_, "': corrupt catalog entry for collection '",
+          it->key().ToString().substr(1), "'"));
+    }
+    ASSIGN_OR_RETURN(auto state, Compile(info));
+    Publish(info.name(), std::move(state));
+  }
+  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
+    const proto::CollectionInfo& info) const {
+  auto state = std::make_shared<CollectionState>();
+  state->info = info;
+  state->doc_prefix = DocumentPrefix(info.id());
+  for (const proto::IndexSpec& spec : info.indexes()) {
+    auto idx = std::make_shared<IndexState>();
+    idx->spec = spec;
+    idx->prefix = IndexPrefix(info.id(), spec.id());
+    if (!spec.partial_filter_json().empty()) {
+      auto filter_doc = ParseDocument(spec.partial_filter_json());
+      if (!filter_doc.ok()) {
+        return absl::DataLossError(
+            absl::StrCat("collection '", info.name(), "' index '", spec.name(),
+                         "': corrupt partialFilterExpression: ",
+                         filter_doc.status().message()));
+      }
+      auto filter = Filter::Parse(*filter_doc);
+      if (!filter.ok()) {
+        return absl::DataLossError(absl::StrCat(
+            "collection '", info.name(), "' index '", spec.name(),
+            "': invalid partialFilterExpression: ", filter.status().message()));
+      }
+      idx->partial.emplace(std::move(*filter));
+    }
+    idx->ttl_seconds = ActiveExpireAfterSeconds(spec);
+    state->indexes.push_back(std::move(idx));
+  }
+  return std::shared_ptr<const CollectionState>(std::move(state));
+}
+
+void Engine::Publish(const std::string& name,
+                     std::shared_ptr<const CollectionState> state) {
+  MutexLock l(&catalog_mu_);
+  if (state == nullptr) {
+    states_.erase(name);
+  } else {
+    states_[name] = std::move(state);
+  }
+}
+
+std::shared_ptr<const CollectionState> Engine::GetState(
+    absl::string_view name) {
+  MutexLock l(&catalog_mu_);
+  auto it = states_.find(name);
+  if (it == states_.end()) return nullptr;
+  return it->second;
+}
+
+Collection& Engine::collection(absl::string_view name) {
+  MutexLock l(&catalog_mu_);
+  auto it = handles_.find(name);
+  if (it != handles_.end()) return *it->second;
+  auto handle = std::make_unique<Collection>(this, std::string(name));
+  Collection& ref = *handle;
+  handles_.emplace(std::string(name), std::move(handle));
+  return ref;
+}
+
+absl::Status Engine::CheckOpen() const {
+  MutexLock l(&catalog_mu_);
+  if (closed_) return absl::FailedPreconditionError("database is closed");
+  return absl::OkStatus();
+}
+
+absl::Status Engine::CheckWritable() const {
+  RETURN_IF_ERROR(CheckOpen());
+  if (options_.read_only) {
+    return absl::FailedPreconditionError(
+        "database was opened read-only: writes are not allowed");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::SaveMetaLocked(leveldb::WriteBatch* batch) {
+  std::string value;
+  meta_.SerializeToString(&value);
+  batch->Put(MetaKey(), value);
+  return absl::OkStatus();
+}
+
+absl::Status Engine::PutCatalogLocked(const proto::CollectionInfo& info,
+                                      leveldb::WriteBatch* batch) {
+  std::string value;
+  info.SerializeToString(&value);
+  batch->Put(CatalogKey(info.name()), value);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const CollectionState>>
+Engine::GetOrCreateLocked(absl::string_view name) {
+  if (auto state = GetState(name)) return state;
+  RETURN_IF_ERROR(ValidateCollectionName(name));
+  proto::CollectionInfo info;
+  info.set_id(meta_.next_collection_id());
+  info.set_name(std::string(name));
+  info.set_next_index_id(1);
+  meta_.set_next_collection_id(meta_.next_collection_id() + 1);
+  leveldb::WriteBatch batch;
+  RETURN_IF_ERROR(SaveMetaLocked(&batch));
+  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
+  leveldb::WriteOptions wo;
+  wo.sync = true;  // catalog changes are rare: always durable
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) {
+    meta_.set_next_collection_id(meta_.next_collection_id() - 1);
+    return absl::InternalError(
+        absl::StrCat("cannot create collection: ", s.ToString()));
+  }
+  ASSIGN_OR_RETURN(auto state, Compile(info));
+  Publish(info.name(), state);
+  return state;
+}
+
+absl::Status Engine::CreateCollection(absl::string_view name,
+                                      bool must_not_exist) {
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(name));
+  MutexLock l(&write_mu_);
+  if (GetState(name) != nullptr) {
+    if (!must_not_exist) return absl::OkStatus();
+    return MongoError(absl::StatusCode::kAlreadyExists, 48,
+                      absl::StrCat("Collection ", name, " already exists."));
+  }
+  return GetOrCreateLocked(name).status();
+}
+
+absl::StatusOr<std::vector<std::string>> Engine::ListCollectionNames() {
+  RETURN_IF_ERROR(CheckOpen());
+  MutexLock l(&catalog_mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, state] : states_) names.push_back(name);
+  return names;
+}
+
+absl::Status Engine::DeleteRange(const std::string& begin,
+                                 const std::string& end) {
+  // In chunks, so that a huge collection does not build a huge batch. A
+  // crash midway leaves keys under an id the catalog no longer names; ids
+  // are never reused, so they are garbage, never data.
+  constexpr int kChunk = 10'000;
+  while (true) {
+    leveldb::WriteBatch batch;
+    int n = 0;
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(leveldb::ReadOptions()));
+    for (it->Seek(begin);
+         it->Valid() && it->key().compare(end) < 0 && n < kChunk;
+         it->Next(), ++n) {
+      batch.Delete(it->key());
+    }
+    if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+    if (n == 0) break;
+    leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+    if (!s.ok()) return absl::InternalError(s.ToString());
+    if (n < kChunk) break;
+  }
+  leveldb::Slice b(begin), e(end);
+  db_->CompactRange(&b, &e);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
+  RETURN_IF_ERROR(CheckWritable());
+  MutexLock l(&write_mu_);
+  auto state = GetState(name);
+  if (state == nullptr) return false;
+  leveldb::WriteBatch batch;
+  batch.Delete(CatalogKey(name));
+  leveldb::WriteOptions wo;
+  wo.sync = true;
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  Publish(std::string(name), nullptr);
+  for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
+  uint32_t id = state->info.id();
+  RETURN_IF_ERROR(
+      DeleteRange(DocumentPrefix(id), PrefixSuccessor(DocumentPrefix(id))));
+  RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
+                              PrefixSuccessor(CollectionIndexPrefix(id))));
+  return true;
+}
+
+absl::Status Engine::RenameCollection(absl::string_view from,
+                                      absl::string_view to) {
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(to));
+  MutexLock l(&write_mu_);
+  auto state = GetState(from);
+  if (state == nullptr) {
+    return MongoError(
+        absl::StatusCode::kNotFound, kNamespaceNotFound,
+        absl::StrCat("source namespace ", from, " does not exist"));
+  }
+  if (GetState(to) != nullptr) {
+    return MongoError(absl::StatusCode::kAlreadyExists, 48,
+                      absl::StrCat("target namespace ", to, " exists"));
+  }
+  proto::CollectionInfo info = state->info;
+  info.set_name(std::string(to));
+  leveldb::WriteBatch batch;
+  batch.Delete(CatalogKey(from));
+  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
+  leveldb::WriteOptions wo;
+  wo.sync = true;
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  ASSIGN_OR_RETURN(auto renamed, Compile(info));
+  Publish(std::string(from), nullptr);
+  Publish(std::string(to), std::move(renamed));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::Close() {
+  {
+    MutexLock l(&catalog_mu_);
+    if (closed_) return absl::OkStatus();
+    closed_ = true;
+  }
+  if (monitor_ != nullptr) monitor_->Stop();
+  MutexLock wl(&write_mu_);  // wait for a write in progress
+  db_.reset();
+  return absl::OkStatus();
+}
+
+Engine::~Engine() { Close().IgnoreError(); }
+
+}  // namespace ttldb

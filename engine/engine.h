@@ -1,0 +1,183 @@
+// The engine behind Database and Collection: LevelDB, the catalog, the
+// write path and the TtlStore the monitor deletes through. Internal: users
+// go through engine/database.h and engine/collection.h.
+#ifndef TTLDB_ENGINE_ENGINE_H_
+#define TTLDB_ENGINE_ENGINE_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "document/value.h"
+#include "engine/collection.h"
+#include "engine/options.h"
+#include "leveldb/db.h"
+#include "proto/catalog.pb.h"
+#include "query/filter.h"
+#include "ttl/monitor.h"
+#include "ttl/ttl_store.h"
+
+namespace leveldb {
+class Cache;
+class FilterPolicy;
+}  // namespace leveldb
+
+namespace ttldb {
+
+// One index of a collection, compiled for use. Immutable once published.
+struct IndexState {
+  proto::IndexSpec spec;
+  std::string prefix;                  // IndexPrefix(coll, index)
+  std::optional<Filter> partial;       // partialFilterExpression
+  std::optional<int64_t> ttl_seconds;  // active TTL (valid E), if any
+};
+
+// One collection, compiled. Immutable once published: a change to the
+// catalog builds a new CollectionState and swaps the pointer, so readers
+// holding the old one keep a consistent view without locks.
+struct CollectionState {
+  proto::CollectionInfo info;
+  std::vector<std::shared_ptr<const IndexState>> indexes;
+  std::string doc_prefix;  // DocumentPrefix(id)
+
+  bool has_active_ttl() const;
+  const IndexState* FindIndex(absl::string_view name) const;
+};
+
+class Engine : public TtlStore {
+ public:
+  static absl::StatusOr<std::unique_ptr<Engine>> Open(absl::string_view path,
+                                                      const Options& options);
+  ~Engine() override;
+  absl::Status Close();
+
+  Collection& collection(absl::string_view name);
+  const Options& options() const { return options_; }
+  Clock* clock() const { return clock_; }
+  leveldb::DB* db() const { return db_.get(); }
+  TtlMonitor* monitor() { return monitor_.get(); }
+
+  // ---- Catalog -------------------------------------------------------------
+  // The current state of a collection, or nullptr if it does not exist.
+  std::shared_ptr<const CollectionState> GetState(absl::string_view name);
+  absl::StatusOr<std::vector<std::string>> ListCollectionNames();
+  absl::Status CreateCollection(absl::string_view name, bool must_not_exist);
+  absl::StatusOr<bool> DropCollection(absl::string_view name);
+  absl::Status RenameCollection(absl::string_view from, absl::string_view to);
+
+  // Builds a new index and publishes it (see Collection::CreateIndex).
+  absl::StatusOr<std::string> CreateIndex(absl::string_view coll,
+                                          const Value& keys,
+                                          const Value& options,
+                                          const IndexBuildProgress& progress);
+  absl::Status DropIndex(absl::string_view coll, absl::string_view name);
+  absl::StatusOr<Value> CollMod(absl::string_view coll, const Value& command);
+
+  // ---- Write path ----------------------------------------------------------
+  // Writes `new_doc` (insert when `old_doc` is null, replace otherwise) or
+  // deletes `old_doc` (when `new_doc` is null), with every index entry, in
+  // one WriteBatch. Checks unique indexes. Caller holds write_mu_.
+  absl::Status WriteDocumentLocked(const CollectionState& state,
+                                   const Value* old_doc, const Value* new_doc,
+                                   const WriteOptions& options)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Inserts a document (generating _id). Takes write_mu_.
+  absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
+                               const WriteOptions& options);
+  // Reads and parses the document with this encoded _id; nullopt if absent.
+  absl::StatusOr<std::optional<Value>> ReadDocument(
+      const CollectionState& state, absl::string_view encoded_id,
+      const leveldb::Snapshot* snapshot = nullptr);
+  // True when a TTL index of `state` has expired `doc` at `now` and reads
+  // must hide it (Options::hide_expired).
+  bool IsHidden(const CollectionState& state, const Value& doc,
+                absl::Time now) const;
+  // The index entry keys `doc` derives for `index` (none if a partial
+  // filter excludes it).
+  absl::Status IndexEntryKeys(const IndexState& index, const Value& doc,
+                              const std::string& encoded_id,
+                              std::vector<std::string>* out) const;
+
+  Mutex write_mu_;
+
+  // ---- TtlStore ------------------------------------------------------------
+  std::vector<TtlIndexRef> ListTtlIndexes() override;
+  absl::StatusOr<TtlBatchResult> DeleteExpired(const TtlIndexRef& index,
+                                               absl::Time cutoff,
+                                               int64_t max_docs,
+                                               absl::Time deadline) override;
+  std::optional<absl::Time> EarliestDate(const TtlIndexRef& index) override;
+
+  absl::Status CheckWritable() const;
+  absl::Status CheckOpen() const;
+
+ private:
+  Engine(std::string path, const Options& options);
+  absl::Status Init();
+  absl::Status LoadCatalog();
+  // Compiles `info` and publishes it under `name` (nullptr removes).
+  absl::StatusOr<std::shared_ptr<const CollectionState>> Compile(
+      const proto::CollectionInfo& info) const;
+  void Publish(const std::string& name,
+               std::shared_ptr<const CollectionState> state);
+  // The collection's state, creating the collection if needed.
+  absl::StatusOr<std::shared_ptr<const CollectionState>> GetOrCreateLocked(
+      absl::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  absl::Status PutCatalogLocked(const proto::CollectionInfo& info,
+                                leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  absl::Status SaveMetaLocked(leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  absl::Status DeleteRange(const std::string& begin, const std::string& end);
+  absl::Status CheckUniqueLocked(const CollectionState& state,
+                                 const IndexState& index, absl::string_view key,
+                                 absl::string_view encoded_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  void NoteTtlEntryLocked(const IndexState& index, const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+
+  // Constant after construction.
+  const std::string path_;
+  const Options options_;
+  Clock* const clock_;
+  std::unique_ptr<leveldb::Cache> block_cache_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
+  std::unique_ptr<leveldb::DB> db_;
+  std::unique_ptr<TtlMonitor> monitor_;
+
+  // Protected by write_mu_.
+  proto::DatabaseMeta meta_ ABSL_GUARDED_BY(write_mu_);
+  // Per TTL index (by index prefix): where the last batch stopped, so the
+  // next scan starts there instead of stepping over the tombstones of the
+  // deleted prefix (valid for ascending indexes, whose expired range only
+  // grows at its top); the smallest entry key a write added since (a key
+  // below the resume point invalidates it); deletions since the swept range
+  // was last compacted.
+  struct TtlCursor {
+    std::string resume;
+    std::string min_added;
+    int64_t deleted_since_compact = 0;
+  };
+  std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
+
+  mutable Mutex catalog_mu_;
+  std::map<std::string, std::shared_ptr<const CollectionState>, std::less<>>
+      states_ ABSL_GUARDED_BY(catalog_mu_);
+  std::map<std::string, std::unique_ptr<Collection>, std::less<>> handles_
+      ABSL_GUARDED_BY(catalog_mu_);
+  bool closed_ ABSL_GUARDED_BY(catalog_mu_) = false;
+};
+
+// Checks a collection name: 1..120 bytes, valid UTF-8, no '$' or NUL, not
+// starting with '.' or "system.". InvalidArgument (73) otherwise.
+absl::Status ValidateCollectionName(absl::string_view name);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_ENGINE_H_

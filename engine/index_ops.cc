@@ -1,0 +1,417 @@
+// Index management: create (with a build over existing documents), drop,
+// list and collMod.
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "index/index_spec.h"
+#include "index/key_codec.h"
+#include "leveldb/write_batch.h"
+#include "ttl/ttl_spec.h"
+
+namespace ttldb {
+namespace {
+
+// 64 indexes per collection, _id included: MongoDB's limit.
+constexpr int kMaxIndexes = 64;
+// Index entries written per batch while building.
+constexpr int kBuildChunk = 10'000;
+
+Value KeyPatternValue(const proto::IndexSpec& spec) {
+  Value::Object key;
+  for (const auto& k : spec.key()) {
+    key.emplace_back(k.path(), Value::Int32(k.direction()));
+  }
+  return Value::MakeObject(std::move(key));
+}
+
+bool IsIdKey(const proto::IndexSpec& spec) {
+  return spec.key_size() == 1 && spec.key(0).path() == "_id";
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> Engine::CreateIndex(
+    absl::string_view coll, const Value& keys, const Value& options,
+    const IndexBuildProgress& progress) {
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  ASSIGN_OR_RETURN(proto::IndexSpec spec, ParseIndexSpec(keys, options));
+  const std::string spec_text = ToJson(IndexSpecToValue(spec));
+  if (spec.has_expire_after_seconds()) {
+    RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
+  }
+  if (IsIdKey(spec) && !spec.has_expire_after_seconds()) {
+    if (spec.unique() || spec.sparse() || !spec.partial_filter_json().empty()) {
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kInvalidIndexSpecificationOption,
+                        absl::StrCat("The _id index cannot be unique, sparse "
+                                     "or partial. Specification: ",
+                                     spec_text));
+    }
+    return std::string("_id_");  // the implicit _id index already exists
+  }
+  if (!spec.partial_filter_json().empty()) {
+    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));
+    auto f = Filter::Parse(pf);
+    if (!f.ok()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+          absl::StrCat("Error in specification ", spec_text,
+                       " :: caused by :: ", f.status().message()));
+    }
+  }
+
+  MutexLock l(&write_mu_);
+  ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+  for (const auto& idx : state->indexes) {
+    const proto::IndexSpec& existing = idx->spec;
+    const bool same_key = SameKeyPattern(existing, spec);
+    if (same_key && SameOptions(existing, spec)) {
+      if (existing.name() == spec.name()) return existing.name();  // no-op
+      return MongoError(absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+                        absl::StrCat("Index already exists with a different "
+                                     "name: ",
+                                     existing.name()));
+    }
+    if (same_key) {
+      return MongoError(
+          absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+          absl::StrCat("An equivalent index already exists with a different "
+                       "name and options. Requested index: ",
+                       spec_text, ", existing index: ",
+                       ToJson(IndexSpecToValue(existing))));
+    }
+    if (existing.name() == spec.name()) {
+      return MongoError(
+          absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+          absl::StrCat("An existing index has the same name as the requested "
+                       "index. Requested index: ",
+                       spec_text, ", existing index: ",
+                       ToJson(IndexSpecToValue(existing))));
+    }
+  }
+  if (spec.name() == "_id_") {
+    return MongoError(absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+                      absl::StrCat("An existing index has the same name as "
+                                   "the requested index. Requested index: ",
+                                   spec_text));
+  }
+  if (state->indexes.size() + 1 >= kMaxIndexes) {
+    return MongoError(absl::StatusCode::kResourceExhausted, kCannotCreateIndex,
+                      absl::StrCat("add index fails, too many indexes for ",
+                                   coll, " key:", ToJson(keys)));
+  }
+
+  // Reserve the index id durably first: a crash during the build leaves
+  // entries under an id that is never handed out again.
+  proto::CollectionInfo info = state->info;
+  spec.set_id(info.next_index_id());
+  info.set_next_index_id(info.next_index_id() + 1);
+  {
+    leveldb::WriteBatch reserve;
+    RETURN_IF_ERROR(PutCatalogLocked(info, &reserve));
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status s = db_->Write(wo, &reserve);
+    if (!s.ok()) return absl::InternalError(s.ToString());
+    ASSIGN_OR_RETURN(auto reserved, Compile(info));
+    Publish(info.name(), std::move(reserved));
+  }
+
+  IndexState building;
+  building.spec = spec;
+  building.prefix = IndexPrefix(info.id(), spec.id());
+  if (!spec.partial_filter_json().empty()) {
+    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));
+    ASSIGN_OR_RETURN(Filter f, Filter::Parse(pf));
+    building.partial.emplace(std::move(f));
+  }
+
+  // Count first, for progress.
+  int64_t total = 0;
+  if (progress) {
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(leveldb::ReadOptions()));
+    for (it->Seek(state->doc_prefix);
+         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
+      ++total;
+    }
+  }
+  auto fail = [&](absl::Status s) -> absl::Status {
+    DeleteRange(building.prefix, KeyPrefixEnd(building.prefix)).IgnoreError();
+    return s;
+  };
+  {
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(leveldb::ReadOptions()));
+    leveldb::WriteBatch batch;
+    int in_batch = 0;
+    int64_t done = 0;
+    std::set<std::string> chunk_keys;  // unique: keys of the unwritten chunk
+    std::vector<std::string> entry_keys;
+    for (it->Seek(state->doc_prefix);
+         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
+      auto doc = ParseDocument(
+          absl::string_view(it->value().data(), it->value().size()));
+      if (!doc.ok()) return fail(absl::DataLossError(doc.status().message()));
+      const Value* id = doc->Get("_id");
+      if (id == nullptr) continue;
+      const std::string encoded_id = EncodeId(*id);
+      absl::Status ks = IndexEntryKeys(building, *doc, encoded_id, &entry_keys);
+      if (!ks.ok()) {
+        return fail(
+            MongoError(absl::StatusCode::kInvalidArgument, ErrorCode(ks),
+                       absl::StrCat("Index build failed: ", ks.message(),
+                                    " (document _id ", ToJson(*id), ")")));
+      }
+      for (const std::string& k : entry_keys) {
+        if (spec.unique()) {
+          std::string key_part = k.substr(0, k.size() - encoded_id.size());
+          absl::Status u = CheckUniqueLocked(*state, building, k, encoded_id);
+          if (absl::IsAlreadyExists(u) || chunk_keys.count(key_part) > 0) {
+            return fail(MongoError(
+                absl::StatusCode::kAlreadyExists, kDuplicateKey,
+                absl::StrCat("Index build failed: E11000 duplicate key error "
+                             "collection: ",
+                             coll, " index: ", spec.name(), " (document _id ",
+                             ToJson(*id), ")")));
+          }
+          if (!u.ok()) return fail(u);
+          chunk_keys.insert(std::move(key_part));
+        }
+        batch.Put(k, encoded_id);
+        ++in_batch;
+      }
+      ++done;
+      if (in_batch >= kBuildChunk) {
+        leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+        if (!s.ok()) return fail(absl::InternalError(s.ToString()));
+        batch.Clear();
+        in_batch = 0;
+        chunk_keys.clear();
+        if (progress) progress(done, total);
+      }
+    }
+    if (!it->status().ok()) {
+      return fail(absl::InternalError(it->status().ToString()));
+    }
+    // The catalog entry that makes the index visible goes in the last batch.
+    *info.add_indexes() = spec;
+    RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status s = db_->Write(wo, &batch);
+    if (!s.ok()) return fail(absl::InternalError(s.ToString()));
+    if (progress) progress(done, total);
+  }
+  ASSIGN_OR_RETURN(auto compiled, Compile(info));
+  Publish(info.name(), std::move(compiled));
+  if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
+    monitor_->NotifyExpiry(clock_->WallNow());
+  }
+  return spec.name();
+}
+
+absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
+  RETURN_IF_ERROR(CheckWritable());
+  if (name == "_id_") {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "cannot drop _id index");
+  }
+  MutexLock l(&write_mu_);
+  auto state = GetState(coll);
+  if (state == nullptr) {
+    return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
+                      absl::StrCat("ns not found ", coll));
+  }
+  proto::CollectionInfo info = state->info;
+  std::string prefix;
+  auto* indexes = info.mutable_indexes();
+  for (int i = 0; i < indexes->size(); ++i) {
+    if (indexes->Get(i).name() == name) {
+      prefix = IndexPrefix(info.id(), indexes->Get(i).id());
+      indexes->DeleteSubrange(i, 1);
+      break;
+    }
+  }
+  if (prefix.empty()) {
+    return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
+                      absl::StrCat("index not found with name [", name, "]"));
+  }
+  leveldb::WriteBatch batch;
+  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
+  leveldb::WriteOptions wo;
+  wo.sync = true;
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  ASSIGN_OR_RETURN(auto compiled, Compile(info));
+  Publish(info.name(), std::move(compiled));
+  ttl_cursors_.erase(prefix);
+  return DeleteRange(prefix, KeyPrefixEnd(prefix));
+}
+
+absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
+                                      const Value& command) {
+  RETURN_IF_ERROR(CheckWritable());
+  const Value* index_arg = command.Get("index");
+  for (const auto& [name, value] : command.object_fields()) {
+    if (name != "index" && name != "collMod") {
+      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                        absl::StrCat("unknown option to collMod: ", name));
+    }
+  }
+  if (index_arg == nullptr || !index_arg->is_object()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "collMod: 'index' must be an object");
+  }
+  const Value* by_name = index_arg->Get("name");
+  const Value* by_key = index_arg->Get("keyPattern");
+  if ((by_name == nullptr) == (by_key == nullptr)) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "collMod: must specify exactly one of 'name' or "
+                      "'keyPattern' in 'index'");
+  }
+  std::optional<int64_t> new_expire;
+  std::optional<bool> new_hidden;
+  for (const auto& [name, value] : index_arg->object_fields()) {
+    if (name == "name" || name == "keyPattern") continue;
+    if (name == "expireAfterSeconds") {
+      auto e = ParseExpireAfterSeconds(value);
+      if (!e.ok()) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                          e.status().message());
+      }
+      new_expire = *e;
+    } else if (name == "hidden") {
+      if (value.type() != ValueType::kBool) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                          "collMod: 'hidden' must be a boolean");
+      }
+      new_hidden = value.bool_value();
+    } else {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("collMod: unknown index option '", name, "'"));
+    }
+  }
+  if (!new_expire.has_value() && !new_hidden.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "collMod: no expireAfterSeconds or hidden field");
+  }
+
+  MutexLock l(&write_mu_);
+  auto state = GetState(coll);
+  if (state == nullptr) {
+    return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
+                      absl::StrCat("ns does not exist: ", coll));
+  }
+  proto::CollectionInfo info = state->info;
+  proto::IndexSpec* target = nullptr;
+  for (auto& spec : *info.mutable_indexes()) {
+    if (by_name != nullptr) {
+      if (by_name->is_string() && spec.name() == by_name->string_value()) {
+        target = &spec;
+      }
+    } else if (by_key->is_object()) {
+      auto parsed = ParseIndexSpec(*by_key, Value::MakeObject());
+      if (parsed.ok() && SameKeyPattern(*parsed, spec)) target = &spec;
+    }
+  }
+  if (target == nullptr) {
+    return MongoError(
+        absl::StatusCode::kNotFound, kIndexNotFound,
+        absl::StrCat("cannot find index ",
+                     by_name != nullptr ? ToJson(*by_name) : ToJson(*by_key),
+                     " for ns ", coll));
+  }
+  Value::Object reply;
+  if (new_expire.has_value()) {
+    if (target->key_size() != 1 || target->key(0).path() == "_id") {
+      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                        "collMod: expireAfterSeconds is only valid on a "
+                        "single-field index other than _id");
+    }
+    if (target->has_expire_after_seconds()) {
+      double old = target->expire_after_seconds();
+      reply.emplace_back("expireAfterSeconds_old",
+                         old == static_cast<int64_t>(old)
+                             ? Value::Int64(static_cast<int64_t>(old))
+                             : Value::Double(old));
+    }
+    target->set_expire_after_seconds(static_cast<double>(*new_expire));
+    reply.emplace_back("expireAfterSeconds_new", Value::Int64(*new_expire));
+  }
+  if (new_hidden.has_value()) {
+    reply.emplace_back("hidden_old", Value::Bool(target->hidden()));
+    target->set_hidden(*new_hidden);
+    reply.emplace_back("hidden_new", Value::Bool(*new_hidden));
+  }
+  leveldb::WriteBatch batch;
+  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
+  leveldb::WriteOptions wo;
+  wo.sync = true;
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  ASSIGN_OR_RETURN(auto compiled, Compile(info));
+  Publish(info.name(), std::move(compiled));
+  if (new_expire.has_value() && monitor_ != nullptr) {
+    monitor_->NotifyExpiry(clock_->WallNow());
+  }
+  reply.emplace_back("ok", Value::Int32(1));
+  return Value::MakeObject(std::move(reply));
+}
+
+// ---- Collection wrappers ---------------------------------------------------
+
+absl::StatusOr<std::string> Collection::CreateIndex(
+    const DocArg& keys, const DocArg& index_options,
+    const IndexBuildProgress& progress) {
+  ASSIGN_OR_RETURN(Value k, keys.Resolve());
+  ASSIGN_OR_RETURN(Value o, index_options.Resolve());
+  return engine_->CreateIndex(name_, k, o, progress);
+}
+
+absl::Status Collection::DropIndex(absl::string_view name) {
+  return engine_->DropIndex(name_, name);
+}
+
+absl::Status Collection::DropIndexByKey(const DocArg& keys) {
+  ASSIGN_OR_RETURN(Value k, keys.Resolve());
+  ASSIGN_OR_RETURN(proto::IndexSpec wanted,
+                   ParseIndexSpec(k, Value::MakeObject()));
+  if (IsIdKey(wanted)) return DropIndex("_id_");
+  auto state = engine_->GetState(name_);
+  if (state != nullptr) {
+    for (const auto& idx : state->indexes) {
+      if (SameKeyPattern(idx->spec, wanted)) return DropIndex(idx->spec.name());
+    }
+  }
+  return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
+                    absl::StrCat("can't find index with key: ", ToJson(k)));
+}
+
+absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  std::vector<Value> out;
+  auto state = engine_->GetState(name_);
+  if (state == nullptr) return out;
+  out.push_back(Value::MakeObject(
+      {Field("v", Value::Int32(2)),
+       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
+       Field("name", Value::String("_id_"))}));
+  for (const auto& idx : state->indexes) {
+    out.push_back(IndexSpecToValue(idx->spec));
+  }
+  return out;
+}
+
+absl::StatusOr<Value> Collection::CollMod(const DocArg& command) {
+  ASSIGN_OR_RETURN(Value c, command.Resolve());
+  return engine_->CollMod(name_, c);
+}
+
+}  // namespace ttldb

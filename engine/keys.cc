@@ -1,0 +1,94 @@
+// Key layout of one ttldb database (one LevelDB per directory).
+//
+// Every key starts with a one-byte tag, then fixed-width big-endian ids, so
+// that one collection's documents, and one index's entries, are each a
+// contiguous key range under LevelDB's bytewise comparator:
+//
+//   meta        := 'M' "format"                       -> DatabaseMeta (proto)
+//   catalog     := 'C' collection-name                -> CollectionInfo (proto)
+//   document    := 'D' coll-id:u32be encoded-id       -> storage-json
+//   index-entry := 'I' coll-id:u32be index-id:u32be
+//                      encoded-key encoded-id          -> encoded-id
+//
+//   encoded-id   := the ascending key encoding of the _id value
+//                   (index/key_codec.cc); self-delimiting.
+//   encoded-key  := for each field of the key pattern, in order, the key
+//                   encoding of the field's value, complemented for a
+//                   descending field. Multikey documents have one entry per
+//                   array element.
+//   storage-json := the document as ttldb's storage JSON
+//                   (document/json.h, JsonFormat::kStorage): relaxed
+//                   Extended JSON that keeps int32/int64/double exact.
+//
+// The entry value repeats encoded-id so that the TTL monitor and index scans
+// reach the document key without parsing the entry key. Collection and
+// index ids are never reused, so keys left behind by an interrupted drop
+// can never be mistaken for a new collection's.
+#include "engine/keys.h"
+
+#include "index/key_codec.h"
+
+namespace ttldb {
+namespace {
+
+void AppendU32(uint32_t v, std::string* out) {
+  out->push_back(static_cast<char>(v >> 24));
+  out->push_back(static_cast<char>(v >> 16));
+  out->push_back(static_cast<char>(v >> 8));
+  out->push_back(static_cast<char>(v));
+}
+
+}  // namespace
+
+std::string MetaKey() { return std::string(1, kMetaTag) + "format"; }
+
+std::string CatalogKey(absl::string_view collection_name) {
+  std::string key(1, kCatalogTag);
+  key.append(collection_name.data(), collection_name.size());
+  return key;
+}
+
+std::string DocumentPrefix(uint32_t collection_id) {
+  std::string key(1, kDocumentTag);
+  AppendU32(collection_id, &key);
+  return key;
+}
+
+std::string DocumentKey(uint32_t collection_id, absl::string_view encoded_id) {
+  std::string key = DocumentPrefix(collection_id);
+  key.append(encoded_id.data(), encoded_id.size());
+  return key;
+}
+
+std::string CollectionIndexPrefix(uint32_t collection_id) {
+  std::string key(1, kIndexTag);
+  AppendU32(collection_id, &key);
+  return key;
+}
+
+std::string IndexPrefix(uint32_t collection_id, uint32_t index_id) {
+  std::string key = CollectionIndexPrefix(collection_id);
+  AppendU32(index_id, &key);
+  return key;
+}
+
+std::string EncodeId(const Value& id) {
+  std::string out;
+  AppendKeyValue(id, /*descending=*/false, &out);
+  return out;
+}
+
+std::string PrefixSuccessor(absl::string_view prefix) {
+  std::string s(prefix);
+  while (!s.empty()) {
+    unsigned char c = static_cast<unsigned char>(s.back());
+    if (c != 0xff) {
+      s.back() = static_cast<char>(c + 1);
+      return s;
+    }
+    s.pop_back();
+  }
+  return s;
+}
+
+}  // namespace ttldb

@@ -1,0 +1,45 @@
+// The LevelDB key layout of a ttldb database. The grammar is in keys.cc and
+// docs/format.md; DO NOT CHANGE existing tags: they are on disk.
+#ifndef TTLDB_ENGINE_KEYS_H_
+#define TTLDB_ENGINE_KEYS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "document/value.h"
+
+namespace ttldb {
+
+// 1: the first format. Bump on any change to keys.cc, key_codec.cc, the
+// storage JSON or catalog.proto semantics.
+inline constexpr uint32_t kFormatVersion = 1;
+
+inline constexpr char kCatalogTag = 'C';
+inline constexpr char kDocumentTag = 'D';
+inline constexpr char kIndexTag = 'I';
+inline constexpr char kMetaTag = 'M';
+
+// 'M' "format" -> proto DatabaseMeta.
+std::string MetaKey();
+// 'C' name -> proto CollectionInfo.
+std::string CatalogKey(absl::string_view collection_name);
+// 'D' coll-id(u32 BE): the prefix of every document of a collection.
+std::string DocumentPrefix(uint32_t collection_id);
+// 'D' coll-id(u32 BE) encoded(_id).
+std::string DocumentKey(uint32_t collection_id, absl::string_view encoded_id);
+// 'I' coll-id(u32 BE): the prefix of every index entry of a collection.
+std::string CollectionIndexPrefix(uint32_t collection_id);
+// 'I' coll-id(u32 BE) index-id(u32 BE): the prefix of one index.
+std::string IndexPrefix(uint32_t collection_id, uint32_t index_id);
+
+// The ascending key encoding of an _id value (index/key_codec.h).
+std::string EncodeId(const Value& id);
+
+// The smallest key greater than every key that starts with `prefix`
+// (for range ends); "" when there is none (prefix of all 0xff).
+std::string PrefixSuccessor(absl::string_view prefix);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_KEYS_H_

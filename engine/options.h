@@ -1,0 +1,91 @@
+// Options for opening a ttldb database and for single calls.
+#ifndef TTLDB_ENGINE_OPTIONS_H_
+#define TTLDB_ENGINE_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "absl/time/time.h"
+#include "document/value.h"
+
+namespace leveldb {
+class Env;
+}
+
+namespace ttldb {
+
+class Clock;
+
+// Called after each committed TTL deletion with the collection name and the
+// deleted document, on the monitor's thread. It must not call back into the
+// database synchronously; a slow listener delays only later deletions of
+// the same pass, never a writer. Exceptions must not escape it.
+using ExpiryListener =
+    std::function<void(absl::string_view collection, const Value& document)>;
+
+struct Options {
+  // Create the directory and an empty database if none exists.
+  bool create_if_missing = true;
+  // Fail if a database already exists.
+  bool error_if_exists = false;
+  // Open without writing: writes return FailedPrecondition and the TTL
+  // monitor does not start.
+  bool read_only = false;
+
+  // --- TTL monitor ---
+  // Start the background TTL monitor thread at Open. Can be changed at run
+  // time with Database::SetTtlMonitorEnabled.
+  bool ttl_monitor_enabled = true;
+  // 60 s: MongoDB's ttlMonitorSleepSecs default. The sleep is measured from
+  // the end of the previous pass, on the steady clock. Must be > 0.
+  absl::Duration ttl_monitor_sleep = absl::Seconds(60);
+  // 50,000 documents or 1 s per visit of one index: MongoDB's
+  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS. A pass visits TTL
+  // indexes round-robin, one batch each, until none has expired documents,
+  // so one huge collection never starves a small one.
+  int64_t ttl_batch_docs_max = 50'000;
+  absl::Duration ttl_batch_time_max = absl::Seconds(1);
+  // Beyond MongoDB: wake at the earliest actual expiry when it comes before
+  // the regular interval, so expireAt documents go on time without polling.
+  bool ttl_exact_wakeup = true;
+  // Beyond MongoDB: at most this many TTL deletions per second (0: no cap),
+  // so a mass expiry does not starve foreground work.
+  double ttl_max_deletes_per_second = 0;
+  // Beyond MongoDB: called after each committed TTL delete.
+  ExpiryListener expiry_listener;
+
+  // Beyond MongoDB: every read treats an expired document as absent, even
+  // before the monitor deletes it. false gives MongoDB's exact behaviour
+  // (expired documents are visible until the sweep).
+  bool hide_expired = true;
+  // Beyond MongoDB: Collection::Touch skips the write when the stored date is
+  // younger than this, so a hot session does not rewrite its document on
+  // every request. Zero: always write.
+  absl::Duration touch_min_interval = absl::ZeroDuration();
+
+  // --- Storage ---
+  // 8 MiB: LevelDB's default block cache size.
+  size_t block_cache_bytes = 8 << 20;
+  // 4 MiB: LevelDB's default memtable size.
+  size_t write_buffer_bytes = 4 << 20;
+  // 10 bits per key: about 1% false positives on point reads of absent keys.
+  int bloom_bits_per_key = 10;
+
+  // --- Injected world (tests) ---
+  // Wall clock for cutoffs and $currentDate, steady clock for the monitor's
+  // sleep. nullptr: the real clock. Not owned; must outlive the database.
+  Clock* clock = nullptr;
+  // LevelDB Env for file access (fault injection). nullptr: the default.
+  leveldb::Env* env = nullptr;
+};
+
+struct WriteOptions {
+  // Sync the LevelDB log before acknowledging: survives a machine crash, not
+  // only a process crash. Slower.
+  bool sync = false;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_OPTIONS_H_

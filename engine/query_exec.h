@@ -1,0 +1,80 @@
+// Query execution: plans a filter against a collection's indexes and
+// streams the matching documents from a LevelDB snapshot. Internal.
+#ifndef TTLDB_ENGINE_QUERY_EXEC_H_
+#define TTLDB_ENGINE_QUERY_EXEC_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "document/value.h"
+#include "engine/cursor.h"
+#include "engine/engine.h"
+#include "engine/results.h"
+#include "query/filter.h"
+#include "query/projection.h"
+#include "query/sort.h"
+
+namespace ttldb {
+
+// How candidate documents are found.
+struct QueryPlan {
+  enum class Kind { kCollectionScan, kIdLookup, kIndexScan };
+  Kind kind = Kind::kCollectionScan;
+  // kIdLookup: encoded _id values, ascending, distinct.
+  std::vector<std::string> ids;
+  // kIndexScan: the index and key ranges [begin, end) (full LevelDB keys,
+  // index prefix included), ascending, non-overlapping.
+  const IndexState* index = nullptr;
+  std::vector<std::pair<std::string, std::string>> ranges;
+  // True when the scan order already satisfies the requested sort.
+  bool provides_sort = false;
+  // For explain: {field: ["[lo, hi]", ...]}.
+  Value bounds;
+};
+
+// Chooses a plan for `filter` (and `sort`, if any). A hint names an index
+// that must be used (BadValue if it does not exist).
+absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
+                                    const Filter& filter, const SortSpec* sort,
+                                    const std::string& hint);
+
+// Counters of one execution, for explain.
+struct ExecStats {
+  int64_t keys_examined = 0;
+  int64_t docs_examined = 0;
+  int64_t returned = 0;
+};
+
+// A parsed query, ready to run.
+struct Query {
+  Filter filter;
+  std::optional<Projection> projection;
+  std::optional<SortSpec> sort;
+  int64_t skip = 0;
+  int64_t limit = 0;
+  std::string hint;
+};
+
+absl::StatusOr<Query> ParseQuery(const Value& filter,
+                                 const FindOptions& options);
+
+// Runs `query` over `state` (nullptr: a collection that does not exist, so
+// nothing matches) at wall time `now` (for hiding expired documents). The
+// cursor owns a LevelDB snapshot. `stats` (optional) must outlive it.
+absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
+    Engine* engine, std::shared_ptr<const CollectionState> state, Query query,
+    absl::Time now, ExecStats* stats = nullptr);
+
+// Encoded _ids of the documents matching `filter` (at most `limit`, 0: all),
+// from a fresh snapshot. For multi-document writes.
+absl::StatusOr<std::vector<std::string>> MatchingIds(
+    Engine* engine, const std::shared_ptr<const CollectionState>& state,
+    const Filter& filter, int64_t limit, absl::Time now);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_QUERY_EXEC_H_

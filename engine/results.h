@@ -1,0 +1,52 @@
+// Result types of Collection calls.
+#ifndef TTLDB_ENGINE_RESULTS_H_
+#define TTLDB_ENGINE_RESULTS_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "document/value.h"
+
+namespace ttldb {
+
+struct FindOptions {
+  // A projection document ({a: 1} or {a: 0}); null: whole documents.
+  Value projection;
+  // A sort document ({accessTime: -1, _id: 1}); null: natural order (the
+  // index used, or _id order for a collection scan).
+  Value sort;
+  int64_t skip = 0;
+  int64_t limit = 0;  // 0: no limit
+  // An index name to use ("hint"); empty: the planner chooses.
+  std::string hint;
+};
+
+struct UpdateOptions {
+  // Insert a document built from the filter's equalities and the update
+  // when nothing matches.
+  bool upsert = false;
+};
+
+struct UpdateResult {
+  int64_t matched_count = 0;
+  int64_t modified_count = 0;
+  // Set when an upsert inserted a document.
+  std::optional<Value> upserted_id;
+};
+
+// Progress of an index build over existing documents.
+using IndexBuildProgress =
+    std::function<void(int64_t documents_done, int64_t documents_total)>;
+
+struct CollModResult {
+  // MongoDB's reply: {expireAfterSeconds_old: ..., expireAfterSeconds_new:
+  // ..., hidden_old: ..., hidden_new: ..., ok: 1}.
+  Value reply;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_RESULTS_H_

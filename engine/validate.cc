@@ -1,0 +1,154 @@
+// Collection::Validate and Collection::Stats: a full consistency check of
+// documents against index entries, and size counters.
+#include <map>
+#include <set>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "engine/collection.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "index/key_codec.h"
+
+namespace ttldb {
+
+absl::StatusOr<Value> Collection::Validate() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  auto state = engine_->GetState(name_);
+  Value::Array errors;
+  int64_t nrecords = 0;
+  std::map<std::string, int64_t> expected_per_index;  // prefix -> count
+  std::map<std::string, int64_t> actual_per_index;
+  if (state != nullptr) {
+    leveldb::DB* db = engine_->db();
+    const leveldb::Snapshot* snap = db->GetSnapshot();
+    leveldb::ReadOptions ro;
+    ro.snapshot = snap;
+    std::unique_ptr<leveldb::Iterator> it(db->NewIterator(ro));
+    std::vector<std::string> keys;
+    // 1. Every document derives index entries that exist.
+    for (it->Seek(state->doc_prefix);
+         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
+      ++nrecords;
+      std::string key = it->key().ToString();
+      auto doc = ParseDocument(
+          absl::string_view(it->value().data(), it->value().size()));
+      if (!doc.ok()) {
+        errors.push_back(Value::String(
+            absl::StrCat("document at key ", absl::BytesToHexString(key),
+                         " does not parse: ", doc.status().message())));
+        continue;
+      }
+      const Value* id = doc->Get("_id");
+      if (id == nullptr) {
+        errors.push_back(Value::String(absl::StrCat(
+            "document at key ", absl::BytesToHexString(key), " has no _id")));
+        continue;
+      }
+      const std::string encoded_id = EncodeId(*id);
+      if (key != DocumentKey(state->info.id(), encoded_id)) {
+        errors.push_back(Value::String(absl::StrCat(
+            "document _id ", ToJson(*id), " is stored under another key")));
+      }
+      for (const auto& idx : state->indexes) {
+        absl::Status s = engine_->IndexEntryKeys(*idx, *doc, encoded_id, &keys);
+        if (!s.ok()) {
+          errors.push_back(Value::String(
+              absl::StrCat("document _id ", ToJson(*id), ": index ",
+                           idx->spec.name(), ": ", s.message())));
+          continue;
+        }
+        expected_per_index[idx->prefix] += keys.size();
+        for (const std::string& k : keys) {
+          std::string v;
+          leveldb::Status g = db->Get(ro, k, &v);
+          if (!g.ok() || v != encoded_id) {
+            errors.push_back(Value::String(
+                absl::StrCat("index ", idx->spec.name(),
+                             " is missing an entry for _id ", ToJson(*id))));
+          }
+        }
+      }
+    }
+    // 2. Every index entry points at a document that derives it.
+    for (const auto& idx : state->indexes) {
+      for (it->Seek(idx->prefix);
+           it->Valid() && it->key().starts_with(idx->prefix); it->Next()) {
+        ++actual_per_index[idx->prefix];
+      }
+      if (actual_per_index[idx->prefix] == expected_per_index[idx->prefix]) {
+        continue;  // all expected entries exist and no others
+      }
+      for (it->Seek(idx->prefix);
+           it->Valid() && it->key().starts_with(idx->prefix); it->Next()) {
+        std::string entry = it->key().ToString();
+        std::string encoded_id = it->value().ToString();
+        auto doc = engine_->ReadDocument(*state, encoded_id, snap);
+        bool derived = false;
+        if (doc.ok() && doc->has_value() &&
+            engine_->IndexEntryKeys(*idx, **doc, encoded_id, &keys).ok()) {
+          for (const std::string& k : keys) derived = derived || k == entry;
+        }
+        if (!derived) {
+          errors.push_back(Value::String(absl::StrCat(
+              "index ", idx->spec.name(), " has an entry (",
+              absl::BytesToHexString(entry.substr(idx->prefix.size())),
+              ") that no document derives")));
+        }
+      }
+    }
+    it.reset();
+    db->ReleaseSnapshot(snap);
+  }
+  Value::Object keys_per_index;
+  keys_per_index.emplace_back("_id_", Value::Int64(nrecords));
+  if (state != nullptr) {
+    for (const auto& idx : state->indexes) {
+      keys_per_index.emplace_back(idx->spec.name(),
+                                  Value::Int64(actual_per_index[idx->prefix]));
+    }
+  }
+  const bool valid = errors.empty();
+  return Value::MakeObject({
+      Field("ns", Value::String(name_)),
+      Field("nrecords", Value::Int64(nrecords)),
+      Field("nIndexes", Value::Int32(state ? 1 + state->indexes.size() : 0)),
+      Field("keysPerIndex", Value::MakeObject(std::move(keys_per_index))),
+      Field("valid", Value::Bool(valid)),
+      Field("errors", Value::MakeArray(std::move(errors))),
+      Field("ok", Value::Int32(1)),
+  });
+}
+
+absl::StatusOr<Value> Collection::Stats() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  auto state = engine_->GetState(name_);
+  int64_t count = 0, size = 0;
+  Value::Array names;
+  if (state != nullptr) {
+    names.push_back(Value::String("_id_"));
+    for (const auto& idx : state->indexes) {
+      names.push_back(Value::String(idx->spec.name()));
+    }
+    std::unique_ptr<leveldb::Iterator> it(
+        engine_->db()->NewIterator(leveldb::ReadOptions()));
+    for (it->Seek(state->doc_prefix);
+         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
+      ++count;
+      size += it->value().size();
+    }
+  }
+  return Value::MakeObject({
+      Field("ns", Value::String(name_)),
+      Field("count", Value::Int64(count)),
+      Field("size", Value::Int64(size)),
+      Field("avgObjSize", Value::Int64(count ? size / count : 0)),
+      Field("nindexes", Value::Int32(names.size())),
+      Field("indexNames", Value::MakeArray(std::move(names))),
+      Field("ok", Value::Int32(1)),
+  });
+}
+
+}  // namespace ttldb

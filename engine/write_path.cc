@@ -1,0 +1,255 @@
+// The write path: a document and every index entry it adds or removes go
+// into one leveldb::WriteBatch, so documents and indexes never disagree,
+// even after a crash.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "document/path.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "index/key_gen.h"
+#include "leveldb/write_batch.h"
+#include "ttl/expiry.h"
+
+namespace ttldb {
+namespace {
+
+// "{ a: 1, b: "x" }" for E11000 messages, as MongoDB prints dup keys.
+std::string DupKeyText(const IndexState* index, const Value& doc) {
+  std::string out = "{ ";
+  if (index == nullptr) {
+    const Value* id = doc.Get("_id");
+    absl::StrAppend(&out, "_id: ", id ? ToJson(*id) : "null");
+  } else {
+    bool first = true;
+    for (const auto& field : index->spec.key()) {
+      if (!first) out += ", ";
+      first = false;
+      const Value* v = GetPath(doc, field.path());
+      absl::StrAppend(&out, field.path(), ": ", v ? ToJson(*v) : "null");
+    }
+  }
+  return out + " }";
+}
+
+// Checks what MongoDB checks of a document before storing it.
+absl::Status ValidateForStorage(const Value& doc) {
+  for (const auto& [name, value] : doc.object_fields()) {
+    if (!name.empty() && name[0] == '$') {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Document can't have $ prefixed field names: ", name));
+    }
+  }
+  const Value* id = doc.Get("_id");
+  if (id != nullptr) {
+    switch (id->type()) {
+      case ValueType::kArray:
+        return absl::InvalidArgumentError(
+            "The '_id' value cannot be of type array");
+      case ValueType::kRegex:
+        return absl::InvalidArgumentError(
+            "The '_id' value cannot be of type regex");
+      default:
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
+                                    const std::string& encoded_id,
+                                    std::vector<std::string>* out) const {
+  out->clear();
+  if (index.partial.has_value() && !index.partial->Matches(doc)) {
+    return absl::OkStatus();
+  }
+  RETURN_IF_ERROR(GenerateIndexKeys(index.spec, doc, out));
+  for (std::string& key : *out) {
+    key.insert(0, index.prefix);
+    key.append(encoded_id);
+  }
+  return absl::OkStatus();
+}
+
+bool Engine::IsHidden(const CollectionState& state, const Value& doc,
+                      absl::Time now) const {
+  if (!options_.hide_expired) return false;
+  for (const auto& idx : state.indexes) {
+    if (!idx->ttl_seconds.has_value()) continue;
+    if (idx->partial.has_value() && !idx->partial->Matches(doc)) continue;
+    if (IsExpired(idx->spec, *idx->ttl_seconds, doc, now)) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
+    const CollectionState& state, absl::string_view encoded_id,
+    const leveldb::Snapshot* snapshot) {
+  leveldb::ReadOptions ro;
+  ro.snapshot = snapshot;
+  std::string json;
+  leveldb::Status s =
+      db_->Get(ro, DocumentKey(state.info.id(), encoded_id), &json);
+  if (s.IsNotFound()) return std::optional<Value>();
+  if (!s.ok()) return absl::InternalError(s.ToString());
+  auto doc = ParseDocument(json);
+  if (!doc.ok()) {
+    return absl::DataLossError(absl::StrCat(
+        "collection '", state.info.name(),
+        "': stored document is corrupt: ", doc.status().message()));
+  }
+  return std::optional<Value>(std::move(*doc));
+}
+
+absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
+                                       const IndexState& index,
+                                       absl::string_view entry_key,
+                                       absl::string_view encoded_id) {
+  // entry_key = prefix key encoded_id; another document holds the same key
+  // if some entry starts with prefix+key and ends with another id. Key
+  // encodings are self-delimiting, so prefix+key is a prefix of exactly the
+  // entries with an equal key.
+  absl::string_view key_part =
+      entry_key.substr(0, entry_key.size() - encoded_id.size());
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(leveldb::ReadOptions()));
+  for (it->Seek(leveldb::Slice(key_part.data(), key_part.size()));
+       it->Valid() &&
+       it->key().starts_with(leveldb::Slice(key_part.data(), key_part.size()));
+       it->Next()) {
+    absl::string_view other_id(it->value().data(), it->value().size());
+    if (other_id != encoded_id) {
+      return absl::AlreadyExistsError("dup");
+    }
+  }
+  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  return absl::OkStatus();
+}
+
+void Engine::NoteTtlEntryLocked(const IndexState& index,
+                                const std::string& key) {
+  TtlCursor& cursor = ttl_cursors_[index.prefix];
+  if (cursor.min_added.empty() || key < cursor.min_added) {
+    cursor.min_added = key;
+  }
+  if (!cursor.resume.empty() && key < cursor.resume) cursor.resume.clear();
+}
+
+absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
+                                         const Value* old_doc,
+                                         const Value* new_doc,
+                                         const WriteOptions& options) {
+  const Value* any = new_doc != nullptr ? new_doc : old_doc;
+  const Value* id = any->Get("_id");
+  assert(id != nullptr);
+  const std::string encoded_id = EncodeId(*id);
+  leveldb::WriteBatch batch;
+  const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
+  if (new_doc != nullptr) {
+    std::string json = ToJson(*new_doc, JsonFormat::kStorage);
+    if (json.size() > kMaxDocumentBytes) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, 10334,
+          absl::StrCat("document is ", json.size(),
+                       " bytes, over the 16 MiB (16777216 bytes) limit"));
+    }
+    batch.Put(doc_key, json);
+  } else {
+    batch.Delete(doc_key);
+  }
+
+  std::vector<std::string> old_keys, new_keys;
+  for (const auto& idx : state.indexes) {
+    old_keys.clear();
+    new_keys.clear();
+    if (old_doc != nullptr) {
+      RETURN_IF_ERROR(IndexEntryKeys(*idx, *old_doc, encoded_id, &old_keys));
+    }
+    if (new_doc != nullptr) {
+      absl::Status s = IndexEntryKeys(*idx, *new_doc, encoded_id, &new_keys);
+      if (!s.ok()) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, ErrorCode(s),
+            absl::StrCat("index '", idx->spec.name(), "': ", s.message()));
+      }
+    }
+    std::sort(old_keys.begin(), old_keys.end());
+    std::sort(new_keys.begin(), new_keys.end());
+    std::vector<std::string> removed, added;
+    std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(),
+                        new_keys.end(), std::back_inserter(removed));
+    std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(),
+                        old_keys.end(), std::back_inserter(added));
+    for (const std::string& k : removed) batch.Delete(k);
+    for (const std::string& k : added) {
+      if (idx->spec.unique()) {
+        absl::Status s = CheckUniqueLocked(state, *idx, k, encoded_id);
+        if (absl::IsAlreadyExists(s)) {
+          return MongoError(
+              absl::StatusCode::kAlreadyExists, kDuplicateKey,
+              absl::StrCat("E11000 duplicate key error collection: ",
+                           state.info.name(), " index: ", idx->spec.name(),
+                           " dup key: ", DupKeyText(idx.get(), *new_doc)));
+        }
+        RETURN_IF_ERROR(s);
+      }
+      if (idx->spec.has_expire_after_seconds()) NoteTtlEntryLocked(*idx, k);
+      batch.Put(k, encoded_id);
+    }
+  }
+  leveldb::WriteOptions wo;
+  wo.sync = options.sync;
+  leveldb::Status s = db_->Write(wo, &batch);
+  if (!s.ok()) {
+    return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
+                                     const WriteOptions& options) {
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  if (!doc.is_object()) {
+    return absl::InvalidArgumentError("a document must be an object");
+  }
+  RETURN_IF_ERROR(ValidateForStorage(doc));
+  // _id first, as MongoDB stores it; generated when absent.
+  Value::Object& fields = doc.mutable_object_fields();
+  auto id_it = std::find_if(fields.begin(), fields.end(),
+                            [](const Field& f) { return f.first == "_id"; });
+  if (id_it == fields.end()) {
+    fields.insert(fields.begin(),
+                  Field("_id", Value::Oid(ObjectId::Generate())));
+  } else if (id_it != fields.begin()) {
+    Field id_field = std::move(*id_it);
+    fields.erase(id_it);
+    fields.insert(fields.begin(), std::move(id_field));
+  }
+  const Value id = fields.front().second;
+
+  MutexLock l(&write_mu_);
+  ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+  ASSIGN_OR_RETURN(std::optional<Value> existing,
+                   ReadDocument(*state, EncodeId(id)));
+  if (existing.has_value()) {
+    // An expired document that reads already hide is replaced, not a
+    // duplicate: the caller could not have seen it.
+    if (!IsHidden(*state, *existing, clock_->WallNow())) {
+      return MongoError(
+          absl::StatusCode::kAlreadyExists, kDuplicateKey,
+          absl::StrCat(
+              "E11000 duplicate key error collection: ", state->info.name(),
+              " index: _id_ dup key: ", DupKeyText(nullptr, doc)));
+    }
+  }
+  RETURN_IF_ERROR(WriteDocumentLocked(
+      *state, existing.has_value() ? &*existing : nullptr, &doc, options));
+  return id;
+}
+
+}  // namespace ttldb

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what ttldb needs from Debian 12's packages, only if missing.
+# Idempotent and quiet when everything is already installed.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap          # Bazel 4.2.3 (pulls in OpenJDK 17 headless)
+  g++
+  libleveldb-dev
+  libsimdjson-dev
+  libabsl-dev
+  libprotobuf-dev
+  protobuf-compiler
+  libgtest-dev
+  libgmock-dev
+  libbenchmark-dev
+  libsqlite3-dev           # the benchmark's SQLite peer
+  libedit-dev              # line editing in the interactive shell
+  pkg-config
+  python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "ttldb: missing packages (${missing[*]}) and not root; install them with apt-get." >&2
+    exit 1
+  fi
+fi
+echo "ttldb: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}" >/dev/null
