@@ -1,6 +1,6 @@
 // Order-preserving, self-delimiting encoding of document values as index key
 // bytes (the grammar is at the top of key_codec.cc and in
-// docs/format-index-keys.md).
+// docs/format.md).
 //
 // Under LevelDB's bytewise comparator, for any values a and b:
 //   encode(a) <  encode(b)  iff  CompareValues(a, b) < 0
