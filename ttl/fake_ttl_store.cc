@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <thread>
 
 namespace ttldb {
 
@@ -64,7 +65,29 @@ std::vector<TtlIndexRef> FakeTtlStore::ListTtlIndexes() {
   return out;
 }
 
+int FakeTtlStore::max_concurrent_batches() const {
+  MutexLock lock(&mu_);
+  return max_in_flight_;
+}
+
 absl::StatusOr<TtlBatchResult> FakeTtlStore::DeleteExpired(
+    const TtlIndexRef& ref, absl::Time cutoff, int64_t max_docs,
+    absl::Time deadline) {
+  {
+    // Outside the main critical section, so that overlapping calls (which
+    // the monitor must never make) would be seen.
+    MutexLock lock(&mu_);
+    max_in_flight_ = std::max(max_in_flight_, ++in_flight_);
+  }
+  std::this_thread::yield();
+  absl::StatusOr<TtlBatchResult> result =
+      DeleteExpiredImpl(ref, cutoff, max_docs, deadline);
+  MutexLock lock(&mu_);
+  --in_flight_;
+  return result;
+}
+
+absl::StatusOr<TtlBatchResult> FakeTtlStore::DeleteExpiredImpl(
     const TtlIndexRef& ref, absl::Time cutoff, int64_t max_docs,
     absl::Time deadline) {
   MutexLock lock(&mu_);

@@ -38,6 +38,8 @@ class FakeTtlStore : public TtlStore {
   int64_t Remaining(uint32_t index_id) const;
   std::vector<Call> calls() const;
   int64_t list_calls() const;
+  // The most DeleteExpired calls ever in progress at once.
+  int max_concurrent_batches() const;
 
   std::vector<TtlIndexRef> ListTtlIndexes() override;
   absl::StatusOr<TtlBatchResult> DeleteExpired(const TtlIndexRef& index,
@@ -59,7 +61,13 @@ class FakeTtlStore : public TtlStore {
   std::vector<Index> indexes_ ABSL_GUARDED_BY(mu_);  // in AddIndex order
   std::vector<Call> calls_ ABSL_GUARDED_BY(mu_);
   int64_t list_calls_ ABSL_GUARDED_BY(mu_) = 0;
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  int max_in_flight_ ABSL_GUARDED_BY(mu_) = 0;
 
+  absl::StatusOr<TtlBatchResult> DeleteExpiredImpl(const TtlIndexRef& index,
+                                                   absl::Time cutoff,
+                                                   int64_t max_docs,
+                                                   absl::Time deadline);
   Index* Find(uint32_t index_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 };
 

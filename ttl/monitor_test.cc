@@ -1,6 +1,7 @@
 #include "ttl/monitor.h"
 
 #include <chrono>
+#include <thread>
 
 #include "base/clock.h"
 #include "base/sync_point.h"
@@ -195,11 +196,10 @@ TEST_F(MonitorTest, StopInterruptsAPassBetweenBatches) {
 
 TEST_F(MonitorTest, RateCapLimitsBatchesAndSpacesThem) {
   MonitorOptions o = PassOptions();
-  o.batch_docs_max = 1000;
-  o.max_deletes_per_second = 10'000;  // 1000 docs: 100 ms each batch
+  o.batch_docs_max = 100;
+  o.max_deletes_per_second = 10'000;  // 100 docs: 10 ms between batches
   store_.AddIndex(Ref(kA, 0));
   store_.AddDates(kA, now_, 250);
-  o.batch_docs_max = 100;  // 100 docs at 10,000/s: 10 ms between batches
   TtlMonitor monitor(&store_, &clock_, o);
   const auto start = std::chrono::steady_clock::now();
   const TtlPassStats stats = monitor.RunPass(now_);
@@ -209,6 +209,27 @@ TEST_F(MonitorTest, RateCapLimitsBatchesAndSpacesThem) {
   for (const auto& call : store_.calls()) EXPECT_EQ(call.max_docs, 100);
   // Batches 2 and 3 each waited for the previous one's 10 ms.
   EXPECT_GE(elapsed, std::chrono::milliseconds(19));
+}
+
+TEST_F(MonitorTest, PassesAreSerialized) {
+  MonitorOptions o = PassOptions();
+  o.batch_docs_max = 1;
+  store_.AddIndex(Ref(kA, 0));
+  store_.AddIndex(Ref(kB, 0));
+  TtlMonitor monitor(&store_, &clock_, o);
+  auto work = [&] {
+    for (int i = 0; i < 50; ++i) {
+      store_.AddDates(kA, now_, 3);
+      store_.AddDates(kB, now_, 2);
+      monitor.RunPass(now_);
+    }
+  };
+  std::thread t1(work), t2(work);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(store_.max_concurrent_batches(), 1);
+  EXPECT_EQ(monitor.metrics().passes, 100);
+  EXPECT_EQ(monitor.metrics().deleted_documents, 500);
 }
 
 TEST_F(MonitorTest, ValidateOptions) {
