@@ -28,6 +28,34 @@ Value KeyPatternValue(const proto::IndexSpec& spec) {
   return Value::MakeObject(std::move(key));
 }
 
+// maxLifetimeSeconds and rejectExpired only make sense on a TTL index, and
+// a cap below expireAfterSeconds would reject every fresh document.
+absl::Status ValidateLifetimeOptions(const proto::IndexSpec& spec, int code) {
+  const bool bounded = spec.has_max_lifetime_seconds() || spec.reject_expired();
+  if (!bounded) return absl::OkStatus();
+  if (!spec.has_expire_after_seconds()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, code,
+                      "maxLifetimeSeconds and rejectExpired are only valid on "
+                      "a TTL index (with expireAfterSeconds)");
+  }
+  if (spec.has_max_lifetime_seconds()) {
+    if (spec.max_lifetime_seconds() < 0) {
+      return MongoError(absl::StatusCode::kInvalidArgument, code,
+                        absl::StrCat("maxLifetimeSeconds must be a "
+                                     "non-negative integer, got ",
+                                     spec.max_lifetime_seconds()));
+    }
+    if (spec.max_lifetime_seconds() < spec.expire_after_seconds()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, code,
+          absl::StrCat("maxLifetimeSeconds (", spec.max_lifetime_seconds(),
+                       ") must be at least expireAfterSeconds (",
+                       static_cast<int64_t>(spec.expire_after_seconds()), ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 bool IsIdKey(const proto::IndexSpec& spec) {
   return spec.key_size() == 1 && spec.key(0).path() == "_id";
 }
@@ -44,6 +72,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   if (spec.has_expire_after_seconds()) {
     RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
   }
+  RETURN_IF_ERROR(ValidateLifetimeOptions(spec, kCannotCreateIndex));
   if (IsIdKey(spec) && !spec.has_expire_after_seconds()) {
     if (spec.unique() || spec.sparse() || !spec.partial_filter_json().empty()) {
       return MongoError(absl::StatusCode::kInvalidArgument,
@@ -277,6 +306,8 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   }
   std::optional<int64_t> new_expire;
   std::optional<bool> new_hidden;
+  std::optional<int64_t> new_max_lifetime;  // -1: remove the cap
+  std::optional<bool> new_reject_expired;
   for (const auto& [name, value] : index_arg->object_fields()) {
     if (name == "name" || name == "keyPattern") continue;
     if (name == "expireAfterSeconds") {
@@ -292,15 +323,35 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                           "collMod: 'hidden' must be a boolean");
       }
       new_hidden = value.bool_value();
+    } else if (name == "maxLifetimeSeconds") {
+      if (value.is_null()) {
+        new_max_lifetime = -1;
+      } else if (!value.is_number() || value.AsDouble() < 0 ||
+                 value.AsDouble() != static_cast<double>(static_cast<int64_t>(
+                                         value.AsDouble()))) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                          "collMod: 'maxLifetimeSeconds' must be a "
+                          "non-negative integer (or null to remove it)");
+      } else {
+        new_max_lifetime = static_cast<int64_t>(value.AsDouble());
+      }
+    } else if (name == "rejectExpired") {
+      if (value.type() != ValueType::kBool) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                          "collMod: 'rejectExpired' must be a boolean");
+      }
+      new_reject_expired = value.bool_value();
     } else {
       return MongoError(
           absl::StatusCode::kInvalidArgument, kInvalidOptions,
           absl::StrCat("collMod: unknown index option '", name, "'"));
     }
   }
-  if (!new_expire.has_value() && !new_hidden.has_value()) {
+  if (!new_expire.has_value() && !new_hidden.has_value() &&
+      !new_max_lifetime.has_value() && !new_reject_expired.has_value()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                      "collMod: no expireAfterSeconds or hidden field");
+                      "collMod: no expireAfterSeconds, hidden, "
+                      "maxLifetimeSeconds or rejectExpired field");
   }
 
   MutexLock l(&write_mu_);
@@ -350,6 +401,26 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
     target->set_hidden(*new_hidden);
     reply.emplace_back("hidden_new", Value::Bool(*new_hidden));
   }
+  if (new_max_lifetime.has_value()) {
+    if (target->has_max_lifetime_seconds()) {
+      reply.emplace_back("maxLifetimeSeconds_old",
+                         Value::Int64(target->max_lifetime_seconds()));
+    }
+    if (*new_max_lifetime < 0) {
+      target->clear_max_lifetime_seconds();
+    } else {
+      target->set_max_lifetime_seconds(*new_max_lifetime);
+      reply.emplace_back("maxLifetimeSeconds_new",
+                         Value::Int64(*new_max_lifetime));
+    }
+  }
+  if (new_reject_expired.has_value()) {
+    reply.emplace_back("rejectExpired_old",
+                       Value::Bool(target->reject_expired()));
+    target->set_reject_expired(*new_reject_expired);
+    reply.emplace_back("rejectExpired_new", Value::Bool(*new_reject_expired));
+  }
+  RETURN_IF_ERROR(ValidateLifetimeOptions(*target, kInvalidOptions));
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
   leveldb::WriteOptions wo;

@@ -12,6 +12,7 @@
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
 #include "ttl/expiry.h"
+#include "ttl/lifetime.h"
 
 namespace ttldb {
 namespace {
@@ -158,6 +159,16 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
                        " bytes, over the 16 MiB (16777216 bytes) limit"));
     }
     batch.Put(doc_key, json);
+    // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a
+    // document a TTL index would keep too long or has already expired.
+    for (const auto& idx : state.indexes) {
+      const proto::IndexSpec& spec = idx->spec;
+      if (!spec.has_max_lifetime_seconds() && !spec.reject_expired()) continue;
+      if (idx->partial.has_value() && !idx->partial->Matches(*new_doc)) {
+        continue;
+      }
+      RETURN_IF_ERROR(CheckLifetime(spec, *new_doc, clock_->WallNow()));
+    }
   } else {
     batch.Delete(doc_key);
   }

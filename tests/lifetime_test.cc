@@ -1,0 +1,174 @@
+// Bounded lifetimes: maxLifetimeSeconds and rejectExpired on TTL indexes,
+// at every way in, with an injected clock.
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "engine/database.h"
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+
+namespace ttldb {
+namespace {
+
+const absl::Time kNow = absl::FromUnixSeconds(1'800'000'000);
+constexpr int kE = 3600;   // expireAfterSeconds
+constexpr int kL = 86400;  // maxLifetimeSeconds
+
+std::string Date(absl::Time t) {
+  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
+                      R"("}})");
+}
+
+class LifetimeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.clock = &clock_;
+    options.ttl_monitor_enabled = false;
+    auto db = Database::Open(dir_.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    ASSERT_TRUE(c().CreateIndex(R"({"expireAt": 1})",
+                                absl::StrCat(R"({"expireAfterSeconds": )", kE,
+                                             R"(, "maxLifetimeSeconds": )", kL,
+                                             R"(, "rejectExpired": true})"))
+                    .ok());
+  }
+  Collection& c() { return db_->collection("cache"); }
+  absl::Status InsertAt(int id, absl::Time t) {
+    return c()
+        .InsertOne(
+            absl::StrCat(R"({"_id": )", id, R"(, "expireAt": )", Date(t), "}"))
+        .status();
+  }
+  // The latest date the cap allows: now + L - E.
+  absl::Time Latest() { return kNow + absl::Seconds(kL - kE); }
+  // The latest date already expired: now - E.
+  absl::Time Expired() { return kNow - absl::Seconds(kE); }
+
+  TempDir dir_;
+  FakeClock clock_{kNow};
+  std::unique_ptr<Database> db_;
+};
+
+TEST_F(LifetimeTest, InsertBoundariesExactlyAtTheCap) {
+  EXPECT_TRUE(InsertAt(1, Latest()).ok());
+  absl::Status s = InsertAt(2, Latest() + absl::Milliseconds(1));
+  EXPECT_EQ(ErrorCode(s), 121) << s;
+  EXPECT_NE(s.message().find("expireAt"), absl::string_view::npos) << s;
+  EXPECT_NE(s.message().find("86400"), absl::string_view::npos) << s;
+  EXPECT_TRUE(InsertAt(3, Expired() + absl::Milliseconds(1)).ok());
+  s = InsertAt(4, Expired());
+  EXPECT_EQ(ErrorCode(s), 121) << s;
+  EXPECT_NE(s.message().find("rejectExpired"), absl::string_view::npos) << s;
+  EXPECT_EQ(*c().CountDocuments(), 2);
+}
+
+TEST_F(LifetimeTest, UpdatesReplaceAndUpsertAreChecked) {
+  ASSERT_TRUE(InsertAt(1, kNow).ok());
+  auto far = absl::StrCat(R"({"$set": {"expireAt": )",
+                          Date(Latest() + absl::Seconds(1)), "}}");
+  EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 1})", far).status()), 121);
+  EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 1})",
+                                    absl::StrCat(
+                                        R"({"$max": {"expireAt": )",
+                                        Date(Latest() + absl::Hours(1)), "}}"))
+                          .status()),
+            121);
+  // $currentDate sets now: within both bounds.
+  EXPECT_TRUE(
+      c().UpdateOne(R"({"_id": 1})", R"({"$currentDate": {"expireAt": true}})")
+          .ok());
+  EXPECT_EQ(ErrorCode(c().ReplaceOne(R"({"_id": 1})",
+                                     absl::StrCat(R"({"expireAt": )",
+                                                  Date(Expired()), "}"))
+                          .status()),
+            121);
+  EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 9})", far,
+                                    UpdateOptions{.upsert = true})
+                          .status()),
+            121);
+  EXPECT_EQ(*c().CountDocuments(), 1);
+  auto doc = c().FindById(Value::Int32(1));
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->Get("expireAt")->date_millis(), absl::ToUnixMillis(kNow));
+}
+
+TEST_F(LifetimeTest, InsertManyStopsAtTheFirstRejected) {
+  std::vector<Value> ids;
+  absl::Status s = c().InsertMany(
+      {absl::StrCat(R"({"_id": 1, "expireAt": )", Date(kNow), "}"),
+       absl::StrCat(R"({"_id": 2, "expireAt": )", Date(Expired()), "}"),
+       absl::StrCat(R"({"_id": 3, "expireAt": )", Date(kNow), "}")},
+      &ids);
+  EXPECT_EQ(ErrorCode(s), 121);
+  EXPECT_EQ(ids.size(), 1u);
+  EXPECT_EQ(*c().CountDocuments(), 1);
+}
+
+TEST_F(LifetimeTest, OptionsAreListedValidatedAndChangeable) {
+  auto indexes = c().ListIndexes();
+  ASSERT_TRUE(indexes.ok());
+  EXPECT_EQ(
+      ToJson(indexes->back()),
+      R"({"v":2,"key":{"expireAt":1},"name":"expireAt_1","expireAfterSeconds":3600,"maxLifetimeSeconds":86400,"rejectExpired":true})");
+  Collection& other = db_->collection("other");
+  EXPECT_EQ(
+      ErrorCode(
+          other
+              .CreateIndex(
+                  R"({"t": 1})",
+                  R"({"expireAfterSeconds": 100, "maxLifetimeSeconds": 99})")
+              .status()),
+      67);
+  EXPECT_EQ(
+      ErrorCode(
+          other.CreateIndex(R"({"t": 1})", R"({"maxLifetimeSeconds": 99})")
+              .status()),
+      67);
+  EXPECT_FALSE(
+      other
+          .CreateIndex(R"({"t": 1})",
+                       R"({"expireAfterSeconds": 1, "maxLifetimeSeconds": -5})")
+          .ok());
+  EXPECT_FALSE(
+      other
+          .CreateIndex(R"({"t": 1})",
+                       R"({"expireAfterSeconds": 1, "rejectExpired": "yes"})")
+          .ok());
+  auto reply = c().CollMod(
+      R"({"index": {"name": "expireAt_1", "maxLifetimeSeconds": 7200, "rejectExpired": false}})");
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  EXPECT_EQ(
+      ToJson(*reply),
+      R"({"maxLifetimeSeconds_old":86400,"maxLifetimeSeconds_new":7200,"rejectExpired_old":true,"rejectExpired_new":false,"ok":1})");
+  EXPECT_TRUE(InsertAt(5, Expired()).ok());  // no longer rejected
+  EXPECT_EQ(ErrorCode(InsertAt(6, kNow + absl::Seconds(3601))), 121);
+  EXPECT_EQ(
+      ErrorCode(
+          c().CollMod(
+                 R"({"index": {"name": "expireAt_1", "maxLifetimeSeconds": 10}})")
+              .status()),
+      72);
+}
+
+TEST_F(LifetimeTest, PartialIndexChecksOnlyWhatItCovers) {
+  Collection& d = db_->collection("drafts");
+  ASSERT_TRUE(
+      d.CreateIndex(R"({"t": 1})",
+                    R"({"expireAfterSeconds": 60, "maxLifetimeSeconds": 60,
+                                "partialFilterExpression": {"draft": true}})")
+          .ok());
+  EXPECT_EQ(
+      ErrorCode(d.InsertOne(absl::StrCat(R"({"draft": true, "t": )",
+                                         Date(kNow + absl::Hours(1)), "}"))
+                    .status()),
+      121);
+  EXPECT_TRUE(d.InsertOne(absl::StrCat(R"({"draft": false, "t": )",
+                                       Date(kNow + absl::Hours(1)), "}"))
+                  .ok());
+}
+
+}  // namespace
+}  // namespace ttldb
