@@ -1,0 +1,189 @@
+// The shell's evaluator: runs parsed statements against a ShellBackend and
+// prints results the way mongosh does.
+//
+// It is not a JavaScript interpreter. It knows the shell's objects (`db`,
+// collections, find cursors), the BSON constructors (builtins.h), a few
+// globals (print, printjson, sleep, quit/exit, help, Date.now) and
+// variables bound with var/let/const or plain assignment. Method calls on
+// `db`, collections and cursors map onto ShellBackend:
+//
+//   db.c.insertOne(doc) / insertMany(docs, {ordered}) / insert(doc|docs)
+//   db.c.find(filter, projection)[.sort(s).skip(n).limit(n).pretty()
+//       .batchSize(n).count().size().itcount().toArray().explain(v)
+//       .forEach(printjson|print)]
+//   db.c.findOne(filter, projection)
+//   db.c.updateOne/updateMany/replaceOne(filter, update, {upsert})
+//   db.c.update(filter, update, {upsert, multi})      (legacy)
+//   db.c.deleteOne/deleteMany(filter), db.c.remove(filter, justOne)
+//   db.c.count(filter), countDocuments(filter, {skip, limit}),
+//       estimatedDocumentCount(), distinct(key, filter)
+//   db.c.createIndex(keys, options), ensureIndex, createIndexes([keys]),
+//       getIndexes(), dropIndex(name|keys), dropIndexes(), drop(), stats(),
+//       validate(options), getName(), getFullName()
+//   db.getCollection(name), db["name"], db.getCollectionNames(),
+//   db.createCollection(name, options), db.runCommand(cmd|"name"),
+//   db.adminCommand(cmd|"name"), db.serverStatus(), db.getName()
+//   show collections | show tables | show dbs, use <db>, help, exit, quit
+//
+// Output: the value of each expression statement (unless undefined) is
+// printed to `out` followed by a newline: in mongosh's form (value_format.h)
+// or, in OutputMode::kJson, as one line of relaxed Extended JSON (a cursor
+// prints one document per line). print() and printjson() always print.
+// Errors are returned, not printed: the caller prints FormatError(status)
+// (to stderr) and, in a REPL, keeps going.
+//
+// Not thread-safe: one Evaluator per shell session.
+#ifndef TTLDB_TOOLS_SHELL_EVALUATOR_H_
+#define TTLDB_TOOLS_SHELL_EVALUATOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "document/value.h"
+#include "tools/shell/parser.h"
+#include "tools/shell/shell_backend.h"
+#include "tools/shell/value_format.h"
+
+namespace ttldb {
+namespace shell {
+
+enum class OutputMode {
+  kShell,  // mongosh's printing
+  kJson,   // relaxed Extended JSON, one line per value or document
+};
+
+struct EvaluatorOptions {
+  OutputMode mode = OutputMode::kShell;
+  // Print the value of expression statements. True for a REPL; mongosh
+  // does not print them when it runs a script file, only print() output.
+  bool print_results = true;
+  // Print mongosh's one-time "DeprecationWarning: Collection.insert() is
+  // deprecated..." for insert/update/remove/count.
+  bool deprecation_warnings = true;
+  std::string database = "test";
+  // Injected world; defaults: wall clock, the local time zone,
+  // absl::SleepFor, ObjectId::Generate, absl::BitGen bytes.
+  std::function<int64_t()> now_millis;
+  absl::TimeZone time_zone = absl::LocalTimeZone();
+  std::function<void(int64_t millis)> sleep;
+  std::function<ObjectId()> new_object_id;
+  std::function<std::string(size_t)> random_bytes;
+  FormatOptions format;
+};
+
+// A runtime value: a BSON value, or one of the shell's own objects.
+struct ShellValue {
+  enum class Kind {
+    kUndefined,
+    kValue,       // value
+    kDatabase,    // db
+    kCollection,  // collection: its name
+    kCursor,      // collection + find: a find() not yet run
+    kFunction,    // name: print, printjson
+  };
+  Kind kind = Kind::kUndefined;
+  Value value;
+  std::string collection;
+  FindRequest find;
+  std::string name;
+
+  static ShellValue Undefined() { return ShellValue(); }
+  static ShellValue Of(Value v) {
+    ShellValue s;
+    s.kind = Kind::kValue;
+    s.value = std::move(v);
+    return s;
+  }
+};
+
+class Evaluator {
+ public:
+  // `backend` and `out` must outlive the evaluator.
+  Evaluator(ShellBackend* backend, std::ostream* out,
+            EvaluatorOptions options = {});
+
+  // Parses `source` (one REPL entry or a whole script) and runs its
+  // statements in order. Returns the first error (a syntax error runs
+  // nothing); statements before it have run and printed. Stops early, OK,
+  // after exit/quit.
+  absl::Status Run(absl::string_view source);
+
+  // Runs one parsed statement.
+  absl::Status Execute(const Statement& statement);
+
+  // Evaluates one expression.
+  absl::StatusOr<ShellValue> Evaluate(const Node& node);
+
+  // True once exit/quit ran; exit_code() is quit(n)'s argument.
+  bool exit_requested() const { return exit_requested_; }
+  int exit_code() const { return exit_code_; }
+
+  // The current database name (`use x` changes it); the prompt shows it.
+  const std::string& database() const { return options_.database; }
+
+  // The variable environment.
+  void SetVariable(const std::string& name, ShellValue value);
+  const ShellValue* GetVariable(const std::string& name) const;
+
+ private:
+  using Args = std::vector<ShellValue>;
+
+  absl::Status RunCommand(const Statement& st);
+  absl::Status Assign(const Node& target, ShellValue value);
+  absl::Status Print(const ShellValue& v);
+  std::string Render(const Value& v) const;
+  void Warn(const std::string& method, const std::string& message);
+
+  absl::StatusOr<ShellValue> EvalMember(const ShellValue& target,
+                                        const std::string& name,
+                                        const Node& node);
+  absl::StatusOr<ShellValue> EvalCall(const Node& node);
+  absl::StatusOr<ShellValue> CallGlobal(const Node& node, const Args& args);
+  absl::StatusOr<ShellValue> CallDbMethod(const std::string& method,
+                                          const Args& args, const Node& node);
+  absl::StatusOr<ShellValue> CallCollectionMethod(const std::string& coll,
+                                                  const std::string& method,
+                                                  const Args& args,
+                                                  const Node& node);
+  absl::StatusOr<ShellValue> CallCursorMethod(const ShellValue& cursor,
+                                              const std::string& method,
+                                              const Args& args,
+                                              const Node& node);
+  absl::StatusOr<ShellValue> CallValueMethod(const Value& v,
+                                             const std::string& method,
+                                             const Args& args,
+                                             const Node& node);
+  absl::StatusOr<std::vector<Value>> RunCursor(const ShellValue& cursor);
+  int64_t Now() const;
+
+  ShellBackend* backend_;
+  std::ostream* out_;
+  EvaluatorOptions options_;
+  std::map<std::string, ShellValue> variables_;
+  std::set<std::string> constants_;
+  std::set<std::string> warned_;
+  bool exit_requested_ = false;
+  int exit_code_ = 0;
+};
+
+// An error as the shell prints it: "SyntaxError: ...", "TypeError: ...",
+// "MongoServerError[IndexOptionsConflict]: ..." (when the status carries a
+// MongoDB code), else "Error: <message>".
+std::string FormatError(const absl::Status& status);
+
+// The text `help` prints.
+absl::string_view HelpText();
+
+}  // namespace shell
+}  // namespace ttldb
+
+#endif  // TTLDB_TOOLS_SHELL_EVALUATOR_H_

@@ -1,0 +1,104 @@
+// Parser for the mongo shell's object-literal JavaScript subset: turns
+// source text into statements whose expressions the evaluator runs.
+//
+// Grammar (statements end at ';', at a line break, or at the end of input;
+// a statement goes on across lines while a bracket is open, after a line
+// ending in '.', ',', ':', '=' or '-', and before a line starting with '.'):
+//
+//   statement   := ('var'|'let'|'const') IDENT ['=' expr]
+//                | 'show' WORD | 'use' WORD | 'help' [WORD]
+//                | 'exit' | 'quit' | 'it'
+//                | expr ['=' expr]
+//   expr        := '-' expr | postfix
+//   postfix     := primary { '.' IDENT | '[' expr ']' | '(' args ')' }
+//   primary     := NUMBER | STRING | REGEX | IDENT | object | array
+//                | '(' expr ')' | 'new' IDENT { '.' IDENT } ['(' args ')']
+//   object      := '{' [ key ':' expr { ',' key ':' expr } [','] ] '}'
+//   key         := IDENT | STRING | NUMBER
+//   array       := '[' [ expr { ',' expr } [','] ] ']'
+//
+// Number literals become ttldb::Values here. mongosh keeps every JS number
+// as a double, yet users expect `{a: 1}` to store and print as an integer
+// (the legacy shell's NumberInt/NumberLong dance is the usual complaint), so
+// ttldb picks by the lexeme: an integer lexeme (decimal or 0x hex, with no
+// '.' or exponent) becomes Int32 when it fits int32, Int64 when it fits in
+// +-2^53 (the range where a JS number is still exact), else Double; any
+// lexeme with '.' or an exponent becomes Double, so `{a: 2.0}` stays a
+// double. NaN and Infinity are identifiers resolved by the evaluator.
+#ifndef TTLDB_TOOLS_SHELL_PARSER_H_
+#define TTLDB_TOOLS_SHELL_PARSER_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace shell {
+
+enum class NodeKind {
+  kLiteral,     // literal: a number, string or regex
+  kIdentifier,  // name (true, false, null, undefined, NaN, Infinity too)
+  kObject,      // fields
+  kArray,       // items
+  kMember,      // target.name
+  kIndex,       // target[index]
+  kCall,        // target(items...)
+  kNew,         // new name(items...): name may be dotted ("ISODate")
+  kNegate,      // -target
+};
+
+struct Node {
+  NodeKind kind = NodeKind::kLiteral;
+  int line = 1;
+  int column = 1;
+  Value literal;
+  std::string name;
+  std::vector<std::pair<std::string, std::unique_ptr<Node>>> fields;
+  std::vector<std::unique_ptr<Node>> items;
+  std::unique_ptr<Node> target;
+  std::unique_ptr<Node> index;
+  bool has_args = false;  // kNew: written with parentheses
+};
+
+enum class StatementKind {
+  kExpression,   // expr; printed unless undefined
+  kDeclaration,  // var/let/const name [= expr]
+  kAssignment,   // target = expr (target: identifier, member or index)
+  kCommand,      // show/use/help/exit/quit/it
+};
+
+struct Statement {
+  StatementKind kind = StatementKind::kExpression;
+  int line = 1;
+  int column = 1;
+  std::string keyword;  // kDeclaration: var/let/const; kCommand: the word
+  std::string name;     // kDeclaration: the variable; kCommand: argument
+  std::unique_ptr<Node> target;  // kAssignment
+  std::unique_ptr<Node> value;   // may be null for `var x`
+};
+
+// Parses a whole script. Errors are InvalidArgument
+// "SyntaxError: Unexpected token '}' (line 3, column 14)".
+absl::StatusOr<std::vector<Statement>> ParseProgram(absl::string_view source);
+
+// For the REPL: whether `buffer` holds complete statements, or the user is
+// still typing. False while a bracket is open, inside a /* comment, inside a
+// string whose line ends with a backslash, or when the last token is one
+// that needs more ('.', ',', ':', '=', '-', 'new', var/let/const).
+// Like mongosh (Node's REPL), an unterminated plain string or a stray
+// closing bracket is complete: parsing it reports the error at once.
+bool StatementIsComplete(absl::string_view buffer);
+
+// The Value of a number lexeme as described above; `negative` applies a
+// leading minus. InvalidArgument if the lexeme is malformed.
+absl::StatusOr<Value> NumberLiteral(absl::string_view lexeme, bool negative);
+
+}  // namespace shell
+}  // namespace ttldb
+
+#endif  // TTLDB_TOOLS_SHELL_PARSER_H_

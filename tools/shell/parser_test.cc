@@ -1,0 +1,282 @@
+#include "tools/shell/parser.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "tools/shell/lexer.h"
+
+namespace ttldb {
+namespace shell {
+namespace {
+
+// A compact rendering of the AST: 1 int32, 1L int64, 1.5d double, 's'
+// string, /p/f regex, {k:v}, [a,b], a.b, a[b], f(x), new D(x), -(x).
+std::string Dump(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::kLiteral:
+      switch (n.literal.type()) {
+        case ValueType::kInt32:
+          return absl::StrCat(n.literal.int32_value());
+        case ValueType::kInt64:
+          return absl::StrCat(n.literal.int64_value(), "L");
+        case ValueType::kDouble:
+          return absl::StrCat(n.literal.double_value(), "d");
+        case ValueType::kString:
+          return absl::StrCat("'", n.literal.string_value(), "'");
+        case ValueType::kRegex:
+          return absl::StrCat("/", n.literal.regex_value().pattern, "/",
+                              n.literal.regex_value().options);
+        default:
+          return "?";
+      }
+    case NodeKind::kIdentifier:
+      return n.name;
+    case NodeKind::kObject: {
+      std::vector<std::string> parts;
+      for (const auto& f : n.fields) {
+        parts.push_back(absl::StrCat(f.first, ":", Dump(*f.second)));
+      }
+      return absl::StrCat("{", absl::StrJoin(parts, ","), "}");
+    }
+    case NodeKind::kArray:
+    case NodeKind::kCall:
+    case NodeKind::kNew: {
+      std::vector<std::string> parts;
+      for (const auto& item : n.items) parts.push_back(Dump(*item));
+      std::string list = absl::StrJoin(parts, ",");
+      if (n.kind == NodeKind::kArray) return absl::StrCat("[", list, "]");
+      if (n.kind == NodeKind::kCall) {
+        return absl::StrCat(Dump(*n.target), "(", list, ")");
+      }
+      return absl::StrCat("new ", n.name, n.has_args ? "(" : "", list,
+                          n.has_args ? ")" : "");
+    }
+    case NodeKind::kMember:
+      return absl::StrCat(Dump(*n.target), ".", n.name);
+    case NodeKind::kIndex:
+      return absl::StrCat(Dump(*n.target), "[", Dump(*n.index), "]");
+    case NodeKind::kNegate:
+      return absl::StrCat("-(", Dump(*n.target), ")");
+  }
+  return "?";
+}
+
+std::string DumpStatement(const Statement& s) {
+  switch (s.kind) {
+    case StatementKind::kExpression:
+      return Dump(*s.value);
+    case StatementKind::kDeclaration:
+      return absl::StrCat(s.keyword, " ", s.name,
+                          s.value ? absl::StrCat(" = ", Dump(*s.value)) : "");
+    case StatementKind::kAssignment:
+      return absl::StrCat(Dump(*s.target), " = ", Dump(*s.value));
+    case StatementKind::kCommand:
+      return absl::StrCat("<", s.keyword, s.name.empty() ? "" : " ", s.name,
+                          ">");
+  }
+  return "?";
+}
+
+// All statements of `src`, joined by " ; ", or the error message.
+std::string Parse(const std::string& src) {
+  absl::StatusOr<std::vector<Statement>> r = ParseProgram(src);
+  if (!r.ok()) return std::string(r.status().message());
+  std::vector<std::string> parts;
+  for (const Statement& s : *r) parts.push_back(DumpStatement(s));
+  return absl::StrJoin(parts, " ; ");
+}
+
+TEST(ParserTest, TtlTutorialLinesVerbatim) {
+  EXPECT_EQ(
+      Parse(
+          R"(db.eventlog.createIndex( { "lastModifiedDate": 1 }, { expireAfterSeconds: 3600 } ))"),
+      "db.eventlog.createIndex({lastModifiedDate:1},{expireAfterSeconds:3600}"
+      ")");
+  EXPECT_EQ(
+      Parse(
+          R"(db.log_events.insertOne( { "expireAt": new Date('July 22, 2013 14:00:00'), "logEvent": 2, "logMessage": "Success!" } ))"),
+      "db.log_events.insertOne({expireAt:new Date('July 22, 2013 "
+      "14:00:00'),logEvent:2,logMessage:'Success!'})");
+  EXPECT_EQ(
+      Parse(
+          R"(db.log_events.createIndex( { "expireAt": 1 }, { expireAfterSeconds: 0 } ))"),
+      "db.log_events.createIndex({expireAt:1},{expireAfterSeconds:0})");
+  EXPECT_EQ(
+      Parse(
+          R"(db.runCommand({collMod: "eventlog", index: {keyPattern: {lastModifiedDate: 1}, expireAfterSeconds: 7200}}))"),
+      "db.runCommand({collMod:'eventlog',index:{keyPattern:{"
+      "lastModifiedDate:1},expireAfterSeconds:7200}})");
+  EXPECT_EQ(Parse("db.adminCommand({setParameter: 1, ttlMonitorSleepSecs: 1})"),
+            "db.adminCommand({setParameter:1,ttlMonitorSleepSecs:1})");
+  EXPECT_EQ(Parse("var r = db.c.insertOne({a: 1}); r.insertedId"),
+            "var r = db.c.insertOne({a:1}) ; r.insertedId");
+  EXPECT_EQ(Parse("db.eventLog.find({pageID: {$gt: 100}}).sort({accessTime: "
+                  "-1}).limit(5).pretty()"),
+            "db.eventLog.find({pageID:{$gt:100}}).sort({accessTime:-1})."
+            "limit(5).pretty()");
+  EXPECT_EQ(Parse("show collections"), "<show collections>");
+}
+
+TEST(ParserTest, KeysQuotedAndUnquoted) {
+  EXPECT_EQ(Parse(R"({a: 1, "b": 2, 'c': 3, $set: {x: 1}, 4: 5, "a b": 6})"),
+            "{a:1,b:2,c:3,$set:{x:1},4:5,a b:6}");
+  EXPECT_EQ(Parse("({x, y: 2})"), "{x:x,y:2}");
+}
+
+TEST(ParserTest, Strings) {
+  EXPECT_EQ(Parse(R"('it\'s' ; "say \"hi\"" ; 'a\\b')"),
+            "'it's' ; 'say \"hi\"' ; 'a\\b'");
+  absl::StatusOr<std::vector<Statement>> r =
+      ParseProgram(R"("\n\t\u00e9\u{1F600}\x41\uD83D\uDE00")");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].value->literal.string_value(),
+            "\n\t\xC3\xA9\xF0\x9F\x98\x80"
+            "A\xF0\x9F\x98\x80");
+  EXPECT_EQ(Parse("'a\\\nb'"), "'ab'");  // line continuation
+}
+
+TEST(ParserTest, Numbers) {
+  EXPECT_EQ(Parse("[1, -1, 2147483647, -2147483648, 2147483648, 1.5, 2.0, "
+                  "1e3, .5, 0x1F, -0x10, 9007199254740992, "
+                  "9007199254740994, 12345678901234567890]"),
+            "[1,-1,2147483647,-2147483648,2147483648L,1.5d,2d,1000d,0.5d,31,"
+            "-16,9007199254740992L,9.0072e+15d,1.23457e+19d]");
+  EXPECT_EQ(Parse("[NaN, Infinity, -Infinity, - 5]"),
+            "[NaN,Infinity,-(Infinity),-5]");
+  EXPECT_EQ(Parse("1.5e-3"), "0.0015d");
+}
+
+TEST(ParserTest, LiteralsAndTrailingCommas) {
+  EXPECT_EQ(Parse("[true, false, null, undefined, [], {}, [1,2,], {a: 1,},]"),
+            "[true,false,null,undefined,[],{},[1,2],{a:1}]");
+}
+
+TEST(ParserTest, Comments) {
+  EXPECT_EQ(Parse("// leading\n{a: /* inline */ 1} // trailing\n/* multi\n"
+                  "line */ x"),
+            "{a:1} ; x");
+}
+
+TEST(ParserTest, Constructors) {
+  EXPECT_EQ(Parse("[new Date(), Date(), new Date(0), new Date('2013-07-22'), "
+                  "new Date(2013, 6, 22, 14, 0, 0), ISODate('2020-01-01T00:00:"
+                  "00Z'), new ISODate(), new Date]"),
+            "[new Date(),Date(),new Date(0),new Date('2013-07-22'),new "
+            "Date(2013,6,22,14,0,0),ISODate('2020-01-01T00:00:00Z'),new "
+            "ISODate(),new Date]");
+  EXPECT_EQ(Parse("[ObjectId('65a1b2c3d4e5f60718293a4b'), ObjectId(), "
+                  "NumberLong(5), NumberLong('9007199254740993'), "
+                  "NumberInt(3), NumberDecimal('1.1'), Timestamp(1, 2), "
+                  "MinKey(), MaxKey(), BinData(0, 'AQI='), UUID('0123')]"),
+            "[ObjectId('65a1b2c3d4e5f60718293a4b'),ObjectId(),NumberLong(5),"
+            "NumberLong('9007199254740993'),NumberInt(3),NumberDecimal('1.1'),"
+            "Timestamp(1,2),MinKey(),MaxKey(),BinData(0,'AQI='),UUID('0123')]");
+  EXPECT_EQ(Parse("new Date().getTime()"), "new Date().getTime()");
+}
+
+TEST(ParserTest, RegexLiterals) {
+  EXPECT_EQ(Parse("db.c.find({name: /^ab[/c]\\/d/gi, x: /a/msu})"),
+            "db.c.find({name:/^ab[/c]\\/d/i,x:/a/msu})");
+  EXPECT_EQ(Parse("/a/x"),
+            "SyntaxError: Invalid regular expression flags 'x' (line 1, "
+            "column 1)");
+}
+
+TEST(ParserTest, Expressions) {
+  EXPECT_EQ(Parse("db['my coll'].find()[0].a"), "db['my coll'].find()[0].a");
+  EXPECT_EQ(Parse("db.getCollection(\"x\").drop()"),
+            "db.getCollection('x').drop()");
+  EXPECT_EQ(Parse("let a = 1; const b = 'x'\nvar c\nd = {a: 1}\ne.f = 2"),
+            "let a = 1 ; const b = 'x' ; var c ; d = {a:1} ; e.f = 2");
+  EXPECT_EQ(Parse("(1)"), "1");
+}
+
+TEST(ParserTest, StatementsSpanLines) {
+  EXPECT_EQ(Parse("db.c.find({\n  a: 1,\n  b: [\n1,\n2]\n})\nx"),
+            "db.c.find({a:1,b:[1,2]}) ; x");
+  EXPECT_EQ(Parse("db.c.find().\n  sort({a: 1})"), "db.c.find().sort({a:1})");
+  EXPECT_EQ(Parse("db.c.find()\n  .sort({a: 1})\n  .limit(2)\ny"),
+            "db.c.find().sort({a:1}).limit(2) ; y");
+  EXPECT_EQ(Parse("a\nb;c;;\n"), "a ; b ; c");
+  EXPECT_EQ(Parse("x =\n 5"), "x = 5");
+}
+
+TEST(ParserTest, ShellCommands) {
+  EXPECT_EQ(Parse("show dbs\nuse my-db\nhelp\nexit\nquit\nit\nquit()\n"
+                  "help admin; show collections"),
+            "<show dbs> ; <use my-db> ; <help> ; <exit> ; <quit> ; <it> ; "
+            "quit() ; <help admin> ; <show collections>");
+  EXPECT_EQ(Parse("var show = 1\nshow"), "var show = 1 ; <show>");
+}
+
+TEST(ParserTest, SyntaxErrorsCarryLineAndColumn) {
+  EXPECT_EQ(Parse("db.c.insertOne({\n  a: 1,\n  b: {c: 22}}})"),
+            "SyntaxError: Unexpected token '}' (line 3, column 14)");
+  EXPECT_EQ(Parse("db.c.find({a: 1)"),
+            "SyntaxError: Unexpected token ')' (line 1, column 16)");
+  EXPECT_EQ(Parse("db.c.find({a 1})"),
+            "SyntaxError: Unexpected number (line 1, column 14)");
+  EXPECT_EQ(Parse("db.c.find({a: 1}"),
+            "SyntaxError: Unexpected end of input (line 1, column 17)");
+  EXPECT_EQ(Parse("x = 'abc\n"),
+            "SyntaxError: Unterminated string constant (line 1, column 5)");
+  EXPECT_EQ(Parse("a b"),
+            "SyntaxError: Unexpected identifier 'b' (line 1, column 3)");
+  EXPECT_EQ(Parse("db.c.find('a' 'b')"),
+            "SyntaxError: Unexpected string (line 1, column 15)");
+  EXPECT_EQ(Parse("1 = 2"),
+            "SyntaxError: Invalid left-hand side in assignment (line 1, "
+            "column 1)");
+  EXPECT_EQ(Parse("/* open"),
+            "SyntaxError: Unterminated comment (line 1, column 8)");
+  EXPECT_EQ(Parse("x = 3in"),
+            "SyntaxError: Invalid or unexpected token (line 1, column 6)");
+  EXPECT_EQ(Parse("x = 1 + 2"),
+            "SyntaxError: Unexpected token '+' (line 1, column 7)");
+  EXPECT_EQ(Parse("'\\u12'"),
+            "SyntaxError: Invalid Unicode escape sequence (line 1, column 2)");
+  EXPECT_EQ(Parse("const z"),
+            "SyntaxError: Missing initializer in const declaration (line 1, "
+            "column 8)");
+  EXPECT_EQ(Parse("db.c.\nfind(1"),
+            "SyntaxError: Unexpected end of input (line 2, column 7)");
+}
+
+TEST(StatementIsCompleteTest, Incremental) {
+  EXPECT_TRUE(StatementIsComplete("db.c.find()"));
+  EXPECT_TRUE(StatementIsComplete(""));
+  EXPECT_TRUE(StatementIsComplete("show collections"));
+  EXPECT_FALSE(StatementIsComplete("db.c.insertOne({"));
+  EXPECT_FALSE(StatementIsComplete("db.c.insertOne({a: [1,"));
+  EXPECT_FALSE(StatementIsComplete("db.c.find({a: 1}, {b: 1})."));
+  EXPECT_FALSE(StatementIsComplete("db.c.insertOne({a: 1,"));
+  EXPECT_FALSE(StatementIsComplete("var x ="));
+  EXPECT_FALSE(StatementIsComplete("x = /* a comment"));
+  EXPECT_TRUE(StatementIsComplete("x = /* a comment */ 1"));
+  EXPECT_FALSE(StatementIsComplete("x = 'abc\\"));
+  EXPECT_TRUE(StatementIsComplete("x = 'abc"));   // error reported at once
+  EXPECT_TRUE(StatementIsComplete("x = '{'"));    // brackets in strings
+  EXPECT_TRUE(StatementIsComplete("x = /[(]/"));  // and regexes don't count
+  EXPECT_TRUE(StatementIsComplete("x = 1 // {"));
+  EXPECT_TRUE(StatementIsComplete("db.c.find())"));  // stray closer: error
+  EXPECT_TRUE(StatementIsComplete("db.c.insertOne({\n a: 1\n})"));
+}
+
+TEST(LexerTest, PositionsAndNewlines) {
+  std::vector<Token> tokens;
+  ASSERT_TRUE(Tokenize("a .b\n  'c'", &tokens).ok());
+  ASSERT_EQ(tokens.size(), 5u);
+  EXPECT_EQ(tokens[1].column, 3);
+  EXPECT_FALSE(tokens[1].newline_before);
+  EXPECT_EQ(tokens[3].kind, TokenKind::kString);
+  EXPECT_EQ(tokens[3].line, 2);
+  EXPECT_EQ(tokens[3].column, 3);
+  EXPECT_TRUE(tokens[3].newline_before);
+  EXPECT_EQ(tokens[4].kind, TokenKind::kEnd);
+}
+
+}  // namespace
+}  // namespace shell
+}  // namespace ttldb

@@ -1,0 +1,144 @@
+// The database operations the shell needs, as one abstract interface, so
+// the shell's language front end does not depend on the engine. The lead
+// implements it over //engine (tools/), tests implement it in memory.
+//
+// Every method returns the reply in mongosh's shape, as the shell prints
+// it, e.g. InsertOne: { acknowledged: true, insertedId: ObjectId(...) }.
+// Errors are absl::Status values, preferably carrying a MongoDB code
+// (base/status.h MongoError) so the shell prints
+// "MongoServerError[IndexOptionsConflict]: ...".
+//
+// Collection names are bare ("eventlog"); the current database is whatever
+// UseDatabase last selected.
+#ifndef TTLDB_TOOLS_SHELL_SHELL_BACKEND_H_
+#define TTLDB_TOOLS_SHELL_SHELL_BACKEND_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace shell {
+
+// A find() with its cursor modifiers. Empty objects mean "none".
+struct FindRequest {
+  Value filter = Value::MakeObject();
+  Value projection = Value::MakeObject();
+  Value sort = Value::MakeObject();
+  int64_t skip = 0;
+  int64_t limit = 0;  // 0: no limit; negative: -n as in MongoDB (n, 1 batch)
+};
+
+class ShellBackend {
+ public:
+  virtual ~ShellBackend() = default;
+
+  // { acknowledged: true, insertedId: <_id> } (the backend adds _id).
+  virtual absl::StatusOr<Value> InsertOne(absl::string_view coll,
+                                          const Value& doc) = 0;
+  // { acknowledged: true, insertedIds: { '0': <_id>, '1': <_id>, ... } }
+  virtual absl::StatusOr<Value> InsertMany(absl::string_view coll,
+                                           const std::vector<Value>& docs,
+                                           bool ordered) = 0;
+  // The matching documents, sorted, skipped, limited and projected.
+  virtual absl::StatusOr<std::vector<Value>> Find(absl::string_view coll,
+                                                  const FindRequest& req) = 0;
+  // The first match, or null. Default: Find with limit 1.
+  virtual absl::StatusOr<Value> FindOne(absl::string_view coll,
+                                        const Value& filter,
+                                        const Value& projection) {
+    FindRequest req;
+    req.filter = filter;
+    req.projection = projection;
+    req.limit = 1;
+    absl::StatusOr<std::vector<Value>> docs = Find(coll, req);
+    if (!docs.ok()) return docs.status();
+    return docs->empty() ? Value::Null() : (*docs)[0];
+  }
+  // { acknowledged: true, insertedId: <upserted _id or null>,
+  //   matchedCount: n, modifiedCount: n, upsertedCount: n }
+  virtual absl::StatusOr<Value> UpdateOne(absl::string_view coll,
+                                          const Value& filter,
+                                          const Value& update, bool upsert) = 0;
+  virtual absl::StatusOr<Value> UpdateMany(absl::string_view coll,
+                                           const Value& filter,
+                                           const Value& update,
+                                           bool upsert) = 0;
+  virtual absl::StatusOr<Value> ReplaceOne(absl::string_view coll,
+                                           const Value& filter,
+                                           const Value& replacement,
+                                           bool upsert) = 0;
+  // { acknowledged: true, deletedCount: n }
+  virtual absl::StatusOr<Value> DeleteOne(absl::string_view coll,
+                                          const Value& filter) = 0;
+  virtual absl::StatusOr<Value> DeleteMany(absl::string_view coll,
+                                           const Value& filter) = 0;
+  // A number (Int32 when it fits, else Int64). limit 0: none.
+  virtual absl::StatusOr<Value> CountDocuments(absl::string_view coll,
+                                               const Value& filter,
+                                               int64_t skip, int64_t limit) = 0;
+  // An array of the distinct values of `key` among matches.
+  virtual absl::StatusOr<Value> Distinct(absl::string_view coll,
+                                         absl::string_view key,
+                                         const Value& filter) = 0;
+  // The index name as a string ("lastModifiedDate_1"), as mongosh prints.
+  virtual absl::StatusOr<Value> CreateIndex(absl::string_view coll,
+                                            const Value& keys,
+                                            const Value& options) = 0;
+  // An array of index specs: [ { v: 2, key: { _id: 1 }, name: '_id_' } ].
+  virtual absl::StatusOr<Value> ListIndexes(absl::string_view coll) = 0;
+  // `name_or_keys` is the name string or the key pattern object.
+  // { nIndexesWas: n, ok: 1 }
+  virtual absl::StatusOr<Value> DropIndex(absl::string_view coll,
+                                          const Value& name_or_keys) = 0;
+  // true if it existed, else false.
+  virtual absl::StatusOr<Value> DropCollection(absl::string_view coll) = 0;
+  // { ok: 1 }. Default: RunCommand({create: coll, ...options}).
+  virtual absl::StatusOr<Value> CreateCollection(absl::string_view coll,
+                                                 const Value& options) {
+    Value cmd =
+        Value::MakeObject({{"create", Value::String(std::string(coll))}});
+    if (options.is_object()) {
+      for (const Field& f : options.object_fields()) {
+        cmd.mutable_object_fields().push_back(f);
+      }
+    }
+    return RunCommand(cmd);
+  }
+  // An array of collection names, sorted.
+  virtual absl::StatusOr<Value> ListCollections() = 0;
+  virtual absl::StatusOr<Value> Stats(absl::string_view coll) = 0;
+  // { ns, nrecords, nIndexes, valid: true, errors: [], ... }
+  virtual absl::StatusOr<Value> Validate(absl::string_view coll,
+                                         const Value& options) = 0;
+  // The plan of a find; verbosity "queryPlanner", "executionStats" or
+  // "allPlansExecution".
+  virtual absl::StatusOr<Value> Explain(absl::string_view coll,
+                                        const FindRequest& req,
+                                        absl::string_view verbosity) = 0;
+  // Database commands: { collMod: ... }, { create: ... }, { ping: 1 } ...
+  virtual absl::StatusOr<Value> RunCommand(const Value& cmd) = 0;
+  // Admin commands: { setParameter: 1, ttlMonitorSleepSecs: 1 } ...
+  virtual absl::StatusOr<Value> AdminCommand(const Value& cmd) = 0;
+  virtual absl::StatusOr<Value> ServerStatus() = 0;
+  // `use <name>`. Default: accepted (ttldb has one database per directory).
+  virtual absl::Status UseDatabase(absl::string_view name) {
+    (void)name;
+    return absl::OkStatus();
+  }
+  // `show dbs`: an array of { name, sizeOnDisk } objects.
+  virtual absl::StatusOr<Value> ListDatabases() {
+    return absl::UnimplementedError("show dbs is not supported");
+  }
+};
+
+}  // namespace shell
+}  // namespace ttldb
+
+#endif  // TTLDB_TOOLS_SHELL_SHELL_BACKEND_H_
