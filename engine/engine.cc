@@ -121,6 +121,8 @@ absl::Status Engine::Init() {
   config.exact_wakeup = options_.ttl_exact_wakeup;
   config.max_deletes_per_second = options_.ttl_max_deletes_per_second;
   config.enabled = options_.ttl_monitor_enabled;
+  // An injected clock may jump: re-read it often so Advance() is noticed.
+  if (options_.clock != nullptr) config.wait_slice = absl::Milliseconds(10);
   monitor_ = std::make_unique<TtlMonitor>(this, clock_, config);
   if (!options_.read_only) monitor_->Start();
   return absl::OkStatus();

@@ -208,7 +208,7 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
         }
         RETURN_IF_ERROR(s);
       }
-      if (idx->spec.has_expire_after_seconds()) NoteTtlEntryLocked(*idx, k);
+      if (idx->ttl_seconds.has_value()) NoteTtlEntryLocked(*idx, k);
       batch.Put(k, encoded_id);
     }
   }
@@ -217,6 +217,18 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
   leveldb::Status s = db_->Write(wo, &batch);
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  // Exact wake-up: tell the monitor when this document will expire, so an
+  // expireAt sooner than the next planned pass is honoured on time.
+  if (new_doc != nullptr && options_.ttl_exact_wakeup && monitor_ != nullptr) {
+    for (const auto& idx : state.indexes) {
+      if (!idx->ttl_seconds.has_value()) continue;
+      std::optional<int64_t> earliest =
+          EarliestIndexedDateMillis(idx->spec, *new_doc);
+      if (earliest.has_value()) {
+        monitor_->NotifyExpiry(ExpiryTime(*earliest, *idx->ttl_seconds));
+      }
+    }
   }
   return absl::OkStatus();
 }

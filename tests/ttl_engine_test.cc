@@ -297,6 +297,38 @@ TEST_F(TtlEngineTest, DocumentTouchedBetweenScanAndDeleteIsKept) {
   EXPECT_TRUE(c.Validate()->Get("valid")->bool_value());
 }
 
+TEST_F(TtlEngineTest, MongoModeTouchAfterScanIsNeverDeleted) {
+  // With hide_expired off (MongoDB's behaviour) a client can still update an
+  // expired document the monitor has already chosen; the monitor's re-check
+  // under the writers' lock must then keep it.
+  Open(/*hide_expired=*/false);
+  Collection& c = db_->collection("sessions");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"lastSeen": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  for (int i = 1; i <= 4; ++i) Insert(c, i, kStart, "lastSeen");
+  clock_.Advance(absl::Minutes(5));
+  Database* db = db_.get();
+  std::atomic<int> fired{0};
+  SyncPoint::Set("Engine::DeleteExpired:AfterScan", [&] {
+    if (fired++ > 0) return;
+    Collection& cc = db->collection("sessions");
+    auto r = cc.UpdateMany(R"({"_id": {"$in": [1, 3]}})",
+                           R"({"$currentDate": {"lastSeen": true}})");
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->modified_count, 2);
+    ASSERT_EQ(*cc.DeleteOne(R"({"_id": 4})"), 1);
+  });
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(fired.load(), 1);
+  EXPECT_EQ(s.deleted_documents, 1);  // only 2: 1 and 3 touched, 4 gone
+  EXPECT_EQ(*c.CountDocuments(), 2);
+  EXPECT_TRUE(c.FindById(Value::Int32(1)).ok());
+  EXPECT_TRUE(c.FindById(Value::Int32(3)).ok());
+  EXPECT_EQ(expired_, std::vector<std::string>{"sessions:2"});
+  EXPECT_TRUE(c.Validate()->Get("valid")->bool_value());
+}
+
 TEST_F(TtlEngineTest, ReopenDeletesExpiredAtFirstPass) {
   Collection& c = db_->collection("c");
   ASSERT_TRUE(
