@@ -12,175 +12,42 @@
 #include "absl/time/clock.h"
 #include "base/status.h"
 #include "tools/shell/builtins.h"
+#include "tools/shell/evaluator_internal.h"
 
 namespace ttldb {
 namespace shell {
-namespace {
 
+using internal::Arg;
+using internal::BoolOption;
+using internal::Collection;
+using internal::CommandArg;
+using internal::CountValue;
+using internal::FieldOf;
+using internal::HasOperatorKeys;
+using internal::HumanSize;
+using internal::IntArg;
+using internal::IsNumeric;
+using internal::JsNumber;
+using internal::NodeText;
+using internal::NumberOf;
+using internal::ObjectArg;
+using internal::SetField;
+using internal::Truthy;
+using internal::TypeError;
 using Kind = ShellValue::Kind;
-
-absl::Status TypeError(absl::string_view message) {
-  return absl::InvalidArgumentError(absl::StrCat("TypeError: ", message));
-}
-
-// "db.c.find" for error messages; "<expr>" for anything else.
-std::string NodeText(const Node& n) {
-  switch (n.kind) {
-    case NodeKind::kIdentifier:
-      return n.name;
-    case NodeKind::kMember:
-      return absl::StrCat(NodeText(*n.target), ".", n.name);
-    case NodeKind::kCall:
-      return absl::StrCat(NodeText(*n.target), "(...)");
-    case NodeKind::kIndex:
-      return absl::StrCat(NodeText(*n.target), "[...]");
-    default:
-      return "(intermediate value)";
-  }
-}
-
-bool IsNumeric(const Value& v) { return v.is_number(); }
-double NumberOf(const Value& v) {
-  return v.type() == ValueType::kDouble ? v.double_value()
-                                        : static_cast<double>(v.int64_value());
-}
-
-// A computed JavaScript number: Int32 when integral and in range (prints
-// as mongosh prints it), else Double.
-Value JsNumber(double d) {
-  if (std::trunc(d) == d && d >= INT32_MIN && d <= INT32_MAX &&
-      !(d == 0 && std::signbit(d))) {
-    return Value::Int32(static_cast<int32_t>(d));
-  }
-  return Value::Double(d);
-}
-
-Value CountValue(int64_t n) {
-  return n >= INT32_MIN && n <= INT32_MAX
-             ? Value::Int32(static_cast<int32_t>(n))
-             : Value::Int64(n);
-}
-
-const Value* FieldOf(const Value& obj, absl::string_view name) {
-  if (!obj.is_object()) return nullptr;
-  for (const Field& f : obj.object_fields()) {
-    if (f.first == name) return &f.second;
-  }
-  return nullptr;
-}
-
-void SetField(Value* obj, const std::string& name, Value v) {
-  for (Field& f : obj->mutable_object_fields()) {
-    if (f.first == name) {
-      f.second = std::move(v);
-      return;
-    }
-  }
-  obj->mutable_object_fields().emplace_back(name, std::move(v));
-}
-
-bool Truthy(const Value& v) {
-  switch (v.type()) {
-    case ValueType::kNull:
-      return false;
-    case ValueType::kBool:
-      return v.bool_value();
-    case ValueType::kInt32:
-    case ValueType::kInt64:
-      return v.int64_value() != 0;
-    case ValueType::kDouble:
-      return v.double_value() != 0 && !std::isnan(v.double_value());
-    case ValueType::kString:
-      return !v.string_value().empty();
-    default:
-      return true;
-  }
-}
-
-bool HasOperatorKeys(const Value& doc) {
-  if (!doc.is_object()) return false;
-  for (const Field& f : doc.object_fields()) {
-    if (!f.first.empty() && f.first[0] == '$') return true;
-  }
-  return false;
-}
-
-// The argument as a BSON value: undefined or missing -> `fallback`.
-absl::StatusOr<Value> Arg(const std::vector<ShellValue>& args, size_t i,
-                          const Value& fallback, absl::string_view what) {
-  if (i >= args.size() || args[i].kind == Kind::kUndefined) return fallback;
-  if (args[i].kind != Kind::kValue) {
-    return TypeError(absl::StrCat(what, " must be a BSON value"));
-  }
-  return args[i].value;
-}
-
-absl::StatusOr<Value> ObjectArg(const std::vector<ShellValue>& args, size_t i,
-                                absl::string_view what) {
-  absl::StatusOr<Value> v = Arg(args, i, Value::MakeObject(), what);
-  if (!v.ok()) return v;
-  if (v->is_null()) return Value::MakeObject();
-  if (!v->is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("MongoInvalidArgumentError: Argument \"", what,
-                     "\" must be an object"));
-  }
-  return v;
-}
-
-absl::StatusOr<int64_t> IntArg(const std::vector<ShellValue>& args, size_t i,
-                               absl::string_view what) {
-  absl::StatusOr<Value> v = Arg(args, i, Value::Int32(0), what);
-  if (!v.ok()) return v.status();
-  if (!IsNumeric(*v)) {
-    return TypeError(absl::StrCat(what, " must be a number"));
-  }
-  return static_cast<int64_t>(NumberOf(*v));
-}
-
-// An option of an options object: {upsert: true} -> true.
-bool BoolOption(const Value& options, absl::string_view name) {
-  const Value* v = FieldOf(options, name);
-  return v != nullptr && Truthy(*v);
-}
-
-ShellValue Collection(std::string name) {
-  ShellValue s;
-  s.kind = Kind::kCollection;
-  s.collection = std::move(name);
-  return s;
-}
-
-// A command given as "name" or {name: 1}.
-absl::StatusOr<Value> CommandArg(const std::vector<ShellValue>& args) {
-  absl::StatusOr<Value> cmd = Arg(args, 0, Value::Null(), "command");
-  if (!cmd.ok()) return cmd;
-  if (cmd->is_string()) {
-    return Value::MakeObject({{cmd->string_value(), Value::Int32(1)}});
-  }
-  if (!cmd->is_object()) {
-    return absl::InvalidArgumentError(
-        "MongoInvalidArgumentError: the command must be an object or a "
-        "string");
-  }
-  return cmd;
-}
-
-std::string HumanSize(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  return absl::StrFormat("%.2f %s", bytes, units[u]);
-}
-
-}  // namespace
 
 Evaluator::Evaluator(ShellBackend* backend, std::ostream* out,
                      EvaluatorOptions options)
-    : backend_(backend), out_(out), options_(std::move(options)) {}
+    : backend_(backend), out_(out), options_(std::move(options)) {
+  if (!options_.random_bytes) {
+    options_.random_bytes = [](size_t n) {
+      absl::BitGen gen;
+      std::string bytes(n, '\0');
+      for (char& c : bytes) c = static_cast<char>(absl::Uniform<uint8_t>(gen));
+      return bytes;
+    };
+  }
+}
 
 int64_t Evaluator::Now() const {
   if (options_.now_millis) return options_.now_millis();
@@ -249,7 +116,14 @@ absl::Status Evaluator::RunCommand(const Statement& st) {
     exit_requested_ = true;
     return absl::OkStatus();
   }
-  if (word == "it") return absl::OkStatus();  // every result prints whole
+  if (word == "it") {
+    if (pending_pos_ >= pending_.size()) {
+      *out_ << "no cursor\n";
+    } else {
+      PrintBatch();
+    }
+    return absl::OkStatus();
+  }
   if (word == "help") {
     *out_ << HelpText();
     return absl::OkStatus();
@@ -342,15 +216,32 @@ absl::Status Evaluator::Print(const ShellValue& v) {
       if (docs->empty()) return absl::OkStatus();
       if (options_.mode == OutputMode::kJson) {
         for (const Value& d : *docs) *out_ << FormatJson(d) << "\n";
-      } else {
-        *out_ << FormatValue(Value::MakeArray(*std::move(docs)),
-                             options_.format)
-              << "\n";
+        return absl::OkStatus();
       }
+      pending_ = *std::move(docs);
+      pending_pos_ = 0;
+      PrintBatch();
       return absl::OkStatus();
     }
   }
   return absl::OkStatus();
+}
+
+void Evaluator::PrintBatch() {
+  size_t end = pending_.size();
+  if (options_.cursor_batch_size > 0) {
+    end = std::min(end, pending_pos_ + options_.cursor_batch_size);
+  }
+  Value::Array batch(pending_.begin() + pending_pos_, pending_.begin() + end);
+  *out_ << FormatValue(Value::MakeArray(std::move(batch)), options_.format)
+        << "\n";
+  pending_pos_ = end;
+  if (pending_pos_ < pending_.size()) {
+    *out_ << "Type \"it\" for more\n";
+  } else {
+    pending_.clear();
+    pending_pos_ = 0;
+  }
 }
 
 void Evaluator::Warn(const std::string& method, const std::string& message) {
@@ -749,344 +640,6 @@ absl::StatusOr<ShellValue> Evaluator::CallGlobal(const Node& node,
   }
   return absl::InvalidArgumentError(
       absl::StrCat("ReferenceError: ", name, " is not defined"));
-}
-
-absl::StatusOr<ShellValue> Evaluator::CallDbMethod(const std::string& method,
-                                                   const Args& args,
-                                                   const Node& node) {
-  auto wrap = [](absl::StatusOr<Value> v) -> absl::StatusOr<ShellValue> {
-    if (!v.ok()) return v.status();
-    return ShellValue::Of(*std::move(v));
-  };
-  if (method == "getCollection" || method == "getSiblingCollection") {
-    absl::StatusOr<Value> name = Arg(args, 0, Value::Null(), "name");
-    if (!name.ok()) return name.status();
-    if (!name->is_string() || name->string_value().empty()) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Collection name must be a non-empty "
-          "string");
-    }
-    return Collection(name->string_value());
-  }
-  if (method == "getCollectionNames") return wrap(backend_->ListCollections());
-  if (method == "getName") {
-    return ShellValue::Of(Value::String(options_.database));
-  }
-  if (method == "runCommand" || method == "adminCommand") {
-    absl::StatusOr<Value> cmd = CommandArg(args);
-    if (!cmd.ok()) return cmd.status();
-    return wrap(method == "runCommand" ? backend_->RunCommand(*cmd)
-                                       : backend_->AdminCommand(*cmd));
-  }
-  if (method == "serverStatus") return wrap(backend_->ServerStatus());
-  if (method == "createCollection") {
-    absl::StatusOr<Value> name = Arg(args, 0, Value::Null(), "name");
-    if (!name.ok()) return name.status();
-    if (!name->is_string()) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Collection name must be a string");
-    }
-    absl::StatusOr<Value> options = ObjectArg(args, 1, "options");
-    if (!options.ok()) return options.status();
-    return wrap(backend_->CreateCollection(name->string_value(), *options));
-  }
-  if (method == "help") {
-    *out_ << HelpText();
-    return ShellValue::Undefined();
-  }
-  return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));
-}
-
-absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
-    const std::string& coll, const std::string& method, const Args& args,
-    const Node& node) {
-  auto wrap = [](absl::StatusOr<Value> v) -> absl::StatusOr<ShellValue> {
-    if (!v.ok()) return v.status();
-    return ShellValue::Of(*std::move(v));
-  };
-  if (method == "find") {
-    ShellValue cursor;
-    cursor.kind = Kind::kCursor;
-    cursor.collection = coll;
-    ASSIGN_OR_RETURN(cursor.find.filter, ObjectArg(args, 0, "filter"));
-    ASSIGN_OR_RETURN(cursor.find.projection, ObjectArg(args, 1, "projection"));
-    return cursor;
-  }
-  if (method == "findOne") {
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
-    ASSIGN_OR_RETURN(Value projection, ObjectArg(args, 1, "projection"));
-    return wrap(backend_->FindOne(coll, filter, projection));
-  }
-  if (method == "insertOne") {
-    ASSIGN_OR_RETURN(Value doc, ObjectArg(args, 0, "doc"));
-    return wrap(backend_->InsertOne(coll, doc));
-  }
-  if (method == "insertMany" || method == "insert") {
-    if (method == "insert") {
-      Warn("insert",
-           "Collection.insert() is deprecated. Use insertOne, insertMany, "
-           "or bulkWrite.");
-    }
-    ASSIGN_OR_RETURN(Value docs, Arg(args, 0, Value::Null(), "docs"));
-    ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
-    const Value* ordered = FieldOf(options, "ordered");
-    const bool is_ordered = ordered == nullptr || Truthy(*ordered);
-    if (docs.is_array()) {
-      for (const Value& d : docs.array_items()) {
-        if (!d.is_object()) {
-          return absl::InvalidArgumentError(
-              "MongoInvalidArgumentError: Argument \"docs\" must be an "
-              "array of documents");
-        }
-      }
-      return wrap(backend_->InsertMany(coll, docs.array_items(), is_ordered));
-    }
-    if (method == "insertMany" || !docs.is_object()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "MongoInvalidArgumentError: Argument \"docs\" must be ",
-          method == "insertMany" ? "an array of documents" : "an object"));
-    }
-    // Legacy insert of one document replies as insertMany does.
-    ASSIGN_OR_RETURN(Value reply, backend_->InsertOne(coll, docs));
-    const Value* id = FieldOf(reply, "insertedId");
-    return ShellValue::Of(Value::MakeObject(
-        {{"acknowledged", Value::Bool(true)},
-         {"insertedIds",
-          Value::MakeObject({{"0", id != nullptr ? *id : Value::Null()}})}}));
-  }
-  if (method == "updateOne" || method == "updateMany" ||
-      method == "replaceOne" || method == "update") {
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
-    ASSIGN_OR_RETURN(Value update, Arg(args, 1, Value::Null(), "update"));
-    bool upsert = false, multi = false;
-    if (args.size() > 2 && args[2].kind == Kind::kValue &&
-        args[2].value.type() == ValueType::kBool) {
-      // Legacy update(filter, update, upsert, multi).
-      upsert = args[2].value.bool_value();
-      if (args.size() > 3 && args[3].kind == Kind::kValue) {
-        multi = Truthy(args[3].value);
-      }
-    } else {
-      ASSIGN_OR_RETURN(Value options, ObjectArg(args, 2, "options"));
-      upsert = BoolOption(options, "upsert");
-      multi = BoolOption(options, "multi");
-    }
-    const bool pipeline = update.is_array();
-    if (!update.is_object() && !pipeline) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Update document must be an object or "
-          "a pipeline");
-    }
-    const bool has_ops = pipeline || HasOperatorKeys(update);
-    if (method == "update") {
-      Warn("update",
-           "Collection.update() is deprecated. Use updateOne, updateMany, "
-           "or bulkWrite.");
-      if (!has_ops) {
-        return wrap(backend_->ReplaceOne(coll, filter, update, upsert));
-      }
-      return wrap(multi ? backend_->UpdateMany(coll, filter, update, upsert)
-                        : backend_->UpdateOne(coll, filter, update, upsert));
-    }
-    if (method == "replaceOne") {
-      if (pipeline || HasOperatorKeys(update)) {
-        return absl::InvalidArgumentError(
-            "MongoInvalidArgumentError: Replacement document must not "
-            "contain atomic operators");
-      }
-      return wrap(backend_->ReplaceOne(coll, filter, update, upsert));
-    }
-    if (!has_ops) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Update document requires atomic "
-          "operators");
-    }
-    return wrap(method == "updateOne"
-                    ? backend_->UpdateOne(coll, filter, update, upsert)
-                    : backend_->UpdateMany(coll, filter, update, upsert));
-  }
-  if (method == "deleteOne" || method == "deleteMany") {
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
-    return wrap(method == "deleteOne" ? backend_->DeleteOne(coll, filter)
-                                      : backend_->DeleteMany(coll, filter));
-  }
-  if (method == "remove") {
-    Warn("remove",
-         "Collection.remove() is deprecated. Use deleteOne, deleteMany, "
-         "findOneAndDelete, or bulkWrite.");
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
-    ASSIGN_OR_RETURN(Value just_one,
-                     Arg(args, 1, Value::Bool(false), "justOne"));
-    const bool one = just_one.is_object() ? BoolOption(just_one, "justOne")
-                                          : Truthy(just_one);
-    return wrap(one ? backend_->DeleteOne(coll, filter)
-                    : backend_->DeleteMany(coll, filter));
-  }
-  if (method == "count" || method == "countDocuments") {
-    if (method == "count") {
-      Warn("count",
-           "Collection.count() is deprecated. Use countDocuments or "
-           "estimatedDocumentCount.");
-    }
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
-    ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
-    int64_t skip = 0, limit = 0;
-    if (const Value* s = FieldOf(options, "skip"); s && IsNumeric(*s)) {
-      skip = static_cast<int64_t>(NumberOf(*s));
-    }
-    if (const Value* l = FieldOf(options, "limit"); l && IsNumeric(*l)) {
-      limit = static_cast<int64_t>(NumberOf(*l));
-    }
-    return wrap(backend_->CountDocuments(coll, filter, skip, limit));
-  }
-  if (method == "estimatedDocumentCount") {
-    return wrap(backend_->CountDocuments(coll, Value::MakeObject(), 0, 0));
-  }
-  if (method == "distinct") {
-    ASSIGN_OR_RETURN(Value key, Arg(args, 0, Value::Null(), "key"));
-    if (!key.is_string()) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Argument \"key\" must be a string");
-    }
-    ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 1, "filter"));
-    return wrap(backend_->Distinct(coll, key.string_value(), filter));
-  }
-  if (method == "createIndex" || method == "ensureIndex") {
-    ASSIGN_OR_RETURN(Value keys, ObjectArg(args, 0, "keys"));
-    ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
-    return wrap(backend_->CreateIndex(coll, keys, options));
-  }
-  if (method == "createIndexes") {
-    ASSIGN_OR_RETURN(Value list, Arg(args, 0, Value::Null(), "keyPatterns"));
-    if (!list.is_array()) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Argument \"keyPatterns\" must be an "
-          "array");
-    }
-    ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
-    Value::Array names;
-    for (const Value& keys : list.array_items()) {
-      ASSIGN_OR_RETURN(Value name, backend_->CreateIndex(coll, keys, options));
-      names.push_back(std::move(name));
-    }
-    return ShellValue::Of(Value::MakeArray(std::move(names)));
-  }
-  if (method == "getIndexes" || method == "getIndexSpecs" ||
-      method == "getIndices") {
-    return wrap(backend_->ListIndexes(coll));
-  }
-  if (method == "dropIndex") {
-    ASSIGN_OR_RETURN(Value which, Arg(args, 0, Value::Null(), "index"));
-    if (!which.is_string() && !which.is_object()) {
-      return absl::InvalidArgumentError(
-          "MongoInvalidArgumentError: Argument \"index\" must be a name or "
-          "a key pattern");
-    }
-    return wrap(backend_->DropIndex(coll, which));
-  }
-  if (method == "dropIndexes") {
-    ASSIGN_OR_RETURN(Value indexes, backend_->ListIndexes(coll));
-    int64_t was = indexes.is_array() ? indexes.array_items().size() : 0;
-    if (indexes.is_array()) {
-      for (const Value& spec : indexes.array_items()) {
-        const Value* name = FieldOf(spec, "name");
-        if (name == nullptr || !name->is_string() ||
-            name->string_value() == "_id_") {
-          continue;
-        }
-        RETURN_IF_ERROR(backend_->DropIndex(coll, *name).status());
-      }
-    }
-    return ShellValue::Of(Value::MakeObject(
-        {{"nIndexesWas", CountValue(was)},
-         {"msg", Value::String("non-_id indexes dropped for collection")},
-         {"ok", Value::Int32(1)}}));
-  }
-  if (method == "drop") return wrap(backend_->DropCollection(coll));
-  if (method == "stats") return wrap(backend_->Stats(coll));
-  if (method == "validate") {
-    ASSIGN_OR_RETURN(Value options, ObjectArg(args, 0, "options"));
-    return wrap(backend_->Validate(coll, options));
-  }
-  if (method == "getName") return ShellValue::Of(Value::String(coll));
-  if (method == "getFullName") {
-    return ShellValue::Of(
-        Value::String(absl::StrCat(options_.database, ".", coll)));
-  }
-  return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));
-}
-
-absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
-    const ShellValue& cursor) {
-  return backend_->Find(cursor.collection, cursor.find);
-}
-
-absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
-    const ShellValue& cursor, const std::string& method, const Args& args,
-    const Node& node) {
-  ShellValue next = cursor;
-  if (method == "sort") {
-    ASSIGN_OR_RETURN(next.find.sort, ObjectArg(args, 0, "sort"));
-    return next;
-  }
-  if (method == "limit") {
-    ASSIGN_OR_RETURN(next.find.limit, IntArg(args, 0, "limit"));
-    return next;
-  }
-  if (method == "skip") {
-    ASSIGN_OR_RETURN(next.find.skip, IntArg(args, 0, "skip"));
-    if (next.find.skip < 0) {
-      return absl::InvalidArgumentError(
-          "MongoServerError: skip value must be non-negative");
-    }
-    return next;
-  }
-  if (method == "pretty" || method == "batchSize" || method == "maxTimeMS" ||
-      method == "noCursorTimeout") {
-    return next;  // printing is always pretty; the rest do not apply
-  }
-  if (method == "count" || method == "size") {
-    bool apply = method == "size";
-    if (!args.empty() && args[0].kind == Kind::kValue) {
-      apply = apply || Truthy(args[0].value);
-    }
-    ASSIGN_OR_RETURN(Value n, backend_->CountDocuments(
-                                  cursor.collection, cursor.find.filter,
-                                  apply ? cursor.find.skip : 0,
-                                  apply ? std::abs(cursor.find.limit) : 0));
-    return ShellValue::Of(std::move(n));
-  }
-  if (method == "itcount" || method == "toArray") {
-    ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
-    if (method == "itcount") {
-      return ShellValue::Of(CountValue(docs.size()));
-    }
-    return ShellValue::Of(Value::MakeArray(std::move(docs)));
-  }
-  if (method == "explain") {
-    ASSIGN_OR_RETURN(Value verbosity,
-                     Arg(args, 0, Value::String("queryPlanner"), "verbosity"));
-    std::string v = "queryPlanner";
-    if (verbosity.is_string()) {
-      v = verbosity.string_value();
-    } else if (verbosity.type() == ValueType::kBool) {
-      v = verbosity.bool_value() ? "allPlansExecution" : "queryPlanner";
-    }
-    ASSIGN_OR_RETURN(Value plan,
-                     backend_->Explain(cursor.collection, cursor.find, v));
-    return ShellValue::Of(std::move(plan));
-  }
-  if (method == "forEach") {
-    if (args.empty() || args[0].kind != Kind::kFunction) {
-      return TypeError(
-          "forEach takes print or printjson: the shell runs no JavaScript "
-          "functions");
-    }
-    ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
-    for (const Value& d : docs) *out_ << Render(d) << "\n";
-    return ShellValue::Undefined();
-  }
-  return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));
 }
 
 absl::StatusOr<ShellValue> Evaluator::CallValueMethod(const Value& v,

@@ -28,9 +28,11 @@
 // Output: the value of each expression statement (unless undefined) is
 // printed to `out` followed by a newline: in mongosh's form (value_format.h)
 // or, in OutputMode::kJson, as one line of relaxed Extended JSON (a cursor
-// prints one document per line). print() and printjson() always print.
-// Errors are returned, not printed: the caller prints FormatError(status)
-// (to stderr) and, in a REPL, keeps going.
+// prints one document per line). A cursor prints as an array of its first
+// 20 documents and `it` prints the next 20, as in mongosh; a top-level
+// string prints bare (createIndex's "a_1"). print() and printjson() always
+// print. Errors are returned, not printed: the caller prints
+// FormatError(status) (to stderr) and, in a REPL, keeps going.
 //
 // Not thread-safe: one Evaluator per shell session.
 #ifndef TTLDB_TOOLS_SHELL_EVALUATOR_H_
@@ -69,6 +71,9 @@ struct EvaluatorOptions {
   // Print mongosh's one-time "DeprecationWarning: Collection.insert() is
   // deprecated..." for insert/update/remove/count.
   bool deprecation_warnings = true;
+  // A printed cursor shows this many documents, then 'Type "it" for
+  // more' (mongosh's displayBatchSize); 0 prints them all.
+  size_t cursor_batch_size = 20;
   std::string database = "test";
   // Injected world; defaults: wall clock, the local time zone,
   // absl::SleepFor, ObjectId::Generate, absl::BitGen bytes.
@@ -142,6 +147,8 @@ class Evaluator {
   absl::Status Print(const ShellValue& v);
   std::string Render(const Value& v) const;
   void Warn(const std::string& method, const std::string& message);
+  // Prints the next batch of pending_ (the last printed cursor).
+  void PrintBatch();
 
   absl::StatusOr<ShellValue> EvalMember(const ShellValue& target,
                                         const std::string& name,
@@ -171,6 +178,8 @@ class Evaluator {
   std::map<std::string, ShellValue> variables_;
   std::set<std::string> constants_;
   std::set<std::string> warned_;
+  std::vector<Value> pending_;  // the documents of the last printed cursor
+  size_t pending_pos_ = 0;      // how many of them have been printed
   bool exit_requested_ = false;
   int exit_code_ = 0;
 };

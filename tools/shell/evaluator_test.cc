@@ -436,7 +436,7 @@ TEST_F(EvaluatorTest, GlobalsAndShellCommands) {
             "ObjectId('6500000000000000000000ee')\nLong('5')\n0\n"
             "2013-07-22T14:00:00.000Z\nISODate('2024-01-12T21:44:35.000Z')\n"
             "65a1b2c3d4e5f60718293a4b\n-5\n5\n[ -Infinity, NaN, -0, 1, 2.5 ]\n"
-            "switched to db other\nalready on db other\n");
+            "switched to db other\nalready on db other\nno cursor\n");
   EXPECT_EQ(slept_, 250);
   EXPECT_EQ(Run("show dbs"), "! Error: show dbs is not supported");
   EXPECT_EQ(Run("show users"),
@@ -480,6 +480,26 @@ TEST_F(EvaluatorTest, ErrorsStopTheScript) {
   EXPECT_EQ(Run("db.c.insertOne(5)"),
             "! MongoInvalidArgumentError: Argument \"doc\" must be an object");
   EXPECT_EQ(Run("new Foo()"), "! TypeError: Foo is not a constructor");
+}
+
+TEST_F(EvaluatorTest, ItPrintsTheNextBatch) {
+  std::ostringstream out;
+  EvaluatorOptions o = Options();
+  o.cursor_batch_size = 2;
+  Evaluator ev(&backend_, &out, o);
+  ASSERT_TRUE(ev.Run("it\ndb.c.insertMany([{a: 1}, {a: 2}, {a: 3}])").ok());
+  out.str("");
+  ASSERT_TRUE(ev.Run("db.c.find()").ok());
+  ASSERT_TRUE(ev.Run("it").ok());
+  ASSERT_TRUE(ev.Run("it").ok());
+  EXPECT_EQ(out.str(),
+            "[\n"
+            "  { _id: ObjectId('650000000000000000000001'), a: 1 },\n"
+            "  { _id: ObjectId('650000000000000000000002'), a: 2 }\n"
+            "]\n"
+            "Type \"it\" for more\n"
+            "[ { _id: ObjectId('650000000000000000000003'), a: 3 } ]\n"
+            "no cursor\n");
 }
 
 TEST_F(EvaluatorTest, ScriptModeDoesNotEchoResults) {
