@@ -1,0 +1,101 @@
+#include "tools/bench/bench_util.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace ttldb {
+namespace bench {
+
+std::string DocId(int64_t i) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "k%012lld", static_cast<long long>(i));
+  return buf;
+}
+
+int64_t DocGroup(int64_t i) { return i / 10; }
+
+std::string DocUser(int64_t i) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "user-%07lld", static_cast<long long>(i));
+  return buf;
+}
+
+void MakeDoc(int64_t i, int64_t access_millis, int doc_bytes,
+             std::string* out) {
+  char head[256];
+  int n =
+      snprintf(head, sizeof(head),
+               "{\"_id\":\"k%012lld\",\"accessTime\":{\"$date\":{"
+               "\"$numberLong\":\"%lld\"}},\"userId\":\"user-%07lld\","
+               "\"group\":%lld,\"payload\":\"",
+               static_cast<long long>(i), static_cast<long long>(access_millis),
+               static_cast<long long>(i), static_cast<long long>(DocGroup(i)));
+  out->assign(head, n);
+  const int pad = std::max<int>(8, doc_bytes - n - 2);
+  // A payload that varies per document (compresses like real text, not
+  // like a run of one byte).
+  static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789 ";
+  uint64_t s = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull + 1;
+  for (int k = 0; k < pad; ++k) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    out->push_back(kAlphabet[s % (sizeof(kAlphabet) - 1)]);
+  }
+  out->append("\"}");
+}
+
+int64_t ParseDocIndex(const char* data, size_t size) {
+  for (size_t p = 0; p + 13 <= size; ++p) {
+    if (data[p] != 'k') continue;
+    int64_t v = 0;
+    bool ok = true;
+    for (size_t q = p + 1; q < p + 13; ++q) {
+      if (data[q] < '0' || data[q] > '9') {
+        ok = false;
+        break;
+      }
+      v = v * 10 + (data[q] - '0');
+    }
+    if (ok) return v;
+  }
+  return -1;
+}
+
+double Latencies::OpsPerSecond() const {
+  if (total_ns_ <= 0) return 0;
+  return static_cast<double>(ns_.size()) * 1e9 / total_ns_;
+}
+
+double Latencies::PercentileMicros(double p) {
+  if (ns_.empty()) return 0;
+  if (!sorted_) {
+    std::sort(ns_.begin(), ns_.end());
+    sorted_ = true;
+  }
+  size_t idx = static_cast<size_t>(p / 100.0 * (ns_.size() - 1) + 0.5);
+  return ns_[std::min(idx, ns_.size() - 1)] / 1000.0;
+}
+
+double PeakRssMiB() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      return std::atof(line.c_str() + 6) / 1024.0;
+    }
+  }
+  return 0;
+}
+
+int64_t HeapBytes() {
+  struct mallinfo2 mi = mallinfo2();
+  return static_cast<int64_t>(mi.uordblks + mi.hblkhd);
+}
+
+}  // namespace bench
+}  // namespace ttldb

@@ -1,0 +1,87 @@
+// Small helpers of the ttldb benchmark: the document generator every engine
+// shares, latency recording, and process memory probes.
+#ifndef TTLDB_TOOLS_BENCH_BENCH_UTIL_H_
+#define TTLDB_TOOLS_BENCH_BENCH_UTIL_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ttldb {
+namespace bench {
+
+// The TTL every workload uses: 1 h. Live documents are younger, expired
+// ones are at least 2 h old.
+inline constexpr int64_t kExpireAfterSeconds = 3600;
+// "Now" for every engine: a fixed wall time (2027-01-15), injected into
+// ttldb through a FakeClock, so hiding and sweeps see the same cutoff.
+inline constexpr int64_t kNowMillis = 1'800'000'000'000;
+
+inline int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Document i of the benchmark, in ttldb's storage JSON form (so that the
+// raw-LevelDB limit stores exactly the bytes ttldb stores):
+//   {"_id":"k000000000042","accessTime":{"$date":{"$numberLong":"..."}},
+//    "userId":"user-0000042","group":4,"payload":"xxxx..."}
+// padded with the payload to about `doc_bytes`. group = i / 10, so an
+// equality on group matches 10 documents; userId is unique per document.
+std::string DocId(int64_t i);
+int64_t DocGroup(int64_t i);
+std::string DocUser(int64_t i);
+void MakeDoc(int64_t i, int64_t access_millis, int doc_bytes, std::string* out);
+// Recovers i from the bytes of an id ("...k000000000042..."): -1 if absent.
+int64_t ParseDocIndex(const char* data, size_t size);
+
+// Per-operation latencies of one workload.
+class Latencies {
+ public:
+  void Reserve(size_t n) { ns_.reserve(n); }
+  void Add(int64_t ns) {
+    ns_.push_back(ns);
+    total_ns_ += ns;
+  }
+  size_t count() const { return ns_.size(); }
+  int64_t total_ns() const { return total_ns_; }
+  // Operations per second over the summed operation times.
+  double OpsPerSecond() const;
+  // The p-th percentile (0..100) in microseconds.
+  double PercentileMicros(double p);
+
+ private:
+  std::vector<int64_t> ns_;
+  int64_t total_ns_ = 0;
+  bool sorted_ = false;
+};
+
+// Peak resident set size of the process so far (VmHWM), in MiB.
+double PeakRssMiB();
+// Bytes currently allocated from malloc (arena + mmapped chunks): the heap,
+// not LevelDB's mapped table files.
+int64_t HeapBytes();
+
+// Deterministic pseudo-random numbers (xorshift), the same sequence for
+// every engine.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed * 2654435761u + 1) {}
+  uint64_t Next() {
+    s_ ^= s_ << 13;
+    s_ ^= s_ >> 7;
+    s_ ^= s_ << 17;
+    return s_;
+  }
+  int64_t Uniform(int64_t n) { return static_cast<int64_t>(Next() % n); }
+
+ private:
+  uint64_t s_;
+};
+
+}  // namespace bench
+}  // namespace ttldb
+
+#endif  // TTLDB_TOOLS_BENCH_BENCH_UTIL_H_

@@ -1,0 +1,68 @@
+// The operations every benchmarked engine implements, in the shape a
+// session service makes them: one document per call.
+#ifndef TTLDB_TOOLS_BENCH_STORE_H_
+#define TTLDB_TOOLS_BENCH_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ttldb {
+namespace bench {
+
+struct StoreConfig {
+  int doc_bytes = 256;
+  // Secondary indexes besides _id and the TTL index on accessTime: 0, or 2
+  // ({userId: 1} and {group: 1}).
+  int extra_indexes = 0;
+};
+
+// One engine holding the benchmark's documents (bench_util.h: MakeDoc).
+// Documents expire kExpireAfterSeconds after their accessTime. Get and
+// FindGroup may run on one thread while Sweep runs on another. Any failure
+// aborts the program: a benchmark that silently measures errors is worse
+// than none.
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual const char* name() const = 0;
+  // Creates an empty store in the (empty) directory `dir`.
+  virtual void Open(const std::string& dir, const StoreConfig& config) = 0;
+  virtual void Close() = 0;
+
+  // Inserts document i; `json` is MakeDoc(i, access_millis, ...).
+  virtual void Insert(int64_t i, const std::string& json,
+                      int64_t access_millis) = 0;
+  // Setup, untimed: inserts documents [begin, end) with access times from
+  // `access(i)`. Engines may batch.
+  virtual void Load(int64_t begin, int64_t end,
+                    int64_t (*access)(int64_t i, void* arg), void* arg);
+  // Sets document i's accessTime to `now_millis` (`json` is the document
+  // with that time, for engines that rewrite the document themselves).
+  virtual void Touch(int64_t i, int64_t now_millis,
+                     const std::string& json) = 0;
+  // Reads document i by _id, hiding it if expired at `now_millis`; returns
+  // whether it was found.
+  virtual bool Get(int64_t i, int64_t now_millis) = 0;
+  // The documents with group == g (extra_indexes == 2 only); returns how
+  // many.
+  virtual int FindGroup(int64_t g, int64_t now_millis) = 0;
+  // Deletes every document expired at `now_millis` (one TTL pass); returns
+  // how many were deleted.
+  virtual int64_t Sweep(int64_t now_millis) = 0;
+
+ protected:
+  StoreConfig config_;
+};
+
+std::unique_ptr<Store> NewTtldbStore();
+std::unique_ptr<Store> NewLevelDbStore();
+std::unique_ptr<Store> NewSqliteStore();
+
+// Aborts with a message (a benchmark cannot continue past a failed call).
+[[noreturn]] void Die(const std::string& what);
+
+}  // namespace bench
+}  // namespace ttldb
+
+#endif  // TTLDB_TOOLS_BENCH_STORE_H_

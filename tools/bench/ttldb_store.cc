@@ -1,0 +1,102 @@
+// ttldb through its public API (engine/database.h, engine/collection.h),
+// with the monitor off and sweeps run by TEST_RunTtlPass at a fixed "now".
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "engine/database.h"
+#include "tools/bench/bench_util.h"
+#include "tools/bench/store.h"
+
+namespace ttldb {
+namespace bench {
+namespace {
+
+class TtldbStore : public Store {
+ public:
+  const char* name() const override { return "ttldb"; }
+
+  void Open(const std::string& dir, const StoreConfig& config) override {
+    config_ = config;
+    clock_ = std::make_unique<FakeClock>(absl::FromUnixMillis(kNowMillis));
+    Options options;
+    options.ttl_monitor_enabled = false;
+    options.clock = clock_.get();
+    auto db = Database::Open(dir, options);
+    if (!db.ok()) Die(db.status().ToString());
+    db_ = std::move(*db);
+    coll_ = &db_->collection("sessions");
+    Check(coll_
+              ->CreateIndex(R"({"accessTime": 1})",
+                            absl::StrCat(R"({"expireAfterSeconds": )",
+                                         kExpireAfterSeconds, "}"))
+              .status());
+    if (config.extra_indexes == 2) {
+      Check(coll_->CreateIndex(R"({"userId": 1})").status());
+      Check(coll_->CreateIndex(R"({"group": 1})").status());
+    }
+  }
+
+  void Close() override {
+    if (db_ != nullptr) Check(db_->Close());
+    db_.reset();
+  }
+
+  void Insert(int64_t, const std::string& json, int64_t) override {
+    Check(coll_->InsertOne(json).status());
+  }
+
+  void Touch(int64_t i, int64_t now_millis, const std::string&) override {
+    clock_->SetWall(absl::FromUnixMillis(now_millis));
+    const Value filter =
+        Value::MakeObject({Field("_id", Value::String(DocId(i)))});
+    auto r = coll_->Touch(filter, "accessTime");
+    Check(r.status());
+    if (r->modified_count != 1) Die(absl::StrCat("touch missed ", DocId(i)));
+  }
+
+  bool Get(int64_t i, int64_t now_millis) override {
+    (void)now_millis;  // the FakeClock says "now"
+    auto doc = coll_->FindById(Value::String(DocId(i)));
+    if (doc.ok()) return true;
+    if (!absl::IsNotFound(doc.status())) Die(doc.status().ToString());
+    return false;
+  }
+
+  int FindGroup(int64_t g, int64_t) override {
+    const Value filter = Value::MakeObject({Field("group", Value::Int64(g))});
+    auto cursor = coll_->Find(filter);
+    Check(cursor.status());
+    int n = 0;
+    while (true) {
+      auto doc = (*cursor)->Next();
+      Check(doc.status());
+      if (!doc->has_value()) return n;
+      ++n;
+    }
+  }
+
+  int64_t Sweep(int64_t now_millis) override {
+    TtlPassStats s = db_->TEST_RunTtlPass(absl::FromUnixMillis(now_millis));
+    if (s.failed_batches != 0) Die("TTL pass had failed batches");
+    return s.deleted_documents;
+  }
+
+ private:
+  static void Check(const absl::Status& s) {
+    if (!s.ok()) Die(s.ToString());
+  }
+
+  std::unique_ptr<FakeClock> clock_;
+  std::unique_ptr<Database> db_;
+  Collection* coll_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> NewTtldbStore() {
+  return std::make_unique<TtldbStore>();
+}
+
+}  // namespace bench
+}  // namespace ttldb
