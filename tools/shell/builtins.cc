@@ -16,6 +16,18 @@ namespace {
 // +-8.64e15 ms: the range of a JavaScript Date.
 constexpr double kMaxJsDateMillis = 8.64e15;
 
+// A number converted to uint32 (Timestamp fields, ObjectId seconds): false
+// unless it is finite and in 0..2^32-1, so the cast below is defined.
+bool ToUint32(const Value& v, uint32_t* out) {
+  if (!v.is_number()) return false;
+  double d = v.type() == ValueType::kDouble
+                 ? v.double_value()
+                 : static_cast<double>(v.int64_value());
+  if (!(d >= 0 && d <= 4294967295.0)) return false;
+  *out = static_cast<uint32_t>(d);
+  return true;
+}
+
 bool IsNumeric(const Value& v) {
   return v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64 ||
          v.type() == ValueType::kDouble;
@@ -330,7 +342,16 @@ absl::StatusOr<Value> MakeDate(bool is_new, const std::vector<Value>& args,
     if (!IsNumeric(args[i]) || !std::isfinite(NumberOf(args[i]))) {
       return Invalid("Invalid Date: date parts must be numbers");
     }
-    parts[i] = static_cast<int64_t>(std::trunc(NumberOf(args[i])));
+    const double part = NumberOf(args[i]);
+    // 1e9: far beyond any date part a valid Date can hold; keeps the
+    // integer arithmetic below defined.
+    if (std::fabs(part) > 1e9 && i != 6) {
+      return Invalid("Invalid Date: the time value is out of range");
+    }
+    if (std::fabs(part) > kMaxJsDateMillis) {
+      return Invalid("Invalid Date: the time value is out of range");
+    }
+    parts[i] = static_cast<int64_t>(std::trunc(part));
   }
   if (parts[0] >= 0 && parts[0] <= 99) parts[0] += 1900;
   // CivilSecond normalizes overflow (month 12 is January next year), as
@@ -356,7 +377,8 @@ absl::StatusOr<Value> MakeObjectId(const std::vector<Value>& args,
     }
   }
   if (IsNumeric(a)) {
-    return Value::Oid(ObjectId::GenerateAt(static_cast<uint32_t>(NumberOf(a))));
+    uint32_t seconds = 0;
+    if (ToUint32(a, &seconds)) return Value::Oid(ObjectId::GenerateAt(seconds));
   }
   if (a.type() == ValueType::kObjectId) return a;
   return Invalid(
@@ -445,14 +467,15 @@ absl::StatusOr<Value> CallBuiltin(absl::string_view name, bool is_new,
         if (f.first == "t") t = &f.second;
         if (f.first == "i") i = &f.second;
       }
-      if (t == nullptr || i == nullptr || !IsNumeric(*t) || !IsNumeric(*i)) {
-        return Invalid("Timestamp: expected { t: <number>, i: <number> }");
+      if (t == nullptr || i == nullptr || !ToUint32(*t, &ts.t) ||
+          !ToUint32(*i, &ts.i)) {
+        return Invalid(
+            "Timestamp: expected { t: <number>, i: <number> } in 0..2^32-1");
       }
-      ts.t = static_cast<uint32_t>(NumberOf(*t));
-      ts.i = static_cast<uint32_t>(NumberOf(*i));
     } else if (args.size() == 2 && IsNumeric(args[0]) && IsNumeric(args[1])) {
-      ts.t = static_cast<uint32_t>(NumberOf(args[0]));
-      ts.i = static_cast<uint32_t>(NumberOf(args[1]));
+      if (!ToUint32(args[0], &ts.t) || !ToUint32(args[1], &ts.i)) {
+        return Invalid("Timestamp: t and i must be in 0..2^32-1");
+      }
     } else if (!args.empty()) {
       return Invalid("Timestamp: expected (t, i) or ({ t, i })");
     }

@@ -209,11 +209,11 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
     int64_t skip = 0, limit = 0;
-    if (const Value* s = FieldOf(options, "skip"); s && IsNumeric(*s)) {
-      skip = static_cast<int64_t>(NumberOf(*s));
+    if (const Value* s = FieldOf(options, "skip")) {
+      ASSIGN_OR_RETURN(skip, IntArg({ShellValue::Of(*s)}, 0, "skip"));
     }
-    if (const Value* l = FieldOf(options, "limit"); l && IsNumeric(*l)) {
-      limit = static_cast<int64_t>(NumberOf(*l));
+    if (const Value* l = FieldOf(options, "limit")) {
+      ASSIGN_OR_RETURN(limit, IntArg({ShellValue::Of(*l)}, 0, "limit"));
     }
     return wrap(backend_->CountDocuments(coll, filter, skip, limit));
   }
@@ -331,7 +331,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
     ASSIGN_OR_RETURN(Value n, backend_->CountDocuments(
                                   cursor.collection, cursor.find.filter,
                                   apply ? cursor.find.skip : 0,
-                                  apply ? std::abs(cursor.find.limit) : 0));
+                                  apply ? std::llabs(cursor.find.limit) : 0));
     return ShellValue::Of(std::move(n));
   }
   if (method == "itcount" || method == "toArray") {

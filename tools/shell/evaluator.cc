@@ -293,7 +293,11 @@ absl::Status Evaluator::Assign(const Node& target, ShellValue value) {
       if (k->kind == Kind::kValue && k->value.is_string()) {
         key = k->value.string_value();
       } else if (k->kind == Kind::kValue && IsNumeric(k->value)) {
-        index = static_cast<int64_t>(NumberOf(k->value));
+        const double d = NumberOf(k->value);
+        if (!(d >= 0 && d <= 1e6) || std::trunc(d) != d) {
+          return TypeError("invalid array index");
+        }
+        index = static_cast<int64_t>(d);
         key = absl::StrCat(index);
       } else {
         return TypeError("invalid property key");
@@ -457,7 +461,7 @@ absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
         return ShellValue::Of(Value::Double(std::nan("")));
       }
       const Value& n = v->value;
-      if (n.type() == ValueType::kInt64) {
+      if (n.type() == ValueType::kInt64 && n.int64_value() != INT64_MIN) {
         return ShellValue::Of(Value::Int64(-n.int64_value()));
       }
       if (n.type() == ValueType::kInt32 && n.int32_value() != 0) {

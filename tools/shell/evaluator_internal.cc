@@ -130,7 +130,12 @@ absl::StatusOr<int64_t> IntArg(const std::vector<ShellValue>& args, size_t i,
   if (!IsNumeric(*v)) {
     return TypeError(absl::StrCat(what, " must be a number"));
   }
-  return static_cast<int64_t>(NumberOf(*v));
+  const double d = NumberOf(*v);
+  // 2^53: the exact-integer range of a JavaScript number.
+  if (!(std::fabs(d) <= 9007199254740992.0)) {
+    return TypeError(absl::StrCat(what, " is out of range"));
+  }
+  return static_cast<int64_t>(d);
 }
 
 // An option of an options object: {upsert: true} -> true.
