@@ -1,5 +1,7 @@
 #include "tools/shell/parser.h"
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -262,6 +264,37 @@ TEST(StatementIsCompleteTest, Incremental) {
   EXPECT_TRUE(StatementIsComplete("x = 1 // {"));
   EXPECT_TRUE(StatementIsComplete("db.c.find())"));  // stray closer: error
   EXPECT_TRUE(StatementIsComplete("db.c.insertOne({\n a: 1\n})"));
+}
+
+TEST(ParserTest, NegativeZeroIsADouble) {
+  absl::StatusOr<std::vector<Statement>> r = ParseProgram("-0");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)[0].value->literal.type(), ValueType::kDouble);
+  EXPECT_TRUE(std::signbit((*r)[0].value->literal.double_value()));
+}
+
+// Garbage never crashes the lexer or parser, and every error names a line
+// and column.
+TEST(ParserTest, SurvivesGarbage) {
+  const std::string alphabet = "{}[](),:;.=-+/*'\"\\\nab$0x9e.ISODate new ";
+  uint32_t seed = 12345;
+  for (int round = 0; round < 20000; ++round) {
+    std::string src;
+    const int len = round % 40;
+    for (int i = 0; i < len; ++i) {
+      seed = seed * 1103515245 + 12345;
+      src.push_back(alphabet[(seed >> 16) % alphabet.size()]);
+    }
+    StatementIsComplete(src);
+    absl::StatusOr<std::vector<Statement>> r = ParseProgram(src);
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("(line "), absl::string_view::npos)
+          << src << " -> " << r.status();
+    }
+  }
+  // Deep nesting is an error, not a stack overflow.
+  EXPECT_EQ(Parse(std::string(10000, '[')),
+            "SyntaxError: Expression nested too deeply (line 1, column 201)");
 }
 
 TEST(LexerTest, PositionsAndNewlines) {
