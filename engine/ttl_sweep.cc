@@ -108,6 +108,11 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     cursor.min_added.clear();
   }
 
+  // The fast path of a collection whose only index is this TTL index.
+  const bool no_reread = state->indexes.size() == 1 &&
+                         !index->partial.has_value() &&
+                         !options_.expiry_listener;
+  std::set<std::string> multikey_seen;  // this call's parsed documents
   std::string last_visited;
   bool exhausted = false;
   while (result.deleted_documents < max_docs) {
@@ -134,6 +139,74 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     }
     if (entries.empty()) break;
     TTLDB_SYNC_POINT("Engine::DeleteExpired:AfterScan");
+
+    if (no_reread) {
+      // Only the TTL index, no partial filter, no listener: a document's
+      // keys are its document key and this entry, so the document need not
+      // be parsed. Under the writers' lock, one locked iterator walk checks
+      // that each scanned entry still exists (a touch or delete removes it
+      // in the same atomic batch that changes the document), and one raw
+      // read of the document checks that it holds no array (an array of
+      // dates gives a document several entries: then the full re-check).
+      MutexLock l(&write_mu_);
+      auto current = GetState(ref.collection);
+      if (current != state) return result;
+      leveldb::WriteBatch batch;
+      int64_t n = 0;
+      std::unique_ptr<leveldb::Iterator> it(
+          db_->NewIterator(leveldb::ReadOptions()));
+      it->Seek(entries.front().first);
+      std::string raw;
+      std::vector<std::string> keys;
+      for (const auto& [entry_key, encoded_id] : entries) {
+        while (it->Valid() && it->key().compare(entry_key) < 0) it->Next();
+        if (!it->Valid() || it->key() != leveldb::Slice(entry_key)) {
+          continue;  // touched or deleted meanwhile: kept, not counted
+        }
+        const std::string doc_key = DocumentKey(state->info.id(), encoded_id);
+        leveldb::Status s = db_->Get(leveldb::ReadOptions(), doc_key, &raw);
+        if (s.IsNotFound()) continue;
+        if (!s.ok()) return absl::InternalError(s.ToString());
+        if (raw.find('[') == std::string::npos) {
+          batch.Delete(doc_key);
+          batch.Delete(entry_key);
+          ++result.deleted_keys;
+          ++n;
+          continue;
+        }
+        // Perhaps multikey: parse and delete every entry it derives (later
+        // entries of the same document are then gone from the walk above
+        // only after the write; skip them here).
+        if (!multikey_seen.insert(encoded_id).second) continue;
+        ASSIGN_OR_RETURN(std::optional<Value> doc,
+                         ReadDocument(*state, encoded_id));
+        if (!doc.has_value() ||
+            !IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
+          continue;
+        }
+        batch.Delete(doc_key);
+        RETURN_IF_ERROR(IndexEntryKeys(*index, *doc, encoded_id, &keys));
+        for (const std::string& k : keys) batch.Delete(k);
+        result.deleted_keys += keys.size();
+        ++n;
+      }
+      if (!it->status().ok()) {
+        return absl::InternalError(it->status().ToString());
+      }
+      if (n > 0) {
+        leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+        if (!s.ok()) {
+          return absl::InternalError(
+              absl::StrCat("TTL delete failed: ", s.ToString()));
+        }
+      }
+      result.deleted_documents += n;
+      last_visited = entries.back().first;
+      ttl_cursors_[index->prefix].deleted_since_compact += n;
+      if (exhausted) break;
+      start = PrefixSuccessor(last_visited);
+      continue;
+    }
 
     std::vector<Value> deleted;
     {
