@@ -100,7 +100,7 @@ class Lexer {
         token.kind = TokenKind::kNumber;
         absl::Status s = LexNumber(&token);
         if (!s.ok()) return s;
-      } else if (c == '"' || c == '\'') {
+      } else if (c == '"' || c == '\'' || c == '`') {
         token.kind = TokenKind::kString;
         bool continued = false;
         absl::Status s = LexString(&token, &continued);
@@ -204,9 +204,15 @@ class Lexer {
 
   absl::Status LexString(Token* token, bool* continued) {
     const char quote = src_[pos_];
+    // A template literal (`...`) may span lines; ${} is not supported.
+    const bool is_template = quote == '`';
     Advance();
     while (true) {
-      if (pos_ >= src_.size() || src_[pos_] == '\n') {
+      if (is_template && pos_ >= src_.size()) {
+        *continued = true;  // the REPL waits for the closing backtick
+        return absl::OkStatus();
+      }
+      if (pos_ >= src_.size() || (src_[pos_] == '\n' && !is_template)) {
         return SyntaxError("Unterminated string constant", token->line,
                            token->column);
       }
@@ -214,6 +220,10 @@ class Lexer {
       if (c == quote) {
         Advance();
         return absl::OkStatus();
+      }
+      if (is_template && c == '$' && Peek(1) == '{') {
+        return SyntaxError("Template substitutions ${...} are not supported",
+                           line_, column_);
       }
       if (c != '\\') {
         token->text.push_back(c);

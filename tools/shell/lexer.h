@@ -49,7 +49,8 @@ struct Token {
 enum class LexEnd {
   kComplete,           // every token closed
   kInComment,          // inside an unterminated /* comment
-  kInStringContinued,  // inside a string whose line ends with a backslash
+  kInStringContinued,  // inside a string whose line ends with a backslash,
+                       // or inside a `template literal`
 };
 
 // Tokenizes `source`. The token list always ends with a kEnd token. Errors

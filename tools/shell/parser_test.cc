@@ -137,6 +137,10 @@ TEST(ParserTest, Strings) {
             "\n\t\xC3\xA9\xF0\x9F\x98\x80"
             "A\xF0\x9F\x98\x80");
   EXPECT_EQ(Parse("'a\\\nb'"), "'ab'");  // line continuation
+  EXPECT_EQ(Parse("`two\nlines`"), "'two\nlines'");
+  EXPECT_EQ(Parse("`a ${x}`"),
+            "SyntaxError: Template substitutions ${...} are not supported "
+            "(line 1, column 4)");
 }
 
 TEST(ParserTest, Numbers) {
