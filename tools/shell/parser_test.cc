@@ -262,7 +262,9 @@ TEST(StatementIsCompleteTest, Incremental) {
   EXPECT_FALSE(StatementIsComplete("x = /* a comment"));
   EXPECT_TRUE(StatementIsComplete("x = /* a comment */ 1"));
   EXPECT_FALSE(StatementIsComplete("x = 'abc\\"));
-  EXPECT_TRUE(StatementIsComplete("x = 'abc"));   // error reported at once
+  EXPECT_TRUE(StatementIsComplete("x = 'abc"));  // error reported at once
+  EXPECT_FALSE(StatementIsComplete("x = `abc\n"));
+  EXPECT_TRUE(StatementIsComplete("x = `abc\ndef`"));
   EXPECT_TRUE(StatementIsComplete("x = '{'"));    // brackets in strings
   EXPECT_TRUE(StatementIsComplete("x = /[(]/"));  // and regexes don't count
   EXPECT_TRUE(StatementIsComplete("x = 1 // {"));
