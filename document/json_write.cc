@@ -16,8 +16,15 @@ constexpr int64_t kMaxIsoDateMillis = 253402300799999;
 void AppendString(absl::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
+  // Runs of characters that need no escape are appended in one piece: the
+  // per-character push_back made serialization the largest cost of a write.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"':
         out->append("\\\"");
@@ -40,16 +47,13 @@ void AppendString(absl::string_view s, std::string* out) {
       case '\f':
         out->append("\\f");
         break;
-      default:
-        if (u < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 0xF]);
-        } else {
-          out->push_back(c);
-        }
+      default:  // another control character
+        out->append("\\u00");
+        out->push_back(kHex[u >> 4]);
+        out->push_back(kHex[u & 0xF]);
     }
   }
+  out->append(s.data() + run, s.size() - run);
   out->push_back('"');
 }
 

@@ -328,6 +328,9 @@ class PlanCursor : public Cursor {
         now_(now),
         stats_(stats != nullptr ? stats : &own_stats_) {
     snapshot_ = engine_->db()->GetSnapshot();
+    // Point lookups by _id need no iterator (creating one costs about as
+    // much as the lookup itself).
+    if (plan_.kind == QueryPlan::Kind::kIdLookup) return;
     leveldb::ReadOptions ro;
     ro.snapshot = snapshot_;
     ro.fill_cache = true;
@@ -558,6 +561,14 @@ absl::StatusOr<std::vector<std::string>> MatchingIds(
     const Filter& filter, int64_t limit, absl::Time now) {
   std::vector<std::string> ids;
   if (state == nullptr) return ids;
+  // By _id: the candidates are the ids themselves. The caller re-reads and
+  // re-matches every candidate under the writers' lock anyway, so reading
+  // and parsing them here too would only parse each document twice.
+  ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(*state, filter, nullptr, ""));
+  if (plan.kind == QueryPlan::Kind::kIdLookup &&
+      (limit == 0 || static_cast<int64_t>(plan.ids.size()) <= limit)) {
+    return std::move(plan.ids);
+  }
   Query q{};
   q.filter = filter;
   q.limit = limit;

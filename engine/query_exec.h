@@ -70,7 +70,9 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
     absl::Time now, ExecStats* stats = nullptr);
 
 // Encoded _ids of the documents matching `filter` (at most `limit`, 0: all),
-// from a fresh snapshot. For multi-document writes.
+// from a fresh snapshot. For multi-document writes. When the filter selects
+// by _id equality or $in, the ids themselves are returned unread (they may
+// not exist or match): the caller must re-read and re-match each one.
 absl::StatusOr<std::vector<std::string>> MatchingIds(
     Engine* engine, const std::shared_ptr<const CollectionState>& state,
     const Filter& filter, int64_t limit, absl::Time now);
