@@ -1,0 +1,336 @@
+#include "tools/import_export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "index/index_spec.h"
+#include "query/filter.h"
+#include "ttl/expiry.h"
+
+namespace ttldb {
+namespace {
+
+void AppendExportJson(const Value& v, std::string* out) {
+  switch (v.type()) {
+    case ValueType::kInt64:
+      absl::StrAppend(out, "{\"$numberLong\":\"", v.int64_value(), "\"}");
+      return;
+    case ValueType::kObject: {
+      out->push_back('{');
+      bool first = true;
+      for (const Field& f : v.object_fields()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendJson(Value::String(f.first), JsonFormat::kRelaxed, out);
+        out->push_back(':');
+        AppendExportJson(f.second, out);
+      }
+      out->push_back('}');
+      return;
+    }
+    case ValueType::kArray: {
+      out->push_back('[');
+      bool first = true;
+      for (const Value& item : v.array_items()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendExportJson(item, out);
+      }
+      out->push_back(']');
+      return;
+    }
+    default:
+      AppendJson(v, JsonFormat::kRelaxed, out);
+  }
+}
+
+// One TTL index of the target collection, ready to test documents.
+struct TtlCheck {
+  std::string name;
+  proto::IndexSpec spec;
+  int64_t expire_after_seconds = 0;
+  bool reject_expired = false;
+  std::optional<Filter> partial;
+};
+
+absl::StatusOr<std::vector<TtlCheck>> TtlChecks(Collection& c) {
+  ASSIGN_OR_RETURN(std::vector<Value> specs, c.ListIndexes());
+  std::vector<TtlCheck> out;
+  for (const Value& s : specs) {
+    const Value* e = s.Get("expireAfterSeconds");
+    const Value* key = s.Get("key");
+    const Value* name = s.Get("name");
+    if (e == nullptr || !e->is_number() || key == nullptr || name == nullptr ||
+        !name->is_string()) {
+      continue;
+    }
+    const double seconds = e->AsDouble();
+    if (!std::isfinite(seconds) || seconds < 0) continue;  // inactive index
+    Value options = s;
+    options.Remove("key");
+    absl::StatusOr<proto::IndexSpec> spec = ParseIndexSpec(*key, options);
+    if (!spec.ok()) continue;
+    TtlCheck check;
+    check.name = name->string_value();
+    check.spec = *std::move(spec);
+    check.expire_after_seconds = static_cast<int64_t>(seconds);
+    const Value* reject = s.Get("rejectExpired");
+    check.reject_expired = reject != nullptr &&
+                           reject->type() == ValueType::kBool &&
+                           reject->bool_value();
+    if (const Value* pf = s.Get("partialFilterExpression")) {
+      ASSIGN_OR_RETURN(Filter f, Filter::Parse(*pf));
+      check.partial = std::move(f);
+    }
+    out.push_back(std::move(check));
+  }
+  return out;
+}
+
+// The TTL index under which `doc` is expired by more than the tolerance,
+// or nullptr.
+const TtlCheck* ExpiredBeyondTolerance(const std::vector<TtlCheck>& checks,
+                                       const Value& doc,
+                                       const ImportOptions& options) {
+  for (const TtlCheck& check : checks) {
+    if (check.partial.has_value() && !check.partial->Matches(doc)) continue;
+    const absl::Time at = check.reject_expired
+                              ? options.now
+                              : options.now - options.skew_tolerance;
+    if (IsExpired(check.spec, check.expire_after_seconds, doc, at)) {
+      return &check;
+    }
+  }
+  return nullptr;
+}
+
+// Accumulates documents and inserts them in ordered batches, remembering
+// where each came from for error messages.
+class BatchInserter {
+ public:
+  BatchInserter(Collection* c, const ImportOptions& options,
+                ImportResult* result)
+      : c_(c), options_(options), result_(result) {}
+
+  absl::Status Add(Value doc, std::string where) {
+    docs_.push_back(std::move(doc));
+    where_.push_back(std::move(where));
+    if (docs_.size() >= options_.batch_size) return Flush();
+    return absl::OkStatus();
+  }
+
+  absl::Status Flush() {
+    if (docs_.empty()) return absl::OkStatus();
+    std::vector<DocArg> args(docs_.begin(), docs_.end());
+    std::vector<Value> ids;
+    absl::Status s = c_->InsertMany(args, &ids);
+    result_->imported += ids.size();
+    if (!s.ok()) {
+      const std::string& where =
+          where_[std::min(ids.size(), where_.size() - 1)];
+      return absl::Status(s.code(), absl::StrCat(where, ": ", s.message()));
+    }
+    docs_.clear();
+    where_.clear();
+    if (options_.progress) {
+      options_.progress(result_->imported, result_->skipped);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Collection* const c_;
+  const ImportOptions& options_;
+  ImportResult* const result_;
+  std::vector<Value> docs_;
+  std::vector<std::string> where_;
+};
+
+}  // namespace
+
+std::string ToExportJson(const Value& doc) {
+  std::string out;
+  AppendExportJson(doc, &out);
+  return out;
+}
+
+absl::StatusOr<int64_t> ExportDocuments(Database* db, absl::string_view coll,
+                                        const ExportOptions& options,
+                                        std::ostream* out) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                   db->collection(coll).Find("{}"));
+  int64_t n = 0;
+  std::string line;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+    if (!doc.has_value()) break;
+    line.clear();
+    if (options.canonical) {
+      AppendJson(*doc, JsonFormat::kCanonical, &line);
+    } else {
+      AppendExportJson(*doc, &line);
+    }
+    line.push_back('\n');
+    out->write(line.data(), line.size());
+    ++n;
+  }
+  out->flush();
+  if (!*out) return absl::InternalError("export: write failed");
+  return n;
+}
+
+absl::Status ExportIndexes(Database* db, absl::string_view coll,
+                           std::ostream* out) {
+  ASSIGN_OR_RETURN(std::vector<Value> specs,
+                   db->collection(coll).ListIndexes());
+  *out << "[";
+  for (size_t i = 0; i < specs.size(); ++i) {
+    *out << (i == 0 ? "\n  " : ",\n  ") << ToExportJson(specs[i]);
+  }
+  *out << "\n]\n";
+  out->flush();
+  if (!*out) return absl::InternalError("export: write failed");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> ImportIndexes(Database* db, absl::string_view coll,
+                                  absl::string_view json) {
+  ParseOptions po;
+  po.max_bytes = std::max(po.max_bytes, json.size());
+  absl::StatusOr<Value> parsed = ParseValue(json, po);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("index file: ", parsed.status().message()));
+  }
+  if (!parsed->is_array()) {
+    return absl::InvalidArgumentError(
+        "index file: expected a JSON array of index specs (ttldb export "
+        "--indexes)");
+  }
+  Collection& c = db->collection(coll);
+  int n = 0;
+  for (const Value& spec : parsed->array_items()) {
+    const Value* key = spec.is_object() ? spec.Get("key") : nullptr;
+    if (key == nullptr || !key->is_object()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "index file: spec ", n + 1, " has no key pattern: ", ToJson(spec)));
+    }
+    const Value* name = spec.Get("name");
+    if (name != nullptr && name->is_string() &&
+        name->string_value() == "_id_") {
+      continue;
+    }
+    Value options = spec;
+    options.Remove("key");
+    options.Remove("ns");  // MongoDB 4.2's listIndexes added it
+    absl::StatusOr<std::string> created = c.CreateIndex(*key, options);
+    if (!created.ok()) {
+      return absl::Status(created.status().code(),
+                          absl::StrCat("index file: ", ToJson(spec), ": ",
+                                       created.status().message()));
+    }
+    ++n;
+  }
+  return n;
+}
+
+std::string ImportResult::Summary() const {
+  std::string s = absl::StrCat("imported ", imported,
+                               imported == 1 ? " document" : " documents");
+  if (skipped > 0) {
+    absl::StrAppend(&s, ", skipped ", skipped, " already expired by more than ",
+                    absl::ToInt64Seconds(skew_tolerance), " s (TTL index");
+    if (skipped_by_index.size() == 1) {
+      absl::StrAppend(&s, " ", skipped_by_index.begin()->first, ")");
+    } else {
+      std::vector<std::string> parts;
+      for (const auto& [name, n] : skipped_by_index) {
+        parts.push_back(absl::StrCat(name, ": ", n));
+      }
+      absl::StrAppend(&s, "es ", absl::StrJoin(parts, ", "), ")");
+    }
+  }
+  return s;
+}
+
+absl::Status ImportDocuments(Database* db, absl::string_view coll,
+                             std::istream* in, const ImportOptions& options,
+                             ImportResult* result) {
+  *result = ImportResult();
+  result->skew_tolerance = options.skew_tolerance;
+  if (options.drop) RETURN_IF_ERROR(db->DropCollection(coll).status());
+  Collection& c = db->collection(coll);
+  ASSIGN_OR_RETURN(std::vector<TtlCheck> checks, TtlChecks(c));
+  BatchInserter inserter(&c, options, result);
+
+  auto take = [&](Value doc, std::string where) -> absl::Status {
+    if (!doc.is_object()) {
+      RETURN_IF_ERROR(inserter.Flush());
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": expected a document, got ", ToJson(doc)));
+    }
+    if (const TtlCheck* check = ExpiredBeyondTolerance(checks, doc, options)) {
+      ++result->skipped;
+      ++result->skipped_by_index[check->name];
+      return absl::OkStatus();
+    }
+    return inserter.Add(std::move(doc), std::move(where));
+  };
+
+  // A JSON array file (mongoexport --jsonArray) starts with '['.
+  char first = 0;
+  while (in->get(first) &&
+         absl::ascii_isspace(static_cast<unsigned char>(first))) {
+  }
+  if (!*in) return absl::OkStatus();  // empty input
+  in->unget();
+  if (first == '[') {
+    std::stringstream buffer;
+    buffer << in->rdbuf();
+    const std::string text = buffer.str();
+    ParseOptions po;
+    po.max_bytes = std::max(po.max_bytes, text.size());
+    po.max_depth = kMaxNestingDepth + 1;
+    absl::StatusOr<Value> all = ParseValue(text, po);
+    if (!all.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("JSON array: ", all.status().message()));
+    }
+    size_t i = 0;
+    for (Value& doc : all->mutable_array_items()) {
+      RETURN_IF_ERROR(take(std::move(doc), absl::StrCat("document ", ++i)));
+    }
+    return inserter.Flush();
+  }
+
+  std::string line;
+  int64_t line_number = 0;
+  while (std::getline(*in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    absl::StatusOr<Value> doc = ParseDocument(line);
+    if (!doc.ok()) {
+      absl::Status flushed = inserter.Flush();
+      if (!flushed.ok()) return flushed;
+      return absl::Status(
+          doc.status().code(),
+          absl::StrCat("line ", line_number, ": ", doc.status().message()));
+    }
+    RETURN_IF_ERROR(take(*std::move(doc), absl::StrCat("line ", line_number)));
+  }
+  if (in->bad()) return absl::DataLossError("import: read failed");
+  return inserter.Flush();
+}
+
+}  // namespace ttldb
