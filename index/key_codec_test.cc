@@ -145,10 +145,13 @@ class RandomValues {
   }
 
   int64_t Date() {
-    return Pick<int64_t>({0, 1, -1, 1700000000000, -62135596800000,
-                          std::numeric_limits<int64_t>::max(),
-                          std::numeric_limits<int64_t>::min()}) +
-           (Uniform(0, 1) ? 0 : Uniform(-2, 2));
+    int64_t base = Pick<int64_t>({0, 1, -1, 1700000000000, -62135596800000,
+                                  std::numeric_limits<int64_t>::max(),
+                                  std::numeric_limits<int64_t>::min()});
+    int64_t delta = Uniform(0, 1) ? 0 : Uniform(-2, 2);
+    int64_t out;
+    // Near the int64 limits keep the base rather than overflow.
+    return __builtin_add_overflow(base, delta, &out) ? base : out;
   }
 
   std::mt19937 rng_;
