@@ -140,7 +140,7 @@ absl::Status Engine::LoadCatalog() {
       RETURN_IF_ERROR(SaveMetaLocked(&batch));
       leveldb::WriteOptions wo;
       wo.sync = true;
-      leveldb::Status ws = db_->Write(wo, &batch);
+      leveldb::Status ws = Commit(wo, &batch);
       if (!ws.ok()) return absl::InternalError(ws.ToString());
     }
   } else if (!s.ok()) {
@@ -247,7 +247,30 @@ absl::Status Engine::CheckWritable() const {
     return absl::FailedPreconditionError(
         "database was opened read-only: writes are not allowed");
   }
+  MutexLock l(&write_error_mu_);
+  if (!write_error_.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("an earlier write failed (", write_error_,
+                     "): writes are refused until the database is reopened"));
+  }
   return absl::OkStatus();
+}
+
+leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
+                               leveldb::WriteBatch* batch) {
+  {
+    MutexLock l(&write_error_mu_);
+    if (!write_error_.empty()) {
+      return leveldb::Status::IOError(
+          "an earlier write failed; reopen the database", write_error_);
+    }
+  }
+  leveldb::Status s = db_->Write(options, batch);
+  if (!s.ok()) {
+    MutexLock l(&write_error_mu_);
+    if (write_error_.empty()) write_error_ = s.ToString();
+  }
+  return s;
 }
 
 absl::Status Engine::SaveMetaLocked(leveldb::WriteBatch* batch) {
@@ -279,7 +302,7 @@ Engine::GetOrCreateLocked(absl::string_view name) {
   RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
   leveldb::WriteOptions wo;
   wo.sync = true;  // catalog changes are rare: always durable
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) {
     meta_.set_next_collection_id(meta_.next_collection_id() - 1);
     return absl::InternalError(
@@ -329,7 +352,7 @@ absl::Status Engine::DeleteRange(const std::string& begin,
     }
     if (!it->status().ok()) return absl::InternalError(it->status().ToString());
     if (n == 0) break;
-    leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+    leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
     if (!s.ok()) return absl::InternalError(s.ToString());
     if (n < kChunk) break;
   }
@@ -347,7 +370,7 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   batch.Delete(CatalogKey(name));
   leveldb::WriteOptions wo;
   wo.sync = true;
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) return absl::InternalError(s.ToString());
   Publish(std::string(name), nullptr);
   for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
@@ -381,7 +404,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
   RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
   leveldb::WriteOptions wo;
   wo.sync = true;
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) return absl::InternalError(s.ToString());
   ASSIGN_OR_RETURN(auto renamed, Compile(info));
   Publish(std::string(from), nullptr);

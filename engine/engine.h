@@ -114,6 +114,17 @@ class Engine : public TtlStore {
                                                absl::Time deadline) override;
   std::optional<absl::Time> EarliestDate(const TtlIndexRef& index) override;
 
+  // Every LevelDB write goes through here. After a failed write, LevelDB's
+  // log is in an unknown state (a failed append still advances the log
+  // writer's block offset, so later records in the same log file can be
+  // unreadable at recovery and acknowledged writes would be lost; found by
+  // tests/reliability/fault_test.cc). So, as RocksDB does, the first failure
+  // is sticky: every later write fails until the database is reopened.
+  leveldb::Status Commit(const leveldb::WriteOptions& options,
+                         leveldb::WriteBatch* batch);
+
+  // OK, or FailedPrecondition when closed, read-only, or after a failed
+  // write (see Commit).
   absl::Status CheckWritable() const;
   absl::Status CheckOpen() const;
 
@@ -165,6 +176,10 @@ class Engine : public TtlStore {
     int64_t deleted_since_compact = 0;
   };
   std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
+
+  // The first failed LevelDB write, if any (see Commit).
+  mutable Mutex write_error_mu_;
+  std::string write_error_ ABSL_GUARDED_BY(write_error_mu_);
 
   mutable Mutex catalog_mu_;
   std::map<std::string, std::shared_ptr<const CollectionState>, std::less<>>

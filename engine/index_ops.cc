@@ -145,7 +145,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     RETURN_IF_ERROR(PutCatalogLocked(info, &reserve));
     leveldb::WriteOptions wo;
     wo.sync = true;
-    leveldb::Status s = db_->Write(wo, &reserve);
+    leveldb::Status s = Commit(wo, &reserve);
     if (!s.ok()) return absl::InternalError(s.ToString());
     ASSIGN_OR_RETURN(auto reserved, Compile(info));
     Publish(info.name(), std::move(reserved));
@@ -217,7 +217,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
       }
       ++done;
       if (in_batch >= kBuildChunk) {
-        leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
         if (!s.ok()) return fail(absl::InternalError(s.ToString()));
         batch.Clear();
         in_batch = 0;
@@ -233,7 +233,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
     leveldb::WriteOptions wo;
     wo.sync = true;
-    leveldb::Status s = db_->Write(wo, &batch);
+    leveldb::Status s = Commit(wo, &batch);
     if (!s.ok()) return fail(absl::InternalError(s.ToString()));
     if (progress) progress(done, total);
   }
@@ -275,7 +275,7 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
   RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
   leveldb::WriteOptions wo;
   wo.sync = true;
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) return absl::InternalError(s.ToString());
   ASSIGN_OR_RETURN(auto compiled, Compile(info));
   Publish(info.name(), std::move(compiled));
@@ -425,7 +425,7 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
   leveldb::WriteOptions wo;
   wo.sync = true;
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) return absl::InternalError(s.ToString());
   ASSIGN_OR_RETURN(auto compiled, Compile(info));
   Publish(info.name(), std::move(compiled));

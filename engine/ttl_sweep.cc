@@ -194,7 +194,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         return absl::InternalError(it->status().ToString());
       }
       if (n > 0) {
-        leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
         if (!s.ok()) {
           return absl::InternalError(
               absl::StrCat("TTL delete failed: ", s.ToString()));
@@ -237,7 +237,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         deleted.push_back(std::move(*doc));
       }
       if (!deleted.empty()) {
-        leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
         if (!s.ok()) {
           return absl::InternalError(
               absl::StrCat("TTL delete failed: ", s.ToString()));

@@ -27,6 +27,13 @@ absl::StatusOr<Value> Collection::Validate() {
     leveldb::ReadOptions ro;
     ro.snapshot = snap;
     std::unique_ptr<leveldb::Iterator> it(db->NewIterator(ro));
+    // An I/O error is the call's error, never a report of missing entries.
+    auto io_error = [&](const leveldb::Status& s) {
+      it.reset();
+      db->ReleaseSnapshot(snap);
+      return absl::InternalError(
+          absl::StrCat("validate ", name_, ": read failed: ", s.ToString()));
+    };
     std::vector<std::string> keys;
     // 1. Every document derives index entries that exist.
     for (it->Seek(state->doc_prefix);
@@ -64,6 +71,7 @@ absl::StatusOr<Value> Collection::Validate() {
         for (const std::string& k : keys) {
           std::string v;
           leveldb::Status g = db->Get(ro, k, &v);
+          if (!g.ok() && !g.IsNotFound()) return io_error(g);
           if (!g.ok() || v != encoded_id) {
             errors.push_back(Value::String(
                 absl::StrCat("index ", idx->spec.name(),
@@ -72,12 +80,14 @@ absl::StatusOr<Value> Collection::Validate() {
         }
       }
     }
+    if (!it->status().ok()) return io_error(it->status());
     // 2. Every index entry points at a document that derives it.
     for (const auto& idx : state->indexes) {
       for (it->Seek(idx->prefix);
            it->Valid() && it->key().starts_with(idx->prefix); it->Next()) {
         ++actual_per_index[idx->prefix];
       }
+      if (!it->status().ok()) return io_error(it->status());
       if (actual_per_index[idx->prefix] == expected_per_index[idx->prefix]) {
         continue;  // all expected entries exist and no others
       }
@@ -86,6 +96,12 @@ absl::StatusOr<Value> Collection::Validate() {
         std::string entry = it->key().ToString();
         std::string encoded_id = it->value().ToString();
         auto doc = engine_->ReadDocument(*state, encoded_id, snap);
+        if (!doc.ok() && !absl::IsInvalidArgument(doc.status()) &&
+            !absl::IsDataLoss(doc.status())) {
+          it.reset();
+          db->ReleaseSnapshot(snap);
+          return doc.status();
+        }
         bool derived = false;
         if (doc.ok() && doc->has_value() &&
             engine_->IndexEntryKeys(*idx, **doc, encoded_id, &keys).ok()) {
@@ -98,6 +114,7 @@ absl::StatusOr<Value> Collection::Validate() {
               ") that no document derives")));
         }
       }
+      if (!it->status().ok()) return io_error(it->status());
     }
     it.reset();
     db->ReleaseSnapshot(snap);
@@ -138,6 +155,10 @@ absl::StatusOr<Value> Collection::Stats() {
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
       ++count;
       size += it->value().size();
+    }
+    if (!it->status().ok()) {
+      return absl::InternalError(absl::StrCat(
+          "stats ", name_, ": read failed: ", it->status().ToString()));
     }
   }
   return Value::MakeObject({

@@ -214,7 +214,7 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
   }
   leveldb::WriteOptions wo;
   wo.sync = options.sync;
-  leveldb::Status s = db_->Write(wo, &batch);
+  leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
   }
