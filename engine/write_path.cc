@@ -35,6 +35,25 @@ std::string DupKeyText(const IndexState* index, const Value& doc) {
   return out + " }";
 }
 
+// True if `v` (an _id) holds an object with a '$'-prefixed field name at
+// any depth; *name receives it.
+bool HasDollarField(const Value& v, std::string* name) {
+  if (v.is_object()) {
+    for (const auto& [field, child] : v.object_fields()) {
+      if (!field.empty() && field[0] == '$') {
+        *name = field;
+        return true;
+      }
+      if (HasDollarField(child, name)) return true;
+    }
+  } else if (v.is_array()) {
+    for (const Value& item : v.array_items()) {
+      if (HasDollarField(item, name)) return true;
+    }
+  }
+  return false;
+}
+
 // Checks what MongoDB checks of a document before storing it.
 absl::Status ValidateForStorage(const Value& doc) {
   for (const auto& [name, value] : doc.object_fields()) {
@@ -54,6 +73,15 @@ absl::Status ValidateForStorage(const Value& doc) {
             "The '_id' value cannot be of type regex");
       default:
         break;
+    }
+    std::string dollar;
+    if (HasDollarField(*id, &dollar)) {
+      // 52 DollarPrefixedFieldName; found by
+      // tests/reliability/hostile_input_test.cc.
+      return MongoError(absl::StatusCode::kInvalidArgument, 52,
+                        absl::StrCat("_id fields may not contain '$'-prefixed "
+                                     "fields: ",
+                                     dollar, " is not valid for storage."));
     }
   }
   return absl::OkStatus();
