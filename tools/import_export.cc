@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
@@ -138,7 +139,15 @@ class BatchInserter {
     if (!s.ok()) {
       const std::string& where =
           where_[std::min(ids.size(), where_.size() - 1)];
-      return absl::Status(s.code(), absl::StrCat(where, ": ", s.message()));
+      // The engine's "(document i; n inserted before it)" counts within the
+      // batch; the line number replaces it.
+      absl::string_view message = s.message();
+      const size_t note = message.rfind(" (document ");
+      if (note != absl::string_view::npos &&
+          absl::EndsWith(message, " inserted before it)")) {
+        message = message.substr(0, note);
+      }
+      return absl::Status(s.code(), absl::StrCat(where, ": ", message));
     }
     docs_.clear();
     where_.clear();

@@ -308,7 +308,7 @@ int RunImport(Flags& f) {
   absl::Status s = ImportDocuments(db->get(), f.collection, in, io, &result);
   if (tty) std::cerr << "\r\033[K";
   if (!s.ok()) {
-    std::cerr << "ttldb import: " << shell::FormatError(s) << "\n"
+    std::cerr << "ttldb import: " << s.message() << "\n"
               << "ttldb import: stopped; " << result.Summary()
               << " before the error\n";
     return 1;

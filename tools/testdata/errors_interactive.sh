@@ -1,0 +1,27 @@
+# Errors from MongoDB's TTL rules and the engine, each run as its own
+# --eval (a failing statement prints to stderr and exits 1).
+run() { echo "> $1"; "$TTLDB" --db db --quiet --eval "$1"; echo "[exit $?]"; }
+run 'db.c.createIndex({t: 1}, {expireAfterSeconds: 10})'
+run 'db.c.createIndex({t: 1}, {expireAfterSeconds: 20})'
+run 'db.c.createIndex({t: 1}, {expireAfterSeconds: -1, name: "neg"})'
+run 'db.c.createIndex({t: 1, u: 1}, {expireAfterSeconds: 10})'
+run 'db.c.createIndex({_id: 1}, {expireAfterSeconds: 10})'
+run 'db.c.createIndex({x: 1}, {expireAfterSeconds: "ten"})'
+run 'db.runCommand({collMod: "c", index: {name: "nope", expireAfterSeconds: 5}})'
+run 'db.adminCommand({setParameter: 1, ttlMonitorSleepSecs: 0})'
+run 'db.adminCommand({setParameter: 1, noSuchParameter: 1})'
+run 'db.runCommand({frobnicate: 1})'
+run 'db.c.find({a: {$bogus: 1}})'
+run 'db.c.insertMany([{_id: 1}, {_id: 1}, {_id: 2}])'
+run 'db.c.updateOne({}, {$set: {_id: 5}})'
+run 'db.c.insertMany([{_id: 3}, {_id: 3}, {_id: 4}], {ordered: false})'
+run 'db.c.find({}, {_id: 1})'
+run 'db.c.insertOne({a: 1}'
+run 'db.c.insertOne({a: 1})
+  db.c.find({a: [})'
+run 'undefinedThing.find()'
+run 'db.c.dropIndex("nope")'
+run 'db.c.dropIndex("_id_")'
+run 'db.getCollection("bad$name").insertOne({})'
+run 'db.c.insertOne({_id: 9}); db.c.insertOne({_id: 9}); print("not reached")'
+run 'db.c.countDocuments()'
