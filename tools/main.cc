@@ -417,7 +417,12 @@ int RunShell(Flags& f) {
     }
     return finish(code);
   }
-  if (isatty(STDIN_FILENO)) return finish(Repl(&ev, f.quiet));
+  if (isatty(STDIN_FILENO)) {
+    shell::EvaluatorOptions repl_opts = eo;
+    repl_opts.print_results = true;
+    shell::Evaluator repl_ev(&backend, &std::cout, repl_opts);
+    return finish(Repl(&repl_ev, f.quiet));
+  }
   // Piped standard input: one script, each expression's value printed, as
   // `mongosh < script.js` prints them.
   shell::EvaluatorOptions stdin_opts = eo;
