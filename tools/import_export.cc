@@ -105,9 +105,13 @@ const TtlCheck* ExpiredBeyondTolerance(const std::vector<TtlCheck>& checks,
                                        const ImportOptions& options) {
   for (const TtlCheck& check : checks) {
     if (check.partial.has_value() && !check.partial->Matches(doc)) continue;
-    const absl::Time at = check.reject_expired
-                              ? options.now
-                              : options.now - options.skew_tolerance;
+    // Expired by more than the tolerance: expired at now - tolerance - 1 ms
+    // (dates have millisecond precision), so exactly at the tolerance is
+    // still imported.
+    const absl::Time at =
+        check.reject_expired
+            ? options.now
+            : options.now - options.skew_tolerance - absl::Milliseconds(1);
     if (IsExpired(check.spec, check.expire_after_seconds, doc, at)) {
       return &check;
     }
