@@ -212,6 +212,7 @@ TEST_F(HostileInputTest, Catalog) {
            R"({"a": {"$size": {"$numberDouble": "NaN"}}})",
            R"({"a": {"$size": {"$numberDouble": "Infinity"}}})",
            R"({"a": {"$size": "1"}})",
+           R"({"a": {"$size": 3.2e24}})",  // fuzz finding: UB cast
            R"({"a": {"$regex": "("}})",
            R"({"a": {"$type": "nosuch"}})",
            R"({"a": {"$type": 99}})",
