@@ -388,7 +388,14 @@ class Converter {
     Regex re;
     re.pattern = std::string(pattern);
     re.options = std::string(options);
-    std::sort(re.options.begin(), re.options.end());
+    // Sort ASCII flags only: sorting the bytes of a multi-byte UTF-8
+    // character made invalid UTF-8 that no longer re-parsed once stored
+    // (found by fuzz/json_fuzz.cc).
+    if (std::all_of(re.options.begin(), re.options.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x80;
+        })) {
+      std::sort(re.options.begin(), re.options.end());
+    }
     return Value::Re(std::move(re));
   }
 
