@@ -41,7 +41,9 @@ for t in "${targets[@]}"; do
   [ "$seconds" = 0 ] && continue
   mkdir -p "$out/corpus/$t"
   echo "== fuzzing $t for ${seconds}s"
+  # FUZZ_SEED fixes the exploration order (CI); 0 is a random seed.
   if ! "$out/${t}_fuzz" -max_total_time="$seconds" -max_len=4096 \
+      -seed="${FUZZ_SEED:-0}" \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$out/crash-$t-" \
       -print_final_stats=1 "$out/corpus/$t" "fuzz/corpus/$t" 2>"$out/$t.log"; then
     tail -40 "$out/$t.log"

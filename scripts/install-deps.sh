@@ -17,6 +17,8 @@ PACKAGES=(
   libsqlite3-dev           # the benchmark's SQLite peer
   libedit-dev              # line editing in the interactive shell
   pkg-config
+  clang                    # libFuzzer targets (scripts/fuzz.sh)
+  libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   python3
 )
 
