@@ -37,7 +37,11 @@ class Engine;
 // Documents are given as Extended JSON text or as a Value (see DocArg).
 // Errors: bad input is InvalidArgument (with MongoDB's code where MongoDB
 // has one, see base/status.h) and changes nothing; a duplicate key is
-// AlreadyExists with code 11000; I/O failures are Internal/DataLoss.
+// AlreadyExists with code 11000; I/O failures are Internal/DataLoss. After a
+// write fails with an I/O error (disk full, ...), every later write of the
+// database fails with FailedPrecondition until it is reopened: LevelDB's log
+// cannot be appended to safely after a failed append (reads keep working;
+// nothing acknowledged is lost).
 //
 // When Options::hide_expired is on (the default), every read - FindById,
 // Find, FindOne, CountDocuments, Distinct - treats a document that a TTL
