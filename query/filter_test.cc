@@ -393,3 +393,31 @@ TEST(FilterTest, ValueCondition) {
 
 }  // namespace
 }  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// Found by fuzz/filter_fuzz: libstdc++'s std::regex overflows a long on a
+// huge back-reference number, and {n} with a huge n exhausts memory.
+TEST(FilterRegexLimits, HugeBackReferencesAndRepeatsAreRejected) {
+  for (const char* pattern :
+       {R"({"d": {"$regex": "a\\3333333333333333333333"}})",
+        R"({"d": {"$regex": "a{1000000}"}})",
+        R"({"d": {"$regex": "a{2,99999}"}})"}) {
+    auto doc = ParseDocument(pattern);
+    ASSERT_TRUE(doc.ok()) << pattern;
+    auto f = Filter::Parse(*doc);
+    ASSERT_FALSE(f.ok()) << pattern;
+    EXPECT_EQ(ErrorCode(f.status()), 51091) << f.status();
+  }
+  // Ordinary uses still work: small repeats, a literal brace, a literal number.
+  for (const char* pattern :
+       {R"({"d": {"$regex": "^a{2,3}$"}})", R"({"d": {"$regex": "\\{x\\}"}})",
+        R"({"d": {"$regex": "1234567890123"}})"}) {
+    auto f = Filter::Parse(*ParseDocument(pattern));
+    EXPECT_TRUE(f.ok()) << pattern << " " << f.status();
+  }
+}
+
+}  // namespace
+}  // namespace ttldb
