@@ -202,6 +202,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
       idx->partial.emplace(std::move(*filter));
     }
     idx->ttl_seconds = ActiveExpireAfterSeconds(spec);
+    idx->multikey = !spec.has_multikey() || spec.multikey();
     state->indexes.push_back(std::move(idx));
   }
   return std::shared_ptr<const CollectionState>(std::move(state));

@@ -36,6 +36,9 @@ struct IndexState {
   std::string prefix;                  // IndexPrefix(coll, index)
   std::optional<Filter> partial;       // partialFilterExpression
   std::optional<int64_t> ttl_seconds;  // active TTL (valid E), if any
+  // Whether the index may hold several keys per document: true unless the
+  // catalog says "not multikey" (an absent flag means unknown).
+  bool multikey = true;
 };
 
 // One collection, compiled. Immutable once published: a change to the
@@ -99,10 +102,12 @@ class Engine : public TtlStore {
   bool IsHidden(const CollectionState& state, const Value& doc,
                 absl::Time now) const;
   // The index entry keys `doc` derives for `index` (none if a partial
-  // filter excludes it).
+  // filter excludes it). *is_multikey (if not null) is set to whether a
+  // field met an array.
   absl::Status IndexEntryKeys(const IndexState& index, const Value& doc,
                               const std::string& encoded_id,
-                              std::vector<std::string>* out) const;
+                              std::vector<std::string>* out,
+                              bool* is_multikey = nullptr) const;
 
   Mutex write_mu_;
 

@@ -182,6 +182,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     int64_t done = 0;
     std::set<std::string> chunk_keys;  // unique: keys of the unwritten chunk
     std::vector<std::string> entry_keys;
+    bool build_multikey = false;  // some document met an array
     for (it->Seek(state->doc_prefix);
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
       auto doc = ParseDocument(
@@ -190,7 +191,10 @@ absl::StatusOr<std::string> Engine::CreateIndex(
       const Value* id = doc->Get("_id");
       if (id == nullptr) continue;
       const std::string encoded_id = EncodeId(*id);
-      absl::Status ks = IndexEntryKeys(building, *doc, encoded_id, &entry_keys);
+      bool doc_multikey = false;
+      absl::Status ks = IndexEntryKeys(building, *doc, encoded_id, &entry_keys,
+                                       &doc_multikey);
+      if (doc_multikey) build_multikey = true;
       if (!ks.ok()) {
         return fail(
             MongoError(absl::StatusCode::kInvalidArgument, ErrorCode(ks),
@@ -229,6 +233,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
       return fail(absl::InternalError(it->status().ToString()));
     }
     // The catalog entry that makes the index visible goes in the last batch.
+    // Known from the build (every write since waits for write_mu_).
+    spec.set_multikey(build_multikey);
     *info.add_indexes() = spec;
     RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
     leveldb::WriteOptions wo;

@@ -134,7 +134,60 @@ struct Candidate {
   int eq_fields = 0;          // leading fields bound by equality
   bool range_field = false;   // a range on the field after them
   Value bounds;
+  // Set when the range intersects several predicates (non-multikey index):
+  // the ranges with only the first predicate.
+  std::optional<std::vector<Range>> multikey_ranges;
 };
+
+bool IsRangeKind(Kind k) {
+  return k == Kind::kGt || k == Kind::kGte || k == Kind::kLt || k == Kind::kLte;
+}
+
+// Intersects the single ranges of several range predicates on one field
+// (valid only on a non-multikey index, where a document has one value per
+// field): the tightest lower and upper bounds. Sets *text to the explain
+// bounds, e.g. "(1, 5)".
+Range IntersectRanges(const std::vector<const MatchExpr*>& preds,
+                      bool descending, bool sparse, std::string* text) {
+  Range out;
+  bool first = true;
+  const MatchExpr* low = nullptr;   // tightest $gt/$gte
+  const MatchExpr* high = nullptr;  // tightest $lt/$lte
+  std::string low_bound, high_bound;
+  for (const MatchExpr* p : preds) {
+    std::vector<Range> r;
+    std::string t;
+    FieldRanges(*p, descending, sparse, &r, &t);
+    const Range& f = r.front();
+    if (first || f.first > out.first) out.first = f.first;
+    if (first || f.second < out.second) out.second = f.second;
+    first = false;
+    const bool is_low = p->kind == Kind::kGt || p->kind == Kind::kGte;
+    // The key bound this predicate tightens: in a descending index greater
+    // values have smaller keys.
+    const bool bound_is_begin = is_low != descending;
+    const std::string& bound = bound_is_begin ? f.first : f.second;
+    const MatchExpr*& best = is_low ? low : high;
+    std::string& best_bound = is_low ? low_bound : high_bound;
+    if (best == nullptr ||
+        (bound_is_begin ? bound > best_bound : bound < best_bound)) {
+      best = p;
+      best_bound = bound;
+    }
+  }
+  if (out.second < out.first) out.second = out.first;  // empty
+  std::string lo =
+      low != nullptr
+          ? absl::StrCat(low->kind == Kind::kGt ? "(" : "[",
+                         ToJson(low->operand))
+          : absl::StrCat("[", TypeName(high->operand.type()), " min");
+  std::string hi = high != nullptr
+                       ? absl::StrCat(ToJson(high->operand),
+                                      high->kind == Kind::kLt ? ")" : "]")
+                       : absl::StrCat(TypeName(low->operand.type()), " max]");
+  *text = absl::StrCat(lo, ", ", hi);
+  return out;
+}
 
 // Equality first (more selective), then a range, on as many leading fields
 // as the filter binds.
@@ -150,18 +203,20 @@ std::optional<Candidate> PlanIndex(const IndexState& index,
     const bool desc = field.direction() < 0;
     const MatchExpr* eq = nullptr;
     const MatchExpr* range = nullptr;
+    std::vector<const MatchExpr*> all_ranges;  // every usable range predicate
     for (const MatchExpr* p : preds) {
       if (p->path != field.path()) continue;
       if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
         std::vector<Range> tmp;
         std::string t;
         if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) eq = p;
-      } else if (range == nullptr &&
-                 (p->kind == Kind::kGt || p->kind == Kind::kGte ||
-                  p->kind == Kind::kLt || p->kind == Kind::kLte)) {
+      } else if (IsRangeKind(p->kind)) {
         std::vector<Range> tmp;
         std::string t;
-        if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) range = p;
+        if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) {
+          if (range == nullptr) range = p;
+          all_ranges.push_back(p);
+        }
       }
     }
     const MatchExpr* use = eq != nullptr ? eq : range;
@@ -169,6 +224,16 @@ std::optional<Candidate> PlanIndex(const IndexState& index,
     std::vector<Range> field_ranges;
     std::string text;
     FieldRanges(*use, desc, index.spec.sparse(), &field_ranges, &text);
+    // On a multikey index two range predicates may be satisfied by two
+    // different elements of one array ({a: [0, 10]} matches {$gt: 1, $lt:
+    // 5}), so only the first bounds the scan; on a known non-multikey index
+    // a document has one value per field and the ranges intersect.
+    std::vector<Range> first_only;
+    if (use == range && all_ranges.size() > 1 && !index.multikey) {
+      first_only = field_ranges;
+      field_ranges = {
+          IntersectRanges(all_ranges, desc, index.spec.sparse(), &text)};
+    }
     bounds.emplace_back(field.path(), Value::MakeArray({Value::String(text)}));
     std::vector<Range> next;
     if (use == eq) {
@@ -187,18 +252,31 @@ std::optional<Candidate> PlanIndex(const IndexState& index,
           next.emplace_back(a.first + f.first, a.first + f.second);
         }
       }
+      if (!first_only.empty()) {
+        std::vector<Range> mk;
+        for (const Range& a : acc) {
+          for (const Range& f : first_only) {
+            mk.emplace_back(a.first + f.first, a.first + f.second);
+          }
+        }
+        c.multikey_ranges = std::move(mk);
+      }
       c.range_field = true;
       stop = true;
     }
     acc = std::move(next);
   }
   if (c.eq_fields == 0 && !c.range_field) return std::nullopt;
-  for (Range& r : acc) {
-    r.first.insert(0, index.prefix);
-    r.second =
-        r.second.empty() ? KeyPrefixEnd(index.prefix) : index.prefix + r.second;
-  }
-  std::sort(acc.begin(), acc.end());
+  auto finish = [&](std::vector<Range>* ranges) {
+    for (Range& r : *ranges) {
+      r.first.insert(0, index.prefix);
+      r.second = r.second.empty() ? KeyPrefixEnd(index.prefix)
+                                  : index.prefix + r.second;
+    }
+    std::sort(ranges->begin(), ranges->end());
+  };
+  if (c.multikey_ranges.has_value()) finish(&*c.multikey_ranges);
+  finish(&acc);
   c.ranges = std::move(acc);
   c.bounds = Value::MakeObject(std::move(bounds));
   return c;
@@ -302,6 +380,7 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
     plan.kind = QueryPlan::Kind::kIndexScan;
     plan.index = best->index;
     plan.ranges = std::move(best->ranges);
+    plan.multikey_ranges = std::move(best->multikey_ranges);
     plan.bounds = std::move(best->bounds);
     plan.provides_sort = sort == nullptr || best_sorts;
     return plan;
@@ -328,6 +407,22 @@ class PlanCursor : public Cursor {
         now_(now),
         stats_(stats != nullptr ? stats : &own_stats_) {
     snapshot_ = engine_->db()->GetSnapshot();
+    if (plan_.multikey_ranges.has_value()) {
+      // The plan intersected range predicates because the index was not
+      // multikey. A write that makes it multikey publishes the flag before
+      // it commits, so if this snapshot holds such a document the current
+      // state says so: then fall back to the first predicate's ranges.
+      auto current = engine_->GetState(state_->info.name());
+      const IndexState* now_index =
+          current != nullptr ? current->FindIndex(plan_.index->spec.name())
+                             : nullptr;
+      if (now_index == nullptr ||
+          now_index->spec.id() != plan_.index->spec.id() ||
+          now_index->multikey) {
+        plan_.ranges = std::move(*plan_.multikey_ranges);
+      }
+      plan_.multikey_ranges.reset();
+    }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
     if (plan_.kind == QueryPlan::Kind::kIdLookup) return;
@@ -447,7 +542,7 @@ class PlanCursor : public Cursor {
 
   Engine* const engine_;
   const std::shared_ptr<const CollectionState> state_;
-  const QueryPlan plan_;
+  QueryPlan plan_;
   const Query query_;
   const absl::Time now_;
   ExecStats own_stats_;

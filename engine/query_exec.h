@@ -30,6 +30,12 @@ struct QueryPlan {
   // index prefix included), ascending, non-overlapping.
   const IndexState* index = nullptr;
   std::vector<std::pair<std::string, std::string>> ranges;
+  // Set when `ranges` intersect several range predicates on one field,
+  // which is valid only while the index is not multikey: then the ranges
+  // that use only the first of them (same order), for a cursor that finds
+  // the index multikey after taking its snapshot.
+  std::optional<std::vector<std::pair<std::string, std::string>>>
+      multikey_ranges;
   // True when the scan order already satisfies the requested sort.
   bool provides_sort = false;
   // For explain: {field: ["[lo, hi]", ...]}.

@@ -91,12 +91,14 @@ absl::Status ValidateForStorage(const Value& doc) {
 
 absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
                                     const std::string& encoded_id,
-                                    std::vector<std::string>* out) const {
+                                    std::vector<std::string>* out,
+                                    bool* is_multikey) const {
   out->clear();
+  if (is_multikey != nullptr) *is_multikey = false;
   if (index.partial.has_value() && !index.partial->Matches(doc)) {
     return absl::OkStatus();
   }
-  RETURN_IF_ERROR(GenerateIndexKeys(index.spec, doc, out));
+  RETURN_IF_ERROR(GenerateIndexKeys(index.spec, doc, out, is_multikey));
   for (std::string& key : *out) {
     key.insert(0, index.prefix);
     key.append(encoded_id);
@@ -202,14 +204,24 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
   }
 
   std::vector<std::string> old_keys, new_keys;
-  for (const auto& idx : state.indexes) {
+  // The catalog with the indexes this write makes multikey for the first
+  // time; it goes into the document's batch (MongoDB's multikey flag).
+  std::optional<proto::CollectionInfo> multikey_info;
+  for (size_t i = 0; i < state.indexes.size(); ++i) {
+    const auto& idx = state.indexes[i];
     old_keys.clear();
     new_keys.clear();
     if (old_doc != nullptr) {
       RETURN_IF_ERROR(IndexEntryKeys(*idx, *old_doc, encoded_id, &old_keys));
     }
     if (new_doc != nullptr) {
-      absl::Status s = IndexEntryKeys(*idx, *new_doc, encoded_id, &new_keys);
+      bool is_multikey = false;
+      absl::Status s =
+          IndexEntryKeys(*idx, *new_doc, encoded_id, &new_keys, &is_multikey);
+      if (s.ok() && is_multikey && !idx->multikey) {
+        if (!multikey_info.has_value()) multikey_info = state.info;
+        multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
+      }
       if (!s.ok()) {
         return MongoError(
             absl::StatusCode::kInvalidArgument, ErrorCode(s),
@@ -239,6 +251,15 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
       if (idx->ttl_seconds.has_value()) NoteTtlEntryLocked(*idx, k);
       batch.Put(k, encoded_id);
     }
+  }
+  if (multikey_info.has_value()) {
+    // Published before the commit: a reader that sees the new document in
+    // a snapshot taken after the commit then also sees the flag (the
+    // planner re-checks it after taking its snapshot). If the commit fails
+    // the flag is merely conservative (and writes are refused from then on).
+    ASSIGN_OR_RETURN(auto compiled, Compile(*multikey_info));
+    RETURN_IF_ERROR(PutCatalogLocked(*multikey_info, &batch));
+    Publish(multikey_info->name(), std::move(compiled));
   }
   leveldb::WriteOptions wo;
   wo.sync = options.sync;
