@@ -113,6 +113,7 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  compact_thread_ = std::thread([this] { CompactionLoop(); });
 
   MonitorOptions config;
   config.sleep = options_.ttl_monitor_sleep;
@@ -420,9 +421,62 @@ absl::Status Engine::Close() {
     closed_ = true;
   }
   if (monitor_ != nullptr) monitor_->Stop();
+  // The compaction thread: queued ranges are dropped, one running is
+  // finished; joined before db_ goes away.
+  {
+    MutexLock l(&compact_mu_);
+    compact_stop_ = true;
+    compact_queue_.clear();
+    compact_cv_.SignalAll();
+  }
+  if (compact_thread_.joinable()) compact_thread_.join();
   MutexLock wl(&write_mu_);  // wait for a write in progress
   db_.reset();
   return absl::OkStatus();
+}
+
+void Engine::ScheduleCompaction(std::string begin, std::string end) {
+  MutexLock l(&compact_mu_);
+  if (compact_stop_) return;
+  // Coalesce with every queued range it overlaps or touches.
+  for (auto it = compact_queue_.begin(); it != compact_queue_.end();) {
+    if (it->first <= end && begin <= it->second) {
+      if (it->first < begin) begin = std::move(it->first);
+      if (it->second > end) end = std::move(it->second);
+      it = compact_queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  compact_queue_.emplace_back(std::move(begin), std::move(end));
+  compact_cv_.SignalAll();
+}
+
+void Engine::WaitForCompactions() {
+  MutexLock l(&compact_mu_);
+  while ((!compact_queue_.empty() || compact_running_) && !compact_stop_) {
+    compact_cv_.Wait();
+  }
+}
+
+void Engine::CompactionLoop() {
+  MutexLock l(&compact_mu_);
+  while (true) {
+    while (compact_queue_.empty() && !compact_stop_) compact_cv_.Wait();
+    if (compact_stop_) break;
+    std::pair<std::string, std::string> range =
+        std::move(compact_queue_.front());
+    compact_queue_.erase(compact_queue_.begin());
+    compact_running_ = true;
+    compact_mu_.Unlock();
+    leveldb::Slice b(range.first), e(range.second);
+    db_->CompactRange(&b, &e);
+    compact_mu_.Lock();
+    compact_running_ = false;
+    compact_cv_.SignalAll();
+  }
+  compact_running_ = false;
+  compact_cv_.SignalAll();
 }
 
 Engine::~Engine() { Close().IgnoreError(); }

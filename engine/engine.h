@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -128,6 +130,15 @@ class Engine : public TtlStore {
   leveldb::Status Commit(const leveldb::WriteOptions& options,
                          leveldb::WriteBatch* batch);
 
+  // Queues the key range [begin, end) for LevelDB compaction on the
+  // engine's compaction thread and returns at once (a queued range that
+  // overlaps or touches it is widened instead). Used after big TTL sweeps so
+  // later scans do not step over their tombstones, without charging the
+  // compaction to the sweep. Dropped if the engine is closing.
+  void ScheduleCompaction(std::string begin, std::string end);
+  // Blocks until no compaction is queued or running (tests, benchmarks).
+  void WaitForCompactions();
+
   // OK, or FailedPrecondition when closed, read-only, or after a failed
   // write (see Commit).
   absl::Status CheckWritable() const;
@@ -181,6 +192,17 @@ class Engine : public TtlStore {
     int64_t deleted_since_compact = 0;
   };
   std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
+
+  // The compaction thread (ScheduleCompaction): started in Init, joined in
+  // Close before db_ is reset. It never holds write_mu_.
+  void CompactionLoop();
+  Mutex compact_mu_;
+  CondVar compact_cv_{&compact_mu_};
+  std::vector<std::pair<std::string, std::string>> compact_queue_
+      ABSL_GUARDED_BY(compact_mu_);
+  bool compact_running_ ABSL_GUARDED_BY(compact_mu_) = false;
+  bool compact_stop_ ABSL_GUARDED_BY(compact_mu_) = false;
+  std::thread compact_thread_;
 
   // The first failed LevelDB write, if any (see Commit).
   mutable Mutex write_error_mu_;

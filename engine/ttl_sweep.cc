@@ -291,10 +291,8 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       compact = true;
     }
   }
-  if (compact) {
-    leveldb::Slice b(range.begin), e(range.end);
-    db_->CompactRange(&b, &e);
-  }
+  // On the compaction thread, not charged to this pass (nor to writers).
+  if (compact) ScheduleCompaction(range.begin, range.end);
   return result;
 }
 
