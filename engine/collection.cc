@@ -113,7 +113,9 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
     RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, nullptr, options));
     return true;
   }
-  Value updated = doc;
+  // Shared with the document cache after the write (no second copy).
+  auto updated_ptr = std::make_shared<Value>(doc);
+  Value& updated = *updated_ptr;
   bool modified = false;
   const int64_t now_millis = absl::ToUnixMillis(now);
   switch (request.kind) {
@@ -152,7 +154,8 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
                       "Performing an update on the path '_id' would modify "
                       "the immutable field '_id'");
   }
-  RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options));
+  RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options,
+                                              std::move(updated_ptr)));
   return true;
 }
 

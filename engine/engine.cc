@@ -62,7 +62,11 @@ absl::Status ValidateCollectionName(absl::string_view name) {
 Engine::Engine(std::string path, const Options& options)
     : path_(std::move(path)),
       options_(options),
-      clock_(options.clock != nullptr ? options.clock : Clock::Real()) {}
+      clock_(options.clock != nullptr ? options.clock : Clock::Real()) {
+  if (options.doc_cache_bytes > 0) {
+    doc_cache_ = std::make_unique<DocCache>(options.doc_cache_bytes);
+  }
+}
 
 absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
                                                      const Options& options) {

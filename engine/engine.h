@@ -18,6 +18,7 @@
 #include "base/mutex.h"
 #include "document/value.h"
 #include "engine/collection.h"
+#include "engine/doc_cache.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
@@ -28,6 +29,7 @@
 namespace leveldb {
 class Cache;
 class FilterPolicy;
+class WriteBatch;
 }  // namespace leveldb
 
 namespace ttldb {
@@ -88,14 +90,18 @@ class Engine : public TtlStore {
   // Writes `new_doc` (insert when `old_doc` is null, replace otherwise) or
   // deletes `old_doc` (when `new_doc` is null), with every index entry, in
   // one WriteBatch. Checks unique indexes. Caller holds write_mu_.
-  absl::Status WriteDocumentLocked(const CollectionState& state,
-                                   const Value* old_doc, const Value* new_doc,
-                                   const WriteOptions& options)
+  // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
+  // document's latest version after the commit (write-through, no copy).
+  absl::Status WriteDocumentLocked(
+      const CollectionState& state, const Value* old_doc, const Value* new_doc,
+      const WriteOptions& options,
+      std::shared_ptr<const Value> cache_new_doc = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Inserts a document (generating _id). Takes write_mu_.
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options);
   // Reads and parses the document with this encoded _id; nullopt if absent.
+  // Without a snapshot, served from (and filling) the document cache.
   absl::StatusOr<std::optional<Value>> ReadDocument(
       const CollectionState& state, absl::string_view encoded_id,
       const leveldb::Snapshot* snapshot = nullptr);
@@ -168,6 +174,11 @@ class Engine : public TtlStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   void NoteTtlEntryLocked(const IndexState& index, const std::string& key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Commits a TTL deletion batch of these document keys, keeping the
+  // document cache coherent.
+  leveldb::Status CommitDeletes(leveldb::WriteBatch* batch,
+                                const std::vector<std::string>& doc_keys)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 
   // Constant after construction.
   const std::string path_;
@@ -177,6 +188,9 @@ class Engine : public TtlStore {
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<TtlMonitor> monitor_;
+  // Parsed documents (nullptr when Options::doc_cache_bytes is 0). Writers
+  // bracket each commit with BeginWrite/EndWrite of the document keys.
+  std::unique_ptr<DocCache> doc_cache_;
 
   // Protected by write_mu_.
   proto::DatabaseMeta meta_ ABSL_GUARDED_BY(write_mu_);

@@ -71,6 +71,14 @@ struct Options {
   size_t write_buffer_bytes = 4 << 20;
   // 10 bits per key: about 1% false positives on point reads of absent keys.
   int bloom_bits_per_key = 10;
+  // Beyond MongoDB: a cache of parsed documents for point reads by _id
+  // (FindById, and the re-read of a document a write by _id changes), so a
+  // hot document skips LevelDB and the JSON parse. Bounded by the stored
+  // JSON bytes of its entries plus 64 bytes each; the parsed form takes
+  // about 2-3x that in memory, so 16 MiB of charge is ~40 MiB of heap at
+  // most. Coherent with every write and TTL deletion (engine/doc_cache.h).
+  // 0 disables it.
+  size_t doc_cache_bytes = 16 << 20;
 
   // --- Injected world (tests) ---
   // Wall clock for cutoffs and $currentDate, steady clock for the monitor's

@@ -61,6 +61,18 @@ int64_t ToMillisSaturated(absl::Time t) {
 
 }  // namespace
 
+leveldb::Status Engine::CommitDeletes(
+    leveldb::WriteBatch* batch, const std::vector<std::string>& doc_keys) {
+  if (doc_cache_ != nullptr) {
+    for (const std::string& k : doc_keys) doc_cache_->BeginWrite(k);
+  }
+  leveldb::Status s = Commit(leveldb::WriteOptions(), batch);
+  if (doc_cache_ != nullptr) {
+    for (const std::string& k : doc_keys) doc_cache_->EndWrite(k);
+  }
+  return s;
+}
+
 std::vector<TtlIndexRef> Engine::ListTtlIndexes() {
   std::vector<TtlIndexRef> out;
   if (!CheckOpen().ok()) return out;
@@ -163,6 +175,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       it->Seek(entries.front().first);
       std::string raw;
       std::vector<std::string> keys;
+      std::vector<std::string> deleted_keys;  // document keys
       for (const auto& [entry_key, encoded_id] : entries) {
         while (it->Valid() && it->key().compare(entry_key) < 0) it->Next();
         if (!it->Valid() || it->key() != leveldb::Slice(entry_key)) {
@@ -170,6 +183,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         }
         const std::string doc_key = DocumentKey(state->info.id(), encoded_id);
         if (no_read) {
+          deleted_keys.push_back(doc_key);
           batch.Delete(doc_key);
           batch.Delete(entry_key);
           ++result.deleted_keys;
@@ -180,6 +194,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (s.IsNotFound()) continue;
         if (!s.ok()) return absl::InternalError(s.ToString());
         if (raw.find('[') == std::string::npos) {
+          deleted_keys.push_back(doc_key);
           batch.Delete(doc_key);
           batch.Delete(entry_key);
           ++result.deleted_keys;
@@ -196,6 +211,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
             !IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
           continue;
         }
+        deleted_keys.push_back(doc_key);
         batch.Delete(doc_key);
         RETURN_IF_ERROR(IndexEntryKeys(*index, *doc, encoded_id, &keys));
         for (const std::string& k : keys) batch.Delete(k);
@@ -206,7 +222,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         return absl::InternalError(it->status().ToString());
       }
       if (n > 0) {
-        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+        leveldb::Status s = CommitDeletes(&batch, deleted_keys);
         if (!s.ok()) {
           return absl::InternalError(
               absl::StrCat("TTL delete failed: ", s.ToString()));
@@ -229,6 +245,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       leveldb::WriteBatch batch;
       std::set<std::string> seen;
       std::vector<std::string> keys;
+      std::vector<std::string> deleted_keys;  // document keys
       for (const auto& [entry_key, encoded_id] : entries) {
         if (!seen.insert(encoded_id).second) continue;
         ASSIGN_OR_RETURN(std::optional<Value> doc,
@@ -240,7 +257,8 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (!IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
           continue;  // touched meanwhile: kept
         }
-        batch.Delete(DocumentKey(state->info.id(), encoded_id));
+        deleted_keys.push_back(DocumentKey(state->info.id(), encoded_id));
+        batch.Delete(deleted_keys.back());
         for (const auto& idx : state->indexes) {
           RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
           for (const std::string& k : keys) batch.Delete(k);
@@ -249,7 +267,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         deleted.push_back(std::move(*doc));
       }
       if (!deleted.empty()) {
-        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+        leveldb::Status s = CommitDeletes(&batch, deleted_keys);
         if (!s.ok()) {
           return absl::InternalError(
               absl::StrCat("TTL delete failed: ", s.ToString()));

@@ -122,9 +122,18 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     const leveldb::Snapshot* snapshot) {
   leveldb::ReadOptions ro;
   ro.snapshot = snapshot;
+  // The cache holds the latest committed documents: never for a snapshot.
+  DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
+  const std::string key = DocumentKey(state.info.id(), encoded_id);
+  uint64_t ticket = 0;
+  if (cache != nullptr) {
+    if (std::shared_ptr<const Value> hit = cache->Lookup(key)) {
+      return std::optional<Value>(*hit);
+    }
+    ticket = cache->Ticket(key);  // before the read (doc_cache.h)
+  }
   std::string json;
-  leveldb::Status s =
-      db_->Get(ro, DocumentKey(state.info.id(), encoded_id), &json);
+  leveldb::Status s = db_->Get(ro, key, &json);
   if (s.IsNotFound()) return std::optional<Value>();
   if (!s.ok()) return absl::InternalError(s.ToString());
   auto doc = ParseDocument(json);
@@ -132,6 +141,10 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     return absl::DataLossError(absl::StrCat(
         "collection '", state.info.name(),
         "': stored document is corrupt: ", doc.status().message()));
+  }
+  if (cache != nullptr) {
+    cache->Insert(key, std::make_shared<const Value>(*doc), json.size() + 64,
+                  ticket);
   }
   return std::optional<Value>(std::move(*doc));
 }
@@ -170,18 +183,19 @@ void Engine::NoteTtlEntryLocked(const IndexState& index,
   if (!cursor.resume.empty() && key < cursor.resume) cursor.resume.clear();
 }
 
-absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
-                                         const Value* old_doc,
-                                         const Value* new_doc,
-                                         const WriteOptions& options) {
+absl::Status Engine::WriteDocumentLocked(
+    const CollectionState& state, const Value* old_doc, const Value* new_doc,
+    const WriteOptions& options, std::shared_ptr<const Value> cache_new_doc) {
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
   assert(id != nullptr);
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
+  size_t json_size = 0;
   if (new_doc != nullptr) {
     std::string json = ToJson(*new_doc, JsonFormat::kStorage);
+    json_size = json.size();
     if (json.size() > kMaxDocumentBytes) {
       return MongoError(
           absl::StatusCode::kInvalidArgument, 10334,
@@ -263,7 +277,16 @@ absl::Status Engine::WriteDocumentLocked(const CollectionState& state,
   }
   leveldb::WriteOptions wo;
   wo.sync = options.sync;
+  if (doc_cache_ != nullptr) doc_cache_->BeginWrite(doc_key);
   leveldb::Status s = Commit(wo, &batch);
+  if (doc_cache_ != nullptr) {
+    if (s.ok() && cache_new_doc != nullptr) {
+      doc_cache_->EndWriteWith(doc_key, std::move(cache_new_doc),
+                               json_size + 64);
+    } else {
+      doc_cache_->EndWrite(doc_key);
+    }
+  }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
   }
@@ -319,8 +342,12 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
               " index: _id_ dup key: ", DupKeyText(nullptr, doc)));
     }
   }
-  RETURN_IF_ERROR(WriteDocumentLocked(
-      *state, existing.has_value() ? &*existing : nullptr, &doc, options));
+  // Shared (not copied) with the document cache: a fresh document is often
+  // read back soon.
+  auto stored = std::make_shared<const Value>(std::move(doc));
+  RETURN_IF_ERROR(
+      WriteDocumentLocked(*state, existing.has_value() ? &*existing : nullptr,
+                          stored.get(), options, stored));
   return id;
 }
 

@@ -1,0 +1,90 @@
+// A bounded cache of parsed documents, keyed by document key, so a hot
+// FindById (or the re-read of a touch) skips LevelDB and the JSON parse.
+// Internal to the engine.
+//
+// Coherence with writers. Every write of a document key brackets its
+// LevelDB commit with BeginWrite(key) before and EndWrite(key) after (both
+// under the engine's write_mu_). Both erase the key and bump its shard's
+// invalidation sequence number; between them the shard accepts no
+// insertions. A reader takes Ticket(key) BEFORE reading LevelDB and passes
+// it to Insert, which refuses the value if the shard's sequence number moved
+// or a write is in flight: so a reader that read the bytes before (or
+// during) a write can never insert them after the write's EndWrite, and no
+// entry exists for a key while its write is in flight (readers then read
+// LevelDB, whose writes are atomic).
+#ifndef TTLDB_ENGINE_DOC_CACHE_H_
+#define TTLDB_ENGINE_DOC_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
+#include "base/mutex.h"
+#include "document/value.h"
+
+namespace ttldb {
+
+class DocCache {
+ public:
+  // At most about `capacity_bytes` of charge in total (see Insert).
+  explicit DocCache(size_t capacity_bytes);
+  DocCache(const DocCache&) = delete;
+  DocCache& operator=(const DocCache&) = delete;
+
+  // The cached document, or nullptr.
+  std::shared_ptr<const Value> Lookup(absl::string_view key);
+  // Take before reading the key from LevelDB; pass to Insert.
+  uint64_t Ticket(absl::string_view key);
+  // Caches `doc` (read after Ticket returned `ticket`), charged `charge`
+  // bytes, unless a write of the key's shard began since the ticket or is in
+  // flight. Evicts least recently used entries beyond the capacity.
+  void Insert(absl::string_view key, std::shared_ptr<const Value> doc,
+              size_t charge, uint64_t ticket);
+  // Bracket the commit of a write of `key` (see the file comment).
+  void BeginWrite(absl::string_view key);
+  void EndWrite(absl::string_view key);
+  // EndWrite, then caches `doc` as the key's new version (write-through).
+  // Only the writer that committed `doc` may call it, still holding the
+  // writers' lock, so no later write of the key can have ended yet.
+  void EndWriteWith(absl::string_view key, std::shared_ptr<const Value> doc,
+                    size_t charge);
+
+  // Entries cached now (tests).
+  size_t size();
+
+ private:
+  static constexpr int kShards = 16;
+  struct Entry {
+    std::string key;
+    std::shared_ptr<const Value> doc;
+    size_t charge;
+  };
+  struct Shard {
+    Mutex mu;
+    std::list<Entry> lru ABSL_GUARDED_BY(mu);  // most recent first
+    std::unordered_map<absl::string_view, std::list<Entry>::iterator,
+                       absl::Hash<absl::string_view>>
+        map ABSL_GUARDED_BY(mu);  // keys point into the list's entries
+    size_t used ABSL_GUARDED_BY(mu) = 0;
+    uint64_t seq ABSL_GUARDED_BY(mu) = 0;
+    int writes_in_flight ABSL_GUARDED_BY(mu) = 0;
+  };
+  Shard& ShardOf(absl::string_view key);
+  static void EraseLocked(Shard& s, absl::string_view key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
+  void PutLocked(Shard& s, absl::string_view key,
+                 std::shared_ptr<const Value> doc, size_t charge)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
+
+  const size_t shard_capacity_;
+  Shard shards_[kShards];
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_ENGINE_DOC_CACHE_H_

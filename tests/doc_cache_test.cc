@@ -1,0 +1,201 @@
+// The parsed-document cache (engine/doc_cache.h): unit behaviour, and
+// coherence under concurrent writers, readers and TTL deletions.
+#include "engine/doc_cache.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "document/json.h"
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+
+namespace ttldb {
+namespace {
+
+const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
+
+std::shared_ptr<const Value> Doc(int v) {
+  return std::make_shared<const Value>(
+      Value::MakeObject({Field("v", Value::Int32(v))}));
+}
+
+TEST(DocCacheTest, TicketRefusesValuesReadBeforeAWrite) {
+  DocCache cache(1 << 20);
+  uint64_t t = cache.Ticket("k");
+  cache.BeginWrite("k");
+  cache.Insert("k", Doc(1), 10, t);  // in flight: refused
+  EXPECT_EQ(cache.Lookup("k"), nullptr);
+  uint64_t during = cache.Ticket("k");
+  cache.EndWrite("k");
+  cache.Insert("k", Doc(1), 10, t);       // stale ticket
+  cache.Insert("k", Doc(1), 10, during);  // ticket taken mid-write
+  EXPECT_EQ(cache.Lookup("k"), nullptr);
+  uint64_t after = cache.Ticket("k");
+  cache.Insert("k", Doc(2), 10, after);
+  ASSERT_NE(cache.Lookup("k"), nullptr);
+  EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 2);
+  cache.BeginWrite("k");  // erases
+  EXPECT_EQ(cache.Lookup("k"), nullptr);
+  cache.EndWrite("k");
+}
+
+TEST(DocCacheTest, EndWriteWithCachesTheWrittenVersion) {
+  DocCache cache(1 << 20);
+  uint64_t stale = cache.Ticket("k");
+  cache.BeginWrite("k");
+  cache.EndWriteWith("k", Doc(7), 10);
+  cache.Insert("k", Doc(1), 10, stale);  // a reader of the old bytes: refused
+  ASSERT_NE(cache.Lookup("k"), nullptr);
+  EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 7);
+}
+
+TEST(DocCacheTest, BoundedByCharge) {
+  DocCache cache(16 * 1000);  // 1000 per shard
+  for (int i = 0; i < 1000; ++i) {
+    std::string k = absl::StrCat("key", i);
+    cache.Insert(k, Doc(i), 100, cache.Ticket(k));
+  }
+  EXPECT_LE(cache.size(), 16u * 10u);
+  EXPECT_GT(cache.size(), 0u);
+  cache.Insert("big", Doc(0), 5000, cache.Ticket("big"));  // > a shard
+  EXPECT_EQ(cache.Lookup("big"), nullptr);
+}
+
+// Writers update documents with increasing values and publish what they
+// had acknowledged; readers must never see less than what was acknowledged
+// before their read began (a stale cache entry would show an older value).
+// Deleters remove and re-insert; a TTL pass deletes expired documents.
+TEST(DocCacheTest, ConcurrentWritesReadsAndSweepsStayCoherent) {
+  TempDir dir;
+  FakeClock clock(kStart);
+  Options options;
+  options.clock = &clock;
+  options.ttl_monitor_enabled = false;
+  options.hide_expired = false;        // hiding would mask a stale entry
+  options.doc_cache_bytes = 64 << 10;  // small: evictions happen too
+  auto opened = Database::Open(dir.path(), options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Database> db = std::move(*opened);
+  Collection& c = db->collection("c");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  constexpr int kKeys = 64;
+  constexpr int kWriters = 2;
+  const std::string live =
+      absl::StrCat(R"({"$date": {"$numberLong": ")",
+                   absl::ToUnixMillis(kStart + absl::Hours(10)), R"("}})");
+  for (int k = 0; k < kKeys; ++k) {
+    ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": )", k,
+                                         R"(, "v": 0, "at": )", live, "}"))
+                    .ok());
+  }
+  std::atomic<int64_t> acked[kKeys];
+  for (auto& a : acked) a = 0;
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> reads{0}, failures{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      // Writer w owns keys k with k % kWriters == w.
+      for (int round = 1; round <= 300; ++round) {
+        for (int k = w; k < kKeys; k += kWriters) {
+          auto r = c.UpdateOne(absl::StrCat(R"({"_id": )", k, "}"),
+                               absl::StrCat(R"({"$set": {"v": )", round, "}}"));
+          if (!r.ok() || r->modified_count != 1) ++failures;
+          acked[k] = round;
+        }
+      }
+    });
+  }
+  for (int r = 0; r < 3; ++r) {
+    threads.emplace_back([&, r] {
+      uint32_t x = 12345 + r;
+      while (!stop) {
+        x = x * 1103515245 + 12345;
+        const int k = (x >> 8) % kKeys;
+        const int64_t floor = acked[k];
+        auto doc = c.FindById(Value::Int32(k));
+        if (!doc.ok()) {
+          ++failures;
+          continue;
+        }
+        if (doc->Get("v")->int32_value() < floor) ++failures;
+        ++reads;
+      }
+    });
+  }
+  // A third writer: documents 1000.. are inserted, read, deleted, read.
+  threads.emplace_back([&] {
+    for (int i = 0; i < 300; ++i) {
+      const int id = 1000 + i % 5;
+      if (!c.InsertOne(absl::StrCat(R"({"_id": )", id, "}")).ok()) ++failures;
+      if (!c.FindById(Value::Int32(id)).ok()) ++failures;
+      if (c.DeleteOne(absl::StrCat(R"({"_id": )", id, "}")).value_or(0) != 1) {
+        ++failures;
+      }
+      if (c.FindById(Value::Int32(id)).ok()) ++failures;  // must be gone
+    }
+  });
+  threads[0].join();
+  threads[1].join();
+  threads.back().join();
+  stop = true;
+  for (size_t i = 2; i + 1 < threads.size(); ++i) threads[i].join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_GT(reads.load(), 0);
+  for (int k = 0; k < kKeys; ++k) {
+    auto doc = c.FindById(Value::Int32(k));
+    ASSERT_TRUE(doc.ok()) << doc.status();
+    EXPECT_EQ(doc->Get("v")->int32_value(), 300) << k;
+  }
+
+  // TTL deletions invalidate too: cache every document, expire half of
+  // them, sweep while readers read, then every expired one must be gone.
+  const std::string old =
+      absl::StrCat(R"({"$date": {"$numberLong": ")",
+                   absl::ToUnixMillis(kStart - absl::Hours(1)), R"("}})");
+  for (int k = 0; k < kKeys; k += 2) {
+    ASSERT_TRUE(c.UpdateOne(absl::StrCat(R"({"_id": )", k, "}"),
+                            absl::StrCat(R"({"$set": {"at": )", old, "}}"))
+                    .ok());
+  }
+  for (int k = 0; k < kKeys; ++k) ASSERT_TRUE(c.FindById(Value::Int32(k)).ok());
+  std::atomic<bool> swept{false};
+  std::thread reader([&] {
+    while (!swept) {
+      for (int k = 0; k < kKeys; ++k) c.FindById(Value::Int32(k)).IgnoreError();
+    }
+  });
+  TtlPassStats stats = db->TEST_RunTtlPass(kStart);
+  swept = true;
+  reader.join();
+  EXPECT_EQ(stats.deleted_documents, kKeys / 2);
+  for (int k = 0; k < kKeys; ++k) {
+    EXPECT_EQ(c.FindById(Value::Int32(k)).ok(), k % 2 == 1) << k;
+  }
+}
+
+TEST(DocCacheTest, DisabledWithZeroBytes) {
+  TempDir dir;
+  Options options;
+  options.ttl_monitor_enabled = false;
+  options.doc_cache_bytes = 0;
+  auto db = Database::Open(dir.path(), options);
+  ASSERT_TRUE(db.ok());
+  Collection& c = (*db)->collection("c");
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "v": 1})").ok());
+  ASSERT_TRUE(c.UpdateOne(R"({"_id": 1})", R"({"$set": {"v": 2}})").ok());
+  auto doc = c.FindById(Value::Int32(1));
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->Get("v")->int32_value(), 2);
+}
+
+}  // namespace
+}  // namespace ttldb
