@@ -25,7 +25,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
-#include "tests/reliability/temp_dir.h"
+#include "tests/test_util.h"
 
 namespace ttldb {
 namespace {

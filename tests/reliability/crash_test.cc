@@ -22,7 +22,7 @@
 #include "gtest/gtest.h"
 #include "tests/reliability/crash_log.h"
 #include "tests/reliability/db_dump.h"
-#include "tests/reliability/temp_dir.h"
+#include "tests/test_util.h"
 
 namespace ttldb {
 namespace {

@@ -18,7 +18,7 @@
 #include "leveldb/db.h"
 #include "tests/reliability/db_dump.h"
 #include "tests/reliability/fault_env.h"
-#include "tests/reliability/temp_dir.h"
+#include "tests/test_util.h"
 
 namespace ttldb {
 namespace {

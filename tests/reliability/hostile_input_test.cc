@@ -15,7 +15,7 @@
 #include "engine/database.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/db_dump.h"
-#include "tests/reliability/temp_dir.h"
+#include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
