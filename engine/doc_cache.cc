@@ -33,6 +33,14 @@ std::shared_ptr<const Value> DocCache::Lookup(absl::string_view key) {
   return it->second->doc;
 }
 
+bool DocCache::Admit(absl::string_view key, size_t charge) {
+  if (charge > shard_capacity_) return false;
+  Shard& s = ShardOf(key);
+  MutexLock l(&s.mu);
+  if (s.used + charge <= shard_capacity_) return true;
+  return ++s.misses % 8 == 0;
+}
+
 uint64_t DocCache::Ticket(absl::string_view key) {
   Shard& s = ShardOf(key);
   MutexLock l(&s.mu);

@@ -38,6 +38,11 @@ class DocCache {
 
   // The cached document, or nullptr.
   std::shared_ptr<const Value> Lookup(absl::string_view key);
+  // Whether a read miss of `charge` bytes should be inserted: always while
+  // the key's shard has room, then every 8th miss only, so a scan of more
+  // documents than fit does not churn the cache (and pay a copy per read)
+  // while a hot document still gets in after a few misses.
+  bool Admit(absl::string_view key, size_t charge);
   // Take before reading the key from LevelDB; pass to Insert.
   uint64_t Ticket(absl::string_view key);
   // Caches `doc` (read after Ticket returned `ticket`), charged `charge`
@@ -73,6 +78,7 @@ class DocCache {
     size_t used ABSL_GUARDED_BY(mu) = 0;
     uint64_t seq ABSL_GUARDED_BY(mu) = 0;
     int writes_in_flight ABSL_GUARDED_BY(mu) = 0;
+    uint32_t misses ABSL_GUARDED_BY(mu) = 0;  // while full (Admit)
   };
   Shard& ShardOf(absl::string_view key);
   static void EraseLocked(Shard& s, absl::string_view key)

@@ -142,7 +142,7 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
         "collection '", state.info.name(),
         "': stored document is corrupt: ", doc.status().message()));
   }
-  if (cache != nullptr) {
+  if (cache != nullptr && cache->Admit(key, json.size() + 64)) {
     cache->Insert(key, std::make_shared<const Value>(*doc), json.size() + 64,
                   ticket);
   }
@@ -281,8 +281,9 @@ absl::Status Engine::WriteDocumentLocked(
   leveldb::Status s = Commit(wo, &batch);
   if (doc_cache_ != nullptr) {
     if (s.ok() && cache_new_doc != nullptr) {
-      doc_cache_->EndWriteWith(doc_key, std::move(cache_new_doc),
-                               json_size + 64);
+      // A copy of the pointer: *new_doc is still read below, and the cache
+      // may evict (and free) it at any time.
+      doc_cache_->EndWriteWith(doc_key, cache_new_doc, json_size + 64);
     } else {
       doc_cache_->EndWrite(doc_key);
     }

@@ -56,6 +56,19 @@ TEST(DocCacheTest, EndWriteWithCachesTheWrittenVersion) {
   EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 7);
 }
 
+TEST(DocCacheTest, AdmitsEveryReadWhileRoomThenOneInEight) {
+  DocCache cache(16 * 1000);  // 1000 per shard
+  EXPECT_TRUE(cache.Admit("a", 100));
+  EXPECT_FALSE(cache.Admit("a", 5000));  // larger than a shard
+  for (int i = 0; i < 1000; ++i) {
+    std::string k = absl::StrCat("key", i);
+    cache.Insert(k, Doc(i), 900, cache.Ticket(k));  // every shard full
+  }
+  int admitted = 0;
+  for (int i = 0; i < 64; ++i) admitted += cache.Admit("x", 900) ? 1 : 0;
+  EXPECT_EQ(admitted, 8);
+}
+
 TEST(DocCacheTest, BoundedByCharge) {
   DocCache cache(16 * 1000);  // 1000 per shard
   for (int i = 0; i < 1000; ++i) {
