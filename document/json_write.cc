@@ -1,6 +1,8 @@
 // Value -> Extended JSON text in the three formats of json.h.
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/escaping.h"
@@ -13,13 +15,35 @@ namespace {
 // 9999-12-31T23:59:59.999Z: relaxed EJSON's limit for ISO-8601 dates.
 constexpr int64_t kMaxIsoDateMillis = 253402300799999;
 
+// Whether any of the 8 bytes of `w` is a control character, '"' or '\\'
+// (SWAR: the classic has-zero-byte / has-less-than tests; they may report a
+// byte above a true hit but never miss one).
+inline bool AnyNeedsEscape(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const uint64_t q = w ^ (kOnes * '"');
+  const uint64_t b = w ^ (kOnes * '\\');
+  return (((w - kOnes * 0x20) & ~w) | ((q - kOnes) & ~q) | ((b - kOnes) & ~b)) &
+         kHigh;
+}
+
 void AppendString(absl::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   // Runs of characters that need no escape are appended in one piece: the
   // per-character push_back made serialization the largest cost of a write.
+  // Clean 8-byte words are skipped whole (the byte loop was 8 % of all
+  // instructions of an insert of 256 B, callgrind).
   size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  const size_t n = s.size();
+  for (size_t i = 0; i < n; ++i) {
+    while (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (AnyNeedsEscape(w)) break;
+      i += 8;
+    }
+    if (i >= n) break;
     const char c = s[i];
     const unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0x20 && c != '"' && c != '\\') continue;
