@@ -9,6 +9,7 @@
 #include "document/json.h"
 #include "engine/keys.h"
 #include "index/index_spec.h"
+#include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
@@ -295,6 +296,22 @@ absl::Status Engine::PutCatalogLocked(const proto::CollectionInfo& info,
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
+Engine::CommitCatalogLocked(const proto::CollectionInfo& info,
+                            leveldb::WriteBatch* batch) {
+  RETURN_IF_ERROR(PutCatalogLocked(info, batch));
+  leveldb::WriteOptions wo;
+  wo.sync = true;
+  leveldb::Status s = Commit(wo, batch);
+  if (!s.ok()) {
+    return absl::InternalError(absl::StrCat("cannot write the catalog of '",
+                                            info.name(), "': ", s.ToString()));
+  }
+  ASSIGN_OR_RETURN(auto state, Compile(info));
+  Publish(info.name(), state);
+  return state;
+}
+
+absl::StatusOr<std::shared_ptr<const CollectionState>>
 Engine::GetOrCreateLocked(absl::string_view name) {
   if (auto state = GetState(name)) return state;
   RETURN_IF_ERROR(ValidateCollectionName(name));
@@ -305,17 +322,8 @@ Engine::GetOrCreateLocked(absl::string_view name) {
   meta_.set_next_collection_id(meta_.next_collection_id() + 1);
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(SaveMetaLocked(&batch));
-  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
-  leveldb::WriteOptions wo;
-  wo.sync = true;  // catalog changes are rare: always durable
-  leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) {
-    meta_.set_next_collection_id(meta_.next_collection_id() - 1);
-    return absl::InternalError(
-        absl::StrCat("cannot create collection: ", s.ToString()));
-  }
-  ASSIGN_OR_RETURN(auto state, Compile(info));
-  Publish(info.name(), state);
+  auto state = CommitCatalogLocked(info, &batch);
+  if (!state.ok()) meta_.set_next_collection_id(meta_.next_collection_id() - 1);
   return state;
 }
 
@@ -382,9 +390,9 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
   uint32_t id = state->info.id();
   RETURN_IF_ERROR(
-      DeleteRange(DocumentPrefix(id), PrefixSuccessor(DocumentPrefix(id))));
+      DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
   RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
-                              PrefixSuccessor(CollectionIndexPrefix(id))));
+                              KeyPrefixEnd(CollectionIndexPrefix(id))));
   return true;
 }
 
@@ -407,14 +415,8 @@ absl::Status Engine::RenameCollection(absl::string_view from,
   info.set_name(std::string(to));
   leveldb::WriteBatch batch;
   batch.Delete(CatalogKey(from));
-  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
-  leveldb::WriteOptions wo;
-  wo.sync = true;
-  leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
-  ASSIGN_OR_RETURN(auto renamed, Compile(info));
+  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   Publish(std::string(from), nullptr);
-  Publish(std::string(to), std::move(renamed));
   return absl::OkStatus();
 }
 

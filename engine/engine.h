@@ -165,6 +165,11 @@ class Engine : public TtlStore {
   absl::Status PutCatalogLocked(const proto::CollectionInfo& info,
                                 leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Adds `info` to `batch`, writes the batch durably (sync: catalog changes
+  // are rare), and publishes the recompiled collection; returns it.
+  absl::StatusOr<std::shared_ptr<const CollectionState>> CommitCatalogLocked(
+      const proto::CollectionInfo& info, leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status SaveMetaLocked(leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status DeleteRange(const std::string& begin, const std::string& end);

@@ -142,13 +142,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   info.set_next_index_id(info.next_index_id() + 1);
   {
     leveldb::WriteBatch reserve;
-    RETURN_IF_ERROR(PutCatalogLocked(info, &reserve));
-    leveldb::WriteOptions wo;
-    wo.sync = true;
-    leveldb::Status s = Commit(wo, &reserve);
-    if (!s.ok()) return absl::InternalError(s.ToString());
-    ASSIGN_OR_RETURN(auto reserved, Compile(info));
-    Publish(info.name(), std::move(reserved));
+    RETURN_IF_ERROR(CommitCatalogLocked(info, &reserve).status());
   }
 
   IndexState building;
@@ -236,15 +230,10 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     // Known from the build (every write since waits for write_mu_).
     spec.set_multikey(build_multikey);
     *info.add_indexes() = spec;
-    RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
-    leveldb::WriteOptions wo;
-    wo.sync = true;
-    leveldb::Status s = Commit(wo, &batch);
-    if (!s.ok()) return fail(absl::InternalError(s.ToString()));
+    auto committed = CommitCatalogLocked(info, &batch);
+    if (!committed.ok()) return fail(committed.status());
     if (progress) progress(done, total);
   }
-  ASSIGN_OR_RETURN(auto compiled, Compile(info));
-  Publish(info.name(), std::move(compiled));
   if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
@@ -278,13 +267,7 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
                       absl::StrCat("index not found with name [", name, "]"));
   }
   leveldb::WriteBatch batch;
-  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
-  leveldb::WriteOptions wo;
-  wo.sync = true;
-  leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
-  ASSIGN_OR_RETURN(auto compiled, Compile(info));
-  Publish(info.name(), std::move(compiled));
+  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   ttl_cursors_.erase(prefix);
   return DeleteRange(prefix, KeyPrefixEnd(prefix));
 }
@@ -428,13 +411,7 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   }
   RETURN_IF_ERROR(ValidateLifetimeOptions(*target, kInvalidOptions));
   leveldb::WriteBatch batch;
-  RETURN_IF_ERROR(PutCatalogLocked(info, &batch));
-  leveldb::WriteOptions wo;
-  wo.sync = true;
-  leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
-  ASSIGN_OR_RETURN(auto compiled, Compile(info));
-  Publish(info.name(), std::move(compiled));
+  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   if (new_expire.has_value() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }

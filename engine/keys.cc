@@ -78,17 +78,4 @@ std::string EncodeId(const Value& id) {
   return out;
 }
 
-std::string PrefixSuccessor(absl::string_view prefix) {
-  std::string s(prefix);
-  while (!s.empty()) {
-    unsigned char c = static_cast<unsigned char>(s.back());
-    if (c != 0xff) {
-      s.back() = static_cast<char>(c + 1);
-      return s;
-    }
-    s.pop_back();
-  }
-  return s;
-}
-
 }  // namespace ttldb

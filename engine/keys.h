@@ -36,10 +36,6 @@ std::string IndexPrefix(uint32_t collection_id, uint32_t index_id);
 // The ascending key encoding of an _id value (index/key_codec.h).
 std::string EncodeId(const Value& id);
 
-// The smallest key greater than every key that starts with `prefix`
-// (for range ends); "" when there is none (prefix of all 0xff).
-std::string PrefixSuccessor(absl::string_view prefix);
-
 }  // namespace ttldb
 
 #endif  // TTLDB_ENGINE_KEYS_H_

@@ -43,12 +43,12 @@ DateRange ExpiredRange(const std::string& prefix, bool descending,
   DateRange r;
   if (!descending) {
     r.begin = prefix + tag;
-    r.end = PrefixSuccessor(prefix + cutoff);
+    r.end = KeyPrefixEnd(prefix + cutoff);
   } else {
     // Complemented: later dates sort first; dates <= cutoff are the keys
     // from encode(cutoff) to the end of the bracket.
     r.begin = prefix + cutoff;
-    r.end = PrefixSuccessor(prefix + tag);
+    r.end = KeyPrefixEnd(prefix + tag);
   }
   return r;
 }
@@ -232,7 +232,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       last_visited = entries.back().first;
       ttl_cursors_[index->prefix].deleted_since_compact += n;
       if (exhausted) break;
-      start = PrefixSuccessor(last_visited);
+      start = KeyPrefixEnd(last_visited);
       continue;
     }
 
@@ -287,7 +287,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       }
     }
     if (exhausted) break;
-    start = PrefixSuccessor(last_visited);
+    start = KeyPrefixEnd(last_visited);
   }
   result.more = !exhausted;
 
@@ -301,7 +301,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       if (!cursor.min_added.empty() && cursor.min_added <= last_visited) {
         cursor.resume.clear();
       } else {
-        cursor.resume = PrefixSuccessor(last_visited);
+        cursor.resume = KeyPrefixEnd(last_visited);
       }
     }
     if (cursor.deleted_since_compact >= kCompactAfterDeletes && !result.more) {
@@ -341,7 +341,7 @@ std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
   if (!descending) {
     it->Seek(start);
   } else {
-    it->Seek(PrefixSuccessor(bracket));
+    it->Seek(KeyPrefixEnd(bracket));
     if (it->Valid()) {
       it->Prev();
     } else {
