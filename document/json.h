@@ -61,6 +61,10 @@ enum class JsonFormat {
   kRelaxed,
   // MongoDB canonical Extended JSON: every number and date wrapped.
   kCanonical,
+  // What `ttldb export` writes: relaxed Extended JSON (readable by
+  // mongoimport), except that int64 stays {"$numberLong": "n"} so that an
+  // export/import round trip keeps the type.
+  kExport,
   // ttldb's storage form: compact and type-exact. Like relaxed, but int64 as
   // {"$numberLong": "n"} and dates as {"$date": {"$numberLong": "ms"}}, so
   // that ParseDocument(ToJson(v, kStorage)) reproduces v exactly.

@@ -319,3 +319,21 @@ TEST(JsonParseTest, WhitespaceIsIgnored) {
 
 }  // namespace
 }  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+TEST(JsonExportTest, RelaxedButInt64KeepsItsType) {
+  Value doc = Value::MakeObject({Field("a", Value::Int64(5)),
+                                 Field("b", Value::Int32(5)),
+                                 Field("d", Value::Date(0)),
+                                 Field("x", Value::Double(1.5))});
+  EXPECT_EQ(ToJson(doc, JsonFormat::kExport),
+            R"({"a":{"$numberLong":"5"},"b":5,"d":{"$date":"1970-01-01T00:00:00.000Z"},"x":1.5})");
+  auto back = ParseDocument(ToJson(doc, JsonFormat::kExport));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->Get("a")->type(), ValueType::kInt64);
+}
+
+}  // namespace
+}  // namespace ttldb

@@ -186,8 +186,8 @@ void AppendValue(const Value& v, JsonFormat format, std::string* out) {
       return;
     case ValueType::kDate: {
       int64_t ms = v.date_millis();
-      if (format == JsonFormat::kRelaxed && ms >= 0 &&
-          ms <= kMaxIsoDateMillis) {
+      if ((format == JsonFormat::kRelaxed || format == JsonFormat::kExport) &&
+          ms >= 0 && ms <= kMaxIsoDateMillis) {
         absl::StrAppend(out, "{\"$date\":\"", FormatIsoDate(ms), "\"}");
       } else {
         absl::StrAppend(out, "{\"$date\":{\"$numberLong\":\"", ms, "\"}}");

@@ -45,7 +45,8 @@ for t in "${targets[@]}"; do
   if ! "$out/${t}_fuzz" -max_total_time="$seconds" -max_len=4096 \
       -seed="${FUZZ_SEED:-0}" \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$out/crash-$t-" \
-      -print_final_stats=1 "$out/corpus/$t" "fuzz/corpus/$t" 2>"$out/$t.log"; then
+      -print_final_stats=1 "$out/corpus/$t" "fuzz/corpus/$t" \
+      $([ "$t" = shell_parser ] && echo tools/testdata) 2>"$out/$t.log"; then
     tail -40 "$out/$t.log"
     echo "fuzz target $t found a problem: see $out/crash-$t-*" >&2
     status=1

@@ -21,40 +21,6 @@
 namespace ttldb {
 namespace {
 
-void AppendExportJson(const Value& v, std::string* out) {
-  switch (v.type()) {
-    case ValueType::kInt64:
-      absl::StrAppend(out, "{\"$numberLong\":\"", v.int64_value(), "\"}");
-      return;
-    case ValueType::kObject: {
-      out->push_back('{');
-      bool first = true;
-      for (const Field& f : v.object_fields()) {
-        if (!first) out->push_back(',');
-        first = false;
-        AppendJson(Value::String(f.first), JsonFormat::kRelaxed, out);
-        out->push_back(':');
-        AppendExportJson(f.second, out);
-      }
-      out->push_back('}');
-      return;
-    }
-    case ValueType::kArray: {
-      out->push_back('[');
-      bool first = true;
-      for (const Value& item : v.array_items()) {
-        if (!first) out->push_back(',');
-        first = false;
-        AppendExportJson(item, out);
-      }
-      out->push_back(']');
-      return;
-    }
-    default:
-      AppendJson(v, JsonFormat::kRelaxed, out);
-  }
-}
-
 // One TTL index of the target collection, ready to test documents.
 struct TtlCheck {
   std::string name;
@@ -173,7 +139,7 @@ class BatchInserter {
 
 std::string ToExportJson(const Value& doc) {
   std::string out;
-  AppendExportJson(doc, &out);
+  AppendJson(doc, JsonFormat::kExport, &out);
   return out;
 }
 
@@ -191,7 +157,7 @@ absl::StatusOr<int64_t> ExportDocuments(Database* db, absl::string_view coll,
     if (options.canonical) {
       AppendJson(*doc, JsonFormat::kCanonical, &line);
     } else {
-      AppendExportJson(*doc, &line);
+      AppendJson(*doc, JsonFormat::kExport, &line);
     }
     line.push_back('\n');
     out->write(line.data(), line.size());
