@@ -29,6 +29,17 @@
 
 namespace ttldb {
 
+// Whether ParseDocument(ToJson(doc, JsonFormat::kStorage)) gives back
+// exactly `doc` (same types, same bytes), decided conservatively without
+// serializing. False for what the parser would normalize or reject: a field
+// name starting with '$' (below the top level it may read back as an
+// Extended JSON wrapper: {"$date": 5} becomes a date), regex options that
+// are not sorted ASCII flags (stored sorted), NaN (its sign and payload are
+// not kept), invalid UTF-8 in a string, field name or regex, and nesting
+// near the depth limit. A write caches its new version (write-through) only
+// when this holds: the cache must serve exactly what a LevelDB read would.
+bool ReparsesIdentically(const Value& doc);
+
 class DocCache {
  public:
   // At most about `capacity_bytes` of charge in total (see Insert).

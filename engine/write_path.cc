@@ -279,10 +279,15 @@ absl::Status Engine::WriteDocumentLocked(
   }
   leveldb::WriteOptions wo;
   wo.sync = options.sync;
+  // Written through only if a re-read would give exactly *new_doc;
+  // otherwise readers load the stored form (see ReparsesIdentically).
+  const bool write_through = doc_cache_ != nullptr &&
+                             cache_new_doc != nullptr &&
+                             ReparsesIdentically(*cache_new_doc);
   if (doc_cache_ != nullptr) doc_cache_->BeginWrite(doc_key);
   leveldb::Status s = Commit(wo, &batch);
   if (doc_cache_ != nullptr) {
-    if (s.ok() && cache_new_doc != nullptr) {
+    if (s.ok() && write_through) {
       // A copy of the pointer: *new_doc is still read below, and the cache
       // may evict (and free) it at any time.
       doc_cache_->EndWriteWith(doc_key, cache_new_doc, json_size + 64);
