@@ -7,6 +7,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "document/path.h"
+#include "document/storable.h"
 #include "engine/engine.h"
 #include "engine/keys.h"
 #include "index/key_gen.h"
@@ -194,6 +195,10 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
   size_t json_size = 0;
   if (new_doc != nullptr) {
+    // A Value built in code (not parsed from JSON) may hold what the storage
+    // form cannot read back: refuse it rather than store an unreadable
+    // document.
+    RETURN_IF_ERROR(CheckStorable(*new_doc));
     std::string json;
     json.reserve(512);  // fewer regrowths while serializing
     AppendJson(*new_doc, JsonFormat::kStorage, &json);

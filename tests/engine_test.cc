@@ -134,6 +134,24 @@ TEST_F(EngineTest, BadInputIsRejectedAndChangesNothing) {
   EXPECT_EQ(*db_->ListCollectionNames(), std::vector<std::string>{"c"});
 }
 
+TEST_F(EngineTest, ValuesThatCannotBeReadBackAreRefused) {
+  // Found in review: a Value built in code could store invalid UTF-8 or a
+  // nested {"$date": ...} object that every later read failed on or misread.
+  Collection& c = db_->collection("c");
+  Value bad = Value::MakeObject(
+      {Field("_id", Value::Int32(1)), Field("s", Value::String("bad \xff"))});
+  EXPECT_EQ(c.InsertOne(bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 2, "s": "ok"})").ok());
+  Value set = Value::MakeObject({Field(
+      "$set",
+      Value::MakeObject({Field(
+          "o", Value::MakeObject({Field("$date", Value::Int32(5))}))}))});
+  EXPECT_EQ(c.UpdateOne(R"({"_id": 2})", set).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(All(c), std::vector<std::string>{R"({"_id":2,"s":"ok"})"});
+}
+
 TEST_F(EngineTest, SecondOpenOfTheSameDirectoryFails) {
   auto second = Database::Open(dir_.path(), options_);
   ASSERT_FALSE(second.ok());
