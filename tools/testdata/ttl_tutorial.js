@@ -66,16 +66,18 @@ db.adminCommand({setParameter: 1, ttlMonitorEnabled: false})
 db.adminCommand({setParameter: 1, ttlMonitorEnabled: true})
 db.serverStatus().ttlMonitorSleepSecs
 
-// Keep a page alive by updating accessTime; the others expire (E = 2 s).
-db.eventLog.createIndex({accessTime: 1}, {expireAfterSeconds: 2})
+// Keep a page alive by updating accessTime; the others expire (E = 4 s).
+// Timeline: page 100 expires at 4 s, page 101 (touched at 3 s) at 7 s; the
+// check at 5.5 s leaves 1.5 s of margin each way for a loaded machine.
+db.eventLog.createIndex({accessTime: 1}, {expireAfterSeconds: 4})
 db.eventLog.insert({pageID: 100, accessTime: new Date()})
 db.eventLog.insert({pageID: 101, accessTime: new Date()})
 db.eventLog.insert({pageID: 102, accessTime: "not a date: never expires"})
-sleep(800)
+sleep(1500)
 db.eventLog.update({pageID: 101}, {$set: {accessTime: new Date()}})
-sleep(800)
+sleep(1500)
 db.eventLog.updateOne({pageID: 101}, {$currentDate: {accessTime: true}})
-sleep(1400)
+sleep(2500)
 db.eventLog.find({}, {_id: 0, pageID: 1})
 // The monitor deleted partial's _id 1, log_events' _id 1 and page 100.
 db.serverStatus().metrics.ttl.deletedDocuments
