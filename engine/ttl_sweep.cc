@@ -134,6 +134,55 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   bool exhausted = false;
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
+    if (no_read) {
+      // Known non-multikey and alone: every entry in the expired range is a
+      // document to delete, with nothing to re-check but the entry itself.
+      // Scanning under the writers' lock makes that check free: no entry
+      // can change between being seen and being deleted, so there is no
+      // unlocked scan, no second walk and no copy of the entries. The lock
+      // is held for one chunk (kEntriesPerChunk entries, microseconds).
+      MutexLock l(&write_mu_);
+      if (GetState(ref.collection) != state) return result;
+      const int64_t want = std::min<int64_t>(
+          kEntriesPerChunk, max_docs - result.deleted_documents);
+      leveldb::WriteBatch batch;
+      std::vector<std::string> deleted_keys;  // document keys
+      deleted_keys.reserve(want);
+      std::unique_ptr<leveldb::Iterator> it(
+          db_->NewIterator(leveldb::ReadOptions()));
+      const std::string doc_prefix = DocumentPrefix(state->info.id());
+      for (it->Seek(start); it->Valid() && it->key().compare(range.end) < 0 &&
+                            static_cast<int64_t>(deleted_keys.size()) < want;
+           it->Next()) {
+        std::string doc_key = doc_prefix;
+        doc_key.append(it->value().data(), it->value().size());
+        batch.Delete(doc_key);
+        batch.Delete(it->key());
+        last_visited.assign(it->key().data(), it->key().size());
+        deleted_keys.push_back(std::move(doc_key));
+      }
+      if (!it->status().ok()) {
+        return absl::InternalError(absl::StrCat("TTL scan of ", ref.collection,
+                                                ".", ref.index_name, ": ",
+                                                it->status().ToString()));
+      }
+      exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
+      it.reset();
+      const int64_t n = deleted_keys.size();
+      if (n > 0) {
+        leveldb::Status s = CommitDeletes(&batch, deleted_keys);
+        if (!s.ok()) {
+          return absl::InternalError(
+              absl::StrCat("TTL delete failed: ", s.ToString()));
+        }
+      }
+      result.deleted_documents += n;
+      result.deleted_keys += n;
+      ttl_cursors_[index->prefix].deleted_since_compact += n;
+      if (exhausted || n == 0) break;
+      start = KeyPrefixEnd(last_visited);
+      continue;
+    }
     // Scan a chunk without holding the lock.
     std::vector<std::pair<std::string, std::string>> entries;  // key, id
     {
@@ -182,14 +231,6 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           continue;  // touched or deleted meanwhile: kept, not counted
         }
         const std::string doc_key = DocumentKey(state->info.id(), encoded_id);
-        if (no_read) {
-          deleted_keys.push_back(doc_key);
-          batch.Delete(doc_key);
-          batch.Delete(entry_key);
-          ++result.deleted_keys;
-          ++n;
-          continue;
-        }
         leveldb::Status s = db_->Get(leveldb::ReadOptions(), doc_key, &raw);
         if (s.IsNotFound()) continue;
         if (!s.ok()) return absl::InternalError(s.ToString());
