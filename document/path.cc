@@ -3,10 +3,7 @@
 #include "absl/strings/str_split.h"
 
 namespace ttldb {
-namespace {
 
-// A path component that names an array position: decimal digits without a
-// leading zero (except "0" itself), small enough for size_t.
 bool ParseArrayIndex(absl::string_view s, size_t* index) {
   if (s.empty() || s.size() > 9) return false;
   if (s.size() > 1 && s[0] == '0') return false;
@@ -18,6 +15,7 @@ bool ParseArrayIndex(absl::string_view s, size_t* index) {
   *index = v;
   return true;
 }
+namespace {
 
 void Collect(const Value& v, const std::vector<absl::string_view>& parts,
              size_t i, std::vector<const Value*>* out, bool* traversed) {

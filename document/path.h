@@ -9,6 +9,12 @@
 
 namespace ttldb {
 
+// A path component naming an array position: decimal digits without a
+// leading zero (except "0" itself), at most 9 of them. Stores the position.
+// Shared by lookups, index key generation, the matcher and updates, so that
+// "a.1" means the same everywhere.
+bool ParseArrayIndex(absl::string_view component, size_t* index);
+
 // Splits "a.b.c" into {"a","b","c"}.
 std::vector<absl::string_view> SplitPath(absl::string_view path);
 

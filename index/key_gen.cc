@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status.h"
+#include "document/path.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
@@ -16,20 +17,6 @@ struct FieldKeys {
   bool found = false;             // some branch of the path reached a value
   bool is_array = false;  // some array was expanded on the way or at the end
 };
-
-// A path component naming an array position: decimal digits without a
-// leading zero (except "0"), as document/path.cc accepts them.
-bool ParseArrayIndex(absl::string_view s, size_t* index) {
-  if (s.empty() || s.size() > 9) return false;
-  if (s.size() > 1 && s[0] == '0') return false;
-  size_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<size_t>(c - '0');
-  }
-  *index = v;
-  return true;
-}
 
 class PathKeys {
  public:

@@ -62,16 +62,5 @@ std::vector<std::string> SplitDotted(absl::string_view path) {
   return absl::StrSplit(path, '.');
 }
 
-bool ParseArrayIndex(absl::string_view s, size_t* index) {
-  if (s.empty() || s.size() > 9) return false;
-  size_t n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    n = n * 10 + static_cast<size_t>(c - '0');
-  }
-  *index = n;
-  return true;
-}
-
 }  // namespace query_internal
 }  // namespace ttldb

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "document/path.h"
 #include "document/value.h"
 
 namespace ttldb {
@@ -29,9 +30,7 @@ void CollectValues(const Value& root, const std::vector<std::string>& parts,
 // Splits "a.b.c" into its components.
 std::vector<std::string> SplitDotted(absl::string_view path);
 
-// True if `s` is a non-empty string of decimal digits that fits in an int;
-// stores the number in *index.
-bool ParseArrayIndex(absl::string_view s, size_t* index);
+using ::ttldb::ParseArrayIndex;  // document/path.h
 
 }  // namespace query_internal
 }  // namespace ttldb
