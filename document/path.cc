@@ -15,6 +15,7 @@ bool ParseArrayIndex(absl::string_view s, size_t* index) {
   *index = v;
   return true;
 }
+
 namespace {
 
 void Collect(const Value& v, const std::vector<absl::string_view>& parts,
