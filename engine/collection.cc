@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "base/sync_point.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
@@ -172,24 +173,36 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   auto state = engine->GetState(coll);
   // Candidates from a snapshot, without the lock; each is re-read and
   // re-matched under the lock before it is written, so a document changed
-  // meanwhile is judged on its current contents.
-  ASSIGN_OR_RETURN(
-      std::vector<std::string> ids,
-      MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
-  for (const std::string& id : ids) {
-    MutexLock l(&engine->write_mu_);
-    auto current = engine->GetState(coll);
-    if (current == nullptr) break;
-    ASSIGN_OR_RETURN(std::optional<Value> doc,
-                     engine->ReadDocument(*current, id));
-    if (!doc.has_value() || !filter.Matches(*doc) ||
-        engine->IsHidden(*current, *doc, now)) {
-      continue;
+  // meanwhile is judged on its current contents. A single-document write
+  // whose candidate changed before the lock looks again (a few times), as
+  // MongoDB retries a write conflict, instead of reporting no match while
+  // another document matches.
+  constexpr int kSingleWriteAttempts = 3;
+  for (int attempt = 1;; ++attempt) {
+    ASSIGN_OR_RETURN(
+        std::vector<std::string> ids,
+        MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
+    TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
+    for (const std::string& id : ids) {
+      MutexLock l(&engine->write_mu_);
+      auto current = engine->GetState(coll);
+      if (current == nullptr) break;
+      ASSIGN_OR_RETURN(std::optional<Value> doc,
+                       engine->ReadDocument(*current, id));
+      if (!doc.has_value() || !filter.Matches(*doc) ||
+          engine->IsHidden(*current, *doc, now)) {
+        continue;
+      }
+      ++result.matched_count;
+      ASSIGN_OR_RETURN(bool modified, ApplyToDocument(engine, *current, request,
+                                                      *doc, now, options));
+      if (modified) ++result.modified_count;
     }
-    ++result.matched_count;
-    ASSIGN_OR_RETURN(bool modified, ApplyToDocument(engine, *current, request,
-                                                    *doc, now, options));
-    if (modified) ++result.modified_count;
+    if (request.multi || ids.empty() || result.matched_count > 0 ||
+        attempt == kSingleWriteAttempts) {
+      break;
+    }
+    state = engine->GetState(coll);
   }
   if (result.matched_count > 0 || !request.upsert) return result;
 

@@ -4,6 +4,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "base/sync_point.h"
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
@@ -150,6 +151,32 @@ TEST_F(EngineTest, ValuesThatCannotBeReadBackAreRefused) {
   EXPECT_EQ(c.UpdateOne(R"({"_id": 2})", set).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(All(c), std::vector<std::string>{R"({"_id":2,"s":"ok"})"});
+}
+
+TEST_F(EngineTest, UpdateOneLooksAgainWhenItsCandidateChanged) {
+  // Two workers claim jobs with UpdateOne({state: "open"}, ...). The first
+  // candidate is claimed by another client between the match and the lock:
+  // the update must claim the next open job, not report no match.
+  Collection& jobs = db_->collection("jobs");
+  ASSERT_TRUE(jobs.InsertMany({R"({"_id": 1, "state": "open"})",
+                               R"({"_id": 2, "state": "open"})"})
+                  .ok());
+  bool fired = false;
+  SyncPoint::Set("Collection::RunWrite:AfterMatch", [&] {
+    if (fired) return;
+    fired = true;
+    ASSERT_EQ(jobs.UpdateOne(R"({"_id": 1})", R"({"$set": {"state": "other"}})")
+                  ->modified_count,
+              1);
+  });
+  auto r =
+      jobs.UpdateOne(R"({"state": "open"})", R"({"$set": {"state": "mine"}})");
+  SyncPoint::ClearAll();
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->matched_count, 1);
+  EXPECT_EQ(All(jobs),
+            (std::vector<std::string>{R"({"_id":1,"state":"other"})",
+                                      R"({"_id":2,"state":"mine"})"}));
 }
 
 TEST_F(EngineTest, SecondOpenOfTheSameDirectoryFails) {
