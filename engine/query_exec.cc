@@ -201,29 +201,39 @@ std::optional<Candidate> PlanIndex(const IndexState& index,
   for (const auto& field : index.spec.key()) {
     if (stop) break;
     const bool desc = field.direction() < 0;
+    // The field's equality (the last one wins) or its first range, with
+    // their key ranges computed once.
     const MatchExpr* eq = nullptr;
     const MatchExpr* range = nullptr;
+    std::vector<Range> eq_ranges, range_ranges;
+    std::string eq_text, range_text;
     std::vector<const MatchExpr*> all_ranges;  // every usable range predicate
     for (const MatchExpr* p : preds) {
       if (p->path != field.path()) continue;
+      std::vector<Range> tmp;
+      std::string t;
       if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
-        std::vector<Range> tmp;
-        std::string t;
-        if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) eq = p;
-      } else if (IsRangeKind(p->kind)) {
-        std::vector<Range> tmp;
-        std::string t;
         if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) {
-          if (range == nullptr) range = p;
+          eq = p;
+          eq_ranges = std::move(tmp);
+          eq_text = std::move(t);
+        }
+      } else if (IsRangeKind(p->kind)) {
+        if (FieldRanges(*p, desc, index.spec.sparse(), &tmp, &t)) {
+          if (range == nullptr) {
+            range = p;
+            range_ranges = std::move(tmp);
+            range_text = std::move(t);
+          }
           all_ranges.push_back(p);
         }
       }
     }
     const MatchExpr* use = eq != nullptr ? eq : range;
     if (use == nullptr) break;
-    std::vector<Range> field_ranges;
-    std::string text;
-    FieldRanges(*use, desc, index.spec.sparse(), &field_ranges, &text);
+    std::vector<Range> field_ranges =
+        use == eq ? std::move(eq_ranges) : std::move(range_ranges);
+    std::string text = use == eq ? std::move(eq_text) : std::move(range_text);
     // On a multikey index two range predicates may be satisfied by two
     // different elements of one array ({a: [0, 10]} matches {$gt: 1, $lt:
     // 5}), so only the first bounds the scan; on a known non-multikey index
