@@ -138,16 +138,20 @@ absl::Status Engine::LoadCatalog() {
   std::string meta_value;
   leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(), &meta_value);
   MutexLock wl(&write_mu_);
+  auto persist_meta = [&]() -> absl::Status {
+    leveldb::WriteBatch batch;
+    RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status ws = Commit(wo, &batch);
+    if (!ws.ok()) return absl::InternalError(ws.ToString());
+    return absl::OkStatus();
+  };
   if (s.IsNotFound()) {
     meta_.set_format_version(kFormatVersion);
     meta_.set_next_collection_id(1);
     if (!options_.read_only) {
-      leveldb::WriteBatch batch;
-      RETURN_IF_ERROR(SaveMetaLocked(&batch));
-      leveldb::WriteOptions wo;
-      wo.sync = true;
-      leveldb::Status ws = Commit(wo, &batch);
-      if (!ws.ok()) return absl::InternalError(ws.ToString());
+      RETURN_IF_ERROR(persist_meta());
     }
   } else if (!s.ok()) {
     return absl::InternalError(
@@ -161,6 +165,14 @@ absl::Status Engine::LoadCatalog() {
       return absl::FailedPreconditionError(absl::StrCat(
           "database '", path_, "' has format version ", meta_.format_version(),
           "; this ttldb reads up to ", kFormatVersion));
+    }
+    if (meta_.format_version() < kFormatVersion && !options_.read_only) {
+      // Format 2 only added a form of TTL entry value that format 1 never
+      // wrote (engine/entry_value.h): a format-1 database is read as it is,
+      // and marked 2 before anything new is written so that an older ttldb
+      // refuses it instead of misreading the new entries.
+      meta_.set_format_version(kFormatVersion);
+      RETURN_IF_ERROR(persist_meta());
     }
   }
 

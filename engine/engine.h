@@ -116,6 +116,21 @@ class Engine : public TtlStore {
                               const std::string& encoded_id,
                               std::vector<std::string>* out,
                               bool* is_multikey = nullptr) const;
+  // A document's entry keys in each of `indexes` (parallel to it), and
+  // whether a field met an array in each.
+  struct DocKeys {
+    std::vector<std::vector<std::string>> keys;
+    std::vector<bool> multikey;
+  };
+  absl::Status ComputeDocKeys(const std::vector<const IndexState*>& indexes,
+                              const Value& doc, const std::string& encoded_id,
+                              DocKeys* out) const;
+  // The value of indexes[i]'s entries for that document
+  // (engine/entry_value.h): a TTL index's single entry carries the
+  // document's keys in every other index; anything else the encoded _id.
+  static std::string EntryValueFor(
+      const std::vector<const IndexState*>& indexes, const DocKeys& keys,
+      size_t i, const std::string& encoded_id);
 
   Mutex write_mu_;
 

@@ -1,5 +1,6 @@
 // Index management: create (with a build over existing documents), drop,
 // list and collMod.
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -177,6 +178,19 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     std::set<std::string> chunk_keys;  // unique: keys of the unwritten chunk
     std::vector<std::string> entry_keys;
     bool build_multikey = false;  // some document met an array
+    // TTL entries carry their document's keys in every other index
+    // (engine/entry_value.h): with the new index among them, every TTL
+    // entry of the collection is rewritten, and a new TTL index's entries
+    // list the existing indexes.
+    std::vector<const IndexState*> all;
+    bool any_ttl = spec.has_expire_after_seconds();
+    for (const auto& idx : state->indexes) {
+      all.push_back(idx.get());
+      any_ttl = any_ttl || idx->spec.has_expire_after_seconds();
+    }
+    all.push_back(&building);
+    const size_t self = all.size() - 1;
+    DocKeys doc_keys;
     for (it->Seek(state->doc_prefix);
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
       auto doc = ParseDocument(
@@ -195,6 +209,28 @@ absl::StatusOr<std::string> Engine::CreateIndex(
                        absl::StrCat("Index build failed: ", ks.message(),
                                     " (document _id ", ToJson(*id), ")")));
       }
+      std::string value = encoded_id;
+      if (any_ttl) {
+        all.pop_back();
+        absl::Status others = ComputeDocKeys(all, *doc, encoded_id, &doc_keys);
+        all.push_back(&building);
+        if (!others.ok()) {
+          return fail(absl::DataLossError(absl::StrCat(
+              "Index build failed: stored document _id ", ToJson(*id),
+              " no longer derives its keys: ", others.message())));
+        }
+        std::sort(entry_keys.begin(), entry_keys.end());
+        doc_keys.keys.push_back(entry_keys);
+        doc_keys.multikey.push_back(doc_multikey);
+        for (size_t t = 0; t < self; ++t) {
+          if (doc_keys.keys[t].size() != 1) continue;
+          std::string v = EntryValueFor(all, doc_keys, t, encoded_id);
+          if (v == encoded_id) continue;  // no siblings: left as it is
+          batch.Put(doc_keys.keys[t][0], v);
+          ++in_batch;
+        }
+        value = EntryValueFor(all, doc_keys, self, encoded_id);
+      }
       for (const std::string& k : entry_keys) {
         if (spec.unique()) {
           std::string key_part = k.substr(0, k.size() - encoded_id.size());
@@ -210,7 +246,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
           if (!u.ok()) return fail(u);
           chunk_keys.insert(std::move(key_part));
         }
-        batch.Put(k, encoded_id);
+        batch.Put(k, value);
         ++in_batch;
       }
       ++done;

@@ -11,9 +11,11 @@
 
 namespace ttldb {
 
-// 1: the first format. Bump on any change to keys.cc, key_codec.cc, the
-// storage JSON or catalog.proto semantics.
-inline constexpr uint32_t kFormatVersion = 1;
+// 1: the first format. 2: TTL index entries may carry their document's keys
+// in the other indexes (engine/entry_value.h); format 1 databases are read
+// as they are and upgraded at open. Bump on any change to keys.cc,
+// key_codec.cc, entry_value.cc, the storage JSON or catalog.proto semantics.
+inline constexpr uint32_t kFormatVersion = 2;
 
 inline constexpr char kCatalogTag = 'C';
 inline constexpr char kDocumentTag = 'D';

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "document/compare.h"
 #include "document/json.h"
+#include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
@@ -530,7 +531,8 @@ class PlanCursor : public Cursor {
             continue;
           }
           ++stats_->keys_examined;
-          std::string id = it_->value().ToString();
+          std::string id(EntryValueId(
+              absl::string_view(it_->value().data(), it_->value().size())));
           it_->Next();
           // A multikey document has several entries: return it once.
           if (!seen_.insert(id).second) continue;

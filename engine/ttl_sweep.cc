@@ -1,12 +1,13 @@
 // The engine's side of the TTL monitor (ttl/ttl_store.h): find expired
-// entries of a TTL index by one range scan, and delete their documents
-// through the write path after re-checking them under the writers' lock.
+// entries of a TTL index by one range scan under the writers' lock, and
+// delete their documents with every index entry in one batch per chunk.
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "engine/engine.h"
+#include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -120,46 +121,113 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     cursor.min_added.clear();
   }
 
-  // The fast path of a collection whose only index is this TTL index.
-  const bool no_reread = state->indexes.size() == 1 &&
-                         !index->partial.has_value() &&
-                         !options_.expiry_listener;
-  // Known non-multikey (catalog flag; a write that makes the index multikey
-  // republishes the state, which the locked re-check below notices): each
-  // document has exactly one entry, so the entry's presence under the lock
-  // proves the document unchanged and it need not even be read.
-  const bool no_read = no_reread && !index->multikey;
-  std::set<std::string> multikey_seen;  // this call's parsed documents
+  // Which entries can be deleted from the scan alone, without reading their
+  // document: those that list the document's keys in every other current
+  // index (engine/entry_value.h), and the plain entries of a TTL index that
+  // is the collection's only index and known non-multikey (one entry per
+  // document, nothing else to delete). Under the writers' lock an entry in
+  // the expired range IS the document's current state: a write that changes
+  // the date, the document's other keys or whether it matches a partial
+  // filter rewrites or removes the entry in the same atomic batch. An expiry
+  // listener needs the documents, so then every document is read.
+  const bool listener = static_cast<bool>(options_.expiry_listener);
+  const bool lone = state->indexes.size() == 1 && !index->multikey;
+  std::vector<uint32_t> other_ids;
+  for (const auto& idx : state->indexes) {
+    if (idx.get() != index) other_ids.push_back(idx->spec.id());
+  }
+  auto find_index = [&](uint32_t id) -> const IndexState* {
+    for (const auto& idx : state->indexes) {
+      if (idx->spec.id() == id) return idx.get();
+    }
+    return nullptr;  // dropped since the entry was written
+  };
+  auto covers = [&](const std::vector<SiblingIndex>& siblings) {
+    for (uint32_t id : other_ids) {
+      bool found = false;
+      for (const SiblingIndex& s : siblings) found = found || s.index_id == id;
+      if (!found) return false;  // an index created after the entry
+    }
+    return true;
+  };
+  const std::string doc_prefix = DocumentPrefix(state->info.id());
   std::string last_visited;
   bool exhausted = false;
+  std::vector<SiblingIndex> siblings;
+  std::vector<std::string> keys;
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
-    if (no_read) {
-      // Known non-multikey and alone: every entry in the expired range is a
-      // document to delete, with nothing to re-check but the entry itself.
-      // Scanning under the writers' lock makes that check free: no entry
-      // can change between being seen and being deleted, so there is no
-      // unlocked scan, no second walk and no copy of the entries. The lock
-      // is held for one chunk (kEntriesPerChunk entries, microseconds).
+    TTLDB_SYNC_POINT("Engine::DeleteExpired:BeforeChunk");
+    // One chunk: scan and delete under the writers' lock in one walk, so no
+    // entry can change between being seen and being deleted, and the lock
+    // is held for at most kEntriesPerChunk entries.
+    std::vector<Value> deleted;  // for the listener
+    int64_t visited = 0;
+    {
       MutexLock l(&write_mu_);
+      // The catalog may have changed while unlocked (index dropped).
       if (GetState(ref.collection) != state) return result;
       const int64_t want = std::min<int64_t>(
           kEntriesPerChunk, max_docs - result.deleted_documents);
       leveldb::WriteBatch batch;
       std::vector<std::string> deleted_keys;  // document keys
       deleted_keys.reserve(want);
+      std::set<std::string> seen;  // read documents (may have many entries)
       std::unique_ptr<leveldb::Iterator> it(
           db_->NewIterator(leveldb::ReadOptions()));
-      const std::string doc_prefix = DocumentPrefix(state->info.id());
-      for (it->Seek(start); it->Valid() && it->key().compare(range.end) < 0 &&
-                            static_cast<int64_t>(deleted_keys.size()) < want;
+      for (it->Seek(start);
+           it->Valid() && it->key().compare(range.end) < 0 && visited < want;
            it->Next()) {
-        std::string doc_key = doc_prefix;
-        doc_key.append(it->value().data(), it->value().size());
-        batch.Delete(doc_key);
-        batch.Delete(it->key());
+        ++visited;
         last_visited.assign(it->key().data(), it->key().size());
+        const absl::string_view value(it->value().data(), it->value().size());
+        absl::string_view id;
+        bool from_scan = false;
+        if (ParseSiblings(value, &id, &siblings)) {
+          from_scan = !listener && covers(siblings);
+        } else {
+          id = EntryValueId(value);
+          siblings.clear();
+          from_scan = !listener && lone;
+        }
+        std::string doc_key = doc_prefix;
+        doc_key.append(id.data(), id.size());
+        if (from_scan) {
+          batch.Delete(doc_key);
+          batch.Delete(it->key());
+          ++result.deleted_keys;
+          for (const SiblingIndex& sibling : siblings) {
+            const IndexState* other = find_index(sibling.index_id);
+            if (other == nullptr) continue;
+            for (absl::string_view key : sibling.keys) {
+              batch.Delete(absl::StrCat(other->prefix, key, id));
+              ++result.deleted_keys;
+            }
+          }
+          deleted_keys.push_back(std::move(doc_key));
+          continue;
+        }
+        // Read and re-check the document; delete every entry it derives.
+        const std::string encoded_id(id);
+        if (!seen.insert(encoded_id).second) continue;  // another entry
+        TTLDB_SYNC_POINT("Engine::DeleteExpired:ReadDocument");
+        ASSIGN_OR_RETURN(std::optional<Value> doc,
+                         ReadDocument(*state, encoded_id));
+        if (!doc.has_value()) continue;  // not counted
+        if (index->partial.has_value() && !index->partial->Matches(*doc)) {
+          continue;
+        }
+        if (!IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
+          continue;
+        }
+        batch.Delete(doc_key);
+        for (const auto& idx : state->indexes) {
+          RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
+          for (const std::string& k : keys) batch.Delete(k);
+          result.deleted_keys += keys.size();
+        }
         deleted_keys.push_back(std::move(doc_key));
+        if (listener) deleted.push_back(std::move(*doc));
       }
       if (!it->status().ok()) {
         return absl::InternalError(absl::StrCat("TTL scan of ", ref.collection,
@@ -177,157 +245,16 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         }
       }
       result.deleted_documents += n;
-      result.deleted_keys += n;
       ttl_cursors_[index->prefix].deleted_since_compact += n;
-      if (exhausted || n == 0) break;
-      start = KeyPrefixEnd(last_visited);
-      continue;
     }
-    // Scan a chunk without holding the lock.
-    std::vector<std::pair<std::string, std::string>> entries;  // key, id
-    {
-      std::unique_ptr<leveldb::Iterator> it(
-          db_->NewIterator(leveldb::ReadOptions()));
-      it->Seek(start);
-      const int64_t want = std::min<int64_t>(
-          kEntriesPerChunk, max_docs - result.deleted_documents);
-      while (it->Valid() && it->key().compare(range.end) < 0 &&
-             static_cast<int64_t>(entries.size()) < want) {
-        entries.emplace_back(it->key().ToString(), it->value().ToString());
-        it->Next();
-      }
-      if (!it->status().ok()) {
-        return absl::InternalError(absl::StrCat("TTL scan of ", ref.collection,
-                                                ".", ref.index_name, ": ",
-                                                it->status().ToString()));
-      }
-      if (!it->Valid() || it->key().compare(range.end) >= 0) exhausted = true;
-    }
-    if (entries.empty()) break;
-    TTLDB_SYNC_POINT("Engine::DeleteExpired:AfterScan");
-
-    if (no_reread) {
-      // Only the TTL index, no partial filter, no listener: a document's
-      // keys are its document key and this entry, so the document need not
-      // be parsed. Under the writers' lock, one locked iterator walk checks
-      // that each scanned entry still exists (a touch or delete removes it
-      // in the same atomic batch that changes the document), and one raw
-      // read of the document checks that it holds no array (an array of
-      // dates gives a document several entries: then the full re-check).
-      MutexLock l(&write_mu_);
-      auto current = GetState(ref.collection);
-      if (current != state) return result;
-      leveldb::WriteBatch batch;
-      int64_t n = 0;
-      std::unique_ptr<leveldb::Iterator> it(
-          db_->NewIterator(leveldb::ReadOptions()));
-      it->Seek(entries.front().first);
-      std::string raw;
-      std::vector<std::string> keys;
-      std::vector<std::string> deleted_keys;  // document keys
-      for (const auto& [entry_key, encoded_id] : entries) {
-        while (it->Valid() && it->key().compare(entry_key) < 0) it->Next();
-        if (!it->Valid() || it->key() != leveldb::Slice(entry_key)) {
-          continue;  // touched or deleted meanwhile: kept, not counted
-        }
-        const std::string doc_key = DocumentKey(state->info.id(), encoded_id);
-        leveldb::Status s = db_->Get(leveldb::ReadOptions(), doc_key, &raw);
-        if (s.IsNotFound()) continue;
-        if (!s.ok()) return absl::InternalError(s.ToString());
-        if (raw.find('[') == std::string::npos) {
-          deleted_keys.push_back(doc_key);
-          batch.Delete(doc_key);
-          batch.Delete(entry_key);
-          ++result.deleted_keys;
-          ++n;
-          continue;
-        }
-        // Perhaps multikey: parse and delete every entry it derives (later
-        // entries of the same document are then gone from the walk above
-        // only after the write; skip them here).
-        if (!multikey_seen.insert(encoded_id).second) continue;
-        ASSIGN_OR_RETURN(std::optional<Value> doc,
-                         ReadDocument(*state, encoded_id));
-        if (!doc.has_value() ||
-            !IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
-          continue;
-        }
-        deleted_keys.push_back(doc_key);
-        batch.Delete(doc_key);
-        RETURN_IF_ERROR(IndexEntryKeys(*index, *doc, encoded_id, &keys));
-        for (const std::string& k : keys) batch.Delete(k);
-        result.deleted_keys += keys.size();
-        ++n;
-      }
-      if (!it->status().ok()) {
-        return absl::InternalError(it->status().ToString());
-      }
-      if (n > 0) {
-        leveldb::Status s = CommitDeletes(&batch, deleted_keys);
-        if (!s.ok()) {
-          return absl::InternalError(
-              absl::StrCat("TTL delete failed: ", s.ToString()));
-        }
-      }
-      result.deleted_documents += n;
-      last_visited = entries.back().first;
-      ttl_cursors_[index->prefix].deleted_since_compact += n;
-      if (exhausted) break;
-      start = KeyPrefixEnd(last_visited);
-      continue;
-    }
-
-    std::vector<Value> deleted;
-    {
-      MutexLock l(&write_mu_);
-      // The catalog may have changed while unlocked (index dropped).
-      auto current = GetState(ref.collection);
-      if (current != state) return result;
-      leveldb::WriteBatch batch;
-      std::set<std::string> seen;
-      std::vector<std::string> keys;
-      std::vector<std::string> deleted_keys;  // document keys
-      for (const auto& [entry_key, encoded_id] : entries) {
-        if (!seen.insert(encoded_id).second) continue;
-        ASSIGN_OR_RETURN(std::optional<Value> doc,
-                         ReadDocument(*state, encoded_id));
-        if (!doc.has_value()) continue;  // deleted meanwhile: not counted
-        if (index->partial.has_value() && !index->partial->Matches(*doc)) {
-          continue;
-        }
-        if (!IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
-          continue;  // touched meanwhile: kept
-        }
-        deleted_keys.push_back(DocumentKey(state->info.id(), encoded_id));
-        batch.Delete(deleted_keys.back());
-        for (const auto& idx : state->indexes) {
-          RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
-          for (const std::string& k : keys) batch.Delete(k);
-          result.deleted_keys += keys.size();
-        }
-        deleted.push_back(std::move(*doc));
-      }
-      if (!deleted.empty()) {
-        leveldb::Status s = CommitDeletes(&batch, deleted_keys);
-        if (!s.ok()) {
-          return absl::InternalError(
-              absl::StrCat("TTL delete failed: ", s.ToString()));
-        }
-      }
-      result.deleted_documents += deleted.size();
-      last_visited = entries.back().first;
-      ttl_cursors_[index->prefix].deleted_since_compact += deleted.size();
-    }
-    if (options_.expiry_listener) {
-      for (const Value& doc : deleted) {
-        try {
-          options_.expiry_listener(ref.collection, doc);
-        } catch (...) {
-          // A failing listener never breaks the monitor.
-        }
+    for (const Value& doc : deleted) {
+      try {
+        options_.expiry_listener(ref.collection, doc);
+      } catch (...) {
+        // A failing listener never breaks the monitor.
       }
     }
-    if (exhausted) break;
+    if (exhausted || visited == 0) break;
     start = KeyPrefixEnd(last_visited);
   }
   result.more = !exhausted;

@@ -1,5 +1,6 @@
 // Collection::Validate and Collection::Stats: a full consistency check of
 // documents against index entries, and size counters.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -9,10 +10,43 @@
 #include "document/json.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
+#include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
+namespace {
+
+// Whether the entry value `v` of indexes[i] agrees with its document's keys
+// (engine/entry_value.h): the plain form always does; a sibling list must
+// come from a document with exactly this entry in indexes[i] and list, for
+// every current index it names, exactly the document's keys there (indexes
+// it does not name were created later; ids it names that are gone were
+// dropped).
+bool SiblingsAgree(const std::vector<const IndexState*>& indexes,
+                   const Engine::DocKeys& keys, size_t i,
+                   const std::string& encoded_id, absl::string_view v) {
+  absl::string_view id;
+  std::vector<SiblingIndex> siblings;
+  if (!ParseSiblings(v, &id, &siblings)) return true;
+  if (keys.keys[i].size() != 1 || keys.multikey[i]) return false;
+  for (const SiblingIndex& sibling : siblings) {
+    for (size_t j = 0; j < indexes.size(); ++j) {
+      if (j == i || indexes[j]->spec.id() != sibling.index_id) continue;
+      const std::vector<std::string>& have = keys.keys[j];
+      if (have.size() != sibling.keys.size()) return false;
+      const size_t prefix = indexes[j]->prefix.size();
+      for (size_t k = 0; k < have.size(); ++k) {
+        absl::string_view key(have[k]);
+        key = key.substr(prefix, key.size() - prefix - encoded_id.size());
+        if (key != sibling.keys[k]) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 absl::StatusOr<Value> Collection::Validate() {
   RETURN_IF_ERROR(engine_->CheckOpen());
@@ -35,6 +69,11 @@ absl::StatusOr<Value> Collection::Validate() {
           absl::StrCat("validate ", name_, ": read failed: ", s.ToString()));
     };
     std::vector<std::string> keys;
+    std::vector<const IndexState*> indexes;
+    for (const auto& idx : state->indexes) indexes.push_back(idx.get());
+    Engine::DocKeys doc_keys;
+    doc_keys.keys.resize(indexes.size());
+    doc_keys.multikey.resize(indexes.size());
     // 1. Every document derives index entries that exist.
     for (it->Seek(state->doc_prefix);
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
@@ -59,23 +98,37 @@ absl::StatusOr<Value> Collection::Validate() {
         errors.push_back(Value::String(absl::StrCat(
             "document _id ", ToJson(*id), " is stored under another key")));
       }
-      for (const auto& idx : state->indexes) {
-        absl::Status s = engine_->IndexEntryKeys(*idx, *doc, encoded_id, &keys);
+      bool keys_ok = true;
+      for (size_t i = 0; i < indexes.size(); ++i) {
+        const IndexState& idx = *indexes[i];
+        bool multikey = false;
+        absl::Status s = engine_->IndexEntryKeys(idx, *doc, encoded_id,
+                                                 &doc_keys.keys[i], &multikey);
+        doc_keys.multikey[i] = multikey;
+        std::sort(doc_keys.keys[i].begin(), doc_keys.keys[i].end());
         if (!s.ok()) {
           errors.push_back(Value::String(
               absl::StrCat("document _id ", ToJson(*id), ": index ",
-                           idx->spec.name(), ": ", s.message())));
-          continue;
+                           idx.spec.name(), ": ", s.message())));
+          keys_ok = false;
         }
-        expected_per_index[idx->prefix] += keys.size();
-        for (const std::string& k : keys) {
+      }
+      for (size_t i = 0; keys_ok && i < indexes.size(); ++i) {
+        const IndexState& idx = *indexes[i];
+        expected_per_index[idx.prefix] += doc_keys.keys[i].size();
+        for (const std::string& k : doc_keys.keys[i]) {
           std::string v;
           leveldb::Status g = db->Get(ro, k, &v);
           if (!g.ok() && !g.IsNotFound()) return io_error(g);
-          if (!g.ok() || v != encoded_id) {
+          if (!g.ok() || EntryValueId(v) != encoded_id) {
             errors.push_back(Value::String(
-                absl::StrCat("index ", idx->spec.name(),
+                absl::StrCat("index ", idx.spec.name(),
                              " is missing an entry for _id ", ToJson(*id))));
+          } else if (!SiblingsAgree(indexes, doc_keys, i, encoded_id, v)) {
+            errors.push_back(Value::String(absl::StrCat(
+                "index ", idx.spec.name(), ": the entry for _id ", ToJson(*id),
+                " lists keys of other indexes that the document does not "
+                "have")));
           }
         }
       }
@@ -94,7 +147,8 @@ absl::StatusOr<Value> Collection::Validate() {
       for (it->Seek(idx->prefix);
            it->Valid() && it->key().starts_with(idx->prefix); it->Next()) {
         std::string entry = it->key().ToString();
-        std::string encoded_id = it->value().ToString();
+        std::string encoded_id(EntryValueId(
+            absl::string_view(it->value().data(), it->value().size())));
         auto doc = engine_->ReadDocument(*state, encoded_id, snap);
         if (!doc.ok() && !absl::IsInvalidArgument(doc.status()) &&
             !absl::IsDataLoss(doc.status())) {

@@ -9,6 +9,7 @@
 #include "document/path.h"
 #include "document/storable.h"
 #include "engine/engine.h"
+#include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
@@ -107,6 +108,44 @@ absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
   return absl::OkStatus();
 }
 
+absl::Status Engine::ComputeDocKeys(
+    const std::vector<const IndexState*>& indexes, const Value& doc,
+    const std::string& encoded_id, DocKeys* out) const {
+  out->keys.resize(indexes.size());
+  out->multikey.assign(indexes.size(), false);
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    bool is_multikey = false;
+    absl::Status s = IndexEntryKeys(*indexes[i], doc, encoded_id, &out->keys[i],
+                                    &is_multikey);
+    if (!s.ok()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, ErrorCode(s),
+          absl::StrCat("index '", indexes[i]->spec.name(), "': ", s.message()));
+    }
+    out->multikey[i] = is_multikey;
+    std::sort(out->keys[i].begin(), out->keys[i].end());
+  }
+  return absl::OkStatus();
+}
+
+std::string Engine::EntryValueFor(const std::vector<const IndexState*>& indexes,
+                                  const DocKeys& keys, size_t i,
+                                  const std::string& encoded_id) {
+  // Siblings only where the document has exactly this one entry in the TTL
+  // index: deleting through it then deletes every entry of the document.
+  if (!indexes[i]->spec.has_expire_after_seconds() || keys.multikey[i] ||
+      keys.keys[i].size() != 1) {
+    return encoded_id;
+  }
+  SiblingsWriter writer;
+  for (size_t j = 0; j < indexes.size(); ++j) {
+    if (j == i) continue;
+    writer.Add(indexes[j]->spec.id(), keys.keys[j], indexes[j]->prefix.size(),
+               encoded_id.size());
+  }
+  return writer.Finish(encoded_id);
+}
+
 bool Engine::IsHidden(const CollectionState& state, const Value& doc,
                       absl::Time now) const {
   if (!options_.hide_expired) return false;
@@ -166,7 +205,8 @@ absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
        it->Valid() &&
        it->key().starts_with(leveldb::Slice(key_part.data(), key_part.size()));
        it->Next()) {
-    absl::string_view other_id(it->value().data(), it->value().size());
+    absl::string_view other_id =
+        EntryValueId(absl::string_view(it->value().data(), it->value().size()));
     if (other_id != encoded_id) {
       return absl::AlreadyExistsError("dup");
     }
@@ -224,53 +264,66 @@ absl::Status Engine::WriteDocumentLocked(
     batch.Delete(doc_key);
   }
 
-  std::vector<std::string> old_keys, new_keys;
+  std::vector<const IndexState*> indexes;
+  indexes.reserve(state.indexes.size());
+  for (const auto& idx : state.indexes) indexes.push_back(idx.get());
+  DocKeys old_keys, new_keys;
+  if (old_doc != nullptr) {
+    RETURN_IF_ERROR(ComputeDocKeys(indexes, *old_doc, encoded_id, &old_keys));
+  }
+  if (new_doc != nullptr) {
+    absl::Status s = ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys);
+    if (!s.ok()) return s;
+  }
   // The catalog with the indexes this write makes multikey for the first
   // time; it goes into the document's batch (MongoDB's multikey flag).
   std::optional<proto::CollectionInfo> multikey_info;
-  for (size_t i = 0; i < state.indexes.size(); ++i) {
-    const auto& idx = state.indexes[i];
-    old_keys.clear();
-    new_keys.clear();
-    if (old_doc != nullptr) {
-      RETURN_IF_ERROR(IndexEntryKeys(*idx, *old_doc, encoded_id, &old_keys));
+  std::vector<std::string> removed, added;
+  static const std::vector<std::string> kNone;
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    const IndexState& idx = *indexes[i];
+    const std::vector<std::string>& before =
+        old_doc != nullptr ? old_keys.keys[i] : kNone;
+    const std::vector<std::string>& after =
+        new_doc != nullptr ? new_keys.keys[i] : kNone;
+    if (new_doc != nullptr && new_keys.multikey[i] && !idx.multikey) {
+      if (!multikey_info.has_value()) multikey_info = state.info;
+      multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
     }
-    if (new_doc != nullptr) {
-      bool is_multikey = false;
-      absl::Status s =
-          IndexEntryKeys(*idx, *new_doc, encoded_id, &new_keys, &is_multikey);
-      if (s.ok() && is_multikey && !idx->multikey) {
-        if (!multikey_info.has_value()) multikey_info = state.info;
-        multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
-      }
-      if (!s.ok()) {
-        return MongoError(
-            absl::StatusCode::kInvalidArgument, ErrorCode(s),
-            absl::StrCat("index '", idx->spec.name(), "': ", s.message()));
-      }
-    }
-    std::sort(old_keys.begin(), old_keys.end());
-    std::sort(new_keys.begin(), new_keys.end());
-    std::vector<std::string> removed, added;
-    std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(),
-                        new_keys.end(), std::back_inserter(removed));
-    std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(),
-                        old_keys.end(), std::back_inserter(added));
+    removed.clear();
+    added.clear();
+    std::set_difference(before.begin(), before.end(), after.begin(),
+                        after.end(), std::back_inserter(removed));
+    std::set_difference(after.begin(), after.end(), before.begin(),
+                        before.end(), std::back_inserter(added));
     for (const std::string& k : removed) batch.Delete(k);
     for (const std::string& k : added) {
-      if (idx->spec.unique()) {
-        absl::Status s = CheckUniqueLocked(state, *idx, k, encoded_id);
+      if (idx.spec.unique()) {
+        absl::Status s = CheckUniqueLocked(state, idx, k, encoded_id);
         if (absl::IsAlreadyExists(s)) {
           return MongoError(
               absl::StatusCode::kAlreadyExists, kDuplicateKey,
               absl::StrCat("E11000 duplicate key error collection: ",
-                           state.info.name(), " index: ", idx->spec.name(),
-                           " dup key: ", DupKeyText(idx.get(), *new_doc)));
+                           state.info.name(), " index: ", idx.spec.name(),
+                           " dup key: ", DupKeyText(&idx, *new_doc)));
         }
         RETURN_IF_ERROR(s);
       }
-      if (idx->ttl_seconds.has_value()) NoteTtlEntryLocked(*idx, k);
-      batch.Put(k, encoded_id);
+      if (idx.ttl_seconds.has_value()) NoteTtlEntryLocked(idx, k);
+    }
+    if (after.empty()) continue;
+    if (!idx.spec.has_expire_after_seconds()) {
+      for (const std::string& k : added) batch.Put(k, encoded_id);
+      continue;
+    }
+    // A TTL entry carries the document's keys in the other indexes: when
+    // they changed, every entry is rewritten, not only the added ones.
+    const std::string value = EntryValueFor(indexes, new_keys, i, encoded_id);
+    const bool value_changed =
+        old_doc == nullptr || before.empty() ||
+        EntryValueFor(indexes, old_keys, i, encoded_id) != value;
+    for (const std::string& k : value_changed ? after : added) {
+      batch.Put(k, value);
     }
   }
   if (multikey_info.has_value()) {

@@ -289,7 +289,7 @@ TEST_F(TtlEngineTest, DocumentTouchedBetweenScanAndDeleteIsKept) {
   // before the monitor takes the lock.
   std::atomic<bool> fired{false};
   Database* db = db_.get();
-  SyncPoint::Set("Engine::DeleteExpired:AfterScan", [&] {
+  SyncPoint::Set("Engine::DeleteExpired:BeforeChunk", [&] {
     if (fired.exchange(true)) return;
     Collection& cc = db->collection("sessions");
     // Hidden documents do not match user writes, so touch by a fresh
@@ -321,7 +321,7 @@ TEST_F(TtlEngineTest, MongoModeTouchAfterScanIsNeverDeleted) {
   clock_.Advance(absl::Minutes(5));
   Database* db = db_.get();
   std::atomic<int> fired{0};
-  SyncPoint::Set("Engine::DeleteExpired:AfterScan", [&] {
+  SyncPoint::Set("Engine::DeleteExpired:BeforeChunk", [&] {
     if (fired++ > 0) return;
     Collection& cc = db->collection("sessions");
     auto r = cc.UpdateMany(R"({"_id": {"$in": [1, 3]}})",

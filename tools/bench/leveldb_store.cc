@@ -9,12 +9,16 @@
 //   find:   an index range scan, then a point read per entry;
 //   sweep:  the TTL range scan and batched deletes (with 0 extra indexes
 //           without re-reading documents; with 2, re-reading each document,
-//           as a sweep must to find its other index keys).
+//           the reference for a sweep that must find its other
+//           index keys; ttldb instead reads them from the TTL entry).
+// TTL entries hold the same values as ttldb's (the _id and the document's
+// other index keys), so inserts and touches write the same bytes.
 #include <atomic>
 #include <memory>
 #include <vector>
 
 #include "document/value.h"
+#include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
@@ -91,7 +95,7 @@ class LevelDbStore : public Store {
     leveldb::WriteBatch batch;
     batch.Put(DocumentKey(kColl, id), json);
     batch.Delete(TtlKey(access_[i], id));
-    batch.Put(TtlKey(now_millis, id), id);
+    batch.Put(TtlKey(now_millis, id), TtlValue(i, id));
     Check(db_->Write(leveldb::WriteOptions(), &batch));
     access_[i] = now_millis;
   }
@@ -138,7 +142,8 @@ class LevelDbStore : public Store {
     std::string doc;
     for (it->Seek(begin); it->Valid() && it->key().compare(end) < 0;
          it->Next()) {
-      const leveldb::Slice id = it->value();
+      const absl::string_view id = EntryValueId(
+          absl::string_view(it->value().data(), it->value().size()));
       const std::string doc_key =
           DocumentKey(kColl, absl::string_view(id.data(), id.size()));
       if (reread) {
@@ -192,11 +197,22 @@ class LevelDbStore : public Store {
     return k + id;
   }
 
+  // The TTL entry's value as ttldb writes it (engine/entry_value.h): the
+  // _id and the document's keys in the other indexes.
+  std::string TtlValue(int64_t i, const std::string& id) const {
+    SiblingsWriter w;
+    if (config_.extra_indexes == 2) {
+      w.Add(kUserIndex, {UserKey(i, id)}, user_prefix_.size(), id.size());
+      w.Add(kGroupIndex, {GroupKey(i, id)}, group_prefix_.size(), id.size());
+    }
+    return w.Finish(id);
+  }
+
   void AddPuts(int64_t i, const std::string& json, int64_t access_millis,
                leveldb::WriteBatch* batch) const {
     const std::string id = EncodeId(Value::String(DocId(i)));
     batch->Put(DocumentKey(kColl, id), json);
-    batch->Put(TtlKey(access_millis, id), id);
+    batch->Put(TtlKey(access_millis, id), TtlValue(i, id));
     if (config_.extra_indexes == 2) {
       batch->Put(UserKey(i, id), id);
       batch->Put(GroupKey(i, id), id);

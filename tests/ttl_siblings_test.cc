@@ -1,0 +1,331 @@
+// The TTL sweep that deletes documents from the TTL index scan alone: each
+// TTL entry lists its document's keys in the other indexes
+// (engine/entry_value.h). These tests drive the public API, count the
+// documents the monitor had to read (a sync point on that path), and check
+// with Validate that no index entry is left behind or missing.
+#include <atomic>
+
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "base/sync_point.h"
+#include "document/json.h"
+#include "engine/database.h"
+#include "engine/entry_value.h"
+#include "engine/keys.h"
+#include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/write_batch.h"
+#include "proto/catalog.pb.h"
+#include "tests/test_util.h"
+
+namespace ttldb {
+namespace {
+
+const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
+
+std::string DateJson(absl::Time t) {
+  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
+                      R"("}})");
+}
+
+class TtlSiblingsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SyncPoint::Set("Engine::DeleteExpired:ReadDocument", [this] { ++reads_; });
+    Open();
+  }
+  void TearDown() override {
+    db_.reset();
+    SyncPoint::ClearAll();
+  }
+  void Open(bool listener = false) {
+    db_.reset();
+    Options options;
+    options.clock = &clock_;
+    options.ttl_monitor_enabled = false;
+    if (listener) {
+      options.expiry_listener = [this](absl::string_view, const Value&) {
+        ++listened_;
+      };
+    }
+    auto db = Database::Open(dir_.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+  }
+  Collection& Sessions() { return db_->collection("sessions"); }
+  void Insert(int id, absl::Time t, absl::string_view extra) {
+    auto r = Sessions().InsertOne(absl::StrCat(
+        R"({"_id": )", id, R"(, "accessTime": )", DateJson(t), extra, "}"));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  void ExpectValid() {
+    auto v = Sessions().Validate();
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_TRUE(v->Get("valid")->bool_value()) << ToJson(*v);
+  }
+  int64_t CountIn(const std::string& filter, const std::string& hint) {
+    FindOptions o;
+    o.hint = hint;
+    auto cursor = Sessions().Find(filter, o);
+    EXPECT_TRUE(cursor.ok()) << cursor.status();
+    int64_t n = 0;
+    while (true) {
+      auto d = (*cursor)->Next();
+      EXPECT_TRUE(d.ok()) << d.status();
+      if (!d.ok() || !d->has_value()) break;
+      ++n;
+    }
+    return n;
+  }
+
+  TempDir dir_;
+  FakeClock clock_{kStart};
+  std::unique_ptr<Database> db_;
+  std::atomic<int> reads_{0};
+  int listened_ = 0;
+};
+
+TEST_F(TtlSiblingsTest, DeletesEveryEntryWithoutReadingDocuments) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"tags": 1})").ok());  // multikey
+  ASSERT_TRUE(c.CreateIndex(R"({"org": 1})", R"({"sparse": true})").ok());
+  for (int i = 0; i < 300; ++i) {
+    // Even ids expire; odd ones are an hour newer.
+    Insert(i, i % 2 == 0 ? kStart : kStart + absl::Hours(1),
+           absl::StrCat(R"(, "user": "u)", i, R"(", "tags": ["a", "t)", i % 7,
+                        R"("])", i % 3 == 0 ? R"(, "org": 5)" : ""));
+  }
+  // Change other indexed fields of some expired documents after insert: their
+  // TTL entries must follow.
+  ASSERT_EQ(c.UpdateMany(R"({"_id": {"$lt": 40}})",
+                         R"({"$set": {"user": "moved"}, "$push": {"tags": "z"},
+                             "$unset": {"org": 1}})")
+                ->modified_count,
+            40);
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, 150);
+  // Per document: the TTL entry, user, tags (2 or 3 keys), org (some).
+  EXPECT_GT(s.deleted_keys, 150 * 4);
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+  EXPECT_EQ(CountIn(R"({"user": "moved"})", "user_1"), 20);
+  EXPECT_EQ(CountIn(R"({"tags": "z"})", "tags_1"), 20);
+  EXPECT_EQ(CountIn(R"({"tags": "a"})", "tags_1"), 150);
+  // Odd multiples of 3 from 45 on: 50 odd multiples of 3, 7 of them unset.
+  EXPECT_EQ(CountIn(R"({"org": 5})", "org_1"), 43);
+  EXPECT_EQ(*c.CountDocuments(), 150);
+}
+
+TEST_F(TtlSiblingsTest, IndexCreatedLaterIsListedByTheBuild) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  for (int i = 0; i < 50; ++i) {
+    Insert(i, kStart, absl::StrCat(R"(, "user": "u)", i, R"(")"));
+  }
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 50);
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+  EXPECT_EQ(CountIn(R"({"user": {"$exists": true}})", "user_1"), 0);
+}
+
+TEST_F(TtlSiblingsTest, NewTtlIndexListsTheExistingIndexes) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  for (int i = 0; i < 50; ++i) {
+    Insert(i, kStart, absl::StrCat(R"(, "user": "u)", i, R"(")"));
+  }
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 50);
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+}
+
+TEST_F(TtlSiblingsTest, DroppedIndexIsSkipped) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"group": 1})").ok());
+  for (int i = 0; i < 20; ++i) {
+    Insert(i, kStart, absl::StrCat(R"(, "user": "u)", i, R"(", "group": 1)"));
+  }
+  ASSERT_TRUE(c.DropIndex("user_1").ok());
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, 20);
+  EXPECT_EQ(s.deleted_keys, 40);  // TTL + group; user's entries are gone
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+}
+
+TEST_F(TtlSiblingsTest, EntriesWithoutListsAreReadAndStillFullyDeleted) {
+  Collection& c = Sessions();
+  // A plain index turned into a TTL index by collMod keeps its plain
+  // entries; huge multikey arrays exceed the list's size cap.
+  ASSERT_TRUE(c.CreateIndex(R"({"accessTime": 1})").ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"tags": 1})").ok());
+  std::string many;
+  for (int t = 0; t < 400; ++t) absl::StrAppend(&many, t ? "," : "", t);
+  for (int i = 0; i < 10; ++i) {
+    Insert(i, kStart, absl::StrCat(R"(, "tags": [1, 2])"));
+  }
+  ASSERT_TRUE(c.CollMod(R"({"index": {"keyPattern": {"accessTime": 1},
+                                      "expireAfterSeconds": 60}})")
+                  .ok());
+  for (int i = 10; i < 15; ++i) {
+    Insert(i, kStart, absl::StrCat(R"(, "tags": [)", many, "]"));
+  }
+  for (int i = 15; i < 20; ++i) {
+    Insert(i, kStart, R"(, "tags": [3])");
+  }
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, 20);
+  EXPECT_EQ(s.deleted_keys, 10 * 3 + 5 * 401 + 5 * 2);
+  EXPECT_EQ(reads_.load(), 15);  // 10 plain + 5 over the cap
+  ExpectValid();
+  EXPECT_EQ(CountIn("{}", "tags_1"), 0);
+}
+
+TEST_F(TtlSiblingsTest, AnExpiryListenerReadsEveryDocument) {
+  Open(/*listener=*/true);
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  for (int i = 0; i < 30; ++i) Insert(i, kStart, R"(, "user": "x")");
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 30);
+  EXPECT_EQ(reads_.load(), 30);
+  EXPECT_EQ(listened_, 30);
+  ExpectValid();
+}
+
+TEST_F(TtlSiblingsTest, MultikeyTtlFieldIsReadOnce) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  // Two dates: two TTL entries, no lists; one document, read once.
+  auto r = c.InsertOne(absl::StrCat(
+      R"({"_id": 1, "user": "a", "accessTime": [)", DateJson(kStart), ", ",
+      DateJson(kStart + absl::Seconds(1)), "]}"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  Insert(2, kStart, R"(, "user": "b")");
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, 2);
+  EXPECT_EQ(s.deleted_keys, 3 + 2);
+  EXPECT_EQ(reads_.load(), 1);
+  ExpectValid();
+}
+
+TEST_F(TtlSiblingsTest, UpdateOfAnotherIndexedFieldBetweenPassesIsFollowed) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})", R"({"unique": true})").ok());
+  Insert(1, kStart, R"(, "user": "a")");
+  ASSERT_EQ(c.UpdateOne(R"({"_id": 1})", R"({"$set": {"user": "b"}})")
+                ->modified_count,
+            1);
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  ExpectValid();
+  // The unique key "b" is free again: no entry was left behind.
+  Insert(2, clock_.WallNow(), R"(, "user": "b")");
+  EXPECT_EQ(reads_.load(), 0);
+}
+
+TEST_F(TtlSiblingsTest, ListsSurviveReopen) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  for (int i = 0; i < 10; ++i) Insert(i, kStart, R"(, "user": "x")");
+  Open();
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 10);
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+}
+
+}  // namespace
+}  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// A database written by format 1 (plain TTL entries, meta version 1) opens,
+// is swept correctly by reading its documents, and is marked format 2.
+TEST_F(TtlSiblingsTest, FormatOneDatabaseIsReadAndUpgraded) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
+          .ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  for (int i = 0; i < 10; ++i) Insert(i, kStart, R"(, "user": "x")");
+  db_.reset();
+  {
+    // Rewrite it as format 1 would have left it.
+    leveldb::DB* raw = nullptr;
+    ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir_.path(), &raw).ok());
+    std::unique_ptr<leveldb::DB> owned(raw);
+    leveldb::WriteBatch batch;
+    std::unique_ptr<leveldb::Iterator> it(
+        raw->NewIterator(leveldb::ReadOptions()));
+    int rewritten = 0;
+    for (it->Seek("I"); it->Valid() && it->key().starts_with("I"); it->Next()) {
+      absl::string_view v(it->value().data(), it->value().size());
+      if (!v.empty() && v[0] == kSiblingsTag) {
+        absl::string_view id = EntryValueId(v);
+        batch.Put(it->key(), leveldb::Slice(id.data(), id.size()));
+        ++rewritten;
+      }
+    }
+    EXPECT_EQ(rewritten, 10);
+    proto::DatabaseMeta meta;
+    std::string m;
+    ASSERT_TRUE(raw->Get(leveldb::ReadOptions(), MetaKey(), &m).ok());
+    ASSERT_TRUE(meta.ParseFromString(m));
+    EXPECT_EQ(meta.format_version(), 2u);
+    meta.set_format_version(1);
+    batch.Put(MetaKey(), meta.SerializeAsString());
+    it.reset();
+    ASSERT_TRUE(raw->Write(leveldb::WriteOptions(), &batch).ok());
+  }
+  Open();
+  clock_.Advance(absl::Minutes(5));
+  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 10);
+  EXPECT_EQ(reads_.load(), 10);
+  ExpectValid();
+  db_.reset();
+  leveldb::DB* raw = nullptr;
+  ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir_.path(), &raw).ok());
+  std::unique_ptr<leveldb::DB> owned(raw);
+  std::string m;
+  ASSERT_TRUE(raw->Get(leveldb::ReadOptions(), MetaKey(), &m).ok());
+  proto::DatabaseMeta meta;
+  ASSERT_TRUE(meta.ParseFromString(m));
+  EXPECT_EQ(meta.format_version(), 2u);
+}
+
+}  // namespace
+}  // namespace ttldb
