@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "document/json_fast_parse.h"
 #include "document/json_syntax.h"
 
 namespace ttldb {
@@ -597,8 +598,7 @@ absl::Status SyntaxError(simdjson::error_code err, absl::string_view json,
   }
 }
 
-absl::StatusOr<Value> Parse(absl::string_view json,
-                            const ParseOptions& options) {
+absl::Status CheckSize(absl::string_view json, const ParseOptions& options) {
   if (json.size() > options.max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(
         "document is ", json.size(), " bytes, over the maximum of ",
@@ -607,6 +607,13 @@ absl::StatusOr<Value> Parse(absl::string_view json,
   if (json.empty()) {
     return absl::InvalidArgumentError("invalid JSON: the input is empty");
   }
+  return absl::OkStatus();
+}
+
+// The simdjson DOM path: decides every input and words every error.
+absl::StatusOr<Value> ParseFull(absl::string_view json,
+                                const ParseOptions& options) {
+  RETURN_IF_ERROR(CheckSize(json, options));
   thread_local ThreadParser tp;
   // simdjson counts every container; leave room for wrapper objects, which
   // we do not count because they become scalars.
@@ -642,7 +649,26 @@ absl::StatusOr<Value> Parse(absl::string_view json,
   return out;
 }
 
+absl::StatusOr<Value> Parse(absl::string_view json,
+                            const ParseOptions& options) {
+  RETURN_IF_ERROR(CheckSize(json, options));
+  // The common case without simdjson (json_fast_parse.h); whatever the
+  // fast path does not accept, the full path decides.
+  Value out;
+  if (json_internal::FastParseValue(json, options, &out)) return out;
+  return ParseFull(json, options);
+}
+
 }  // namespace
+
+namespace json_internal {
+
+absl::StatusOr<Value> ParseValueFullPath(absl::string_view json,
+                                         const ParseOptions& options) {
+  return ParseFull(json, options);
+}
+
+}  // namespace json_internal
 
 absl::StatusOr<Value> ParseValue(absl::string_view json,
                                  const ParseOptions& options) {

@@ -1,0 +1,426 @@
+// A hand-written recursive-descent parser for the common subset of JSON
+// that ttldb stores (see json_fast_parse.h for the contract). It scans the
+// input once and builds the Value tree directly: no copy of the input into a
+// padded buffer, no simdjson tape, strings copied once into their Value.
+// Anything it does not handle returns false, and json_parse.cc runs the
+// full simdjson path instead.
+#include "document/json_fast_parse.h"
+
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace ttldb {
+namespace json_internal {
+namespace {
+
+// Recursion bound of the fast path whatever options.max_depth says (deeper
+// input goes to the full path, which is not recursive on the JSON text).
+constexpr int kMaxFastDepth = 128;
+
+bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The first byte at or after p that is '"', '\\', a control character
+// (< 0x20) or not ASCII (>= 0x80); `end` if none.
+const char* ScanPlain(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  // Signed compare: bytes >= 0x80 are negative, so "< 0x20" also catches
+  // them.
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_cmplt_epi8(v, space));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+    ++p;
+  }
+  return end;
+}
+
+// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
+// forms, surrogates or code points beyond U+10FFFF) starting at the
+// non-ASCII byte *p, or 0.
+size_t Utf8SequenceLength(const char* p, const char* end) {
+  const unsigned char c = static_cast<unsigned char>(p[0]);
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (static_cast<size_t>(end - p) < len) return 0;
+  const unsigned char c1 = static_cast<unsigned char>(p[1]);
+  if (c1 < lo || c1 > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    const unsigned char ck = static_cast<unsigned char>(p[k]);
+    if (ck < 0x80 || ck > 0xBF) return 0;
+  }
+  return len;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// As json_parse.cc reads the strings of $numberLong wrappers.
+bool ParseInt64String(const std::string& s, int64_t* out) {
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+class FastParser {
+ public:
+  FastParser(absl::string_view json, int max_depth)
+      : p_(json.data()),
+        end_(json.data() + json.size()),
+        max_depth_(max_depth < kMaxFastDepth ? max_depth : kMaxFastDepth) {}
+
+  bool ParseRoot(Value* out) {
+    SkipWs();
+    if (!ParseValue(0, out)) return false;
+    SkipWs();
+    return p_ == end_;
+  }
+
+ private:
+  void SkipWs() {
+    while (p_ < end_ && IsWs(*p_)) ++p_;
+  }
+
+  // Consumes `c` (after optional whitespace).
+  bool Expect(char c) {
+    SkipWs();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+
+  // `depth`: the containers enclosing this value.
+  bool ParseValue(int depth, Value* out) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+        return ParseObject(depth + 1, out);
+      case '[':
+        return ParseArray(depth + 1, out);
+      case '"': {
+        std::string s;
+        if (!ParseString(&s)) return false;
+        *out = Value::String(std::move(s));
+        return true;
+      }
+      case 't':
+        if (!ParseWord("true")) return false;
+        *out = Value::Bool(true);
+        return true;
+      case 'f':
+        if (!ParseWord("false")) return false;
+        *out = Value::Bool(false);
+        return true;
+      case 'n':
+        if (!ParseWord("null")) return false;
+        *out = Value::Null();
+        return true;
+      default:
+        return ParseNumber(out);
+    }
+  }
+
+  bool ParseWord(const char* word) {
+    const size_t n = std::strlen(word);
+    if (static_cast<size_t>(end_ - p_) < n || std::memcmp(p_, word, n) != 0) {
+      return false;
+    }
+    p_ += n;
+    return true;
+  }
+
+  // `depth`: this object's own depth (the top-level container is 1).
+  bool ParseObject(int depth, Value* out) {
+    if (depth > max_depth_) return false;
+    ++p_;  // '{'
+    SkipWs();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      *out = Value::MakeObject();
+      return true;
+    }
+    std::string key;
+    if (!ParseKey(&key)) return false;
+    if (!key.empty() && key[0] == '$') return ParseWrapper(key, depth, out);
+    Value::Object fields;
+    fields.reserve(4);
+    while (true) {
+      fields.emplace_back(std::move(key), Value());
+      SkipWs();
+      if (!ParseValue(depth, &fields.back().second)) return false;
+      SkipWs();
+      if (p_ == end_) return false;
+      if (*p_ == '}') {
+        ++p_;
+        break;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipWs();
+      key = std::string();
+      // Any '$' key after the first: a misplaced wrapper (an error) or an
+      // operator-like key; the full path decides.
+      if (!ParseKey(&key) || (!key.empty() && key[0] == '$')) return false;
+    }
+    *out = Value::MakeObject(std::move(fields));
+    return true;
+  }
+
+  bool ParseArray(int depth, Value* out) {
+    if (depth > max_depth_) return false;
+    ++p_;  // '['
+    SkipWs();
+    Value::Array items;
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      *out = Value::MakeArray();
+      return true;
+    }
+    while (true) {
+      items.emplace_back();
+      if (!ParseValue(depth, &items.back())) return false;
+      SkipWs();
+      if (p_ == end_) return false;
+      if (*p_ == ']') {
+        ++p_;
+        break;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      SkipWs();
+    }
+    *out = Value::MakeArray(std::move(items));
+    return true;
+  }
+
+  // A key and its ':' (p_ at the key's opening quote, or fail).
+  bool ParseKey(std::string* key) {
+    if (p_ == end_ || *p_ != '"') return false;
+    return ParseString(key) && Expect(':');
+  }
+
+  // The object whose first key, `key`, starts with '$' (already followed by
+  // its ':'): only the single-field wrappers of the storage form.
+  bool ParseWrapper(const std::string& key, int depth, Value* out) {
+    SkipWs();
+    std::string s;
+    if (key == "$date") {
+      // {"$date": {"$numberLong": "<ms>"}}: the inner object counts as a
+      // container here (the full path does not count wrappers at all).
+      if (depth + 1 > max_depth_ || !Expect('{')) return false;
+      SkipWs();
+      std::string inner;
+      if (!ParseKey(&inner) || inner != "$numberLong") return false;
+      SkipWs();
+      int64_t ms;
+      if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}') ||
+          !Expect('}') || !ParseInt64String(s, &ms)) {
+        return false;
+      }
+      *out = Value::Date(ms);
+      return true;
+    }
+    if (key == "$numberLong") {
+      int64_t v;
+      if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}') ||
+          !ParseInt64String(s, &v)) {
+        return false;
+      }
+      *out = Value::Int64(v);
+      return true;
+    }
+    if (key == "$oid") {
+      ObjectId id;
+      if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}') ||
+          !ObjectId::FromHex(s, &id)) {
+        return false;
+      }
+      *out = Value::Oid(id);
+      return true;
+    }
+    return false;
+  }
+
+  // p_ at the opening quote. Unescapes into *out (cleared first).
+  bool ParseString(std::string* out) {
+    out->clear();
+    const char* p = p_ + 1;
+    const char* segment = p;  // start of the bytes not yet appended
+    while (true) {
+      p = ScanPlain(p, end_);
+      if (p == end_) return false;
+      const unsigned char c = static_cast<unsigned char>(*p);
+      if (c == '"') {
+        out->append(segment, p - segment);
+        p_ = p + 1;
+        return true;
+      }
+      if (c >= 0x80) {
+        const size_t n = Utf8SequenceLength(p, end_);
+        if (n == 0) return false;
+        p += n;
+        continue;
+      }
+      if (c != '\\') return false;  // an unescaped control character
+      out->append(segment, p - segment);
+      if (end_ - p < 2) return false;
+      switch (p[1]) {
+        case '"':
+        case '\\':
+        case '/':
+          out->push_back(p[1]);
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'u': {
+          if (end_ - p < 6) return false;
+          uint32_t cp = 0;
+          for (int k = 2; k < 6; ++k) {
+            const int d = HexDigit(p[k]);
+            if (d < 0) return false;
+            cp = cp << 4 | static_cast<uint32_t>(d);
+          }
+          if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // surrogates
+          AppendUtf8(cp, out);
+          p += 4;
+          break;
+        }
+        default:
+          return false;
+      }
+      p += 2;
+      segment = p;
+    }
+  }
+
+  static void AppendUtf8(uint32_t cp, std::string* out) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | cp >> 6));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xE0 | cp >> 12));
+      out->push_back(static_cast<char>(0x80 | (cp >> 6 & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  // RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  bool ParseNumber(Value* out) {
+    const char* start = p_;
+    const char* p = p_;
+    const bool negative = p != end_ && *p == '-';
+    if (negative) ++p;
+    if (p == end_ || !IsDigit(*p)) return false;
+    const char* digits = p;
+    if (*p == '0') {
+      ++p;
+    } else {
+      while (p != end_ && IsDigit(*p)) ++p;
+    }
+    const size_t int_digits = static_cast<size_t>(p - digits);
+    bool is_double = false;
+    if (p != end_ && *p == '.') {
+      ++p;
+      if (p == end_ || !IsDigit(*p)) return false;
+      while (p != end_ && IsDigit(*p)) ++p;
+      is_double = true;
+    }
+    if (p != end_ && (*p == 'e' || *p == 'E')) {
+      ++p;
+      if (p != end_ && (*p == '+' || *p == '-')) ++p;
+      if (p == end_ || !IsDigit(*p)) return false;
+      while (p != end_ && IsDigit(*p)) ++p;
+      is_double = true;
+    }
+    if (!is_double) {
+      // 18 digits always fit in an int64; longer integers (uint64, or
+      // beyond 64 bits: read as doubles) are the full path's.
+      if (int_digits > 18) return false;
+      int64_t v = 0;
+      for (const char* d = digits; d != p; ++d) v = v * 10 + (*d - '0');
+      if (negative) v = -v;
+      *out = v >= std::numeric_limits<int32_t>::min() &&
+                     v <= std::numeric_limits<int32_t>::max()
+                 ? Value::Int32(static_cast<int32_t>(v))
+                 : Value::Int64(v);
+    } else {
+      // Correctly rounded, as simdjson is; out of range (overflow or
+      // underflow) is left to the full path.
+      double d;
+      auto r = std::from_chars(start, p, d);
+      if (r.ec != std::errc() || r.ptr != p) return false;
+      *out = Value::Double(d);
+    }
+    p_ = p;
+    return true;
+  }
+
+  const char* p_;
+  const char* const end_;
+  const int max_depth_;
+};
+
+}  // namespace
+
+bool FastParseValue(absl::string_view json, const ParseOptions& options,
+                    Value* out) {
+  FastParser parser(json, options.max_depth);
+  return parser.ParseRoot(out);
+}
+
+}  // namespace json_internal
+}  // namespace ttldb
