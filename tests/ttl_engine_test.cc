@@ -277,7 +277,7 @@ TEST_F(TtlEngineTest, RoundRobinDoesNotStarveASmallCollection) {
   EXPECT_LT(last_small, 103);
 }
 
-TEST_F(TtlEngineTest, DocumentTouchedBetweenScanAndDeleteIsKept) {
+TEST_F(TtlEngineTest, DocumentTouchedDuringThePassIsKept) {
   Collection& c = db_->collection("sessions");
   ASSERT_TRUE(
       c.CreateIndex(R"({"lastSeen": 1})", R"({"expireAfterSeconds": 60})")
@@ -285,8 +285,8 @@ TEST_F(TtlEngineTest, DocumentTouchedBetweenScanAndDeleteIsKept) {
   Insert(c, 1, kStart, "lastSeen");
   Insert(c, 2, kStart, "lastSeen");
   clock_.Advance(absl::Minutes(5));
-  // The monitor has chosen both documents; a client touches 1 and deletes 2
-  // before the monitor takes the lock.
+  // The pass has taken its cutoff (both documents are expired by it); a
+  // client touches 1 and deletes 2 before the monitor takes the lock.
   std::atomic<bool> fired{false};
   Database* db = db_.get();
   SyncPoint::Set("Engine::DeleteExpired:BeforeChunk", [&] {
@@ -308,10 +308,10 @@ TEST_F(TtlEngineTest, DocumentTouchedBetweenScanAndDeleteIsKept) {
   EXPECT_TRUE(c.Validate()->Get("valid")->bool_value());
 }
 
-TEST_F(TtlEngineTest, MongoModeTouchAfterScanIsNeverDeleted) {
+TEST_F(TtlEngineTest, MongoModeTouchDuringThePassIsNeverDeleted) {
   // With hide_expired off (MongoDB's behaviour) a client can still update an
-  // expired document the monitor has already chosen; the monitor's re-check
-  // under the writers' lock must then keep it.
+  // expired document during a pass whose cutoff expires it; the monitor,
+  // which scans under the writers' lock, must then keep it.
   Open(/*hide_expired=*/false);
   Collection& c = db_->collection("sessions");
   ASSERT_TRUE(
