@@ -94,7 +94,10 @@ DocCache::DocCache(size_t capacity_bytes)
     : shard_capacity_(capacity_bytes / kShards) {}
 
 DocCache::Shard& DocCache::ShardOf(absl::string_view key) {
-  return shards_[absl::Hash<absl::string_view>()(key) % kShards];
+  // The top bits: the shard's table uses the low ones (its 7-bit control
+  // fingerprints and probe start), which must keep varying within a shard.
+  const uint64_t h = absl::Hash<absl::string_view>()(key);
+  return shards_[(h >> 60) % kShards];
 }
 
 void DocCache::EraseLocked(Shard& s, absl::string_view key) {

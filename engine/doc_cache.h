@@ -20,9 +20,8 @@
 #include <list>
 #include <memory>
 #include <string>
-#include <unordered_map>
 
-#include "absl/hash/hash.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "base/mutex.h"
 #include "document/value.h"
@@ -83,9 +82,12 @@ class DocCache {
   struct Shard {
     Mutex mu;
     std::list<Entry> lru ABSL_GUARDED_BY(mu);  // most recent first
-    std::unordered_map<absl::string_view, std::list<Entry>::iterator,
-                       absl::Hash<absl::string_view>>
-        map ABSL_GUARDED_BY(mu);  // keys point into the list's entries
+    // Keys point into the list's entries. A flat table: a lookup that
+    // misses (most reads of a working set larger than the cache) usually
+    // touches one group of control bytes, where a node-based map touched a
+    // bucket and a node (profiled: 8 % of a 2 KB get).
+    absl::flat_hash_map<absl::string_view, std::list<Entry>::iterator> map
+        ABSL_GUARDED_BY(mu);
     size_t used ABSL_GUARDED_BY(mu) = 0;
     uint64_t seq ABSL_GUARDED_BY(mu) = 0;
     int writes_in_flight ABSL_GUARDED_BY(mu) = 0;
