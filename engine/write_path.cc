@@ -237,7 +237,8 @@ absl::Status Engine::WriteDocumentLocked(
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
-    // document.
+    // document. JSON text is checked too: the parser accepts, for one, NUL
+    // bytes in field names, which MongoDB forbids (found by fuzz/json).
     RETURN_IF_ERROR(CheckStorable(*new_doc));
     std::string json;
     json.reserve(512);  // fewer regrowths while serializing
