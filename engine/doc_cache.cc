@@ -109,11 +109,15 @@ void DocCache::EraseLocked(Shard& s, absl::string_view key) {
   s.lru.erase(entry);
 }
 
-std::shared_ptr<const Value> DocCache::Lookup(absl::string_view key) {
+std::shared_ptr<const Value> DocCache::Lookup(absl::string_view key,
+                                              uint64_t* ticket) {
   Shard& s = ShardOf(key);
   MutexLock l(&s.mu);
   auto it = s.map.find(key);
-  if (it == s.map.end()) return nullptr;
+  if (it == s.map.end()) {
+    if (ticket != nullptr) *ticket = s.seq;
+    return nullptr;
+  }
   if (it->second != s.lru.begin()) {
     s.lru.splice(s.lru.begin(), s.lru, it->second);
   }

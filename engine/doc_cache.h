@@ -46,8 +46,10 @@ class DocCache {
   DocCache(const DocCache&) = delete;
   DocCache& operator=(const DocCache&) = delete;
 
-  // The cached document, or nullptr.
-  std::shared_ptr<const Value> Lookup(absl::string_view key);
+  // The cached document, or nullptr. On a miss, *ticket (if not null)
+  // receives what Ticket(key) would return, taken under the same lock.
+  std::shared_ptr<const Value> Lookup(absl::string_view key,
+                                      uint64_t* ticket = nullptr);
   // Whether a read miss of `charge` bytes should be inserted: always while
   // the key's shard has room, then every 8th miss only, so a scan of more
   // documents than fit does not churn the cache (and pay a copy per read)

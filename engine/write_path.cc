@@ -167,10 +167,10 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   const std::string key = DocumentKey(state.info.id(), encoded_id);
   uint64_t ticket = 0;
   if (cache != nullptr) {
-    if (std::shared_ptr<const Value> hit = cache->Lookup(key)) {
+    // On a miss, the ticket is taken before the read (doc_cache.h).
+    if (std::shared_ptr<const Value> hit = cache->Lookup(key, &ticket)) {
       return std::optional<Value>(*hit);
     }
-    ticket = cache->Ticket(key);  // before the read (doc_cache.h)
   }
   std::string json;
   leveldb::Status s = db_->Get(ro, key, &json);

@@ -48,6 +48,22 @@ TEST(DocCacheTest, TicketRefusesValuesReadBeforeAWrite) {
   cache.EndWrite("k");
 }
 
+TEST(DocCacheTest, AMissGivesTheTicketUnderTheSameLock) {
+  DocCache cache(1 << 20);
+  uint64_t t = 12345;
+  EXPECT_EQ(cache.Lookup("k", &t), nullptr);
+  EXPECT_EQ(t, cache.Ticket("k"));
+  cache.BeginWrite("k");
+  cache.EndWrite("k");
+  cache.Insert("k", Doc(1), 10, t);  // a write ended since: refused
+  EXPECT_EQ(cache.Lookup("k", &t), nullptr);
+  cache.Insert("k", Doc(2), 10, t);
+  uint64_t untouched = 99;
+  ASSERT_NE(cache.Lookup("k", &untouched), nullptr);
+  EXPECT_EQ(untouched, 99u);  // a hit leaves it alone
+  EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 2);
+}
+
 TEST(DocCacheTest, EndWriteWithCachesTheWrittenVersion) {
   DocCache cache(1 << 20);
   uint64_t stale = cache.Ticket("k");
