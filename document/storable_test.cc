@@ -18,6 +18,27 @@ TEST(StorableTest, Utf8) {
   EXPECT_FALSE(IsValidUtf8("\xe2\x82"));          // truncated
 }
 
+TEST(StorableTest, Utf8AtEveryOffsetOfLongAsciiRuns) {
+  // The ASCII fast path reads eight bytes at a time: every sequence, valid
+  // or not, must be judged the same at every offset and run length.
+  const std::string seqs[] = {
+      "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff",
+      "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82",
+      "\x80"};
+  for (const std::string& seq : seqs) {
+    const bool valid = IsValidUtf8(seq);
+    for (int before = 0; before < 20; ++before) {
+      for (int after = 0; after < 10; ++after) {
+        const std::string s =
+            std::string(before, 'a') + seq + std::string(after, 'b');
+        EXPECT_EQ(IsValidUtf8(s), valid) << before << " " << after;
+      }
+    }
+  }
+  EXPECT_TRUE(IsValidUtf8(std::string(1000, 'x')));
+  EXPECT_TRUE(IsValidUtf8(""));
+}
+
 TEST(StorableTest, RejectsWhatCannotBeReadBack) {
   EXPECT_TRUE(CheckStorable(*ParseDocument(R"({"a": {"b": [1, "x"]}})")).ok());
   Value bad_string = Value::MakeObject(
