@@ -15,6 +15,8 @@ struct StoreConfig {
   // Secondary indexes besides _id and the TTL index on accessTime: 0, or 2
   // ({userId: 1} and {group: 1}).
   int extra_indexes = 0;
+  // ttldb's Options::doc_cache_bytes; -1 keeps ttldb's default.
+  int64_t doc_cache_bytes = -1;
 };
 
 // One engine holding the benchmark's documents (bench_util.h: MakeDoc).

@@ -52,6 +52,7 @@ namespace {
 struct Flags {
   int runs = 3;
   int64_t docs = 50'000;            // M: documents inserted (live)
+  int64_t doc_cache_mib = -1;       // ttldb's doc_cache_bytes; -1: default
   int64_t ops = 20'000;             // operations of touch/get
   int64_t expired = 20'000;         // N: expired documents of `sweep`
   int64_t scale_live = 20'000;      // sweep_scaling: M (and 10 M)
@@ -75,6 +76,7 @@ void Usage() {
       "  [--expired=N] [--scale_live=M] [--scale_expired=N]\n"
       "  [--big_expired=N] [--big_live=N] [--parse_docs=N]\n"
       "  [--sizes=256,2048] [--indexes=0,2] [--engines=ttldb,limit,sqlite]\n"
+      "  [--doc_cache_mib=N (ttldb's document cache; default: ttldb's)]\n"
       "  [--workloads=insert,touch,...] [--dir=PATH] [--csv=PATH]\n");
 }
 
@@ -115,6 +117,8 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
     if (name == "runs") {
       ok = num(&n);
       f->runs = static_cast<int>(n);
+    } else if (name == "doc_cache_mib") {
+      ok = num(&f->doc_cache_mib);
     } else if (name == "docs") {
       ok = num(&f->docs);
     } else if (name == "ops") {
@@ -195,6 +199,12 @@ class Runner {
                f_.workloads.end();
   }
 
+  StoreConfig Config(int doc, int idx) const {
+    StoreConfig c{doc, idx};
+    if (f_.doc_cache_mib >= 0) c.doc_cache_bytes = f_.doc_cache_mib << 20;
+    return c;
+  }
+
   std::string FreshDir(const std::string& tag) {
     std::string d = absl::StrCat(root_, "/", tag, "-", counter_++);
     std::filesystem::remove_all(d);
@@ -212,7 +222,7 @@ class Runner {
                std::vector<Row>* rows) {
     std::unique_ptr<Store> s = NewStore(engine);
     const std::string dir = FreshDir(engine);
-    s->Open(dir, StoreConfig{doc, idx});
+    s->Open(dir, Config(doc, idx));
     auto row = [&](const char* w) {
       Row r;
       r.workload = w;
@@ -308,7 +318,7 @@ class Runner {
                     int64_t expired) {
     std::unique_ptr<Store> s = NewStore(engine);
     const std::string dir = FreshDir(engine);
-    s->Open(dir, StoreConfig{doc, idx});
+    s->Open(dir, Config(doc, idx));
     // Expired documents first, then the live ones: the expired keys sit in
     // older files, under the live ones, as they would in a real store.
     s->Load(live, live + expired, ExpiredAccess, nullptr);
@@ -345,7 +355,7 @@ class Runner {
     {
       std::unique_ptr<Store> s = NewStore(engine);
       const std::string dir = FreshDir(engine);
-      s->Open(dir, StoreConfig{doc, idx});
+      s->Open(dir, Config(doc, idx));
       s->Load(0, f_.big_live + f_.big_expired, LiveAccess, nullptr);
       const int64_t t0 = NowNanos();
       if (s->Sweep(kNowMillis) != 0) Die("fresh pass deleted something");
@@ -354,7 +364,7 @@ class Runner {
     }
     std::unique_ptr<Store> s = NewStore(engine);
     const std::string dir = FreshDir(engine);
-    s->Open(dir, StoreConfig{doc, idx});
+    s->Open(dir, Config(doc, idx));
     s->Load(f_.big_live, f_.big_live + f_.big_expired, ExpiredAccess, nullptr);
     s->Load(0, f_.big_live, LiveAccess, nullptr);
 

@@ -22,6 +22,9 @@ class TtldbStore : public Store {
     Options options;
     options.ttl_monitor_enabled = false;
     options.clock = clock_.get();
+    if (config.doc_cache_bytes >= 0) {
+      options.doc_cache_bytes = config.doc_cache_bytes;
+    }
     auto db = Database::Open(dir, options);
     if (!db.ok()) Die(db.status().ToString());
     db_ = std::move(*db);
