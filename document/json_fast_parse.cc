@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "document/storable.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -55,36 +57,6 @@ const char* ScanPlain(const char* p, const char* end) {
     ++p;
   }
   return end;
-}
-
-// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
-// forms, surrogates or code points beyond U+10FFFF) starting at the
-// non-ASCII byte *p, or 0.
-size_t Utf8SequenceLength(const char* p, const char* end) {
-  const unsigned char c = static_cast<unsigned char>(p[0]);
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (static_cast<size_t>(end - p) < len) return 0;
-  const unsigned char c1 = static_cast<unsigned char>(p[1]);
-  if (c1 < lo || c1 > hi) return 0;
-  for (size_t k = 2; k < len; ++k) {
-    const unsigned char ck = static_cast<unsigned char>(p[k]);
-    if (ck < 0x80 || ck > 0xBF) return 0;
-  }
-  return len;
 }
 
 int HexDigit(char c) {

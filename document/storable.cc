@@ -10,9 +10,36 @@
 
 namespace ttldb {
 
+size_t Utf8SequenceLength(const char* p, const char* end) {
+  const unsigned char c = static_cast<unsigned char>(p[0]);
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (static_cast<size_t>(end - p) < len) return 0;
+  const unsigned char c1 = static_cast<unsigned char>(p[1]);
+  if (c1 < lo || c1 > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    const unsigned char ck = static_cast<unsigned char>(p[k]);
+    if (ck < 0x80 || ck > 0xBF) return 0;
+  }
+  return len;
+}
+
 bool IsValidUtf8(absl::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
+  const char* p = s.data();
+  const char* const end = p + s.size();
   while (p < end) {
     // Runs of ASCII, eight bytes at a time (most stored text is ASCII; this
     // runs on every string of every write, twice with the cache's check).
@@ -23,35 +50,13 @@ bool IsValidUtf8(absl::string_view s) {
       p += 8;
     }
     if (p == end) break;
-    const unsigned char c = *p;
-    if (c < 0x80) {
+    if (static_cast<unsigned char>(*p) < 0x80) {
       ++p;
       continue;
     }
-    int n;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (end - p <= n) return false;
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    p += n + 1;
+    const size_t n = Utf8SequenceLength(p, end);
+    if (n == 0) return false;
+    p += n;
   }
   return true;
 }

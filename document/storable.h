@@ -4,6 +4,8 @@
 #ifndef TTLDB_DOCUMENT_STORABLE_H_
 #define TTLDB_DOCUMENT_STORABLE_H_
 
+#include <cstddef>
+
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "document/value.h"
@@ -13,6 +15,12 @@ namespace ttldb {
 // True when `s` is well-formed UTF-8 (no overlong forms, no surrogates, no
 // code points above U+10FFFF).
 bool IsValidUtf8(absl::string_view s);
+
+// The length (2-4) of the well-formed UTF-8 sequence starting at the
+// non-ASCII byte *p (p < end), or 0 if there is none. The one definition of
+// well-formed (RFC 3629: no overlong forms, surrogates or code points above
+// U+10FFFF) for the parser, the storable check and the document cache.
+size_t Utf8SequenceLength(const char* p, const char* end);
 
 // OK, or InvalidArgument naming the field path, when `doc`:
 //  - nests objects/arrays deeper than kMaxNestingDepth (100);

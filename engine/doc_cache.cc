@@ -5,47 +5,10 @@
 #include <utility>
 
 #include "absl/hash/hash.h"
+#include "document/storable.h"
 
 namespace ttldb {
 namespace {
-
-// Well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points
-// beyond U+10FFFF), as the parser requires.
-bool IsValidUtf8(absl::string_view s) {
-  size_t i = 0;
-  const size_t n = s.size();
-  while (i < n) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len;
-    unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (n - i < static_cast<size_t>(len)) return false;
-    const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-    if (c1 < lo || c1 > hi) return false;
-    for (int k = 2; k < len; ++k) {
-      const unsigned char ck = static_cast<unsigned char>(s[i + k]);
-      if (ck < 0x80 || ck > 0xBF) return false;
-    }
-    i += len;
-  }
-  return true;
-}
 
 // Containers deeper than this are not written through (the parser's limit
 // is kMaxNestingDepth, 100; a margin keeps the check obviously safe).

@@ -13,7 +13,7 @@
 namespace ttldb {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
+const absl::Time kStart = kTestStart;
 
 std::unique_ptr<Database> OpenDb(const std::string& path, Clock* clock) {
   Options options;

@@ -21,7 +21,7 @@
 namespace ttldb {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
+const absl::Time kStart = kTestStart;
 
 std::shared_ptr<const Value> Doc(int v) {
   return std::make_shared<const Value>(

@@ -16,12 +16,7 @@
 namespace ttldb {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
-
-std::string DateJson(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
+const absl::Time kStart = kTestStart;
 
 class MultikeyTest : public ::testing::Test {
  protected:

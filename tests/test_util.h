@@ -1,4 +1,5 @@
-// Test helpers: a temporary directory removed at the end of the test.
+// Test helpers: a temporary directory removed at the end of the test, and
+// the Extended JSON of a date.
 #ifndef TTLDB_TESTS_TEST_UTIL_H_
 #define TTLDB_TESTS_TEST_UTIL_H_
 
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 
 namespace ttldb {
 
@@ -29,6 +31,15 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// 2027-01-15T08:00:00Z: the tests' usual "now".
+inline const absl::Time kTestStart = absl::FromUnixSeconds(1'800'000'000);
+
+// {"$date": {"$numberLong": "<ms>"}}: `t` as a document field's JSON.
+inline std::string DateJson(absl::Time t) {
+  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
+                      R"("}})");
+}
 
 }  // namespace ttldb
 

@@ -15,13 +15,7 @@
 namespace ttldb {
 namespace {
 
-// 2027-01-15T08:00:00Z
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
-
-std::string DateJson(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
+const absl::Time kStart = kTestStart;
 
 class TtlEngineTest : public ::testing::Test {
  protected:

@@ -21,12 +21,7 @@
 namespace ttldb {
 namespace {
 
-const absl::Time kStart = absl::FromUnixSeconds(1'800'000'000);
-
-std::string DateJson(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
+const absl::Time kStart = kTestStart;
 
 class TtlSiblingsTest : public ::testing::Test {
  protected:
@@ -53,6 +48,12 @@ class TtlSiblingsTest : public ::testing::Test {
     db_ = std::move(*db);
   }
   Collection& Sessions() { return db_->collection("sessions"); }
+  void CreateTtlIndex() {
+    ASSERT_TRUE(Sessions()
+                    .CreateIndex(R"({"accessTime": 1})",
+                                 R"({"expireAfterSeconds": 60})")
+                    .ok());
+  }
   void Insert(int id, absl::Time t, absl::string_view extra) {
     auto r = Sessions().InsertOne(absl::StrCat(
         R"({"_id": )", id, R"(, "accessTime": )", DateJson(t), extra, "}"));
@@ -87,9 +88,7 @@ class TtlSiblingsTest : public ::testing::Test {
 
 TEST_F(TtlSiblingsTest, DeletesEveryEntryWithoutReadingDocuments) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   ASSERT_TRUE(c.CreateIndex(R"({"tags": 1})").ok());  // multikey
   ASSERT_TRUE(c.CreateIndex(R"({"org": 1})", R"({"sparse": true})").ok());
@@ -123,9 +122,7 @@ TEST_F(TtlSiblingsTest, DeletesEveryEntryWithoutReadingDocuments) {
 
 TEST_F(TtlSiblingsTest, IndexCreatedLaterIsListedByTheBuild) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   for (int i = 0; i < 50; ++i) {
     Insert(i, kStart, absl::StrCat(R"(, "user": "u)", i, R"(")"));
   }
@@ -143,9 +140,7 @@ TEST_F(TtlSiblingsTest, NewTtlIndexListsTheExistingIndexes) {
   for (int i = 0; i < 50; ++i) {
     Insert(i, kStart, absl::StrCat(R"(, "user": "u)", i, R"(")"));
   }
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   clock_.Advance(absl::Minutes(5));
   EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 50);
   EXPECT_EQ(reads_.load(), 0);
@@ -154,9 +149,7 @@ TEST_F(TtlSiblingsTest, NewTtlIndexListsTheExistingIndexes) {
 
 TEST_F(TtlSiblingsTest, DroppedIndexIsSkipped) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   ASSERT_TRUE(c.CreateIndex(R"({"group": 1})").ok());
   for (int i = 0; i < 20; ++i) {
@@ -203,9 +196,7 @@ TEST_F(TtlSiblingsTest, EntriesWithoutListsAreReadAndStillFullyDeleted) {
 TEST_F(TtlSiblingsTest, AnExpiryListenerReadsEveryDocument) {
   Open(/*listener=*/true);
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   for (int i = 0; i < 30; ++i) Insert(i, kStart, R"(, "user": "x")");
   clock_.Advance(absl::Minutes(5));
@@ -217,9 +208,7 @@ TEST_F(TtlSiblingsTest, AnExpiryListenerReadsEveryDocument) {
 
 TEST_F(TtlSiblingsTest, MultikeyTtlFieldIsReadOnce) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   // Two dates: two TTL entries, no lists; one document, read once.
   auto r = c.InsertOne(absl::StrCat(
@@ -237,9 +226,7 @@ TEST_F(TtlSiblingsTest, MultikeyTtlFieldIsReadOnce) {
 
 TEST_F(TtlSiblingsTest, UpdateOfAnotherIndexedFieldBetweenPassesIsFollowed) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})", R"({"unique": true})").ok());
   Insert(1, kStart, R"(, "user": "a")");
   ASSERT_EQ(c.UpdateOne(R"({"_id": 1})", R"({"$set": {"user": "b"}})")
@@ -255,9 +242,7 @@ TEST_F(TtlSiblingsTest, UpdateOfAnotherIndexedFieldBetweenPassesIsFollowed) {
 
 TEST_F(TtlSiblingsTest, ListsSurviveReopen) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   for (int i = 0; i < 10; ++i) Insert(i, kStart, R"(, "user": "x")");
   Open();
@@ -277,9 +262,7 @@ namespace {
 // is swept correctly by reading its documents, and is marked format 2.
 TEST_F(TtlSiblingsTest, FormatOneDatabaseIsReadAndUpgraded) {
   Collection& c = Sessions();
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"accessTime": 1})", R"({"expireAfterSeconds": 60})")
-          .ok());
+  CreateTtlIndex();
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   for (int i = 0; i < 10; ++i) Insert(i, kStart, R"(, "user": "x")");
   db_.reset();

@@ -36,11 +36,6 @@ constexpr int kOpsPerWorkerPerRound = 600;
 const absl::Duration kExpireAfter = absl::Seconds(5);
 const absl::Duration kPassStep = absl::Seconds(1);
 
-std::string DateJson(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
-
 // What a worker knows about one of its documents.
 struct Shadow {
   bool present = false;       // inserted and not deleted by the worker

@@ -23,11 +23,6 @@
 namespace ttldb {
 namespace {
 
-std::string DateJson(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
-
 WriteOptions Sync() {
   WriteOptions w;
   w.sync = true;
