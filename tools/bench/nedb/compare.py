@@ -10,18 +10,11 @@ ttldb/nedb: ttldb's throughput over NeDB's (ops/s, or documents deleted
 per second for sweep), so above 1 means ttldb is faster; for
 read_p99_during_sweep it is NeDB's read p99 during the sweep over ttldb's.
 """
-import csv
+import os
 import sys
-from collections import defaultdict
 
-
-def load(path):
-    data = defaultdict(dict)
-    with open(path) as f:
-        for row in csv.DictReader(f):
-            key = (row["workload"], int(row["doc"]), int(row["idx"]), row["engine"])
-            data[key][row["metric"]] = float(row["median"])
-    return data
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chart import load  # noqa: E402  (tools/bench/chart.py: the CSV reader)
 
 
 def fmt(v):
