@@ -223,10 +223,16 @@ absl::StatusOr<std::string> Engine::CreateIndex(
         doc_keys.keys.push_back(entry_keys);
         doc_keys.multikey.push_back(doc_multikey);
         for (size_t t = 0; t < self; ++t) {
-          if (doc_keys.keys[t].size() != 1) continue;
-          std::string v = EntryValueFor(all, doc_keys, t, encoded_id);
-          if (v == encoded_id) continue;  // no siblings: left as it is
-          batch.Put(doc_keys.keys[t][0], v);
+          if (!all[t]->spec.has_expire_after_seconds() ||
+              doc_keys.keys[t].size() != 1) {
+            continue;
+          }
+          // Written even in the plain form (a list over the size cap): the
+          // entry's older list must not stay, since a later write that keeps
+          // the value "unchanged" (plain before and after) would not rewrite
+          // it, and once the new index is dropped it would look complete.
+          batch.Put(doc_keys.keys[t][0],
+                    EntryValueFor(all, doc_keys, t, encoded_id));
           ++in_batch;
         }
         value = EntryValueFor(all, doc_keys, self, encoded_id);

@@ -310,5 +310,32 @@ TEST_F(TtlSiblingsTest, FormatOneDatabaseIsReadAndUpgraded) {
   EXPECT_EQ(meta.format_version(), 2u);
 }
 
+// An index build whose new list would exceed the size cap must not leave
+// the entry's older list in place: a later write that changes another
+// indexed field (both lists over the cap, so "unchanged") would not rewrite
+// it, and once the big index is dropped the stale list covers every index,
+// so the monitor deleted the old key and left the current one behind (here
+// a unique key that then refused a new document).
+TEST_F(TtlSiblingsTest, BuildOverTheCapLeavesNoStaleList) {
+  Collection& c = Sessions();
+  CreateTtlIndex();
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})", R"({"unique": true})").ok());
+  std::string many;
+  for (int t = 0; t < 400; ++t) absl::StrAppend(&many, t ? "," : "", t);
+  Insert(1, kStart, absl::StrCat(R"(, "user": "a", "tags": [)", many, "]"));
+  ASSERT_TRUE(c.CreateIndex(R"({"tags": 1})").ok());  // list over the cap
+  ASSERT_EQ(c.UpdateOne(R"({"_id": 1})", R"({"$set": {"user": "b"}})")
+                ->modified_count,
+            1);
+  ExpectValid();
+  ASSERT_TRUE(c.DropIndex("tags_1").ok());
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, 1);
+  ExpectValid();
+  EXPECT_EQ(CountIn("{}", "user_1"), 0);
+  Insert(2, clock_.WallNow(), R"(, "user": "b")");
+}
+
 }  // namespace
 }  // namespace ttldb
