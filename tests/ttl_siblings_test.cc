@@ -4,6 +4,7 @@
 // documents the monitor had to read (a sync point on that path), and check
 // with Validate that no index entry is left behind or missing.
 #include <atomic>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
@@ -335,6 +336,203 @@ TEST_F(TtlSiblingsTest, BuildOverTheCapLeavesNoStaleList) {
   ExpectValid();
   EXPECT_EQ(CountIn("{}", "user_1"), 0);
   Insert(2, clock_.WallNow(), R"(, "user": "b")");
+}
+
+// Random writes of every kind on a collection with two TTL indexes (one
+// partial, one descending), a unique sparse index, a multikey index, a
+// partial index, indexes created and dropped midway (one whose keys exceed
+// the list cap) and a plain index turned into a TTL index by collMod. After
+// every step the collection validates (every TTL list exact); after every
+// pass exactly the expired documents are gone (hide_expired counts them).
+TEST_F(TtlSiblingsTest, RandomWritesKeepListsExact) {
+  for (uint32_t seed = 1; seed <= 8; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    TempDir dir;
+    FakeClock clock{kStart};
+    Options options;
+    options.clock = &clock;
+    options.ttl_monitor_enabled = false;
+    options.touch_min_interval = absl::ZeroDuration();
+    auto opened = Database::Open(dir.path(), options);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    std::unique_ptr<Database> db = std::move(*opened);
+    Collection& c = db->collection("s");
+    ASSERT_TRUE(c.CreateIndex(R"({"accessTime": 1})",
+                              R"({"expireAfterSeconds": 60,
+                                  "partialFilterExpression": {"kind": "s"}})")
+                    .ok());
+    ASSERT_TRUE(
+        c.CreateIndex(R"({"b": -1})", R"({"expireAfterSeconds": 120})").ok());
+    ASSERT_TRUE(
+        c.CreateIndex(R"({"user": 1})", R"({"unique": true, "sparse": true})")
+            .ok());
+    ASSERT_TRUE(c.CreateIndex(R"({"nick": 1})", R"({"sparse": true})").ok());
+    ASSERT_TRUE(c.CreateIndex(R"({"tags": 1})").ok());
+    ASSERT_TRUE(
+        c.CreateIndex(R"({"org": 1})",
+                      R"({"partialFilterExpression": {"org": {"$gt": 2}}})")
+            .ok());
+    ASSERT_TRUE(c.CreateIndex(R"({"cdate": 1})").ok());
+    std::mt19937 rng(seed);
+    auto pick = [&](int n) { return static_cast<int>(rng() % n); };
+    std::string big;
+    for (int t = 0; t < 300; ++t) absl::StrAppend(&big, t ? "," : "", t);
+    auto date = [&] {
+      return DateJson(clock.WallNow() + absl::Minutes(pick(40) - 4));
+    };
+    auto field_value = [&](int f) -> std::string {
+      switch (f) {
+        case 0:  // accessTime
+          return pick(5) == 0 ? absl::StrCat("[", date(), ",", date(), "]")
+                              : date();
+        case 1:
+          return date();  // b
+        case 2:
+          return pick(2) ? R"("s")" : R"("t")";  // kind
+        case 3:
+          return absl::StrCat(R"("u)", pick(8), R"(")");  // user
+        case 4:
+          return absl::StrCat(R"("n)", pick(4), R"(")");  // nick
+        case 5: {                                         // tags
+          std::string t = "[";
+          for (int k = pick(4); k > 0; --k) {
+            absl::StrAppend(&t, t.size() > 1 ? "," : "", R"("t)", pick(5),
+                            R"(")");
+          }
+          return t + "]";
+        }
+        case 6:
+          return absl::StrCat(pick(5));  // org
+        case 7:
+          return pick(4) == 0 ? absl::StrCat("[", big, "]")
+                              : absl::StrCat(pick(3));  // big
+        case 8:
+          return absl::StrCat(pick(3));  // extra
+        default:
+          return date();  // cdate
+      }
+    };
+    const char* kFields[] = {"accessTime", "b",   "kind", "user",  "nick",
+                             "tags",       "org", "big",  "extra", "cdate"};
+    auto random_doc = [&](int id) {
+      std::string d = absl::StrCat(R"({"_id": )", id);
+      for (int f = 0; f < 10; ++f) {
+        if (pick(4) == 0) continue;
+        absl::StrAppend(&d, R"(, ")", kFields[f], R"(": )", field_value(f));
+      }
+      return d + "}";
+    };
+    auto tolerated = [](const absl::Status& s) {
+      return s.ok() || absl::IsAlreadyExists(s) || absl::IsInvalidArgument(s);
+    };
+    bool converted = false;
+    std::string log;
+    for (int step = 0; step < 300; ++step) {
+      const int id = pick(20);
+      const std::string by_id = absl::StrCat(R"({"_id": )", id, "}");
+      absl::Status st;
+      std::string what;
+      int op = pick(14);
+      if (op == 12) {
+        if (!converted) {
+          converted = true;
+          st = c.CollMod(R"({"index": {"keyPattern": {"cdate": 1},
+                                       "expireAfterSeconds": 30}})")
+                   .status();
+          what = "collMod cdate";
+          op = -1;
+        } else {
+          op = 3;
+        }
+      }
+      switch (op) {
+        case -1:
+          break;
+        case 0:
+        case 1:
+          what = random_doc(id);
+          st = c.InsertOne(what).status();
+          what = "insert " + what;
+          break;
+        case 2: {
+          UpdateOptions uo;
+          uo.upsert = pick(2) == 0;
+          what = random_doc(id);
+          st = c.ReplaceOne(by_id, what, uo).status();
+          what = "replace " + what;
+          break;
+        }
+        case 3:
+        case 4:
+        case 5: {
+          const int f = pick(10);
+          switch (pick(5)) {
+            case 0:
+              what = absl::StrCat(R"({"$unset": {")", kFields[f], R"(": 1}})");
+              break;
+            case 1:
+              what = pick(2) ? R"({"$rename": {"user": "nick"}})"
+                             : R"({"$rename": {"nick": "user"}})";
+              break;
+            case 2:
+              what =
+                  absl::StrCat(R"({"$push": {"tags": "t)", pick(5), R"("}})");
+              break;
+            case 3:
+              what = R"({"$pop": {"tags": 1}})";
+              break;
+            default:
+              what = absl::StrCat(R"({"$set": {")", kFields[f], R"(": )",
+                                  field_value(f), "}}");
+          }
+          UpdateOptions uo;
+          uo.upsert = pick(4) == 0;
+          st = c.UpdateOne(by_id, what, uo).status();
+          what = absl::StrCat("update ", id, " ", what);
+          break;
+        }
+        case 6:
+          st = c.Touch(by_id, pick(2) ? "accessTime" : "b").status();
+          what = absl::StrCat("touch ", id);
+          break;
+        case 7:
+          st = c.DeleteOne(by_id).status();
+          what = absl::StrCat("delete ", id);
+          break;
+        case 8:
+        case 9: {
+          const char* name = pick(2) ? "extra" : "big";
+          if (pick(3) != 0) {
+            st =
+                c.CreateIndex(absl::StrCat(R"({")", name, R"(": 1})")).status();
+            what = absl::StrCat("create ", name);
+          } else {
+            st = c.DropIndex(absl::StrCat(name, "_1"));
+            if (absl::IsNotFound(st)) st = absl::OkStatus();
+            what = absl::StrCat("drop ", name);
+          }
+          break;
+        }
+        default: {
+          clock.Advance(absl::Minutes(pick(4)));
+          auto visible = c.CountDocuments();
+          ASSERT_TRUE(visible.ok()) << visible.status();
+          db->TEST_RunTtlPass(clock.WallNow());
+          auto v = c.Validate();
+          ASSERT_TRUE(v.ok()) << v.status();
+          EXPECT_EQ(v->Get("nrecords")->int64_value(), *visible)
+              << log << "pass";
+          what = "pass";
+          break;
+        }
+      }
+      absl::StrAppend(&log, what, " -> ", st.ToString(), "\n");
+      ASSERT_TRUE(tolerated(st)) << log;
+      auto v = c.Validate();
+      ASSERT_TRUE(v.ok()) << v.status();
+      ASSERT_TRUE(v->Get("valid")->bool_value()) << log << ToJson(*v);
+    }
+  }
 }
 
 }  // namespace
