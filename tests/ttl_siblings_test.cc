@@ -535,5 +535,29 @@ TEST_F(TtlSiblingsTest, RandomWritesKeepListsExact) {
   }
 }
 
+// A unique index build that fails after committing a chunk leaves TTL
+// entries whose lists name the failed index's id: the sweep skips that id
+// (never handed out again) and still deletes every current entry.
+TEST_F(TtlSiblingsTest, FailedBuildAfterACommittedChunk) {
+  Collection& c = Sessions();
+  CreateTtlIndex();
+  ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
+  constexpr int kDocs = 5200;  // 2 puts each: past the build's 10,000 chunk
+  for (int i = 0; i < kDocs; ++i) {
+    Insert(i, kStart,
+           absl::StrCat(R"(, "user": "u)", i, R"(", "code": )",
+                        i == kDocs - 1 ? 0 : i));
+  }
+  auto failed = c.CreateIndex(R"({"code": 1})", R"({"unique": true})");
+  ASSERT_TRUE(absl::IsAlreadyExists(failed.status())) << failed.status();
+  ExpectValid();
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(s.deleted_documents, kDocs);
+  EXPECT_EQ(reads_.load(), 0);
+  ExpectValid();
+  EXPECT_EQ(CountIn("{}", "user_1"), 0);
+}
+
 }  // namespace
 }  // namespace ttldb
