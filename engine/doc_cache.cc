@@ -56,11 +56,11 @@ bool ReparsesIdentically(const Value& doc) {
 DocCache::DocCache(size_t capacity_bytes)
     : shard_capacity_(capacity_bytes / kShards) {}
 
-DocCache::Shard& DocCache::ShardOf(absl::string_view key) {
+int DocCache::ShardIndex(absl::string_view key) const {
   // The top bits: the shard's table uses the low ones (its 7-bit control
   // fingerprints and probe start), which must keep varying within a shard.
   const uint64_t h = absl::Hash<absl::string_view>()(key);
-  return shards_[(h >> 60) % kShards];
+  return static_cast<int>((h >> 60) % kShards);
 }
 
 void DocCache::EraseLocked(Shard& s, absl::string_view key) {
@@ -145,6 +145,38 @@ void DocCache::EndWrite(absl::string_view key) {
   EraseLocked(s, key);
   ++s.seq;
   --s.writes_in_flight;
+}
+
+void DocCache::MarkWrites(const std::vector<std::string>& keys, int in_flight) {
+  std::vector<uint8_t> shard_of(keys.size());
+  uint32_t used = 0;  // bit i: some key is in shard i
+  for (size_t i = 0; i < keys.size(); ++i) {
+    shard_of[i] = static_cast<uint8_t>(ShardIndex(keys[i]));
+    used |= 1u << shard_of[i];
+  }
+  for (int shard = 0; shard < kShards; ++shard) {
+    if ((used & (1u << shard)) == 0) continue;
+    Shard& s = shards_[shard];
+    MutexLock l(&s.mu);
+    // At the end nothing is left to erase: while the shard had a write in
+    // flight no reader could insert, and the writer holds the writers'
+    // lock.
+    if (in_flight > 0) {
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (shard_of[i] == shard) EraseLocked(s, keys[i]);
+      }
+    }
+    ++s.seq;
+    s.writes_in_flight += in_flight;
+  }
+}
+
+void DocCache::BeginWrites(const std::vector<std::string>& keys) {
+  MarkWrites(keys, +1);
+}
+
+void DocCache::EndWrites(const std::vector<std::string>& keys) {
+  MarkWrites(keys, -1);
 }
 
 size_t DocCache::size() {

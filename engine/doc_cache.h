@@ -20,6 +20,7 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
@@ -65,6 +66,11 @@ class DocCache {
   // Bracket the commit of a write of `key` (see the file comment).
   void BeginWrite(absl::string_view key);
   void EndWrite(absl::string_view key);
+  // BeginWrite and EndWrite of many keys committed in one batch (a TTL
+  // deletion chunk): the same effect, one lock per shard instead of one per
+  // key.
+  void BeginWrites(const std::vector<std::string>& keys);
+  void EndWrites(const std::vector<std::string>& keys);
   // EndWrite, then caches `doc` as the key's new version (write-through).
   // Only the writer that committed `doc` may call it, still holding the
   // writers' lock, so no later write of the key can have ended yet.
@@ -95,7 +101,12 @@ class DocCache {
     int writes_in_flight ABSL_GUARDED_BY(mu) = 0;
     uint32_t misses ABSL_GUARDED_BY(mu) = 0;  // while full (Admit)
   };
-  Shard& ShardOf(absl::string_view key);
+  int ShardIndex(absl::string_view key) const;
+  Shard& ShardOf(absl::string_view key) { return shards_[ShardIndex(key)]; }
+  // Under each shard's lock once: erases the keys of that shard (when
+  // beginning), bumps its sequence number and adds `in_flight` to its writes
+  // in flight.
+  void MarkWrites(const std::vector<std::string>& keys, int in_flight);
   static void EraseLocked(Shard& s, absl::string_view key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
   void PutLocked(Shard& s, absl::string_view key,

@@ -64,13 +64,9 @@ int64_t ToMillisSaturated(absl::Time t) {
 
 leveldb::Status Engine::CommitDeletes(
     leveldb::WriteBatch* batch, const std::vector<std::string>& doc_keys) {
-  if (doc_cache_ != nullptr) {
-    for (const std::string& k : doc_keys) doc_cache_->BeginWrite(k);
-  }
+  if (doc_cache_ != nullptr) doc_cache_->BeginWrites(doc_keys);
   leveldb::Status s = Commit(leveldb::WriteOptions(), batch);
-  if (doc_cache_ != nullptr) {
-    for (const std::string& k : doc_keys) doc_cache_->EndWrite(k);
-  }
+  if (doc_cache_ != nullptr) doc_cache_->EndWrites(doc_keys);
   return s;
 }
 

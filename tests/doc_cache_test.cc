@@ -64,6 +64,44 @@ TEST(DocCacheTest, AMissGivesTheTicketUnderTheSameLock) {
   EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 2);
 }
 
+TEST(DocCacheTest, BatchedWritesActLikeOneWriteOfEachKey) {
+  DocCache cache(1 << 20);
+  std::vector<std::string> keys, others;
+  for (int i = 0; i < 200; ++i) {  // spread over every shard
+    keys.push_back(absl::StrCat("k", i));
+    others.push_back(absl::StrCat("o", i));
+  }
+  std::vector<uint64_t> before;
+  for (const std::string& k : keys) {
+    cache.Insert(k, Doc(1), 10, cache.Ticket(k));
+    before.push_back(cache.Ticket(k));
+  }
+  for (const std::string& o : others) {
+    cache.Insert(o, Doc(5), 10, cache.Ticket(o));
+  }
+  cache.BeginWrites(keys);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    EXPECT_EQ(cache.Lookup(keys[i]), nullptr);                 // erased
+    cache.Insert(keys[i], Doc(2), 10, cache.Ticket(keys[i]));  // in flight
+    EXPECT_EQ(cache.Lookup(keys[i]), nullptr);
+  }
+  cache.EndWrites(keys);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    cache.Insert(keys[i], Doc(3), 10, before[i]);  // read before: refused
+    EXPECT_EQ(cache.Lookup(keys[i]), nullptr);
+    cache.Insert(keys[i], Doc(4), 10, cache.Ticket(keys[i]));  // after: kept
+    ASSERT_NE(cache.Lookup(keys[i]), nullptr);
+    EXPECT_EQ(cache.Lookup(keys[i])->Get("v")->int32_value(), 4);
+  }
+  // Keys not in the batch keep their entries (in any shard).
+  for (const std::string& o : others) {
+    ASSERT_NE(cache.Lookup(o), nullptr) << o;
+    EXPECT_EQ(cache.Lookup(o)->Get("v")->int32_value(), 5);
+  }
+  cache.BeginWrites({});  // no keys: no effect
+  cache.EndWrites({});
+}
+
 TEST(DocCacheTest, EndWriteWithCachesTheWrittenVersion) {
   DocCache cache(1 << 20);
   uint64_t stale = cache.Ticket("k");
