@@ -225,56 +225,60 @@ static absl::StatusOr<Filter> ParseFilterArg(const DocArg& arg) {
   return Filter::Parse(v);
 }
 
-absl::StatusOr<UpdateResult> Collection::UpdateOne(
-    const DocArg& filter, const DocArg& update,
-    const UpdateOptions& update_options, const WriteOptions& options) {
+// The body of UpdateOne, UpdateMany and ReplaceOne. `doc` (named `what` in
+// errors) may be an update-operator document or a replacement; UpdateMany
+// (multi) takes only the first, ReplaceOne (replacement_only) only the
+// second.
+static absl::StatusOr<UpdateResult> UpdateCall(
+    Engine* engine, const std::string& name, const DocArg& filter,
+    const DocArg& doc, absl::string_view what, bool multi,
+    bool replacement_only, const UpdateOptions& update_options,
+    const WriteOptions& options) {
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
-  ASSIGN_OR_RETURN(Value u, ResolveArg(update, "update"));
-  ASSIGN_OR_RETURN(Update parsed, Update::Parse(u));
-  WriteRequest req{WriteKind::kUpdate};
+  ASSIGN_OR_RETURN(Value v, ResolveArg(doc, what));
+  ASSIGN_OR_RETURN(Update parsed, Update::Parse(v));
+  if (multi && parsed.is_replacement()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "multi update is not supported for replacement-style "
+                      "update");
+  }
+  if (replacement_only && !parsed.is_replacement()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "the replacement document must not contain update "
+                      "operators");
+  }
+  WriteRequest req{parsed.is_replacement() ? WriteKind::kReplace
+                                           : WriteKind::kUpdate};
+  req.multi = multi;
   req.upsert = update_options.upsert;
   if (parsed.is_replacement()) {
-    req.kind = WriteKind::kReplace;
     req.replacement = &parsed.replacement();
   } else {
     req.update = &parsed;
   }
-  return RunWrite(engine_, name_, f, req, options);
+  return RunWrite(engine, name, f, req, options);
+}
+
+absl::StatusOr<UpdateResult> Collection::UpdateOne(
+    const DocArg& filter, const DocArg& update,
+    const UpdateOptions& update_options, const WriteOptions& options) {
+  return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/false,
+                    /*replacement_only=*/false, update_options, options);
 }
 
 absl::StatusOr<UpdateResult> Collection::UpdateMany(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
-  ASSIGN_OR_RETURN(Value u, ResolveArg(update, "update"));
-  ASSIGN_OR_RETURN(Update parsed, Update::Parse(u));
-  if (parsed.is_replacement()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
-                      "multi update is not supported for replacement-style "
-                      "update");
-  }
-  WriteRequest req{WriteKind::kUpdate};
-  req.multi = true;
-  req.upsert = update_options.upsert;
-  req.update = &parsed;
-  return RunWrite(engine_, name_, f, req, options);
+  return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/true,
+                    /*replacement_only=*/false, update_options, options);
 }
 
 absl::StatusOr<UpdateResult> Collection::ReplaceOne(
     const DocArg& filter, const DocArg& replacement,
     const UpdateOptions& update_options, const WriteOptions& options) {
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
-  ASSIGN_OR_RETURN(Value r, ResolveArg(replacement, "replacement"));
-  ASSIGN_OR_RETURN(Update parsed, Update::Parse(r));
-  if (!parsed.is_replacement()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
-                      "the replacement document must not contain update "
-                      "operators");
-  }
-  WriteRequest req{WriteKind::kReplace};
-  req.upsert = update_options.upsert;
-  req.replacement = &parsed.replacement();
-  return RunWrite(engine_, name_, f, req, options);
+  return UpdateCall(engine_, name_, filter, replacement, "replacement",
+                    /*multi=*/false, /*replacement_only=*/true, update_options,
+                    options);
 }
 
 absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
