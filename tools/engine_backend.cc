@@ -146,37 +146,45 @@ absl::StatusOr<std::vector<Value>> EngineBackend::Find(
   return cursor->ToVector();
 }
 
+namespace {
+
+// Collection::UpdateOne, UpdateMany and ReplaceOne share one signature.
+using UpdateCall = absl::StatusOr<UpdateResult> (Collection::*)(
+    const DocArg&, const DocArg&, const UpdateOptions&, const WriteOptions&);
+
+absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
+                                const Value& filter, const Value& doc,
+                                bool upsert) {
+  UpdateOptions o;
+  o.upsert = upsert;
+  ASSIGN_OR_RETURN(UpdateResult r, (c.*call)(filter, doc, o, WriteOptions()));
+  return UpdateReply(r);
+}
+
+}  // namespace
+
 absl::StatusOr<Value> EngineBackend::UpdateOne(absl::string_view coll,
                                                const Value& filter,
                                                const Value& update,
                                                bool upsert) {
-  UpdateOptions o;
-  o.upsert = upsert;
-  ASSIGN_OR_RETURN(UpdateResult r,
-                   db_->collection(coll).UpdateOne(filter, update, o));
-  return UpdateReply(r);
+  return RunUpdate(db_->collection(coll), &Collection::UpdateOne, filter,
+                   update, upsert);
 }
 
 absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
                                                 const Value& filter,
                                                 const Value& update,
                                                 bool upsert) {
-  UpdateOptions o;
-  o.upsert = upsert;
-  ASSIGN_OR_RETURN(UpdateResult r,
-                   db_->collection(coll).UpdateMany(filter, update, o));
-  return UpdateReply(r);
+  return RunUpdate(db_->collection(coll), &Collection::UpdateMany, filter,
+                   update, upsert);
 }
 
 absl::StatusOr<Value> EngineBackend::ReplaceOne(absl::string_view coll,
                                                 const Value& filter,
                                                 const Value& replacement,
                                                 bool upsert) {
-  UpdateOptions o;
-  o.upsert = upsert;
-  ASSIGN_OR_RETURN(UpdateResult r,
-                   db_->collection(coll).ReplaceOne(filter, replacement, o));
-  return UpdateReply(r);
+  return RunUpdate(db_->collection(coll), &Collection::ReplaceOne, filter,
+                   replacement, upsert);
 }
 
 absl::StatusOr<Value> EngineBackend::DeleteOne(absl::string_view coll,
