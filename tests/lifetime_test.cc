@@ -15,11 +15,6 @@ const absl::Time kNow = absl::FromUnixSeconds(1'800'000'000);
 constexpr int kE = 3600;   // expireAfterSeconds
 constexpr int kL = 86400;  // maxLifetimeSeconds
 
-std::string Date(absl::Time t) {
-  return absl::StrCat(R"({"$date": {"$numberLong": ")", absl::ToUnixMillis(t),
-                      R"("}})");
-}
-
 class LifetimeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -38,8 +33,8 @@ class LifetimeTest : public ::testing::Test {
   Collection& c() { return db_->collection("cache"); }
   absl::Status InsertAt(int id, absl::Time t) {
     return c()
-        .InsertOne(
-            absl::StrCat(R"({"_id": )", id, R"(, "expireAt": )", Date(t), "}"))
+        .InsertOne(absl::StrCat(R"({"_id": )", id, R"(, "expireAt": )",
+                                DateJson(t), "}"))
         .status();
   }
   // The latest date the cap allows: now + L - E.
@@ -68,21 +63,22 @@ TEST_F(LifetimeTest, InsertBoundariesExactlyAtTheCap) {
 TEST_F(LifetimeTest, UpdatesReplaceAndUpsertAreChecked) {
   ASSERT_TRUE(InsertAt(1, kNow).ok());
   auto far = absl::StrCat(R"({"$set": {"expireAt": )",
-                          Date(Latest() + absl::Seconds(1)), "}}");
+                          DateJson(Latest() + absl::Seconds(1)), "}}");
   EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 1})", far).status()), 121);
-  EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 1})",
-                                    absl::StrCat(
-                                        R"({"$max": {"expireAt": )",
-                                        Date(Latest() + absl::Hours(1)), "}}"))
-                          .status()),
-            121);
+  EXPECT_EQ(
+      ErrorCode(
+          c().UpdateOne(R"({"_id": 1})",
+                        absl::StrCat(R"({"$max": {"expireAt": )",
+                                     DateJson(Latest() + absl::Hours(1)), "}}"))
+              .status()),
+      121);
   // $currentDate sets now: within both bounds.
   EXPECT_TRUE(
       c().UpdateOne(R"({"_id": 1})", R"({"$currentDate": {"expireAt": true}})")
           .ok());
   EXPECT_EQ(ErrorCode(c().ReplaceOne(R"({"_id": 1})",
                                      absl::StrCat(R"({"expireAt": )",
-                                                  Date(Expired()), "}"))
+                                                  DateJson(Expired()), "}"))
                           .status()),
             121);
   EXPECT_EQ(ErrorCode(c().UpdateOne(R"({"_id": 9})", far,
@@ -98,9 +94,9 @@ TEST_F(LifetimeTest, UpdatesReplaceAndUpsertAreChecked) {
 TEST_F(LifetimeTest, InsertManyStopsAtTheFirstRejected) {
   std::vector<Value> ids;
   absl::Status s = c().InsertMany(
-      {absl::StrCat(R"({"_id": 1, "expireAt": )", Date(kNow), "}"),
-       absl::StrCat(R"({"_id": 2, "expireAt": )", Date(Expired()), "}"),
-       absl::StrCat(R"({"_id": 3, "expireAt": )", Date(kNow), "}")},
+      {absl::StrCat(R"({"_id": 1, "expireAt": )", DateJson(kNow), "}"),
+       absl::StrCat(R"({"_id": 2, "expireAt": )", DateJson(Expired()), "}"),
+       absl::StrCat(R"({"_id": 3, "expireAt": )", DateJson(kNow), "}")},
       &ids);
   EXPECT_EQ(ErrorCode(s), 121);
   EXPECT_EQ(ids.size(), 1u);
@@ -162,11 +158,11 @@ TEST_F(LifetimeTest, PartialIndexChecksOnlyWhatItCovers) {
           .ok());
   EXPECT_EQ(
       ErrorCode(d.InsertOne(absl::StrCat(R"({"draft": true, "t": )",
-                                         Date(kNow + absl::Hours(1)), "}"))
+                                         DateJson(kNow + absl::Hours(1)), "}"))
                     .status()),
       121);
   EXPECT_TRUE(d.InsertOne(absl::StrCat(R"({"draft": false, "t": )",
-                                       Date(kNow + absl::Hours(1)), "}"))
+                                       DateJson(kNow + absl::Hours(1)), "}"))
                   .ok());
 }
 
