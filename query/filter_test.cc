@@ -5,15 +5,10 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "query/test_doc.h"
 
 namespace ttldb {
 namespace {
-
-Value Doc(const std::string& json) {
-  auto v = ParseDocument(json);
-  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
-  return v.ok() ? *v : Value::MakeObject();
-}
 
 // Whether filter `f` matches document `d` (both JSON).
 bool M(const std::string& f, const std::string& d) {

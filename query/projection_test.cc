@@ -6,15 +6,10 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "query/test_doc.h"
 
 namespace ttldb {
 namespace {
-
-Value Doc(const std::string& json) {
-  auto v = ParseDocument(json);
-  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
-  return v.ok() ? *v : Value::MakeObject();
-}
 
 std::string Project(const std::string& spec, const std::string& doc) {
   auto p = Projection::Parse(Doc(spec));

@@ -7,15 +7,10 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "query/test_doc.h"
 
 namespace ttldb {
 namespace {
-
-Value Doc(const std::string& json) {
-  auto v = ParseDocument(json);
-  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
-  return v.ok() ? *v : Value::MakeObject();
-}
 
 // Sorts the documents with `spec` and returns their "_id"s in order.
 std::string SortIds(const std::string& spec, std::vector<std::string> docs) {

@@ -6,15 +6,10 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "query/test_doc.h"
 
 namespace ttldb {
 namespace {
-
-Value Doc(const std::string& json) {
-  auto v = ParseDocument(json);
-  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
-  return v.ok() ? *v : Value::MakeObject();
-}
 
 // 2024-01-01T00:00:00Z
 constexpr int64_t kNow = 1704067200000;

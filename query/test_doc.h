@@ -1,0 +1,22 @@
+// Test helper for query/ tests: a document from JSON text.
+#ifndef TTLDB_QUERY_TEST_DOC_H_
+#define TTLDB_QUERY_TEST_DOC_H_
+
+#include <string>
+
+#include "document/json.h"
+#include "document/value.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+
+// The parsed document; on a parse error, fails the test and returns {}.
+inline Value Doc(const std::string& json) {
+  auto v = ParseDocument(json);
+  EXPECT_TRUE(v.ok()) << v.status() << " in " << json;
+  return v.ok() ? *v : Value::MakeObject();
+}
+
+}  // namespace ttldb
+
+#endif  // TTLDB_QUERY_TEST_DOC_H_
