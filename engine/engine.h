@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "document/value.h"
@@ -122,15 +123,15 @@ class Engine : public TtlStore {
     std::vector<std::vector<std::string>> keys;
     std::vector<bool> multikey;
   };
-  absl::Status ComputeDocKeys(const std::vector<const IndexState*>& indexes,
+  absl::Status ComputeDocKeys(absl::Span<const IndexState* const> indexes,
                               const Value& doc, const std::string& encoded_id,
                               DocKeys* out) const;
   // The value of indexes[i]'s entries for that document
   // (engine/entry_value.h): a TTL index's single entry carries the
   // document's keys in every other index; anything else the encoded _id.
-  static std::string EntryValueFor(
-      const std::vector<const IndexState*>& indexes, const DocKeys& keys,
-      size_t i, const std::string& encoded_id);
+  static std::string EntryValueFor(absl::Span<const IndexState* const> indexes,
+                                   const DocKeys& keys, size_t i,
+                                   const std::string& encoded_id);
 
   Mutex write_mu_;
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/collection.h"
@@ -23,7 +24,7 @@ namespace {
 // every current index it names, exactly the document's keys there (indexes
 // it does not name were created later; ids it names that are gone were
 // dropped).
-bool SiblingsAgree(const std::vector<const IndexState*>& indexes,
+bool SiblingsAgree(absl::Span<const IndexState* const> indexes,
                    const Engine::DocKeys& keys, size_t i,
                    const std::string& encoded_id, absl::string_view v) {
   absl::string_view id;

@@ -3,7 +3,9 @@
 // even after a crash.
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "base/status.h"
 #include "document/json.h"
 #include "document/path.h"
@@ -108,9 +110,10 @@ absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
   return absl::OkStatus();
 }
 
-absl::Status Engine::ComputeDocKeys(
-    const std::vector<const IndexState*>& indexes, const Value& doc,
-    const std::string& encoded_id, DocKeys* out) const {
+absl::Status Engine::ComputeDocKeys(absl::Span<const IndexState* const> indexes,
+                                    const Value& doc,
+                                    const std::string& encoded_id,
+                                    DocKeys* out) const {
   out->keys.resize(indexes.size());
   out->multikey.assign(indexes.size(), false);
   for (size_t i = 0; i < indexes.size(); ++i) {
@@ -128,7 +131,7 @@ absl::Status Engine::ComputeDocKeys(
   return absl::OkStatus();
 }
 
-std::string Engine::EntryValueFor(const std::vector<const IndexState*>& indexes,
+std::string Engine::EntryValueFor(absl::Span<const IndexState* const> indexes,
                                   const DocKeys& keys, size_t i,
                                   const std::string& encoded_id) {
   // Siblings only where the document has exactly this one entry in the TTL
@@ -269,8 +272,7 @@ absl::Status Engine::WriteDocumentLocked(
     batch.Delete(doc_key);
   }
 
-  std::vector<const IndexState*> indexes;
-  indexes.reserve(state.indexes.size());
+  absl::InlinedVector<const IndexState*, 8> indexes;  // no allocation
   for (const auto& idx : state.indexes) indexes.push_back(idx.get());
   DocKeys old_keys, new_keys;
   if (old_doc != nullptr) {
