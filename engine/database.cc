@@ -56,6 +56,39 @@ bool Database::ttl_monitor_enabled() const {
   return engine_->monitor()->enabled();
 }
 
+absl::Status Database::SetTtlBatchDocsMax(int64_t docs) {
+  return engine_->monitor()->SetBatchDocsMax(docs);
+}
+
+absl::Status Database::SetTtlBatchTimeMax(absl::Duration time) {
+  return engine_->monitor()->SetBatchTimeMax(time);
+}
+
+absl::Status Database::SetTtlBatchDeletes(bool batch_deletes) {
+  engine_->monitor()->SetBatchDeletes(batch_deletes);
+  return absl::OkStatus();
+}
+
+absl::Status Database::SetTtlSubPassTarget(absl::Duration target) {
+  return engine_->monitor()->SetSubPassTarget(target);
+}
+
+int64_t Database::ttl_batch_docs_max() const {
+  return engine_->monitor()->batch_docs_max();
+}
+
+absl::Duration Database::ttl_batch_time_max() const {
+  return engine_->monitor()->batch_time_max();
+}
+
+bool Database::ttl_batch_deletes() const {
+  return engine_->monitor()->batch_deletes();
+}
+
+absl::Duration Database::ttl_sub_pass_target() const {
+  return engine_->monitor()->sub_pass_target();
+}
+
 TtlMetrics Database::GetTtlMetrics() { return engine_->monitor()->metrics(); }
 
 Value Database::ServerStatus() {
@@ -66,6 +99,10 @@ Value Database::ServerStatus() {
       Field("subPasses", Value::Int64(m.sub_passes)),
       Field("deletedDocuments", Value::Int64(m.deleted_documents)),
       Field("deletedKeys", Value::Int64(m.deleted_keys)),
+      Field("examinedKeys", Value::Int64(m.examined_keys)),
+      Field("examinedDocuments", Value::Int64(m.examined_documents)),
+      Field("durationMicros",
+            Value::Int64(absl::ToInt64Microseconds(m.total_duration))),
       Field("invalidTTLIndexSkips", Value::Int64(m.invalid_ttl_index_skips)),
       Field("failedBatches", Value::Int64(m.failed_batches)),
       Field("lastPassMillis",

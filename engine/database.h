@@ -74,10 +74,23 @@ class Database {
   // Changes ttlMonitorSleepSecs at run time (> 0) and wakes the monitor.
   absl::Status SetTtlMonitorSleep(absl::Duration sleep);
   // Enables or disables the monitor at run time (MongoDB's
-  // ttlMonitorEnabled). A disabled monitor finishes its current batch.
+  // ttlMonitorEnabled). A disabled monitor finishes its current batch and
+  // stops the pass there. TEST_RunTtlPass still runs passes.
   absl::Status SetTtlMonitorEnabled(bool enabled);
   absl::Duration ttl_monitor_sleep() const;
   bool ttl_monitor_enabled() const;
+  // MongoDB's run-time TTL parameters, applied from the next batch:
+  // ttlIndexDeleteTargetDocs and ttlIndexDeleteTargetTimeMS (>= 0; 0 is
+  // unlimited), ttlMonitorBatchDeletes, ttlMonitorSubPassTargetSecs (>= 0).
+  // InvalidArgument, nothing changed, for a negative value.
+  absl::Status SetTtlBatchDocsMax(int64_t docs);
+  absl::Status SetTtlBatchTimeMax(absl::Duration time);
+  absl::Status SetTtlBatchDeletes(bool batch_deletes);
+  absl::Status SetTtlSubPassTarget(absl::Duration target);
+  int64_t ttl_batch_docs_max() const;
+  absl::Duration ttl_batch_time_max() const;
+  bool ttl_batch_deletes() const;
+  absl::Duration ttl_sub_pass_target() const;
   // A copy of the monitor's counters.
   TtlMetrics GetTtlMetrics();
   // serverStatus-like document: {metrics: {ttl: {...}}, ...}.

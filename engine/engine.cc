@@ -75,8 +75,16 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
     return absl::InvalidArgumentError(
         "ttl_monitor_sleep must be greater than 0 (ttlMonitorSleepSecs)");
   }
-  if (options.ttl_batch_docs_max <= 0) {
-    return absl::InvalidArgumentError("ttl_batch_docs_max must be positive");
+  if (options.ttl_batch_docs_max < 0) {
+    return absl::InvalidArgumentError(
+        "ttl_batch_docs_max must be >= 0 (0: unlimited)");
+  }
+  if (options.ttl_batch_time_max < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ttl_batch_time_max must be >= 0 (0: unlimited)");
+  }
+  if (options.ttl_sub_pass_target < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("ttl_sub_pass_target must be >= 0");
   }
   std::unique_ptr<Engine> engine(new Engine(std::string(path), options));
   RETURN_IF_ERROR(engine->Init());
@@ -124,6 +132,8 @@ absl::Status Engine::Init() {
   config.sleep = options_.ttl_monitor_sleep;
   config.batch_docs_max = options_.ttl_batch_docs_max;
   config.batch_time_max = options_.ttl_batch_time_max;
+  config.batch_deletes = options_.ttl_batch_deletes;
+  config.sub_pass_target = options_.ttl_sub_pass_target;
   config.exact_wakeup = options_.ttl_exact_wakeup;
   config.max_deletes_per_second = options_.ttl_max_deletes_per_second;
   config.enabled = options_.ttl_monitor_enabled;

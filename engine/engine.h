@@ -137,6 +137,7 @@ class Engine : public TtlStore {
 
   // ---- TtlStore ------------------------------------------------------------
   std::vector<TtlIndexRef> ListTtlIndexes() override;
+  std::optional<TtlIndexRef> GetTtlIndex(const TtlIndexRef& index) override;
   absl::StatusOr<TtlBatchResult> DeleteExpired(const TtlIndexRef& index,
                                                absl::Time cutoff,
                                                int64_t max_docs,

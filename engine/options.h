@@ -41,11 +41,19 @@ struct Options {
   // the end of the previous pass, on the steady clock. Must be > 0.
   absl::Duration ttl_monitor_sleep = absl::Seconds(60);
   // 50,000 documents or 1 s per visit of one index: MongoDB's
-  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS. A pass visits TTL
-  // indexes round-robin, one batch each, until none has expired documents,
-  // so one huge collection never starves a small one.
+  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS defaults (>= 0;
+  // 0 is unlimited). A pass visits TTL indexes round-robin, one batch each,
+  // until none has expired documents, so one huge collection never starves
+  // a small one. Changeable at run time (Database::SetTtlBatchDocsMax, ...).
   int64_t ttl_batch_docs_max = 50'000;
   absl::Duration ttl_batch_time_max = absl::Seconds(1);
+  // MongoDB's ttlMonitorBatchDeletes: false removes every expired document
+  // of an index in one visit, without the two limits above.
+  bool ttl_batch_deletes = true;
+  // 60 s: MongoDB's ttlMonitorSubPassTargetSecs (>= 0). A sub-pass loops
+  // rounds over the indexes with work left until none is left or this
+  // much time has passed; the next sub-pass lists the indexes afresh.
+  absl::Duration ttl_sub_pass_target = absl::Seconds(60);
   // Beyond MongoDB: wake at the earliest actual expiry when it comes before
   // the regular interval, so expireAt documents go on time without polling.
   bool ttl_exact_wakeup = true;

@@ -70,6 +70,23 @@ leveldb::Status Engine::CommitDeletes(
   return s;
 }
 
+std::optional<TtlIndexRef> Engine::GetTtlIndex(const TtlIndexRef& ref) {
+  if (!CheckOpen().ok()) return std::nullopt;
+  std::shared_ptr<const CollectionState> state = GetState(ref.collection);
+  if (state == nullptr || state->info.id() != ref.collection_id) {
+    return std::nullopt;  // dropped or renamed: the next listing has it
+  }
+  for (const auto& idx : state->indexes) {
+    if (idx->spec.id() != ref.index_id) continue;
+    if (!idx->spec.has_expire_after_seconds()) return std::nullopt;
+    TtlIndexRef out = ref;
+    out.index_name = idx->spec.name();
+    out.expire_after_seconds = idx->ttl_seconds;
+    return out;
+  }
+  return std::nullopt;
+}
+
 std::vector<TtlIndexRef> Engine::ListTtlIndexes() {
   std::vector<TtlIndexRef> out;
   if (!CheckOpen().ok()) return out;
@@ -102,6 +119,12 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     if (idx->spec.id() == ref.index_id) index = idx.get();
   }
   if (index == nullptr || !index->ttl_seconds.has_value()) return result;
+  if (index->ttl_seconds != ref.expire_after_seconds) {
+    // collMod since the monitor computed `cutoff`: never apply it.
+    result.more = true;
+    result.spec_changed = true;
+    return result;
+  }
   const bool descending = index->spec.key(0).direction() < 0;
   const int64_t cutoff_millis = ToMillisSaturated(cutoff);
   const absl::Time now = cutoff + absl::Seconds(*index->ttl_seconds);
@@ -161,8 +184,13 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     int64_t visited = 0;
     {
       MutexLock l(&write_mu_);
-      // The catalog may have changed while unlocked (index dropped).
-      if (GetState(ref.collection) != state) return result;
+      // The catalog may have changed while unlocked (collMod, index
+      // dropped): stop; the monitor re-reads the index and goes on.
+      if (GetState(ref.collection) != state) {
+        result.more = true;
+        result.spec_changed = true;
+        return result;
+      }
       const int64_t want = std::min<int64_t>(
           kEntriesPerChunk, max_docs - result.deleted_documents);
       leveldb::WriteBatch batch;
@@ -175,6 +203,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
            it->Valid() && it->key().compare(range.end) < 0 && visited < want;
            it->Next()) {
         ++visited;
+        ++result.examined_keys;
         last_visited.assign(it->key().data(), it->key().size());
         const absl::string_view value(it->value().data(), it->value().size());
         absl::string_view id;
@@ -209,6 +238,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         TTLDB_SYNC_POINT("Engine::DeleteExpired:ReadDocument");
         ASSIGN_OR_RETURN(std::optional<Value> doc,
                          ReadDocument(*state, encoded_id));
+        ++result.examined_documents;
         if (!doc.has_value()) continue;  // not counted
         if (index->partial.has_value() && !index->partial->Matches(*doc)) {
           continue;

@@ -29,6 +29,31 @@ void FakeTtlStore::AddDates(uint32_t index_id, absl::Time date, int64_t count) {
   index->dates[date] += count;
 }
 
+void FakeTtlStore::SetExpireAfterSeconds(uint32_t index_id,
+                                         std::optional<int64_t> e) {
+  MutexLock lock(&mu_);
+  Index* index = Find(index_id);
+  assert(index != nullptr);
+  index->ref.expire_after_seconds = e;
+}
+
+void FakeTtlStore::RemoveIndex(uint32_t index_id) {
+  MutexLock lock(&mu_);
+  for (auto it = indexes_.begin(); it != indexes_.end(); ++it) {
+    if (it->ref.index_id == index_id) {
+      indexes_.erase(it);
+      return;
+    }
+  }
+}
+
+std::optional<TtlIndexRef> FakeTtlStore::GetTtlIndex(const TtlIndexRef& ref) {
+  MutexLock lock(&mu_);
+  Index* index = Find(ref.index_id);
+  if (index == nullptr) return std::nullopt;
+  return index->ref;
+}
+
 void FakeTtlStore::FailBatches(uint32_t index_id, int n, absl::Status error) {
   MutexLock lock(&mu_);
   Index* index = Find(index_id);
@@ -99,6 +124,11 @@ absl::StatusOr<TtlBatchResult> FakeTtlStore::DeleteExpiredImpl(
     return index->error;
   }
   TtlBatchResult result;
+  if (index->ref.expire_after_seconds != ref.expire_after_seconds) {
+    result.more = true;
+    result.spec_changed = true;
+    return result;
+  }
   auto it = index->dates.begin();
   while (it != index->dates.end() && it->first <= cutoff) {
     if (result.deleted_documents == max_docs) {
@@ -114,6 +144,7 @@ absl::StatusOr<TtlBatchResult> FakeTtlStore::DeleteExpiredImpl(
     }
   }
   result.deleted_keys = result.deleted_documents * index->keys_per_doc;
+  result.examined_keys = result.deleted_documents;
   return result;
 }
 

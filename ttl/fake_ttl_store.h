@@ -30,6 +30,10 @@ class FakeTtlStore : public TtlStore {
   void AddIndex(const TtlIndexRef& ref, int64_t keys_per_doc = 1);
   // Adds `count` documents whose indexed Date is `date`.
   void AddDates(uint32_t index_id, absl::Time date, int64_t count = 1);
+  // Changes the index's expireAfterSeconds (a collMod), or removes the
+  // index (a drop).
+  void SetExpireAfterSeconds(uint32_t index_id, std::optional<int64_t> e);
+  void RemoveIndex(uint32_t index_id);
   // The next `n` DeleteExpired calls on the index fail with `error`
   // (n < 0: every call).
   void FailBatches(uint32_t index_id, int n,
@@ -42,6 +46,7 @@ class FakeTtlStore : public TtlStore {
   int max_concurrent_batches() const;
 
   std::vector<TtlIndexRef> ListTtlIndexes() override;
+  std::optional<TtlIndexRef> GetTtlIndex(const TtlIndexRef& index) override;
   absl::StatusOr<TtlBatchResult> DeleteExpired(const TtlIndexRef& index,
                                                absl::Time cutoff,
                                                int64_t max_docs,

@@ -12,9 +12,16 @@ namespace ttldb {
 
 // What one pass did.
 struct TtlPassStats {
-  int64_t sub_passes = 0;  // rounds over the TTL indexes
+  // MongoDB's sub-passes: each lists the TTL indexes afresh and loops rounds
+  // (one batch per index with work left) until none is left or
+  // ttlMonitorSubPassTargetSecs has passed; a pass repeats sub-passes until
+  // one ends with no work left.
+  int64_t sub_passes = 0;
+  int64_t rounds = 0;  // rounds over the TTL indexes, in all sub-passes
   int64_t deleted_documents = 0;
-  int64_t deleted_keys = 0;  // index entries removed (all indexes)
+  int64_t deleted_keys = 0;        // index entries removed (all indexes)
+  int64_t examined_keys = 0;       // TTL index entries scanned
+  int64_t examined_documents = 0;  // documents read to decide
   int64_t invalid_index_skips = 0;
   int64_t failed_batches = 0;  // batches that returned an error
   absl::Duration duration = absl::ZeroDuration();
@@ -22,10 +29,14 @@ struct TtlPassStats {
 
 // Cumulative since Open.
 struct TtlMetrics {
-  int64_t passes = 0;                   // MongoDB: metrics.ttl.passes
-  int64_t sub_passes = 0;               // metrics.ttl.subPasses
-  int64_t deleted_documents = 0;        // metrics.ttl.deletedDocuments
-  int64_t deleted_keys = 0;             // metrics.ttl.deletedKeys
+  int64_t passes = 0;              // MongoDB: metrics.ttl.passes
+  int64_t sub_passes = 0;          // metrics.ttl.subPasses
+  int64_t deleted_documents = 0;   // metrics.ttl.deletedDocuments
+  int64_t deleted_keys = 0;        // metrics.ttl.deletedKeys
+  int64_t examined_keys = 0;       // metrics.ttl.examinedKeys
+  int64_t examined_documents = 0;  // metrics.ttl.examinedDocuments
+  // The time spent in passes, summed (metrics.ttl.durationMicros).
+  absl::Duration total_duration = absl::ZeroDuration();
   int64_t invalid_ttl_index_skips = 0;  // metrics.ttl.invalidTTLIndexSkips
   int64_t failed_batches = 0;
   // Beyond MongoDB: how far behind the monitor is.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -29,13 +31,17 @@ absl::Status TtlMonitor::ValidateOptions(const MonitorOptions& options) {
     return absl::InvalidArgumentError(
         "ttl_monitor_sleep (ttlMonitorSleepSecs) must be greater than 0");
   }
-  if (options.batch_docs_max <= 0) {
+  if (options.batch_docs_max < 0) {
     return absl::InvalidArgumentError(
-        "ttl_batch_docs_max must be greater than 0");
+        "ttl_batch_docs_max (ttlIndexDeleteTargetDocs) must be >= 0");
   }
-  if (!(options.batch_time_max > absl::ZeroDuration())) {
+  if (options.batch_time_max < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
-        "ttl_batch_time_max must be greater than 0");
+        "ttl_batch_time_max (ttlIndexDeleteTargetTimeMS) must be >= 0");
+  }
+  if (options.sub_pass_target < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ttl_sub_pass_target (ttlMonitorSubPassTargetSecs) must be >= 0");
   }
   if (!(options.max_deletes_per_second >= 0) ||
       std::isinf(options.max_deletes_per_second)) {
@@ -48,8 +54,6 @@ absl::Status TtlMonitor::ValidateOptions(const MonitorOptions& options) {
 TtlMonitor::TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options)
     : store_(store),
       clock_(clock),
-      batch_docs_max_(std::max<int64_t>(1, options.batch_docs_max)),
-      batch_time_max_(std::max(absl::Milliseconds(1), options.batch_time_max)),
       exact_wakeup_(options.exact_wakeup),
       max_deletes_per_second_(
           options.max_deletes_per_second > 0 &&
@@ -63,6 +67,10 @@ TtlMonitor::TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options)
       sleep_(options.sleep > absl::ZeroDuration() ? options.sleep
                                                   : absl::Seconds(60)),
       enabled_(options.enabled),
+      batch_docs_max_(std::max<int64_t>(0, options.batch_docs_max)),
+      batch_time_max_(std::max(absl::ZeroDuration(), options.batch_time_max)),
+      batch_deletes_(options.batch_deletes),
+      sub_pass_target_(std::max(absl::ZeroDuration(), options.sub_pass_target)),
       last_pass_end_steady_(clock->SteadyNow()) {}
 
 TtlMonitor::~TtlMonitor() { Stop(); }
@@ -113,6 +121,81 @@ void TtlMonitor::SetEnabled(bool enabled) {
   wake_cv_.SignalAll();
 }
 
+absl::Status TtlMonitor::SetBatchDocsMax(int64_t docs) {
+  if (docs < 0) {
+    return absl::InvalidArgumentError("ttlIndexDeleteTargetDocs must be >= 0");
+  }
+  MutexLock lock(&mu_);
+  batch_docs_max_ = docs;
+  return absl::OkStatus();
+}
+
+absl::Status TtlMonitor::SetBatchTimeMax(absl::Duration time) {
+  if (time < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ttlIndexDeleteTargetTimeMS must be >= 0");
+  }
+  MutexLock lock(&mu_);
+  batch_time_max_ = time;
+  return absl::OkStatus();
+}
+
+void TtlMonitor::SetBatchDeletes(bool batch_deletes) {
+  MutexLock lock(&mu_);
+  batch_deletes_ = batch_deletes;
+}
+
+absl::Status TtlMonitor::SetSubPassTarget(absl::Duration target) {
+  if (target < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "ttlMonitorSubPassTargetSecs must be >= 0");
+  }
+  MutexLock lock(&mu_);
+  sub_pass_target_ = target;
+  return absl::OkStatus();
+}
+
+int64_t TtlMonitor::batch_docs_max() const {
+  MutexLock lock(&mu_);
+  return batch_docs_max_;
+}
+
+absl::Duration TtlMonitor::batch_time_max() const {
+  MutexLock lock(&mu_);
+  return batch_time_max_;
+}
+
+bool TtlMonitor::batch_deletes() const {
+  MutexLock lock(&mu_);
+  return batch_deletes_;
+}
+
+absl::Duration TtlMonitor::sub_pass_target() const {
+  MutexLock lock(&mu_);
+  return sub_pass_target_;
+}
+
+TtlMonitor::BatchLimits TtlMonitor::CurrentLimits() const {
+  MutexLock lock(&mu_);
+  BatchLimits limits;
+  // Without batching, or with a limit of 0, a visit deletes everything.
+  limits.docs = batch_deletes_ && batch_docs_max_ > 0
+                    ? batch_docs_max_
+                    : std::numeric_limits<int64_t>::max();
+  limits.time = batch_deletes_ && batch_time_max_ > absl::ZeroDuration()
+                    ? batch_time_max_
+                    : absl::InfiniteDuration();
+  limits.sub_pass_target = sub_pass_target_;
+  return limits;
+}
+
+bool TtlMonitor::MayContinue(bool background) const {
+  if (stopping()) return false;
+  if (!background) return true;
+  MutexLock lock(&mu_);
+  return enabled_;
+}
+
 void TtlMonitor::NotifyExpiry(absl::Time expires_at) {
   if (!exact_wakeup_) return;
   MutexLock lock(&mu_);
@@ -125,7 +208,7 @@ void TtlMonitor::NotifyExpiry(absl::Time expires_at) {
 
 TtlPassStats TtlMonitor::RunPass(absl::Time now) {
   MutexLock pass_lock(&pass_mu_);
-  return RunPassLocked(now);
+  return RunPassLocked(now, /*background=*/false);
 }
 
 TtlMetrics TtlMonitor::metrics() const {
@@ -169,7 +252,7 @@ bool TtlMonitor::WaitForRateCap() {
   return !stopping();
 }
 
-TtlPassStats TtlMonitor::RunPassLocked(absl::Time now) {
+TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
   TtlPassStats stats;
   if (stopping()) return stats;
   const absl::Time start = clock_->SteadyNow();
@@ -178,50 +261,86 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now) {
     notified_during_pass_.reset();
   }
 
-  const std::vector<TtlIndexRef> refs = store_->ListTtlIndexes();
-  std::vector<size_t> active;
-  for (size_t i = 0; i < refs.size(); ++i) {
-    if (IsActive(refs[i])) {
-      active.push_back(i);
-    } else {
-      ++stats.invalid_index_skips;  // once per pass per index
-    }
-  }
-
-  // Sub-passes: one batch per index per round, repeating only for indexes
-  // whose batch stopped at a limit.
+  // Indexes whose batch failed sit out the rest of the pass.
+  std::set<std::pair<uint32_t, uint32_t>> failed;
+  auto key = [](const TtlIndexRef& ref) {
+    return std::make_pair(ref.collection_id, ref.index_id);
+  };
   std::string last_error;
-  std::vector<size_t> round = active;
-  while (!round.empty() && !stopping()) {
+  std::vector<TtlIndexRef> listed;  // the last sub-pass's listing
+  bool more = true;
+  bool interrupted = false;
+  while (more && !interrupted && MayContinue(background)) {
+    // One sub-pass: the TTL indexes as they are now (an index created
+    // during a long pass is not starved), round-robin until no work is left
+    // or the sub-pass target has passed.
     ++stats.sub_passes;
-    std::vector<size_t> again;
-    for (size_t i : round) {
-      if (!WaitForRateCap()) break;
-      const TtlIndexRef& ref = refs[i];
-      const absl::Time cutoff = now - absl::Seconds(*ref.expire_after_seconds);
-      const absl::Time real_batch_start = Clock::Real()->SteadyNow();
-      const absl::Time deadline = clock_->SteadyNow() + batch_time_max_;
-      TTLDB_SYNC_POINT("TtlMonitor::BeforeBatch");
-      absl::StatusOr<TtlBatchResult> result = store_->DeleteExpired(
-          ref, cutoff,
-          RateCappedBatchDocs(batch_docs_max_, max_deletes_per_second_),
-          deadline);
-      if (!result.ok()) {
-        // Leave this index for the next pass; the others go on.
-        ++stats.failed_batches;
-        last_error = std::string(result.status().ToString());
-        continue;
+    listed = store_->ListTtlIndexes();
+    std::vector<TtlIndexRef> work;
+    for (const TtlIndexRef& ref : listed) {
+      if (failed.count(key(ref)) > 0) continue;
+      if (IsActive(ref)) {
+        work.push_back(ref);
+      } else {
+        ++stats.invalid_index_skips;  // once per sub-pass, as MongoDB
       }
-      stats.deleted_documents += result->deleted_documents;
-      stats.deleted_keys += result->deleted_keys;
-      rate_next_allowed_ = RateCapNextAllowed(
-          rate_next_allowed_, real_batch_start, result->deleted_documents,
-          max_deletes_per_second_);
-      // A batch that reports more but deleted nothing made no progress;
-      // revisiting it would loop, so it waits for the next pass.
-      if (result->more && result->deleted_documents > 0) again.push_back(i);
     }
-    round = std::move(again);
+    const absl::Time sub_pass_start = clock_->SteadyNow();
+    absl::Duration target = CurrentLimits().sub_pass_target;
+    do {
+      ++stats.rounds;
+      std::vector<TtlIndexRef> again;
+      for (const TtlIndexRef& listed_ref : work) {
+        TTLDB_SYNC_POINT("TtlMonitor::NextBatch");
+        if (!MayContinue(background) || !WaitForRateCap()) {
+          interrupted = true;
+          break;
+        }
+        TTLDB_SYNC_POINT("TtlMonitor::BeforeBatch");
+        // Re-read the index: a collMod that raised E, a drop or a change
+        // that made it invalid applies from this batch on (MongoDB re-reads
+        // the spec in every _deleteExpiredWithIndex).
+        std::optional<TtlIndexRef> ref = store_->GetTtlIndex(listed_ref);
+        TTLDB_SYNC_POINT("TtlMonitor::SpecRead");
+        if (!ref.has_value()) continue;
+        if (!IsActive(*ref)) continue;
+        const BatchLimits limits = CurrentLimits();
+        target = limits.sub_pass_target;
+        const absl::Time cutoff =
+            now - absl::Seconds(*ref->expire_after_seconds);
+        const absl::Time real_batch_start = Clock::Real()->SteadyNow();
+        const absl::Time deadline = clock_->SteadyNow() + limits.time;
+        absl::StatusOr<TtlBatchResult> result = store_->DeleteExpired(
+            *ref, cutoff,
+            RateCappedBatchDocs(limits.docs, max_deletes_per_second_),
+            deadline);
+        if (!result.ok()) {
+          // Leave this index for the next pass; the others go on.
+          ++stats.failed_batches;
+          failed.insert(key(*ref));
+          last_error = std::string(result.status().ToString());
+          continue;
+        }
+        stats.deleted_documents += result->deleted_documents;
+        stats.deleted_keys += result->deleted_keys;
+        stats.examined_keys += result->examined_keys;
+        stats.examined_documents += result->examined_documents;
+        rate_next_allowed_ = RateCapNextAllowed(
+            rate_next_allowed_, real_batch_start, result->deleted_documents,
+            max_deletes_per_second_);
+        // A batch that reports more but deleted nothing made no progress;
+        // revisiting it would loop, so it waits for the next pass (or the
+        // next sub-pass). One whose spec changed under it is retried with
+        // the spec re-read.
+        if (result->more &&
+            (result->deleted_documents > 0 || result->spec_changed)) {
+          again.push_back(*ref);
+        }
+      }
+      work = std::move(again);
+    } while (!work.empty() && !interrupted &&
+             clock_->SteadyNow() - sub_pass_start < target);
+    more = !work.empty();
   }
 
   // What is left: the oldest expired-but-present document (lag) and the
@@ -230,12 +349,13 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now) {
   // next expiry; it waits for the regular interval.
   std::optional<absl::Time> oldest_expired;
   std::optional<absl::Time> next_expiry;
-  for (size_t i : active) {
+  for (const TtlIndexRef& ref : listed) {
     if (stopping()) break;
-    std::optional<absl::Time> earliest = store_->EarliestDate(refs[i]);
+    if (!IsActive(ref)) continue;
+    std::optional<absl::Time> earliest = store_->EarliestDate(ref);
     if (!earliest.has_value()) continue;
     const absl::Time expiry =
-        *earliest + absl::Seconds(*refs[i].expire_after_seconds);
+        *earliest + absl::Seconds(*ref.expire_after_seconds);
     KeepMin(expiry <= now ? &oldest_expired : &next_expiry, expiry);
   }
 
@@ -248,6 +368,9 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now) {
   metrics_.sub_passes += stats.sub_passes;
   metrics_.deleted_documents += stats.deleted_documents;
   metrics_.deleted_keys += stats.deleted_keys;
+  metrics_.examined_keys += stats.examined_keys;
+  metrics_.examined_documents += stats.examined_documents;
+  metrics_.total_duration += stats.duration;
   metrics_.invalid_ttl_index_skips += stats.invalid_index_skips;
   metrics_.failed_batches += stats.failed_batches;
   if (!last_error.empty()) metrics_.last_error = last_error;
@@ -303,7 +426,7 @@ void TtlMonitor::ThreadMain() {
     mu_.Unlock();
     {
       MutexLock pass_lock(&pass_mu_);
-      RunPassLocked(clock_->WallNow());
+      RunPassLocked(clock_->WallNow(), /*background=*/true);
     }
     mu_.Lock();
     ++background_passes_;

@@ -2,13 +2,17 @@
 // through a TtlStore (implemented by the engine), MongoDB's TTLMonitor with
 // exact wake-up and a rate cap added.
 //
-// A pass takes its cutoff time `now` once, lists the TTL indexes, skips and
-// counts those whose expireAfterSeconds is invalid, then visits the active
-// ones round-robin: each visit deletes at most one batch (batch_docs_max
-// documents or batch_time_max) of documents whose Date is <= now - E, and
-// further rounds ("sub-passes") revisit only the indexes whose batch stopped
-// at a limit, until none has expired documents left. One huge collection
-// therefore never starves a small one. A batch that fails is counted, its
+// A pass takes its time `now` once and runs sub-passes, as MongoDB's
+// _doTTLPass does. A sub-pass lists the TTL indexes afresh, skips and counts
+// those whose expireAfterSeconds is invalid, then visits the active ones
+// round-robin: each visit deletes at most one batch (batch_docs_max
+// documents or batch_time_max; 0 is unlimited) of documents whose Date is
+// <= now - E, and further rounds revisit only the indexes whose batch
+// stopped at a limit, until none has work left or sub_pass_target has
+// passed (then another sub-pass starts). One huge collection therefore never
+// starves a small one. E is re-read before every batch (TtlStore::
+// GetTtlIndex), so a collMod that raises it, a dropped index or a disabled
+// monitor stops a pass within one batch. A batch that fails is counted, its
 // index is left out of the rest of the pass, and the pass goes on; the next
 // pass retries it. A failing pass never stops the thread.
 //
@@ -43,9 +47,17 @@ struct MonitorOptions {
   // 60 s: MongoDB's ttlMonitorSleepSecs default. Must be > 0.
   absl::Duration sleep = absl::Seconds(60);
   // 50,000 documents or 1 s per visit of one index: MongoDB's
-  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS. Both must be > 0.
+  // ttlIndexDeleteTargetDocs / ttlIndexDeleteTargetTimeMS defaults. Both
+  // must be >= 0; 0 is unlimited, as in MongoDB.
   int64_t batch_docs_max = 50'000;
   absl::Duration batch_time_max = absl::Seconds(1);
+  // MongoDB's ttlMonitorBatchDeletes: false deletes every expired document
+  // of an index in one visit (no batch limits; the rate cap still applies).
+  bool batch_deletes = true;
+  // 60 s: MongoDB's ttlMonitorSubPassTargetSecs default (>= 0): how long a
+  // sub-pass keeps looping rounds before the index list is refreshed. 0: one
+  // round per sub-pass.
+  absl::Duration sub_pass_target = absl::Seconds(60);
   // Wake at the next known expiry when it comes before the regular interval.
   bool exact_wakeup = true;
   // At most this many deletions per second in the long run; 0: no cap. The
@@ -94,9 +106,24 @@ class TtlMonitor {
   // previous pass. InvalidArgument (nothing changed) unless `sleep` > 0.
   absl::Status SetSleep(absl::Duration sleep);
 
-  // Disabled: no background passes (a pass in progress completes). RunPass
-  // still works. Enabling wakes the thread; a pass overdue runs at once.
+  // Disabled: no background passes; a background pass in progress stops
+  // before its next batch. RunPass still works. Enabling wakes the thread;
+  // a pass overdue runs at once.
   void SetEnabled(bool enabled);
+
+  // MongoDB's run-time parameters ttlIndexDeleteTargetDocs,
+  // ttlIndexDeleteTargetTimeMS (0: unlimited), ttlMonitorBatchDeletes and
+  // ttlMonitorSubPassTargetSecs. They apply from the next batch (the next
+  // round for the sub-pass target). InvalidArgument, nothing changed, for a
+  // negative value.
+  absl::Status SetBatchDocsMax(int64_t docs);
+  absl::Status SetBatchTimeMax(absl::Duration time);
+  void SetBatchDeletes(bool batch_deletes);
+  absl::Status SetSubPassTarget(absl::Duration target);
+  int64_t batch_docs_max() const;
+  absl::Duration batch_time_max() const;
+  bool batch_deletes() const;
+  absl::Duration sub_pass_target() const;
 
   // Tells the monitor that a document written now expires at `expires_at`
   // (wall clock: its indexed Date + E). With exact wake-up the thread wakes
@@ -125,10 +152,21 @@ class TtlMonitor {
   std::optional<absl::Time> TEST_next_expiry() const;
 
  private:
+  // The batch limits in force, read once per batch.
+  struct BatchLimits {
+    int64_t docs;
+    absl::Duration time;
+    absl::Duration sub_pass_target;
+  };
+  BatchLimits CurrentLimits() const ABSL_LOCKS_EXCLUDED(mu_);
+
   void ThreadMain();
-  // One pass; the caller holds pass_mu_ (and not mu_).
-  TtlPassStats RunPassLocked(absl::Time now)
+  // One pass; the caller holds pass_mu_ (and not mu_). A `background` pass
+  // also stops when the monitor is disabled.
+  TtlPassStats RunPassLocked(absl::Time now, bool background)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(pass_mu_) ABSL_LOCKS_EXCLUDED(mu_);
+  // Whether a pass may start another batch.
+  bool MayContinue(bool background) const ABSL_LOCKS_EXCLUDED(mu_);
   // Waits until the rate cap allows the next batch; false when stopping.
   bool WaitForRateCap() ABSL_EXCLUSIVE_LOCKS_REQUIRED(pass_mu_)
       ABSL_LOCKS_EXCLUDED(mu_);
@@ -139,8 +177,6 @@ class TtlMonitor {
   // Constant after construction.
   TtlStore* const store_;
   Clock* const clock_;
-  const int64_t batch_docs_max_;
-  const absl::Duration batch_time_max_;
   const bool exact_wakeup_;
   const double max_deletes_per_second_;
   const absl::Duration min_interval_;
@@ -164,6 +200,10 @@ class TtlMonitor {
   std::thread thread_ ABSL_GUARDED_BY(mu_);
   absl::Duration sleep_ ABSL_GUARDED_BY(mu_);
   bool enabled_ ABSL_GUARDED_BY(mu_);
+  int64_t batch_docs_max_ ABSL_GUARDED_BY(mu_);         // 0: unlimited
+  absl::Duration batch_time_max_ ABSL_GUARDED_BY(mu_);  // 0: unlimited
+  bool batch_deletes_ ABSL_GUARDED_BY(mu_);
+  absl::Duration sub_pass_target_ ABSL_GUARDED_BY(mu_);
   // Steady time the last pass (background or RunPass) ended, or Start.
   absl::Time last_pass_end_steady_ ABSL_GUARDED_BY(mu_);
   // The next known expiry after the last pass's cutoff (wall clock).

@@ -1,6 +1,7 @@
 #include "ttl/monitor.h"
 
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "base/clock.h"
@@ -74,7 +75,11 @@ TEST_F(MonitorTest, RoundRobinDoesNotStarveTheSmallIndex) {
               now_ - absl::Seconds(call.index_id == kA ? 3600 : 60));
     EXPECT_EQ(call.deadline, clock_.SteadyNow() + absl::Seconds(1));
   }
-  EXPECT_EQ(stats.sub_passes, 20);
+  // One sub-pass of 20 rounds: MongoDB counts sub-passes, each looping
+  // rounds until no work is left or ttlMonitorSubPassTargetSecs (60 s) has
+  // passed (src/mongo/db/ttl/ttl_test.cpp, TTLSingleSubPass).
+  EXPECT_EQ(stats.sub_passes, 1);
+  EXPECT_EQ(stats.rounds, 20);
   EXPECT_EQ(stats.deleted_documents, 1'000'003);
   EXPECT_EQ(stats.deleted_keys, 1'000'003);
   EXPECT_EQ(stats.invalid_index_skips, 0);
@@ -84,7 +89,7 @@ TEST_F(MonitorTest, RoundRobinDoesNotStarveTheSmallIndex) {
 
   const TtlMetrics m = monitor.metrics();
   EXPECT_EQ(m.passes, 1);
-  EXPECT_EQ(m.sub_passes, 20);
+  EXPECT_EQ(m.sub_passes, 1);
   EXPECT_EQ(m.deleted_documents, 1'000'003);
   EXPECT_EQ(m.last_pass_end, clock_.WallNow());
   EXPECT_EQ(m.oldest_expired_present, std::nullopt);
@@ -108,7 +113,9 @@ TEST_F(MonitorTest, KeepsWhatIsNotExpiredYetInclusiveCutoff) {
 TEST_F(MonitorTest, EmptyStoreStillCountsAPass) {
   TtlMonitor monitor(&store_, &clock_, PassOptions());
   const TtlPassStats stats = monitor.RunPass(now_);
-  EXPECT_EQ(stats.sub_passes, 0);
+  // MongoDB's _doTTLSubPass counts a sub-pass even when it finds no work
+  // (ON_BLOCK_EXIT in src/mongo/db/ttl/ttl_monitor.cpp).
+  EXPECT_EQ(stats.sub_passes, 1);
   EXPECT_EQ(monitor.metrics().passes, 1);
   EXPECT_EQ(monitor.TEST_next_expiry(), std::nullopt);
 }
@@ -174,7 +181,8 @@ TEST_F(MonitorTest, FailureInALaterSubPassDropsOnlyThatIndex) {
   });
   const TtlPassStats stats = monitor.RunPass(now_);
   EXPECT_EQ(stats.failed_batches, 1);
-  EXPECT_EQ(stats.sub_passes, 3);  // B needs 3 rounds of 2
+  EXPECT_EQ(stats.rounds, 3);  // B needs 3 rounds of 2
+  EXPECT_EQ(stats.sub_passes, 1);
   EXPECT_EQ(store_.Remaining(kA), 3);
   EXPECT_EQ(store_.Remaining(kB), 0);
 }
@@ -238,15 +246,133 @@ TEST_F(MonitorTest, ValidateOptions) {
   o.sleep = absl::ZeroDuration();
   EXPECT_EQ(TtlMonitor::ValidateOptions(o).code(),
             absl::StatusCode::kInvalidArgument);
+  // 0 is unlimited, as MongoDB's ttlIndexDeleteTargetDocs /
+  // ttlIndexDeleteTargetTimeMS (src/mongo/db/ttl/ttl.idl: validator gte 0).
   o = MonitorOptions();
   o.batch_docs_max = 0;
+  o.batch_time_max = absl::ZeroDuration();
+  o.sub_pass_target = absl::ZeroDuration();
+  EXPECT_TRUE(TtlMonitor::ValidateOptions(o).ok());
+  o.batch_docs_max = -1;
   EXPECT_FALSE(TtlMonitor::ValidateOptions(o).ok());
   o = MonitorOptions();
-  o.batch_time_max = absl::ZeroDuration();
+  o.batch_time_max = absl::Milliseconds(-1);
+  EXPECT_FALSE(TtlMonitor::ValidateOptions(o).ok());
+  o = MonitorOptions();
+  o.sub_pass_target = absl::Seconds(-1);
   EXPECT_FALSE(TtlMonitor::ValidateOptions(o).ok());
   o = MonitorOptions();
   o.max_deletes_per_second = -1;
   EXPECT_FALSE(TtlMonitor::ValidateOptions(o).ok());
+}
+
+// MongoDB's ttl_test.cpp TTLSubPassesRemoveExpiredDocuments: with
+// ttlMonitorSubPassTargetSecs 0 each sub-pass is one round, 20 documents per
+// index (ttlIndexDeleteTargetDocs 20, ttlIndexDeleteTargetTimeMS 0), so
+// 59 documents on x and 1 on y take 3 sub-passes.
+TEST_F(MonitorTest, SubPassTargetZeroMakesEveryRoundASubPass) {
+  MonitorOptions o = PassOptions();
+  o.batch_docs_max = 20;
+  o.batch_time_max = absl::ZeroDuration();
+  o.sub_pass_target = absl::ZeroDuration();
+  store_.AddIndex(Ref(kA, 1));
+  store_.AddIndex(Ref(kB, 1));
+  store_.AddDates(kA, now_ - absl::Minutes(1), 20 * 3 - 1);
+  store_.AddDates(kB, now_ - absl::Minutes(1), 1);
+  TtlMonitor monitor(&store_, &clock_, o);
+  const TtlPassStats stats = monitor.RunPass(now_);
+  EXPECT_EQ(stats.sub_passes, 3);
+  EXPECT_EQ(stats.rounds, 3);
+  EXPECT_EQ(store_.list_calls(), 3);  // each sub-pass lists the indexes
+  EXPECT_EQ(stats.deleted_documents, 60);
+  for (const auto& call : store_.calls()) {
+    EXPECT_EQ(call.max_docs, 20);
+    EXPECT_EQ(call.deadline, absl::InfiniteFuture());  // 0: unlimited time
+  }
+  EXPECT_EQ(monitor.metrics().sub_passes, 3);
+}
+
+TEST_F(MonitorTest, RunTimeParametersApplyFromTheNextBatch) {
+  store_.AddIndex(Ref(kA, 0));
+  store_.AddDates(kA, now_, 100);
+  TtlMonitor monitor(&store_, &clock_, PassOptions());
+  EXPECT_FALSE(monitor.SetBatchDocsMax(-1).ok());
+  EXPECT_FALSE(monitor.SetBatchTimeMax(absl::Milliseconds(-1)).ok());
+  EXPECT_FALSE(monitor.SetSubPassTarget(absl::Seconds(-1)).ok());
+  EXPECT_EQ(monitor.batch_docs_max(), 50'000);  // unchanged
+  ASSERT_TRUE(monitor.SetBatchDocsMax(30).ok());
+  EXPECT_EQ(monitor.RunPass(now_).rounds, 4);  // 30 + 30 + 30 + 10
+  // 0: unlimited; batching off: no limits at all.
+  store_.AddDates(kA, now_, 100);
+  ASSERT_TRUE(monitor.SetBatchDocsMax(0).ok());
+  EXPECT_EQ(monitor.RunPass(now_).rounds, 1);
+  store_.AddDates(kA, now_, 100);
+  ASSERT_TRUE(monitor.SetBatchDocsMax(30).ok());
+  monitor.SetBatchDeletes(false);
+  EXPECT_FALSE(monitor.batch_deletes());
+  EXPECT_EQ(monitor.RunPass(now_).rounds, 1);
+  EXPECT_EQ(store_.calls().back().max_docs,
+            std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(store_.calls().back().deadline, absl::InfiniteFuture());
+  EXPECT_EQ(store_.Remaining(kA), 0);
+}
+
+// The emergency brake (issue 13): expireAfterSeconds is re-read before every
+// batch, as MongoDB's _deleteExpiredWithIndex re-reads the index spec
+// (src/mongo/db/ttl/ttl_monitor.cpp).
+TEST_F(MonitorTest, ExpireAfterSecondsIsReReadBeforeEveryBatch) {
+  MonitorOptions o = PassOptions();
+  o.batch_docs_max = 10;
+  store_.AddIndex(Ref(kA, 60));
+  store_.AddDates(kA, now_ - absl::Minutes(5), 100);
+  TtlMonitor monitor(&store_, &clock_, o);
+  int batches = 0;
+  SyncPoint::Set("TtlMonitor::BeforeBatch", [&] {
+    if (++batches == 3) store_.SetExpireAfterSeconds(kA, 3600);
+  });
+  const TtlPassStats stats = monitor.RunPass(now_);
+  EXPECT_EQ(stats.deleted_documents, 20);
+  EXPECT_EQ(store_.Remaining(kA), 80);
+  const std::vector<FakeTtlStore::Call> calls = store_.calls();
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[2].cutoff, now_ - absl::Seconds(3600));
+}
+
+TEST_F(MonitorTest, ASpecChangedUnderTheBatchIsRetriedWithTheNewValue) {
+  MonitorOptions o = PassOptions();
+  o.batch_docs_max = 10;
+  store_.AddIndex(Ref(kA, 60));
+  store_.AddDates(kA, now_ - absl::Minutes(5), 30);
+  TtlMonitor monitor(&store_, &clock_, o);
+  // The collMod lands between the monitor's read and the store's batch:
+  // the store refuses the stale cutoff and the monitor retries.
+  bool changed = false;
+  SyncPoint::Set("TtlMonitor::SpecRead", [&] {
+    if (!changed) store_.SetExpireAfterSeconds(kA, 120);
+    changed = true;
+  });
+  const TtlPassStats stats = monitor.RunPass(now_);
+  EXPECT_EQ(stats.deleted_documents, 30);
+  const std::vector<FakeTtlStore::Call> calls = store_.calls();
+  ASSERT_GE(calls.size(), 2u);
+  EXPECT_EQ(calls[0].cutoff, now_ - absl::Seconds(60));  // refused
+  for (size_t i = 1; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].cutoff, now_ - absl::Seconds(120));
+  }
+}
+
+TEST_F(MonitorTest, ADroppedIndexStopsWithinOneBatch) {
+  MonitorOptions o = PassOptions();
+  o.batch_docs_max = 10;
+  store_.AddIndex(Ref(kA, 60));
+  store_.AddDates(kA, now_ - absl::Minutes(5), 100);
+  TtlMonitor monitor(&store_, &clock_, o);
+  int batches = 0;
+  SyncPoint::Set("TtlMonitor::BeforeBatch", [&] {
+    if (++batches == 2) store_.RemoveIndex(kA);
+  });
+  EXPECT_EQ(monitor.RunPass(now_).deleted_documents, 10);
+  EXPECT_EQ(store_.calls().size(), 1u);
 }
 
 // --- The background thread, on a FakeClock ---

@@ -27,8 +27,18 @@ struct TtlIndexRef {
 struct TtlBatchResult {
   int64_t deleted_documents = 0;
   int64_t deleted_keys = 0;
+  // TTL index entries the scan visited and documents it read (MongoDB's
+  // examinedKeys / examinedDocuments; ttldb reads a document only when the
+  // entry alone cannot say what to delete).
+  int64_t examined_keys = 0;
+  int64_t examined_documents = 0;
   // True when the batch stopped at a limit with expired entries left.
   bool more = false;
+  // True when the index's expireAfterSeconds is no longer the one `index`
+  // carried (collMod since the monitor read it): the batch stopped before
+  // deleting anything under the old value. The monitor re-reads the index
+  // and tries again.
+  bool spec_changed = false;
 };
 
 class TtlStore {
@@ -38,11 +48,22 @@ class TtlStore {
   // Every TTL index of every collection, valid or not, in a stable order.
   virtual std::vector<TtlIndexRef> ListTtlIndexes() = 0;
 
+  // The current state of `index` (same collection_id and index_id), with
+  // its expireAfterSeconds as it is now; std::nullopt once the index or its
+  // collection is gone or the index is no longer a TTL index. The monitor
+  // calls it before every batch, so that a collMod, a drop or a rename
+  // takes effect within one batch. The default searches ListTtlIndexes.
+  virtual std::optional<TtlIndexRef> GetTtlIndex(const TtlIndexRef& index);
+
   // Deletes documents of `index` whose indexed Date is <= `cutoff`: at most
   // `max_docs` documents, stopping once the steady clock passes `deadline`.
   // Each document is re-checked under the writers' lock and deleted with
   // all its index entries in one WriteBatch; one no longer expired (touched
-  // meanwhile) is kept, one already deleted is not counted.
+  // meanwhile) is kept, one already deleted is not counted. Nothing is
+  // deleted unless the index's current expireAfterSeconds is still
+  // index.expire_after_seconds (else spec_changed), so a cutoff computed
+  // from an older value never applies; a catalog change during the batch
+  // ends it (with `more` set when entries may be left).
   virtual absl::StatusOr<TtlBatchResult> DeleteExpired(const TtlIndexRef& index,
                                                        absl::Time cutoff,
                                                        int64_t max_docs,
