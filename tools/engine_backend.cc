@@ -401,6 +401,41 @@ absl::StatusOr<Value> EngineBackend::SetParameter(const Value& cmd) {
     RETURN_IF_ERROR(db_->SetTtlMonitorSleep(absl::Seconds(secs)));
     return Value::MakeObject({{"was", Count(was)}, {"ok", Value::Int32(1)}});
   }
+  // MongoDB's int parameters with validator gte 0 (src/mongo/db/ttl/ttl.idl).
+  if (name == "ttlIndexDeleteTargetDocs" ||
+      name == "ttlIndexDeleteTargetTimeMS" ||
+      name == "ttlMonitorSubPassTargetSecs") {
+    ASSIGN_OR_RETURN(int64_t n, WholeNumber(value, name));
+    if (n < 0 || n > std::numeric_limits<int32_t>::max()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        absl::StrCat("Invalid value for parameter ", name, ": ",
+                                     n, " is not greater than or equal to 0"));
+    }
+    int64_t was = 0;
+    if (name == "ttlIndexDeleteTargetDocs") {
+      was = db_->ttl_batch_docs_max();
+      RETURN_IF_ERROR(db_->SetTtlBatchDocsMax(n));
+    } else if (name == "ttlIndexDeleteTargetTimeMS") {
+      was = absl::ToInt64Milliseconds(db_->ttl_batch_time_max());
+      RETURN_IF_ERROR(db_->SetTtlBatchTimeMax(absl::Milliseconds(n)));
+    } else {
+      was = absl::ToInt64Seconds(db_->ttl_sub_pass_target());
+      RETURN_IF_ERROR(db_->SetTtlSubPassTarget(absl::Seconds(n)));
+    }
+    return Value::MakeObject({{"was", Count(was)}, {"ok", Value::Int32(1)}});
+  }
+  if (name == "ttlMonitorBatchDeletes") {
+    if (value.type() != ValueType::kBool) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kBadValue,
+          absl::StrCat("Invalid value for parameter ttlMonitorBatchDeletes: ",
+                       ToJson(value), " is not a boolean"));
+    }
+    const bool was = db_->ttl_batch_deletes();
+    RETURN_IF_ERROR(db_->SetTtlBatchDeletes(value.bool_value()));
+    return Value::MakeObject(
+        {{"was", Value::Bool(was)}, {"ok", Value::Int32(1)}});
+  }
   if (name == "ttlMonitorEnabled") {
     if (value.type() != ValueType::kBool) {
       return MongoError(
@@ -419,7 +454,7 @@ absl::StatusOr<Value> EngineBackend::SetParameter(const Value& cmd) {
 }
 
 // {getParameter: 1, ttlMonitorSleepSecs: 1} -> {ttlMonitorSleepSecs: 60,
-// ok: 1}; getParameter: "*" returns both.
+// ok: 1}; getParameter: "*" returns every TTL parameter.
 absl::StatusOr<Value> EngineBackend::GetParameter(const Value& cmd) {
   const Value& selector = cmd.object_fields()[0].second;
   const bool all = selector.is_string() && selector.string_value() == "*";
@@ -435,11 +470,35 @@ absl::StatusOr<Value> EngineBackend::GetParameter(const Value& cmd) {
                        Value::Bool(db_->ttl_monitor_enabled()));
       return true;
     }
+    if (name == "ttlMonitorBatchDeletes") {
+      out.emplace_back(std::string(name),
+                       Value::Bool(db_->ttl_batch_deletes()));
+      return true;
+    }
+    if (name == "ttlIndexDeleteTargetDocs") {
+      out.emplace_back(std::string(name), Count(db_->ttl_batch_docs_max()));
+      return true;
+    }
+    if (name == "ttlIndexDeleteTargetTimeMS") {
+      out.emplace_back(
+          std::string(name),
+          Count(absl::ToInt64Milliseconds(db_->ttl_batch_time_max())));
+      return true;
+    }
+    if (name == "ttlMonitorSubPassTargetSecs") {
+      out.emplace_back(std::string(name),
+                       Count(absl::ToInt64Seconds(db_->ttl_sub_pass_target())));
+      return true;
+    }
     return false;
   };
   if (all) {
+    add("ttlIndexDeleteTargetDocs");
+    add("ttlIndexDeleteTargetTimeMS");
+    add("ttlMonitorBatchDeletes");
     add("ttlMonitorEnabled");
     add("ttlMonitorSleepSecs");
+    add("ttlMonitorSubPassTargetSecs");
   } else {
     for (size_t i = 1; i < cmd.object_fields().size(); ++i) {
       const std::string& name = cmd.object_fields()[i].first;
