@@ -40,6 +40,8 @@ absl::string_view MongoCodeName(int code) {
       return "CannotIndexParallelArrays";
     case kInvalidIndexSpecificationOption:
       return "InvalidIndexSpecificationOption";
+    case kAmbiguousIndexKeyPattern:
+      return "AmbiguousIndexKeyPattern";
     case kDocumentValidationFailure:
       return "DocumentValidationFailure";
     case kDuplicateKey:

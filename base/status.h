@@ -31,6 +31,7 @@ enum MongoCode : int {
   kImmutableField = 66,
   kCannotIndexParallelArrays = 171,
   kInvalidIndexSpecificationOption = 197,
+  kAmbiguousIndexKeyPattern = 181,
   kDocumentValidationFailure = 121,
   kDuplicateKey = 11000,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex

@@ -97,38 +97,62 @@ absl::StatusOr<std::string> Engine::CreateIndex(
 
   MutexLock l(&write_mu_);
   ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+  // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
+  // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
+  // same name, then one with the same key and identifying options.
+  const Value id_index_spec = Value::MakeObject(
+      {Field("v", Value::Int32(2)),
+       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
+       Field("name", Value::String("_id_"))});
+  if (spec.name() == "_id_") {
+    // Its key is not {_id: 1} (that case returned above): kDifferent.
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+        absl::StrCat("An existing index has the same name as the requested "
+                     "index. Requested index: ",
+                     spec_text, ", existing index: ", ToJson(id_index_spec)));
+  }
   for (const auto& idx : state->indexes) {
     const proto::IndexSpec& existing = idx->spec;
-    const bool same_key = SameKeyPattern(existing, spec);
-    if (same_key && SameOptions(existing, spec)) {
-      if (existing.name() == spec.name()) return existing.name();  // no-op
-      return MongoError(absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-                        absl::StrCat("Index already exists with a different "
-                                     "name: ",
-                                     existing.name()));
-    }
-    if (same_key) {
-      return MongoError(
-          absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-          absl::StrCat("An equivalent index already exists with a different "
-                       "name and options. Requested index: ",
-                       spec_text, ", existing index: ",
-                       ToJson(IndexSpecToValue(existing))));
-    }
-    if (existing.name() == spec.name()) {
-      return MongoError(
-          absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-          absl::StrCat("An existing index has the same name as the requested "
-                       "index. Requested index: ",
-                       spec_text, ", existing index: ",
-                       ToJson(IndexSpecToValue(existing))));
+    if (existing.name() != spec.name()) continue;
+    switch (CompareIndexOptions(spec, existing)) {
+      case IndexComparison::kIdentical:
+        return existing.name();  // already there: a no-op
+      case IndexComparison::kEquivalent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+            absl::StrCat("An equivalent index already exists with the same "
+                         "name but different options. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
+      case IndexComparison::kDifferent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+            absl::StrCat("An existing index has the same name as the "
+                         "requested index. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
     }
   }
-  if (spec.name() == "_id_") {
-    return MongoError(absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-                      absl::StrCat("An existing index has the same name as "
-                                   "the requested index. Requested index: ",
-                                   spec_text));
+  for (const auto& idx : state->indexes) {
+    const proto::IndexSpec& existing = idx->spec;
+    switch (CompareIndexOptions(spec, existing)) {
+      case IndexComparison::kDifferent:
+        continue;  // may coexist (another key, or another partial filter)
+      case IndexComparison::kEquivalent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+            absl::StrCat("An equivalent index already exists with a "
+                         "different name and options. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
+      case IndexComparison::kIdentical:
+        return MongoError(absl::StatusCode::kAlreadyExists,
+                          kIndexOptionsConflict,
+                          absl::StrCat("Index already exists with a different "
+                                       "name: ",
+                                       existing.name()));
+    }
   }
   if (state->indexes.size() + 1 >= kMaxIndexes) {
     return MongoError(absl::StatusCode::kResourceExhausted, kCannotCreateIndex,
@@ -342,6 +366,17 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   for (const auto& [name, value] : index_arg->object_fields()) {
     if (name == "name" || name == "keyPattern") continue;
     if (name == "expireAfterSeconds") {
+      // CollModIndex declares it safeInt (src/mongo/db/coll_mod.idl): a
+      // non-number is the IDL parser's 14 TypeMismatch; null is absent.
+      if (value.is_null()) continue;
+      if (!value.is_number()) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kTypeMismatch,
+            absl::StrCat("BSON field 'collMod.index.expireAfterSeconds' is the "
+                         "wrong type '",
+                         TypeName(value.type()),
+                         "', expected types '[long, int, decimal, double]'"));
+      }
       auto e = ParseExpireAfterSeconds(value);
       if (!e.ok()) {
         return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
@@ -393,16 +428,53 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   }
   proto::CollectionInfo info = state->info;
   proto::IndexSpec* target = nullptr;
+  // The implicit _id index: found by name or key pattern as MongoDB finds
+  // it (src/mongo/db/catalog/coll_mod.cpp), then refused per option.
+  bool id_index = false;
+  std::vector<proto::IndexSpec*> matches;
+  std::optional<proto::IndexSpec> wanted_key;
+  if (by_key != nullptr && by_key->is_object()) {
+    auto parsed = ParseIndexSpec(*by_key, Value::MakeObject());
+    if (parsed.ok()) wanted_key = *std::move(parsed);
+  }
+  if (by_name != nullptr) {
+    id_index = by_name->is_string() && by_name->string_value() == "_id_";
+  } else if (wanted_key.has_value()) {
+    id_index = IsIdKey(*wanted_key) && wanted_key->key(0).direction() == 1;
+  }
   for (auto& spec : *info.mutable_indexes()) {
     if (by_name != nullptr) {
       if (by_name->is_string() && spec.name() == by_name->string_value()) {
-        target = &spec;
+        matches.push_back(&spec);
       }
-    } else if (by_key->is_object()) {
-      auto parsed = ParseIndexSpec(*by_key, Value::MakeObject());
-      if (parsed.ok() && SameKeyPattern(*parsed, spec)) target = &spec;
+    } else if (wanted_key.has_value() && SameKeyPattern(*wanted_key, spec)) {
+      matches.push_back(&spec);
     }
   }
+  if (id_index) {
+    if (new_expire.has_value()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                        "the _id field does not support TTL indexes");
+    }
+    if (new_hidden.has_value()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "can't hide _id index");
+    }
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "maxLifetimeSeconds and rejectExpired are only valid on "
+                      "a TTL index (with expireAfterSeconds)");
+  }
+  if (matches.size() > 1) {
+    // Several indexes share the key pattern (different partial filters).
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kAmbiguousIndexKeyPattern,
+        absl::StrCat("index keyPattern ", ToJson(*by_key), " matches ",
+                     matches.size(),
+                     " indexes, must use index name. Conflicting indexes:",
+                     ToJson(IndexSpecToValue(*matches[0])), ", ",
+                     ToJson(IndexSpecToValue(*matches[1]))));
+  }
+  if (!matches.empty()) target = matches[0];
   if (target == nullptr) {
     return MongoError(
         absl::StatusCode::kNotFound, kIndexNotFound,
@@ -482,9 +554,20 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
   if (IsIdKey(wanted)) return DropIndex("_id_");
   auto state = engine_->GetState(name_);
   if (state != nullptr) {
+    std::vector<const proto::IndexSpec*> matches;
     for (const auto& idx : state->indexes) {
-      if (SameKeyPattern(idx->spec, wanted)) return DropIndex(idx->spec.name());
+      if (SameKeyPattern(idx->spec, wanted)) matches.push_back(&idx->spec);
     }
+    if (matches.size() > 1) {
+      // MongoDB's dropIndexes (src/mongo/db/catalog/drop_indexes.cpp).
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kAmbiguousIndexKeyPattern,
+          absl::StrCat(matches.size(), " indexes found for key: ", ToJson(k),
+                       ", identify by name instead. Conflicting indexes: ",
+                       ToJson(IndexSpecToValue(*matches[0])), ", ",
+                       ToJson(IndexSpecToValue(*matches[1]))));
+    }
+    if (matches.size() == 1) return DropIndex(matches[0]->name());
   }
   return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
                     absl::StrCat("can't find index with key: ", ToJson(k)));
@@ -500,7 +583,16 @@ absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
        Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
        Field("name", Value::String("_id_"))}));
   for (const auto& idx : state->indexes) {
-    out.push_back(IndexSpecToValue(idx->spec));
+    Value spec = IndexSpecToValue(idx->spec);
+    // An invalid stored expireAfterSeconds is listed as 2147483647, as
+    // MongoDB's listIndexes repairs it (index_key_validate::repairIndexSpec),
+    // so that the listed spec (and an export of it) can be created again.
+    if (idx->spec.has_expire_after_seconds() &&
+        !IsValidStoredExpireAfterSeconds(idx->spec.expire_after_seconds())) {
+      spec.Set("expireAfterSeconds",
+               Value::Int32(kExpireAfterSecondsForInactiveTtlIndex));
+    }
+    out.push_back(std::move(spec));
   }
   return out;
 }

@@ -301,3 +301,19 @@ bool SameOptions(const proto::IndexSpec& a, const proto::IndexSpec& b) {
 }
 
 }  // namespace ttldb
+
+namespace ttldb {
+
+IndexComparison CompareIndexOptions(const proto::IndexSpec& candidate,
+                                    const proto::IndexSpec& existing) {
+  if (!SameKeyPattern(candidate, existing) ||
+      candidate.unique() != existing.unique() ||
+      candidate.sparse() != existing.sparse() ||
+      candidate.partial_filter_json() != existing.partial_filter_json()) {
+    return IndexComparison::kDifferent;
+  }
+  return SameOptions(candidate, existing) ? IndexComparison::kIdentical
+                                          : IndexComparison::kEquivalent;
+}
+
+}  // namespace ttldb

@@ -53,6 +53,20 @@ Value IndexSpecToValue(const proto::IndexSpec& spec);
 // Whether two specs index the same paths in the same directions and order.
 bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b);
 
+// How a candidate index compares with an existing one, as MongoDB's
+// IndexDescriptor::compareIndexOptions (src/mongo/db/index/
+// index_descriptor.cpp): kDifferent when the key pattern or an identifying
+// option differs (unique, sparse, partialFilterExpression: two indexes that
+// differ there can coexist, e.g. two partial TTL indexes on one field);
+// kEquivalent when those match but another option differs
+// (expireAfterSeconds, hidden, maxLifetimeSeconds, rejectExpired: such
+// indexes cannot coexist); kIdentical when every option matches. Names and
+// ids are ignored. Partial filters compare by their stored JSON text
+// (MongoDB compares the parsed expressions).
+enum class IndexComparison { kDifferent, kEquivalent, kIdentical };
+IndexComparison CompareIndexOptions(const proto::IndexSpec& candidate,
+                                    const proto::IndexSpec& existing);
+
 // Whether two specs have the same options, ignoring name and id: unique,
 // sparse, hidden, partial filter (as stored text), expireAfterSeconds
 // (presence and value), maxLifetimeSeconds, rejectExpired. With

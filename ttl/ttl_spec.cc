@@ -110,16 +110,18 @@ absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
   return absl::OkStatus();
 }
 
+bool IsValidStoredExpireAfterSeconds(double value) {
+  if (std::isnan(value)) return false;
+  const int64_t truncated = SafeNumberLong(value);
+  return truncated >= 0 && truncated <= kMaxExpireAfterSeconds;
+}
+
 std::optional<int64_t> ActiveExpireAfterSeconds(const proto::IndexSpec& spec) {
   if (!spec.has_expire_after_seconds()) return std::nullopt;
   const double v = spec.expire_after_seconds();
-  // NaN and infinities fail every comparison below or the range check.
-  if (!(v >= 0.0 && v <= static_cast<double>(kMaxExpireAfterSeconds))) {
-    return std::nullopt;
-  }
-  if (v != std::trunc(v)) return std::nullopt;  // stored values are integers
+  if (!IsValidStoredExpireAfterSeconds(v)) return std::nullopt;
   if (spec.key_size() != 1 || spec.key(0).path() == "_id") return std::nullopt;
-  return static_cast<int64_t>(v);
+  return SafeNumberLong(v);  // a fraction is dropped, as MongoDB reads it
 }
 
 }  // namespace ttldb

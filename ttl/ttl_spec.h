@@ -51,13 +51,26 @@ absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
                               absl::string_view spec_text = {});
 
 // The expireAfterSeconds the TTL monitor must use for a spec read from the
-// catalog: the value when it is valid, std::nullopt when it is absent (not
-// a TTL index) or invalid (NaN, infinite, negative, fractional, above int32,
-// compound or _id key, as a damaged or older file might hold). An invalid
-// value is never read as 0: the index is inactive (never deletes) and the
-// monitor counts it in invalidTTLIndexSkips. Use IsTtlIndex to tell the two
-// std::nullopt cases apart.
+// catalog: the value truncated toward zero when it is valid (a fractional
+// 3600.9 is active as 3600, as MongoDB's safeNumberLong reads it),
+// std::nullopt when it is absent (not a TTL index) or invalid (NaN,
+// infinite, negative or above int32 after truncation, compound or _id key,
+// as a damaged or older file might hold). An invalid value is never read as
+// 0: the index is inactive (never deletes) and the monitor counts it in
+// invalidTTLIndexSkips. Use IsTtlIndex to tell the two std::nullopt cases
+// apart.
 std::optional<int64_t> ActiveExpireAfterSeconds(const proto::IndexSpec& spec);
+
+// 2147483647: what listIndexes (and so export) shows for a stored
+// expireAfterSeconds that is invalid, as MongoDB's repairIndexSpec does
+// (kExpireAfterSecondsForInactiveTTLIndex, src/mongo/db/catalog/
+// index_key_validate.h), so that the listed spec can be created again.
+inline constexpr int32_t kExpireAfterSecondsForInactiveTtlIndex = 2147483647;
+
+// Whether a stored expireAfterSeconds value passes MongoDB's
+// validateExpireAfterSeconds for a secondary index: a number, not NaN, and
+// 0..2147483647 once truncated toward zero.
+bool IsValidStoredExpireAfterSeconds(double value);
 
 // True when `spec` declares expireAfterSeconds, valid or not.
 inline bool IsTtlIndex(const proto::IndexSpec& spec) {

@@ -158,11 +158,27 @@ TEST(ActiveExpireAfterSecondsTest, ValidValues) {
   EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, 2147483647)), 2147483647);
 }
 
+// A fractional stored value is active, truncated: MongoDB's ttl_test.cpp
+// TTLDoubleFitsIntoInt32 (4.5 deletes) and TTLMinDoubleFitsIntoInt32; its
+// monitor reads spec[expireAfterSeconds].safeNumberLong().
+TEST(ActiveExpireAfterSecondsTest, FractionalStoredValueIsTruncatedAndActive) {
+  EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, 4.5)), 4);
+  EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, 3600.25)), 3600);
+  EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, 0.5)), 0);
+  EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, -0.5)), 0);
+  EXPECT_EQ(
+      ActiveExpireAfterSeconds(Spec({"t"}, std::numeric_limits<double>::min())),
+      0);
+  EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, 2147483647.5)), 2147483647);
+}
+
 TEST(ActiveExpireAfterSecondsTest, AbsentOrInvalidOnDiskIsInactive) {
   EXPECT_FALSE(IsTtlIndex(Spec({"t"}, std::nullopt)));
   EXPECT_EQ(ActiveExpireAfterSeconds(Spec({"t"}, std::nullopt)), std::nullopt);
-  for (double bad : {std::nan(""), -1.0, -0.5, 0.5, 3600.25, 2147483648.0,
-                     1e300, std::numeric_limits<double>::infinity(),
+  // MongoDB's SkipInvalidTTLTest cases (ttl_test.cpp): NaN, negative,
+  // int32 min, int64 extremes.
+  for (double bad : {std::nan(""), -1.0, -2147483648.0, 2147483648.0, 9.2e18,
+                     -9.2e18, 1e300, std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()}) {
     proto::IndexSpec spec = Spec({"t"}, bad);
     EXPECT_TRUE(IsTtlIndex(spec));
