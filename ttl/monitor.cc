@@ -349,13 +349,15 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
   // next expiry; it waits for the regular interval.
   std::optional<absl::Time> oldest_expired;
   std::optional<absl::Time> next_expiry;
-  for (const TtlIndexRef& ref : listed) {
+  for (const TtlIndexRef& listed_ref : listed) {
     if (stopping()) break;
-    if (!IsActive(ref)) continue;
-    std::optional<absl::Time> earliest = store_->EarliestDate(ref);
+    // E as it is now (a collMod may have changed it during the pass).
+    std::optional<TtlIndexRef> ref = store_->GetTtlIndex(listed_ref);
+    if (!ref.has_value() || !IsActive(*ref)) continue;
+    std::optional<absl::Time> earliest = store_->EarliestDate(*ref);
     if (!earliest.has_value()) continue;
     const absl::Time expiry =
-        *earliest + absl::Seconds(*ref.expire_after_seconds);
+        *earliest + absl::Seconds(*ref->expire_after_seconds);
     KeepMin(expiry <= now ? &oldest_expired : &next_expiry, expiry);
   }
 
