@@ -449,13 +449,33 @@ bool InList(const MatchExpr& e, const Value* v) {
   return false;
 }
 
+bool IsNaN(const Value& v) {
+  return v.type() == ValueType::kDouble && std::isnan(v.double_value());
+}
+
+// $gt $gte $lt $lte on one value (nullptr: the field is missing), as
+// src/mongo/db/matcher/expression_leaf.cpp ComparisonMatchExpression::
+// matchesSingleElement decides it.
 bool Compare(const MatchExpr& e, const Value* v) {
-  if (v == nullptr) {
-    return e.operand.is_null() &&
+  const bool greater = e.kind == Kind::kGt || e.kind == Kind::kGte;
+  const ValueType rhs_type = e.operand.type();
+  // Comparing with MinKey or MaxKey is not type-bracketed: $gt/$gte MinKey
+  // and $lt/$lte MaxKey match every other value, and a missing field (EOO,
+  // whose canonical type differs from both).
+  if (v == nullptr ||
+      CanonicalTypeOrder(v->type()) != CanonicalTypeOrder(e.operand.type())) {
+    if (rhs_type == ValueType::kMinKey) return greater;
+    if (rhs_type == ValueType::kMaxKey) return !greater;
+    // null and missing are treated the same.
+    return v == nullptr && e.operand.is_null() &&
            (e.kind == Kind::kGte || e.kind == Kind::kLte);
   }
-  if (CanonicalTypeOrder(v->type()) != CanonicalTypeOrder(e.operand.type())) {
-    return false;
+  // NaN equals NaN but otherwise compares false, although NaN sorts below
+  // every number.
+  const bool lhs_nan = IsNaN(*v);
+  const bool rhs_nan = IsNaN(e.operand);
+  if (lhs_nan || rhs_nan) {
+    return (e.kind == Kind::kGte || e.kind == Kind::kLte) && lhs_nan && rhs_nan;
   }
   const int c = CompareValues(*v, e.operand);
   switch (e.kind) {

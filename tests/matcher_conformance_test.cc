@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "document/json.h"
@@ -39,7 +40,16 @@ class MatcherConformanceTest : public ::testing::TestWithParam<bool> {
   }
   // The _ids matching `filter`, sorted by _id, joined with ','; or the error.
   std::string Ids(const std::string& filter) {
+    const std::string plain = IdsWithHint(filter, "");
+    if (!GetParam()) return plain;
+    // Forcing the index must not change the answer either.
+    const std::string hinted = IdsWithHint(filter, "a_1");
+    return hinted == plain ? plain
+                           : absl::StrCat(plain, " but hinted ", hinted);
+  }
+  std::string IdsWithHint(const std::string& filter, const std::string& hint) {
     FindOptions options;
+    if (!hint.empty()) options.hint = hint;
     options.sort = *ParseValue(R"({"_id": 1})");
     auto cursor = c().Find(filter, options);
     if (!cursor.ok()) return std::string(cursor.status().message());
@@ -131,6 +141,52 @@ TEST_P(MatcherConformanceTest, PathologicalRegexDoesNotHang) {
   Load({R"({"_id": 0, "a": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"})",
         R"({"_id": 1, "a": "aaaa"})"});
   EXPECT_EQ(Ids(R"({"a": {"$regex": "^(a+)+$"}})"), "1");
+}
+
+// T7. src/mongo/db/matcher/expression_leaf.cpp ComparisonMatchExpression::
+// matchesSingleElement: "NaN is equal to NaN but otherwise always compares
+// to false": LT and GT are false, LTE and GTE only when both sides are NaN.
+TEST_P(MatcherConformanceTest, NaNComparisons) {
+  Load({R"({"_id": 0, "a": {"$numberDouble": "NaN"}})",
+        R"({"_id": 1, "a": -1})", R"({"_id": 2, "a": 1})",
+        R"({"_id": 3, "a": [{"$numberDouble": "NaN"}, 5]})"});
+  EXPECT_EQ(Ids(R"({"a": {"$lt": 0}})"), "1");
+  EXPECT_EQ(Ids(R"({"a": {"$lte": 0}})"), "1");
+  EXPECT_EQ(Ids(R"({"a": {"$gt": -1000}})"), "1,2,3");
+  EXPECT_EQ(Ids(R"({"a": {"$gt": {"$numberDouble": "NaN"}}})"), "");
+  EXPECT_EQ(Ids(R"({"a": {"$lt": {"$numberDouble": "NaN"}}})"), "");
+  EXPECT_EQ(Ids(R"({"a": {"$gte": {"$numberDouble": "NaN"}}})"), "0,3");
+  EXPECT_EQ(Ids(R"({"a": {"$lte": {"$numberDouble": "NaN"}}})"), "0,3");
+  EXPECT_EQ(Ids(R"({"a": {"$gte": {"$numberDouble": "-Infinity"}}})"), "1,2,3");
+  // Equality keeps NaN == NaN.
+  EXPECT_EQ(Ids(R"({"a": {"$numberDouble": "NaN"}})"), "0,3");
+  // $elemMatch's value form compares the same way.
+  EXPECT_EQ(Ids(R"({"a": {"$elemMatch": {"$lt": 10}}})"), "3");
+}
+
+// T8. $gt/$gte MinKey and $lt/$lte MaxKey are not type-bracketed
+// (jstests/core/query/min_max_key.js, run there with and without
+// createIndex({a: 1}); expressions_matching_whole_array.js
+// assertMatches({a: []}, {a: {$gt: MinKey}})). Document 5 has no "a":
+// min_max_key.js has no such document, so its answer comes from
+// expression_leaf.cpp: a missing field is EOO, whose canonical type differs
+// from MinKey's and MaxKey's, so the branch "case GT: case GTE: return
+// _rhs.type() == MinKey" (and LT/LTE with MaxKey) matches it too.
+TEST_P(MatcherConformanceTest, MinKeyMaxKeyAreNotTypeBracketed) {
+  Load({R"({"_id": 0, "a": {"$maxKey": 1}})",
+        R"({"_id": 1, "a": {"$minKey": 1}})", R"({"_id": 2, "a": null})",
+        R"({"_id": 3, "a": 4})", R"({"_id": 4, "a": "hello"})", R"({"_id": 5})",
+        R"({"_id": 6, "a": []})"});
+  EXPECT_EQ(Ids(R"({"a": {"$gt": {"$minKey": 1}}})"), "0,2,3,4,5,6");
+  EXPECT_EQ(Ids(R"({"a": {"$gte": {"$minKey": 1}}})"), "0,1,2,3,4,5,6");
+  EXPECT_EQ(Ids(R"({"a": {"$lt": {"$maxKey": 1}}})"), "1,2,3,4,5,6");
+  EXPECT_EQ(Ids(R"({"a": {"$lte": {"$maxKey": 1}}})"), "0,1,2,3,4,5,6");
+  EXPECT_EQ(Ids(R"({"a": {"$lt": {"$minKey": 1}}})"), "");
+  EXPECT_EQ(Ids(R"({"a": {"$lte": {"$minKey": 1}}})"), "1");
+  EXPECT_EQ(Ids(R"({"a": {"$gt": {"$maxKey": 1}}})"), "");
+  EXPECT_EQ(Ids(R"({"a": {"$gte": {"$maxKey": 1}}})"), "0");
+  // The negation is exact: nothing matches both.
+  EXPECT_EQ(Ids(R"({"a": {"$not": {"$gt": {"$minKey": 1}}}})"), "1");
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutIndex, MatcherConformanceTest,
