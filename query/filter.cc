@@ -178,32 +178,55 @@ absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
   return e;
 }
 
+// BSONElement::tryCoerce to long long, as parseMOD uses it: doubles are
+// truncated; NaN, Infinity and values outside [-2^63, 2^63] are errors.
+absl::StatusOr<int64_t> CoerceToLong(const Value& v) {
+  if (v.type() != ValueType::kDouble) return v.int64_value();
+  const double d = v.double_value();
+  if (!std::isfinite(d)) {
+    return BadValue("Unable to coerce NaN/Inf to integral type");
+  }
+  // MongoDB checks d > (double)INT64_MAX, which is 2^63, so 2^63 itself
+  // passes and its cast gives INT64_MIN on the x86-64 and ARM64 servers
+  // MongoDB ships for (ttldb spells that out to avoid the undefined cast).
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (d > kTwo63 || d < -kTwo63) {
+    return BadValue("Out of bounds coercing to integral value");
+  }
+  if (d == kTwo63) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+// src/mongo/db/matcher/expression_parser.cpp parseMOD, checks in its order.
 absl::Status ParseMod(absl::string_view path, const Value& arg,
                       std::vector<MatchExpr>* out) {
   if (!arg.is_array()) return BadValue("malformed mod, needs to be an array");
   const auto& items = arg.array_items();
-  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
-  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  if (items.empty()) return BadValue("malformed mod, not enough elements");
   if (!items[0].is_number()) {
     return BadValue("malformed mod, divisor not a number");
   }
+  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
   if (!items[1].is_number()) {
     return BadValue("malformed mod, remainder not a number");
   }
-  auto to_long = [](const Value& v) -> int64_t {
-    if (v.type() != ValueType::kDouble) return v.int64_value();
-    const double d = v.double_value();
-    if (std::isnan(d)) return 0;
-    if (d >= 9.2e18) return INT64_MAX;
-    if (d <= -9.2e18) return INT64_MIN;
-    return static_cast<int64_t>(d);
-  };
-  const int64_t divisor = to_long(items[0]);
-  const int64_t remainder = to_long(items[1]);
-  if (divisor == 0) return BadValue("divisor cannot be 0");
-  out->push_back(
-      Leaf(Kind::kMod, path,
-           Value::MakeArray({Value::Int64(divisor), Value::Int64(remainder)})));
+  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  absl::StatusOr<int64_t> divisor = CoerceToLong(items[0]);
+  if (!divisor.ok()) {
+    return BadValue(
+        absl::StrCat("malformed mod, divisor value is invalid :: caused by :: ",
+                     divisor.status().message()));
+  }
+  absl::StatusOr<int64_t> remainder = CoerceToLong(items[1]);
+  if (!remainder.ok()) {
+    return BadValue(absl::StrCat(
+        "malformed mod, remainder value is invalid :: caused by :: ",
+        remainder.status().message()));
+  }
+  if (*divisor == 0) return BadValue("divisor cannot be 0");
+  out->push_back(Leaf(
+      Kind::kMod, path,
+      Value::MakeArray({Value::Int64(*divisor), Value::Int64(*remainder)})));
   return absl::OkStatus();
 }
 
@@ -494,8 +517,11 @@ bool ModMatches(const MatchExpr& e, const Value& v) {
   if (!v.is_number()) return false;
   int64_t x;
   if (v.type() == ValueType::kDouble) {
-    const double d = v.double_value();
-    if (std::isnan(d) || std::isinf(d) || d >= 9.2e18 || d <= -9.2e18) {
+    // ModMatchExpression::matchesSingleElement: no match unless the
+    // truncated value is representable as a long long.
+    const double d = std::trunc(v.double_value());
+    if (!std::isfinite(d) || d >= 9223372036854775808.0 ||
+        d < -9223372036854775808.0) {
       return false;
     }
     x = static_cast<int64_t>(d);

@@ -3,6 +3,7 @@
 // T8 T11 T13). Each test cites the MongoDB source its expectation comes from.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -187,6 +188,48 @@ TEST_P(MatcherConformanceTest, MinKeyMaxKeyAreNotTypeBracketed) {
   EXPECT_EQ(Ids(R"({"a": {"$gte": {"$maxKey": 1}}})"), "0");
   // The negation is exact: nothing matches both.
   EXPECT_EQ(Ids(R"({"a": {"$not": {"$gt": {"$minKey": 1}}}})"), "1");
+}
+
+// T11. src/mongo/db/matcher/expression_parser.cpp parseMOD: the divisor and
+// remainder go through BSONElement::tryCoerce<long long>, whose failures are
+// BadValue "Unable to coerce NaN/Inf to integral type" and "Out of bounds
+// coercing to integral value", given the context "malformed mod, divisor
+// (remainder) value is invalid". Checks run in parseMOD's order: the
+// divisor's type before the element count.
+TEST_P(MatcherConformanceTest, ModRejectsNaNInfinityAndOutOfRange) {
+  Load({R"({"_id": 0, "a": 1})", R"({"_id": 1, "a": 4})"});
+  const std::string kNaNInf = "Unable to coerce NaN/Inf to integral type";
+  const std::string kBounds = "Out of bounds coercing to integral value";
+  const std::string kDivisor =
+      "malformed mod, divisor value is invalid :: caused by :: ";
+  const std::string kRemainder =
+      "malformed mod, remainder value is invalid :: caused by :: ";
+  const std::pair<const char*, std::string> kCases[] = {
+      {R"([{"$numberDouble": "Infinity"}, 1])", kDivisor + kNaNInf},
+      {R"([{"$numberDouble": "-Infinity"}, 1])", kDivisor + kNaNInf},
+      {R"([{"$numberDouble": "NaN"}, 1])", kDivisor + kNaNInf},
+      {R"([4, {"$numberDouble": "NaN"}])", kRemainder + kNaNInf},
+      {R"([4, {"$numberDouble": "Infinity"}])", kRemainder + kNaNInf},
+      {R"([1e19, 1])", kDivisor + kBounds},
+      {R"([-1e19, 1])", kDivisor + kBounds},
+      {R"([4, 1e300])", kRemainder + kBounds},
+      {R"([{"$numberDouble": "NaN"}, {"$numberDouble": "NaN"}])",
+       kDivisor + kNaNInf},
+      {R"([0, {"$numberDouble": "NaN"}])", kRemainder + kNaNInf},
+      {R"([0.5, 1])", "divisor cannot be 0"},
+      {R"(["x"])", "malformed mod, divisor not a number"},
+      {R"([1, "x", 3])", "malformed mod, remainder not a number"},
+  };
+  for (const auto& [mod, message] : kCases) {
+    absl::Status s = FindError(absl::StrCat(R"({"a": {"$mod": )", mod, "}}"));
+    EXPECT_EQ(ErrorCode(s), kBadValue) << mod << " " << s;
+    EXPECT_EQ(s.message(), message) << mod;
+  }
+  // In range: doubles are truncated (4.9 -> 4, 1.9 -> 1).
+  EXPECT_EQ(Ids(R"({"a": {"$mod": [4.9, 1.9]}})"), "0");
+  // 2^63 passes MongoDB's bound check and becomes INT64_MIN: only 0 and
+  // INT64_MIN are multiples of it.
+  EXPECT_EQ(Ids(R"({"a": {"$mod": [9223372036854775808.0, 1]}})"), "0");
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutIndex, MatcherConformanceTest,
