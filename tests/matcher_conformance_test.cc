@@ -1,6 +1,7 @@
 // Query answers that must be MongoDB 8.0's, through the public API, with and
 // without an index on the queried field (review query-conformance.md, T5 T7
 // T8 T11 T13). Each test cites the MongoDB source its expectation comes from.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -230,6 +231,53 @@ TEST_P(MatcherConformanceTest, ModRejectsNaNInfinityAndOutOfRange) {
   // 2^63 passes MongoDB's bound check and becomes INT64_MIN: only 0 and
   // INT64_MIN are multiples of it.
   EXPECT_EQ(Ids(R"({"a": {"$mod": [9223372036854775808.0, 1]}})"), "0");
+}
+
+// T13. jstests/core/upsert_and.js: the upsert seed takes the equalities of
+// $and clauses and of a single-clause $or, not of a longer $or. (The field
+// order of the seed is not what this checks: fields are compared sorted.)
+TEST_P(MatcherConformanceTest, UpsertSeedFromAndAndSingleClauseOr) {
+  Load({});
+  auto upsert = [&](const std::string& filter, const std::string& update) {
+    EXPECT_TRUE(c().DeleteMany("{}").ok());
+    UpdateOptions options;
+    options.upsert = true;
+    auto r = c().UpdateOne(filter, update, options);
+    if (!r.ok()) return absl::StrCat("error ", ErrorCode(r.status()));
+    auto doc = c().FindOne("{}");
+    if (!doc.ok() || !doc->has_value()) return std::string("none");
+    std::vector<std::string> fields;
+    for (const auto& [name, value] : (*doc)->object_fields()) {
+      fields.push_back(absl::StrCat(name, ":", ToJson(value)));
+    }
+    std::sort(fields.begin(), fields.end());
+    return absl::StrJoin(fields, ",");
+  };
+  const std::string kSetId = R"({"$setOnInsert": {"_id": 1}})";
+  EXPECT_EQ(upsert(R"({"_id": 1, "$and": [{"c": 1}, {"d": 1}], "a": 12})",
+                   R"({"$inc": {"y": 1}})"),
+            "_id:1,a:12,c:1,d:1,y:1");
+  EXPECT_EQ(upsert(R"({"$and": [{"c": 1}, {"d": 1}]})", kSetId),
+            "_id:1,c:1,d:1");
+  EXPECT_EQ(
+      upsert(R"({"$and": [{"c": 1}, {"d": 1}, {"$or": [{"x": 1}]}]})", kSetId),
+      "_id:1,c:1,d:1,x:1");
+  EXPECT_EQ(upsert(R"({"$and": [{"c": 1}, {"d": 1}],
+                       "$or": [{"x": 1}, {"x": 2}]})",
+                   kSetId),
+            "_id:1,c:1,d:1");
+  EXPECT_EQ(upsert(R"({"r": {"$gt": 3}, "$and": [{"c": 1}, {"d": 1}],
+                       "$or": [{"x": 1}, {"x": 2}]})",
+                   kSetId),
+            "_id:1,c:1,d:1");
+  EXPECT_EQ(upsert(R"({"r": {"$regularExpression": {"pattern": "s",
+                       "options": ""}}, "$and": [{"c": 1}, {"d": 1}],
+                       "$or": [{"x": 1}, {"x": 2}]})",
+                   kSetId),
+            "_id:1,c:1,d:1");
+  // NotSingleValueField (54), as assert.writeError expects.
+  EXPECT_EQ(upsert(R"({"c": 2, "$and": [{"c": 1}, {"d": 1}]})", kSetId),
+            "error 54");
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutIndex, MatcherConformanceTest,
