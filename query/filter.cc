@@ -117,10 +117,13 @@ absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
   }
   if (v.is_number()) {
     const double d = v.AsDouble();
-    const int code = static_cast<int>(d);
+    // Range-checked first: casting a double outside int's range is
+    // undefined (found by fuzz/filter_fuzz).
+    const bool in_range = d >= -1 && d <= 127;
+    const int code = in_range ? static_cast<int>(d) : 0;
     static const int kValid[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
                                  12, 13, 14, 15, 16, 17, 18, 19, -1, 127};
-    bool ok = d == static_cast<double>(code);
+    bool ok = in_range && d == static_cast<double>(code);
     if (ok) {
       ok = false;
       for (int c : kValid) ok = ok || c == code;

@@ -347,6 +347,9 @@ TEST(FilterTest, ParseErrors) {
   ExpectBadValue(R"({"a": {"$type": "foo"}})", "Unknown type name alias: foo");
   ExpectBadValue(R"({"a": {"$type": 100}})",
                  "Invalid numerical type code: 100");
+  // Found by fuzz/filter_fuzz (UBSan: a double cast to int out of range).
+  ExpectBadValue(R"({"a": {"$type": 1e130}})",
+                 "Invalid numerical type code: 1e+130");
   ExpectBadValue(R"({"a": {"$regex": 1}})", "$regex has to be a string");
   ExpectBadValue(R"({"a": {"$options": "i"}})", "$options needs a $regex");
   ExpectBadValue(R"({"a": {"$gt": 1, "b": 2}})", "unknown operator: b");
