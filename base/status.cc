@@ -46,6 +46,12 @@ absl::string_view MongoCodeName(int code) {
       return "DocumentValidationFailure";
     case kDuplicateKey:
       return "DuplicateKey";
+    // Assertion codes without an entry in MongoDB's error_codes.yml travel
+    // as "Location<code>".
+    case 51091:  // regular expression is invalid
+      return "Location51091";
+    case 51108:  // invalid flag in regex options
+      return "Location51108";
     default:
       return "";
   }

@@ -117,10 +117,13 @@ absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
   }
   if (v.is_number()) {
     const double d = v.AsDouble();
-    const int code = static_cast<int>(d);
+    // Range-checked first: casting a double outside int's range is
+    // undefined (found by fuzz/filter_fuzz).
+    const bool in_range = d >= -1 && d <= 127;
+    const int code = in_range ? static_cast<int>(d) : 0;
     static const int kValid[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
                                  12, 13, 14, 15, 16, 17, 18, 19, -1, 127};
-    bool ok = d == static_cast<double>(code);
+    bool ok = in_range && d == static_cast<double>(code);
     if (ok) {
       ok = false;
       for (int c : kValid) ok = ok || c == code;
@@ -178,32 +181,55 @@ absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
   return e;
 }
 
+// BSONElement::tryCoerce to long long, as parseMOD uses it: doubles are
+// truncated; NaN, Infinity and values outside [-2^63, 2^63] are errors.
+absl::StatusOr<int64_t> CoerceToLong(const Value& v) {
+  if (v.type() != ValueType::kDouble) return v.int64_value();
+  const double d = v.double_value();
+  if (!std::isfinite(d)) {
+    return BadValue("Unable to coerce NaN/Inf to integral type");
+  }
+  // MongoDB checks d > (double)INT64_MAX, which is 2^63, so 2^63 itself
+  // passes and its cast gives INT64_MIN on the x86-64 and ARM64 servers
+  // MongoDB ships for (ttldb spells that out to avoid the undefined cast).
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (d > kTwo63 || d < -kTwo63) {
+    return BadValue("Out of bounds coercing to integral value");
+  }
+  if (d == kTwo63) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+// src/mongo/db/matcher/expression_parser.cpp parseMOD, checks in its order.
 absl::Status ParseMod(absl::string_view path, const Value& arg,
                       std::vector<MatchExpr>* out) {
   if (!arg.is_array()) return BadValue("malformed mod, needs to be an array");
   const auto& items = arg.array_items();
-  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
-  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  if (items.empty()) return BadValue("malformed mod, not enough elements");
   if (!items[0].is_number()) {
     return BadValue("malformed mod, divisor not a number");
   }
+  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
   if (!items[1].is_number()) {
     return BadValue("malformed mod, remainder not a number");
   }
-  auto to_long = [](const Value& v) -> int64_t {
-    if (v.type() != ValueType::kDouble) return v.int64_value();
-    const double d = v.double_value();
-    if (std::isnan(d)) return 0;
-    if (d >= 9.2e18) return INT64_MAX;
-    if (d <= -9.2e18) return INT64_MIN;
-    return static_cast<int64_t>(d);
-  };
-  const int64_t divisor = to_long(items[0]);
-  const int64_t remainder = to_long(items[1]);
-  if (divisor == 0) return BadValue("divisor cannot be 0");
-  out->push_back(
-      Leaf(Kind::kMod, path,
-           Value::MakeArray({Value::Int64(divisor), Value::Int64(remainder)})));
+  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  absl::StatusOr<int64_t> divisor = CoerceToLong(items[0]);
+  if (!divisor.ok()) {
+    return BadValue(
+        absl::StrCat("malformed mod, divisor value is invalid :: caused by :: ",
+                     divisor.status().message()));
+  }
+  absl::StatusOr<int64_t> remainder = CoerceToLong(items[1]);
+  if (!remainder.ok()) {
+    return BadValue(absl::StrCat(
+        "malformed mod, remainder value is invalid :: caused by :: ",
+        remainder.status().message()));
+  }
+  if (*divisor == 0) return BadValue("divisor cannot be 0");
+  out->push_back(Leaf(
+      Kind::kMod, path,
+      Value::MakeArray({Value::Int64(*divisor), Value::Int64(*remainder)})));
   return absl::OkStatus();
 }
 
@@ -449,13 +475,33 @@ bool InList(const MatchExpr& e, const Value* v) {
   return false;
 }
 
+bool IsNaN(const Value& v) {
+  return v.type() == ValueType::kDouble && std::isnan(v.double_value());
+}
+
+// $gt $gte $lt $lte on one value (nullptr: the field is missing), as
+// src/mongo/db/matcher/expression_leaf.cpp ComparisonMatchExpression::
+// matchesSingleElement decides it.
 bool Compare(const MatchExpr& e, const Value* v) {
-  if (v == nullptr) {
-    return e.operand.is_null() &&
+  const bool greater = e.kind == Kind::kGt || e.kind == Kind::kGte;
+  const ValueType rhs_type = e.operand.type();
+  // Comparing with MinKey or MaxKey is not type-bracketed: $gt/$gte MinKey
+  // and $lt/$lte MaxKey match every other value, and a missing field (EOO,
+  // whose canonical type differs from both).
+  if (v == nullptr ||
+      CanonicalTypeOrder(v->type()) != CanonicalTypeOrder(e.operand.type())) {
+    if (rhs_type == ValueType::kMinKey) return greater;
+    if (rhs_type == ValueType::kMaxKey) return !greater;
+    // null and missing are treated the same.
+    return v == nullptr && e.operand.is_null() &&
            (e.kind == Kind::kGte || e.kind == Kind::kLte);
   }
-  if (CanonicalTypeOrder(v->type()) != CanonicalTypeOrder(e.operand.type())) {
-    return false;
+  // NaN equals NaN but otherwise compares false, although NaN sorts below
+  // every number.
+  const bool lhs_nan = IsNaN(*v);
+  const bool rhs_nan = IsNaN(e.operand);
+  if (lhs_nan || rhs_nan) {
+    return (e.kind == Kind::kGte || e.kind == Kind::kLte) && lhs_nan && rhs_nan;
   }
   const int c = CompareValues(*v, e.operand);
   switch (e.kind) {
@@ -474,8 +520,11 @@ bool ModMatches(const MatchExpr& e, const Value& v) {
   if (!v.is_number()) return false;
   int64_t x;
   if (v.type() == ValueType::kDouble) {
-    const double d = v.double_value();
-    if (std::isnan(d) || std::isinf(d) || d >= 9.2e18 || d <= -9.2e18) {
+    // ModMatchExpression::matchesSingleElement: no match unless the
+    // truncated value is representable as a long long.
+    const double d = std::trunc(v.double_value());
+    if (!std::isfinite(d) || d >= 9223372036854775808.0 ||
+        d < -9223372036854775808.0) {
       return false;
     }
     x = static_cast<int64_t>(d);

@@ -1,148 +1,125 @@
 #include "query/regex.h"
 
-#include <algorithm>
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 
 namespace ttldb {
 namespace {
 
-// Rewrites the pattern for the 's' and 'x' flags, which std::regex lacks.
-std::string Rewrite(absl::string_view p, bool dotall, bool extended) {
-  std::string out;
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const char c = p[i];
-    if (c == '\\' && i + 1 < p.size()) {
-      out += c;
-      out += p[++i];
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      out += c;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      out += c;
-      // A ']' right after '[' or '[^' is literal.
-      if (i + 1 < p.size() && p[i + 1] == '^') out += p[++i];
-      if (i + 1 < p.size() && p[i + 1] == ']') out += p[++i];
-      continue;
-    }
-    if (extended) {
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-          c == '\v') {
-        continue;
-      }
-      if (c == '#') {
-        while (i + 1 < p.size() && p[i + 1] != '\n') ++i;
-        continue;
-      }
-    }
-    if (dotall && c == '.') {
-      out += "[\\s\\S]";
-      continue;
-    }
-    out += c;
-  }
-  return out;
+// MongoDB's limit on a pattern's length (src/mongo/util/pcre.cpp
+// kMaxPatternLength).
+constexpr size_t kMaxPatternLength = 32764;
+
+// PCRE2's defaults, which MongoDB 8.0 does not override; stated here so the
+// bound on the work per document does not depend on how libpcre2 was built.
+constexpr uint32_t kMatchLimit = 10000000;
+constexpr uint32_t kDepthLimit = 10000000;
+// The heap used for backtracking, in KiB. PCRE2's default is 20,000,000 KiB
+// (20 GB); ttldb caps it at 64 MB so a pathological pattern cannot exhaust
+// memory (a deliberate difference that only affects such patterns).
+constexpr uint32_t kHeapLimitKiB = 64 * 1024;
+
+std::string Pcre2Message(int error) {
+  PCRE2_UCHAR buf[256];
+  const int len = pcre2_get_error_message(error, buf, sizeof(buf));
+  if (len < 0) return absl::StrCat("PCRE2 error ", error);
+  return std::string(reinterpret_cast<const char*>(buf), len);
 }
 
-// Limits std::regex cannot be trusted with: libstdc++ parses the digits of
-// a back-reference or a {n,m} quantifier into a long without an overflow
-// check (undefined behaviour, found by fuzz/filter_fuzz), and builds one
-// state per repetition, so {1000000} exhausts memory.
-constexpr int kMaxBackReferenceDigits = 3;
-constexpr int64_t kMaxRepeat = 1000;
+struct MatchDataFree {
+  void operator()(pcre2_match_data* m) const { pcre2_match_data_free(m); }
+};
 
-absl::Status CheckRegexLimits(absl::string_view p) {
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\' && i + 1 < p.size()) {
-      size_t j = i + 1;
-      while (j < p.size() && absl::ascii_isdigit(p[j])) ++j;
-      if (j - (i + 1) > kMaxBackReferenceDigits) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "back-reference \\", p.substr(i + 1, j - i - 1), " is too large"));
-      }
-      ++i;  // skip the escaped character
-      continue;
-    }
-    if (p[i] != '{') continue;
-    // {n}, {n,} or {n,m}: check each number.
-    size_t j = i + 1;
-    int64_t value = 0;
-    for (; j < p.size() && p[j] != '}'; ++j) {
-      if (absl::ascii_isdigit(p[j])) {
-        value = std::min<int64_t>(value * 10 + (p[j] - '0'), kMaxRepeat + 1);
-      } else if (p[j] == ',') {
-        value = 0;
-      } else {
-        break;  // not a quantifier: a literal '{'
-      }
-      if (value > kMaxRepeat) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("repetition count in '",
-                         p.substr(i, std::min<size_t>(j - i + 1, 24)),
-                         "' is above ttldb's limit of ", kMaxRepeat));
-      }
-    }
-  }
-  return absl::OkStatus();
+// One ovector pair is enough for a yes/no search (pcre2_match returns 0,
+// still a match, when the pattern has more groups). One per thread, freed
+// when the thread ends.
+pcre2_match_data* ThreadMatchData() {
+  thread_local std::unique_ptr<pcre2_match_data, MatchDataFree> data(
+      pcre2_match_data_create(1, nullptr));
+  return data.get();
 }
 
 }  // namespace
 
+struct CompiledRegex::Code {
+  pcre2_code* code = nullptr;
+  pcre2_match_context* match_context = nullptr;
+  ~Code() {
+    pcre2_match_context_free(match_context);
+    pcre2_code_free(code);
+  }
+};
+
+CompiledRegex::CompiledRegex(std::unique_ptr<Code> code)
+    : code_(std::move(code)) {}
+
+CompiledRegex::~CompiledRegex() = default;
+
 absl::StatusOr<std::shared_ptr<const CompiledRegex>> CompiledRegex::Compile(
     absl::string_view pattern, absl::string_view options) {
-  auto flags = std::regex::ECMAScript;
-  bool dotall = false, extended = false;
+  // src/mongo/util/pcre_util.cpp flagsToOptions.
+  uint32_t flags = PCRE2_UTF;
   for (char o : options) {
     switch (o) {
       case 'i':
-        flags |= std::regex::icase;
+        flags |= PCRE2_CASELESS;
         break;
       case 'm':
-        flags |= std::regex::multiline;
+        flags |= PCRE2_MULTILINE;
         break;
       case 's':
-        dotall = true;
+        flags |= PCRE2_DOTALL;
         break;
       case 'x':
-        extended = true;
+        flags |= PCRE2_EXTENDED;
         break;
-      case 'u':  // UTF-8 is always on in MongoDB; ignored.
+      case 'u':
         break;
       default:
-        return MongoError(
-            absl::StatusCode::kInvalidArgument, kBadValue,
-            absl::StrCat("invalid flag in regex options: ", std::string(1, o)));
+        // MongoDB's message really starts with a space: the matcher passes
+        // an empty opName to "{} invalid flag in regex options: {}".
+        return MongoError(absl::StatusCode::kInvalidArgument, 51108,
+                          absl::StrCat(" invalid flag in regex options: ",
+                                       std::string(1, o)));
     }
   }
-  if (absl::Status limits = CheckRegexLimits(pattern); !limits.ok()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51091,
-                      absl::StrCat("Regular expression is invalid: ",
-                                   limits.message(), " in /", pattern, "/"));
+  // src/mongo/db/matcher/expression_leaf.cpp RegexMatchExpression.
+  if (pattern.find('\0') != absl::string_view::npos) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        "Regular expression cannot contain an embedded null byte");
   }
-  auto re = std::make_shared<CompiledRegex>();
-  const std::string text = Rewrite(pattern, dotall, extended);
-  // std::regex reports a bad pattern only by throwing; this is the one place
-  // ttldb catches an exception, and it never escapes.
-  try {
-    re->re_.assign(text, flags);
-  } catch (const std::regex_error& e) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51091,
-                      absl::StrCat("Regular expression is invalid: ", e.what(),
-                                   " in /", pattern, "/"));
+  auto code = std::make_unique<Code>();
+  pcre2_compile_context* cc = pcre2_compile_context_create(nullptr);
+  pcre2_set_max_pattern_length(cc, kMaxPatternLength);
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  code->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()),
+                             pattern.size(), flags, &error, &offset, cc);
+  pcre2_compile_context_free(cc);
+  if (code->code == nullptr) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, 51091,
+        absl::StrCat("Regular expression is invalid: ", Pcre2Message(error)));
   }
-  return std::shared_ptr<const CompiledRegex>(std::move(re));
+  code->match_context = pcre2_match_context_create(nullptr);
+  pcre2_set_match_limit(code->match_context, kMatchLimit);
+  pcre2_set_depth_limit(code->match_context, kDepthLimit);
+  pcre2_set_heap_limit(code->match_context, kHeapLimitKiB);
+  return std::shared_ptr<const CompiledRegex>(
+      new CompiledRegex(std::move(code)));
 }
 
 bool CompiledRegex::Search(absl::string_view text) const {
-  return std::regex_search(text.begin(), text.end(), re_);
+  // No PCRE2_NO_UTF_CHECK, as in MongoDB: invalid UTF-8 is an error, which
+  // counts as no match; so does hitting the match, depth or heap limit.
+  const int rc =
+      pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(text.data()),
+                  text.size(), 0, 0, ThreadMatchData(), code_->match_context);
+  return rc >= 0;
 }
 
 }  // namespace ttldb

@@ -758,7 +758,13 @@ namespace {
 absl::Status CollectEqualities(
     const MatchExpr& e, std::vector<std::pair<std::string, Value>>* out) {
   using MKind = MatchExpr::Kind;
-  if (e.kind == MKind::kAnd) {
+  // MongoDB extracts equalities from the optimized filter, where an $or
+  // with a single clause has become that clause (expression_tree.cpp
+  // ListOfMatchExpression optimize) and nested $and are flattened
+  // (src/mongo/db/update/path_support.cpp _extractFullEqualityMatches
+  // descends into AND only).
+  if (e.kind == MKind::kAnd ||
+      (e.kind == MKind::kOr && e.children.size() == 1)) {
     for (const MatchExpr& c : e.children) {
       RETURN_IF_ERROR(CollectEqualities(c, out));
     }

@@ -351,7 +351,12 @@ TEST(UpdateTest, UpsertSeed) {
   EXPECT_EQ(
       Seed(R"({"$and": [{"a": 1}, {"b": {"$eq": 2}}], "c": {"$in": [3]}})"),
       R"({"a":1,"b":2,"c":3})");
-  EXPECT_EQ(Seed(R"({"$or": [{"a": 1}], "b": {"$in": [1, 2]}})"), R"({})");
+  // A single-clause $or is its clause (jstests/core/upsert_and.js); a
+  // longer $or seeds nothing.
+  EXPECT_EQ(Seed(R"({"$or": [{"a": 1}], "b": {"$in": [1, 2]}})"), R"({"a":1})");
+  EXPECT_EQ(Seed(R"({"$or": [{"$or": [{"a": 1, "b.c": 2}]}]})"),
+            R"({"a":1,"b":{"c":2}})");
+  EXPECT_EQ(Seed(R"({"$nor": [{"a": 1}]})"), R"({})");
   EXPECT_EQ(Seed(R"({"a": 1, "$and": [{"a": 2}]})"),
             "error 54: cannot infer query fields to set, path 'a' is matched "
             "twice");

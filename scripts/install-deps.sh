@@ -16,6 +16,7 @@ PACKAGES=(
   libbenchmark-dev
   libsqlite3-dev           # the benchmark's SQLite peer
   libedit-dev              # line editing in the interactive shell
+  libpcre2-dev             # PCRE2 (UTF mode) for $regex, as MongoDB uses
   pkg-config
   clang                    # libFuzzer targets (scripts/fuzz.sh)
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang

@@ -12,9 +12,6 @@ namespace ttldb {
 namespace shell {
 namespace {
 
-// 2^53: beyond it a JavaScript number no longer holds every integer.
-constexpr double kMaxSafeInteger = 9007199254740992.0;
-
 class Parser {
  public:
   explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
@@ -375,7 +372,6 @@ class Parser {
 absl::StatusOr<Value> NumberLiteral(absl::string_view lexeme, bool negative) {
   if (lexeme.empty()) return absl::InvalidArgumentError("empty number");
   const std::string text(lexeme);
-  bool integral = true;
   double magnitude = 0;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     for (size_t i = 2; i < text.size(); ++i) {
@@ -384,7 +380,6 @@ absl::StatusOr<Value> NumberLiteral(absl::string_view lexeme, bool negative) {
       magnitude = magnitude * 16 + d;
     }
   } else {
-    integral = text.find_first_of(".eE") == std::string::npos;
     errno = 0;
     char* end = nullptr;
     magnitude = std::strtod(text.c_str(), &end);
@@ -393,13 +388,12 @@ absl::StatusOr<Value> NumberLiteral(absl::string_view lexeme, bool negative) {
     }
   }
   const double value = negative ? -magnitude : magnitude;
-  // -0 is a double in JavaScript, and mongosh stores it as one.
-  if (integral && magnitude <= kMaxSafeInteger && !(negative && value == 0)) {
-    const int64_t i = static_cast<int64_t>(value);
-    if (i >= INT32_MIN && i <= INT32_MAX) {
-      return Value::Int32(static_cast<int32_t>(i));
-    }
-    return Value::Int64(i);
+  // As js-bson's serializeNumber sends a JavaScript number: Int32 when it is
+  // a safe integer in int32 range and not -0, else Double. The lexeme's form
+  // does not matter: 5.0 and 1e3 are Int32, 3000000000 is a Double.
+  if (std::trunc(value) == value && value >= INT32_MIN && value <= INT32_MAX &&
+      !(value == 0 && std::signbit(value))) {
+    return Value::Int32(static_cast<int32_t>(value));
   }
   return Value::Double(value);
 }

@@ -17,14 +17,13 @@
 //   key         := IDENT | STRING | NUMBER
 //   array       := '[' [ expr { ',' expr } [','] ] ']'
 //
-// Number literals become ttldb::Values here. mongosh keeps every JS number
-// as a double, yet users expect `{a: 1}` to store and print as an integer
-// (the legacy shell's NumberInt/NumberLong dance is the usual complaint), so
-// ttldb picks by the lexeme: an integer lexeme (decimal or 0x hex, with no
-// '.' or exponent) becomes Int32 when it fits int32, Int64 when it fits in
-// +-2^53 (the range where a JS number is still exact), else Double; any
-// lexeme with '.' or an exponent becomes Double, so `{a: 2.0}` stays a
-// double. NaN and Infinity are identifiers resolved by the evaluator.
+// Number literals become ttldb::Values here, typed as mongosh sends a
+// JavaScript number (js-bson src/parser/serializer.ts serializeNumber): an
+// integral value in int32 range becomes Int32 whatever its lexeme (5, 5.0,
+// 1e3, 0x10), anything else Double (2.5, 3000000000, 2**53, -0). So
+// `{a: 5.0}` stores an Int32 and `{a: 3000000000}` a Double, as in mongosh;
+// NumberInt, NumberLong and Double(...) give an explicit type. NaN and
+// Infinity are identifiers resolved by the evaluator.
 #ifndef TTLDB_TOOLS_SHELL_PARSER_H_
 #define TTLDB_TOOLS_SHELL_PARSER_H_
 
