@@ -486,7 +486,8 @@ class PlanCursor : public Cursor {
       ++returned_;
       ++stats_->returned;
       if (query_.projection.has_value()) {
-        return std::optional<Value>(query_.projection->Apply(**doc));
+        ASSIGN_OR_RETURN(Value projected, query_.projection->Apply(**doc));
+        return std::optional<Value>(std::move(projected));
       }
       return doc;
     }
@@ -595,7 +596,8 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
                         "projection must be an object");
     }
     if (!options.projection.object_fields().empty()) {
-      ASSIGN_OR_RETURN(q.projection, Projection::Parse(options.projection));
+      ASSIGN_OR_RETURN(q.projection,
+                       Projection::Parse(options.projection, &q.filter));
     }
   }
   if (!options.sort.is_null()) {
@@ -655,9 +657,12 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
     if (query.limit > 0 && static_cast<int64_t>(out.size()) >= query.limit) {
       break;
     }
-    out.push_back(query.projection.has_value()
-                      ? query.projection->Apply(docs[i])
-                      : std::move(docs[i]));
+    if (query.projection.has_value()) {
+      ASSIGN_OR_RETURN(Value projected, query.projection->Apply(docs[i]));
+      out.push_back(std::move(projected));
+    } else {
+      out.push_back(std::move(docs[i]));
+    }
   }
   if (stats != nullptr) stats->returned = out.size();
   return std::unique_ptr<Cursor>(new VectorCursor(std::move(out)));

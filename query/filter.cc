@@ -724,3 +724,145 @@ bool MatchExprMatches(const MatchExpr& expr, const Value& doc) {
 }
 
 }  // namespace ttldb
+
+// ---- Match details (elemMatchKey) ------------------------------------------
+//
+// Computed only on request, after the document is known to match, by a
+// second walk that mirrors MongoDB's BSONElementIterator (matcher/path.cpp):
+// array elements come before the array itself, and each reached value
+// carries the offset of the outermost array traversed implicitly.
+
+namespace ttldb {
+namespace {
+
+struct Reached {
+  const Value* value;  // nullptr: missing
+  int64_t offset;      // -1: no implicit array traversal
+};
+
+void WalkWithOffsets(const Value* cur, const std::vector<std::string>& parts,
+                     size_t i, bool expand, int64_t offset,
+                     std::vector<Reached>* out) {
+  while (i < parts.size() && cur->is_object()) {
+    cur = cur->Get(parts[i]);
+    ++i;
+    if (cur == nullptr) {
+      out->push_back({nullptr, offset});
+      return;
+    }
+  }
+  if (!cur->is_array()) {
+    out->push_back({i == parts.size() ? cur : nullptr, offset});
+    return;
+  }
+  const auto& items = cur->array_items();
+  if (i == parts.size()) {
+    if (expand) {
+      for (size_t k = 0; k < items.size(); ++k) {
+        out->push_back(
+            {&items[k], offset >= 0 ? offset : static_cast<int64_t>(k)});
+      }
+    }
+    out->push_back({cur, offset});
+    return;
+  }
+  size_t index = 0;
+  const bool numeric = ParseArrayIndex(parts[i], &index);
+  for (size_t k = 0; k < items.size(); ++k) {
+    const Value& e = items[k];
+    if (e.is_object()) {
+      WalkWithOffsets(&e, parts, i, expand,
+                      offset >= 0 ? offset : static_cast<int64_t>(k), out);
+    }
+    if (!numeric || index != k) continue;
+    // An explicit position is not an implicit traversal: no offset here.
+    if (i + 1 == parts.size()) {
+      out->push_back({&e, offset});
+    } else if (e.is_object() || e.is_array()) {
+      WalkWithOffsets(&e, parts, i + 1, expand, offset, out);
+    }
+  }
+}
+
+bool ElemMatchesItem(const MatchExpr& e, const Value& item) {
+  if (e.elem_match_object) {
+    if (!item.is_object()) return false;
+    for (const MatchExpr& c : e.children) {
+      if (!EvalDoc(c, item)) return false;
+    }
+    return true;
+  }
+  for (const MatchExpr& c : e.children) {
+    if (!EvalElement(c, &item)) return false;
+  }
+  return true;
+}
+
+// Records the elemMatchKey of `e`, which matched `doc`.
+void RecordKey(const MatchExpr& e, const Value& doc,
+               std::optional<size_t>* key) {
+  switch (e.kind) {
+    case Kind::kAnd:
+    case Kind::kAll:
+      for (const MatchExpr& c : e.children) RecordKey(c, doc, key);
+      return;
+    case Kind::kOr:
+    case Kind::kNor:
+    case Kind::kNot:
+    case Kind::kNe:
+    case Kind::kNin:
+    case Kind::kAlwaysTrue:
+    case Kind::kAlwaysFalse:
+      return;
+    case Kind::kExists:
+      if (!e.operand.bool_value()) return;  // MongoDB: $not of $exists
+      break;
+    case Kind::kSize:
+    case Kind::kElemMatch: {
+      // ArrayMatchingMatchExpression: leaf arrays are not traversed.
+      std::vector<Reached> reached;
+      WalkWithOffsets(&doc, e.parts, 0, false, -1, &reached);
+      for (const Reached& r : reached) {
+        if (r.value == nullptr || !r.value->is_array() ||
+            !EvalElement(e, r.value)) {
+          continue;
+        }
+        if (r.offset >= 0) {
+          *key = static_cast<size_t>(r.offset);
+        } else if (e.kind == Kind::kElemMatch) {
+          const auto& items = r.value->array_items();
+          for (size_t k = 0; k < items.size(); ++k) {
+            if (ElemMatchesItem(e, items[k])) {
+              *key = k;
+              break;
+            }
+          }
+        }
+        return;
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  std::vector<Reached> reached;
+  WalkWithOffsets(&doc, e.parts, 0, true, -1, &reached);
+  for (const Reached& r : reached) {
+    if (!EvalElement(e, r.value)) continue;
+    if (r.offset >= 0) *key = static_cast<size_t>(r.offset);
+    return;
+  }
+}
+
+}  // namespace
+
+bool Filter::Matches(const Value& doc, MatchDetails* details) const {
+  if (!EvalDoc(root_, doc)) return false;
+  if (details != nullptr) {
+    details->elem_match_key.reset();
+    RecordKey(root_, doc, &details->elem_match_key);
+  }
+  return true;
+}
+
+}  // namespace ttldb

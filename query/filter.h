@@ -24,7 +24,9 @@
 #ifndef TTLDB_QUERY_FILTER_H_
 #define TTLDB_QUERY_FILTER_H_
 
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,21 @@ struct MatchExpr {
   std::vector<std::shared_ptr<const CompiledRegex>> regexes;
 };
 
+// What Filter::Matches can report besides the verdict.
+struct MatchDetails {
+  // MongoDB's elemMatchKey: the position, in the array a matching predicate
+  // traversed, of the element that satisfied it, for the positional
+  // projection and update operator ("a.$"). When a path traverses nested
+  // arrays it is the position in the outermost one (path.cpp prefers the
+  // outermost array offset); {a: {$elemMatch: ...}} on an array reached
+  // without traversing one reports the matching element. Leaves under $or,
+  // $nor, $not, $ne and $nin report nothing; of the children of an implicit
+  // or explicit $and, the last one that reports wins (MatchDetails::
+  // setElemMatchKey overwrites). Empty when no array position was involved
+  // (e.g. {a: 5} on {a: 5}, or {a: [1, 2]} matching the whole array).
+  std::optional<size_t> elem_match_key;
+};
+
 class Filter {
  public:
   // Parses a filter document (type kObject). {} matches every document.
@@ -100,6 +117,10 @@ class Filter {
 
   // True if `doc` satisfies the filter.
   bool Matches(const Value& doc) const;
+
+  // As above, and fills *details when the document matches. Slower: use it
+  // only when a positional "$" needs the matched position.
+  bool Matches(const Value& doc, MatchDetails* details) const;
 
   // For filters made by ParseValueCondition: true if `v` itself (arrays are
   // not expanded) satisfies every operator.

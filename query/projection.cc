@@ -1,11 +1,15 @@
 #include "query/projection.h"
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
@@ -15,13 +19,16 @@ namespace ttldb {
 
 // A trie of projected paths; a leaf is a projected field.
 struct Projection::Node {
+  enum class Kind { kField, kSlice, kElemMatch, kPositional };
   bool leaf = false;
+  Kind kind = Kind::kField;
   std::map<std::string, std::unique_ptr<Node>> children;
 };
 
 namespace {
 
 using Node = Projection::Node;
+using NodeKind = Projection::Node::Kind;
 
 absl::Status Err(int code, absl::string_view msg) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, msg);
@@ -29,7 +36,7 @@ absl::Status Err(int code, absl::string_view msg) {
 
 // Adds `parts` to the trie, rejecting a path on the branch of another.
 absl::Status AddPath(Node* root, const std::vector<std::string>& parts,
-                     const std::string& path) {
+                     const std::string& path, NodeKind kind) {
   Node* cur = root;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (cur->leaf) {
@@ -46,6 +53,7 @@ absl::Status AddPath(Node* root, const std::vector<std::string>& parts,
     return Err(31250, absl::StrCat("Path collision at ", path));
   }
   cur->leaf = true;
+  cur->kind = kind;
   return absl::OkStatus();
 }
 
@@ -70,7 +78,10 @@ Value Include(const Node& node, const Value& obj) {
     if (it == node.children.end()) continue;
     const Node& child = *it->second;
     if (child.leaf) {
-      out.mutable_object_fields().emplace_back(name, v);
+      // $elemMatch values are computed and appended after the others.
+      if (child.kind != NodeKind::kElemMatch) {
+        out.mutable_object_fields().emplace_back(name, v);
+      }
     } else if (v.is_object()) {
       out.mutable_object_fields().emplace_back(name, Include(child, v));
     } else if (v.is_array()) {
@@ -105,7 +116,13 @@ Value Exclude(const Node& node, const Value& obj) {
       continue;
     }
     const Node& child = *it->second;
-    if (child.leaf) continue;
+    if (child.leaf) {
+      // Operators ($slice, $elemMatch) keep the field for their pass.
+      if (child.kind != NodeKind::kField) {
+        out.mutable_object_fields().emplace_back(name, v);
+      }
+      continue;
+    }
     if (v.is_object()) {
       out.mutable_object_fields().emplace_back(name, Exclude(child, v));
     } else if (v.is_array()) {
@@ -117,37 +134,267 @@ Value Exclude(const Node& node, const Value& obj) {
   return out;
 }
 
+// MongoDB's BSONElement::numberInt(): doubles truncate (saturating), longs
+// keep their low 32 bits.
+int NumberInt(const Value& v) {
+  if (v.type() == ValueType::kDouble) {
+    const double d = v.double_value();
+    if (std::isnan(d)) return 0;
+    if (d >= static_cast<double>(INT_MAX)) return INT_MAX;
+    if (d <= static_cast<double>(INT_MIN)) return INT_MIN;
+    return static_cast<int>(d);
+  }
+  return static_cast<int>(static_cast<uint32_t>(v.int64_value()));
+}
+
+// sliceArray() in exec/projection_executor_utils.cpp.
+Value SliceArray(const Value& arr, std::optional<int> skip, int limit) {
+  const auto& items = arr.array_items();
+  const int64_t len = items.size();
+  int64_t start = 0;
+  int64_t forward = 0;
+  if (!skip.has_value()) {
+    if (limit < 0) {
+      start = std::max<int64_t>(0, len + limit);
+      forward = len - start;
+    } else {
+      forward = std::min<int64_t>(len, limit);
+    }
+  } else if (*skip < 0) {
+    start = std::max<int64_t>(0, len + *skip);
+    forward = std::min<int64_t>(len - start, limit);
+  } else {
+    start = std::min<int64_t>(len, *skip);
+    forward = std::min<int64_t>(len - start, limit);
+  }
+  return Value::MakeArray(
+      Value::Array(items.begin() + start, items.begin() + start + forward));
+}
+
+// applyFindSliceProjectionHelper(): the array at `parts` (through arrays of
+// objects; nested arrays are left alone) is sliced in place.
+void SliceAt(Value* obj, const std::vector<std::string>& parts, size_t i,
+             std::optional<int> skip, int limit) {
+  Value* v = obj->GetMutable(parts[i]);
+  if (v == nullptr) return;
+  const bool last = i + 1 == parts.size();
+  if (v->is_array()) {
+    if (last) {
+      *v = SliceArray(*v, skip, limit);
+      return;
+    }
+    for (Value& item : v->mutable_array_items()) {
+      if (item.is_object()) SliceAt(&item, parts, i + 1, skip, limit);
+    }
+  } else if (v->is_object() && !last) {
+    SliceAt(v, parts, i + 1, skip, limit);
+  }
+}
+
+// findFirstPositionalOperator(): [begin, end) of the first ".$." or final
+// ".$" (or the whole of "$").
+std::optional<std::pair<size_t, size_t>> FindPositional(absl::string_view p) {
+  const size_t first = p.find(".$.");
+  if (first != absl::string_view::npos) {
+    return std::make_pair(first, first + 3);
+  }
+  if (absl::EndsWith(p, ".$")) return std::make_pair(p.size() - 2, p.size());
+  if (p == "$") return std::make_pair(size_t{0}, p.size());
+  return std::nullopt;
+}
+
+// hasPositionalOperatorMatch(): some predicate's path starts with `field`.
+bool QueryTestsField(const MatchExpr& e, absl::string_view field) {
+  using Kind = MatchExpr::Kind;
+  switch (e.kind) {
+    case Kind::kAnd:
+    case Kind::kOr:
+    case Kind::kNor:
+      for (const MatchExpr& c : e.children) {
+        if (QueryTestsField(c, field)) return true;
+      }
+      return false;
+    case Kind::kAlwaysTrue:
+    case Kind::kAlwaysFalse:
+      return false;
+    default:
+      return !e.parts.empty() && e.parts[0] == field;
+  }
+}
+
+absl::string_view TypeNameForError(const Value& v) {
+  return TypeName(v.type());
+}
+
+absl::Status ParseSlice(const Value& arg, std::optional<int>* skip,
+                        int* limit) {
+  if (arg.is_number()) {
+    *limit = NumberInt(arg);
+    return absl::OkStatus();
+  }
+  if (!arg.is_array()) {
+    return Err(31273, "$slice only supports numbers and [skip, limit] arrays");
+  }
+  const auto& items = arg.array_items();
+  if (items.size() != 2) {
+    return Err(31272, "$slice array argument should be of form [skip, limit]");
+  }
+  if (!items[0].is_number()) {
+    return Err(31257,
+               absl::StrCat("$slice expects the skip argument to be a number, "
+                            "got ",
+                            TypeNameForError(items[0])));
+  }
+  if (!items[1].is_number()) {
+    return Err(31258, absl::StrCat("$slice expects the limit argument to be a "
+                                   "number, got ",
+                                   TypeNameForError(items[1])));
+  }
+  const int n = NumberInt(items[1]);
+  if (n <= 0) {
+    return Err(31259, absl::StrCat("$slice limit must be positive, got ", n));
+  }
+  *skip = NumberInt(items[0]);
+  *limit = n;
+  return absl::OkStatus();
+}
+
+absl::Status Unsupported(const std::string& name) {
+  return Err(kBadValue,
+             absl::StrCat("ttldb does not support projection operators "
+                          "or expressions: field '",
+                          name, "'"));
+}
+
+struct Entry {
+  std::string path;
+  NodeKind kind;
+};
+
 }  // namespace
 
-absl::StatusOr<Projection> Projection::Parse(const Value& spec) {
+absl::StatusOr<Projection> Projection::Parse(const Value& spec,
+                                             const Filter* query) {
   if (!spec.is_object()) {
     return Err(kBadValue, "projection must be an object");
   }
-  // Pass 1: each field's polarity; the mode comes from the non-_id fields.
+  Projection p;
+  // One pass in spec order, as projection_parser.cpp: the mode comes from
+  // the non-_id inclusions and exclusions.
   std::optional<bool> mode;
   std::optional<bool> id_include;
-  std::vector<std::pair<std::string, bool>> fields;
+  bool has_slice = false;
+  std::vector<Entry> entries;
   for (const auto& [name, v] : spec.object_fields()) {
-    bool include;
-    if (v.type() == ValueType::kBool) {
-      include = v.bool_value();
-    } else if (v.is_number()) {
-      include = v.AsDouble() != 0;
-    } else {
-      return Err(kBadValue,
-                 absl::StrCat("ttldb does not support projection operators "
-                              "or expressions: field '",
-                              name, "'"));
-    }
     if (name.empty() || name[0] == '$' ||
         name.find("..") != std::string::npos || name.back() == '.' ||
         name[0] == '.') {
       return Err(kBadValue,
                  absl::StrCat("invalid projection field name: '", name, "'"));
     }
-    if (name == "_id") {
+    const auto positional = FindPositional(name);
+    if (v.is_object()) {
+      if (positional.has_value()) {
+        return Err(31271,
+                   "positional projection cannot be used with an expression "
+                   "or sub object");
+      }
+      const auto& fields = v.object_fields();
+      if (fields.size() != 1 || fields[0].first.empty() ||
+          fields[0].first[0] != '$') {
+        return Unsupported(name);
+      }
+      const std::string& op = fields[0].first;
+      const Value& arg = fields[0].second;
+      if (op == "$slice") {
+        Slice s;
+        RETURN_IF_ERROR(ParseSlice(arg, &s.skip, &s.limit));
+        s.parts = query_internal::SplitDotted(name);
+        p.slices_.push_back(std::move(s));
+        entries.push_back({name, NodeKind::kSlice});
+        has_slice = true;
+      } else if (op == "$elemMatch") {
+        if (!arg.is_object()) {
+          return Err(31274, absl::StrCat("elemMatch: Invalid argument, object "
+                                         "required, but got ",
+                                         TypeName(arg.type())));
+        }
+        if (!p.positional_.empty()) {
+          return Err(31255,
+                     "Cannot specify positional operator and $elemMatch.");
+        }
+        if (name.find('.') != std::string::npos) {
+          return Err(31275,
+                     "Cannot use $elemMatch projection on a nested field.");
+        }
+        ASSIGN_OR_RETURN(
+            Filter f,
+            Filter::Parse(Value::MakeObject(
+                {Field(name, Value::MakeObject({Field("$elemMatch", arg)}))})));
+        p.elem_matches_.push_back(
+            {name, std::make_shared<const Filter>(std::move(f))});
+        entries.push_back({name, NodeKind::kElemMatch});
+      } else {
+        return Unsupported(name);
+      }
+      continue;
+    }
+    if (v.type() != ValueType::kBool && !v.is_number()) {
+      if (positional.has_value()) {
+        return Err(31308,
+                   "positional projection cannot be used with a literal");
+      }
+      return Unsupported(name);
+    }
+    const bool include =
+        v.type() == ValueType::kBool ? v.bool_value() : v.AsDouble() != 0;
+    if (!include) {
+      for (const std::string& part : query_internal::SplitDotted(name)) {
+        if (part[0] == '$') {
+          return Err(16410,
+                     "FieldPath field names may not start with '$'. Consider "
+                     "using $getField or $setField.");
+        }
+      }
+    }
+    if (include && positional.has_value()) {
+      if (!p.positional_.empty()) {
+        return Err(31276,
+                   "Cannot specify more than one positional projection per "
+                   "query.");
+      }
+      if (!p.elem_matches_.empty()) {
+        return Err(31256, "Cannot specify positional operator and $elemMatch.");
+      }
+      if (query == nullptr) {
+        return Err(51050,
+                   "Projections with a positional operator require a "
+                   "matcher");
+      }
+      const std::string match_field = name.substr(0, name.find('.'));
+      if (!QueryTestsField(query->root(), match_field)) {
+        return Err(31277, absl::StrCat("Positional projection '", name,
+                                       "' does not match the query "
+                                       "document."));
+      }
+      if (absl::EndsWith(name, ".$.")) {
+        return Err(31270, "Path cannot end with '.$.'");
+      }
+      const absl::string_view rest =
+          absl::string_view(name).substr(positional->second);
+      if (FindPositional(rest).has_value() || rest == "$") {
+        return Err(31287, absl::StrCat("Cannot use positional operator twice: ",
+                                       name));
+      }
+      const std::string path = name.substr(0, positional->first);
+      p.positional_ = query_internal::SplitDotted(path);
+      p.query_ = std::make_shared<const Filter>(*query);
+      entries.push_back({path, NodeKind::kPositional});
+    } else if (name == "_id") {
       id_include = include;
       continue;
+    } else {
+      entries.push_back({name, NodeKind::kField});
     }
     if (mode.has_value() && *mode != include) {
       return Err(
@@ -157,31 +404,87 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec) {
                        include ? "exclusion" : "inclusion", " projection"));
     }
     mode = include;
-    fields.emplace_back(name, include);
   }
-  Projection p;
   p.empty_ = spec.object_fields().empty();
-  // {_id: 1} alone is an inclusion projection; {_id: 0} alone an exclusion.
-  p.inclusion_ = mode.has_value() ? *mode : id_include.value_or(false);
+  // computeProjectionType() for projections without inclusions/exclusions.
+  if (mode.has_value()) {
+    p.inclusion_ = *mode;
+  } else if (has_slice) {
+    p.inclusion_ = id_include.value_or(false);
+  } else if (!p.elem_matches_.empty()) {
+    p.inclusion_ = true;
+  } else {
+    p.inclusion_ = id_include.value_or(false);
+  }
   auto root = std::make_shared<Node>();
-  for (const auto& [name, include] : fields) {
-    RETURN_IF_ERROR(
-        AddPath(root.get(), query_internal::SplitDotted(name), name));
+  for (const Entry& e : entries) {
+    RETURN_IF_ERROR(AddPath(root.get(), query_internal::SplitDotted(e.path),
+                            e.path, e.kind));
   }
   const bool id_projected = root->children.count("_id") > 0;
   if (!id_projected) {
     const bool want_id = id_include.value_or(true);
     if (p.inclusion_ == want_id) {
-      RETURN_IF_ERROR(AddPath(root.get(), {"_id"}, "_id"));
+      RETURN_IF_ERROR(AddPath(root.get(), {"_id"}, "_id", NodeKind::kField));
     }
   }
   p.root_ = std::move(root);
   return p;
 }
 
-Value Projection::Apply(const Value& doc) const {
+// applyFindPositionalProjection(): the first array on the path, in the
+// projected document, becomes the one element the query matched.
+absl::Status Projection::ApplyPositional(const Value& doc, Value* out) const {
+  MatchDetails details;
+  query_->Matches(doc, &details);
+  Value* cur = out;
+  for (size_t i = 0; i < positional_.size(); ++i) {
+    Value* v = cur->GetMutable(positional_[i]);
+    if (v == nullptr) return absl::OkStatus();
+    if (v->is_array()) {
+      if (!details.elem_match_key.has_value()) {
+        return Err(51246,
+                   "positional operator '.$' couldn't find a matching element "
+                   "in the array");
+      }
+      const size_t k = *details.elem_match_key;
+      if (k >= v->array_items().size()) {
+        return Err(51247, "positional operator '.$' element mismatch");
+      }
+      Value element = std::move(v->mutable_array_items()[k]);
+      *v = Value::MakeArray({std::move(element)});
+      return absl::OkStatus();
+    }
+    if (!v->is_object()) return absl::OkStatus();
+    cur = v;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Projection::Apply(const Value& doc) const {
   if (empty_ || !doc.is_object()) return doc;
-  return inclusion_ ? Include(*root_, doc) : Exclude(*root_, doc);
+  Value out = inclusion_ ? Include(*root_, doc) : Exclude(*root_, doc);
+  if (!positional_.empty()) RETURN_IF_ERROR(ApplyPositional(doc, &out));
+  for (const Slice& s : slices_) SliceAt(&out, s.parts, 0, s.skip, s.limit);
+  for (const ElemMatch& em : elem_matches_) {
+    // applyFindElemMatchProjection(): on the input document.
+    MatchDetails details;
+    std::optional<Value> element;
+    if (em.filter->Matches(doc, &details) &&
+        details.elem_match_key.has_value()) {
+      const Value* arr = doc.Get(em.field);
+      if (arr != nullptr && arr->is_array() &&
+          *details.elem_match_key < arr->array_items().size()) {
+        element = arr->array_items()[*details.elem_match_key];
+      }
+    }
+    if (element.has_value()) {
+      out.Set(em.field, Value::MakeArray({std::move(*element)}));
+    } else {
+      out.Remove(em.field);
+    }
+  }
+  return out;
 }
 
 }  // namespace ttldb

@@ -1,16 +1,22 @@
 // MongoDB find projections: inclusion ({a: 1, "b.c": 1}) or exclusion
-// ({a: 0}) of fields.
+// ({a: 0}) of fields, and the find-only operators: positional "a.$",
+// {a: {$slice: n | [skip, limit]}} and {a: {$elemMatch: {...}}}.
 #ifndef TTLDB_QUERY_PROJECTION_H_
 #define TTLDB_QUERY_PROJECTION_H_
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "document/value.h"
+#include "query/filter.h"
 
 namespace ttldb {
 
-// Semantics as MongoDB's:
+// Semantics as MongoDB 8.0's (query/projection_parser.cpp,
+// exec/projection_executor_utils.cpp):
 //  - a value of 1/true (any non-zero number) includes a field, 0/false
 //    excludes it; a projection is either all inclusions or all exclusions,
 //    except `_id`, which is included by default and may be excluded
@@ -18,27 +24,65 @@ namespace ttldb {
 //  - dotted paths select embedded fields; through arrays they apply to every
 //    object element (inclusion drops scalar elements; an included parent
 //    that lacks the child becomes {});
-//  - fields keep the document's order; {} returns the document unchanged.
-// Errors (InvalidArgument): 31254 "Cannot do exclusion on field b in
-// inclusion projection", 31253 "Cannot do inclusion on field a in exclusion
-// projection", 31250 "Path collision at ...", 2 for operators/expressions
-// ($slice, $elemMatch, $meta, computed fields), which ttldb does not support.
+//  - fields keep the document's order; {} returns the document unchanged;
+//  - "a.$" (or "a.b.$", inclusion only) replaces the first array on the path
+//    by the one element the query matched there (MatchDetails);
+//  - {a: {$slice: n}} keeps the first n (last -n) elements of the array at
+//    `a` (dotted paths go through arrays of objects); [skip, limit] skips
+//    (from the end when negative) then keeps `limit`. $slice does not
+//    decide the mode: alone it is an exclusion projection (an inclusion if
+//    {_id: 1} is given);
+//  - {a: {$elemMatch: {...}}} (top-level fields only) returns, as a
+//    one-element array, the first element of `a` that matches, placed after
+//    the included fields; nothing when none matches. It makes the
+//    projection an inclusion unless an exclusion is given.
+// Errors (InvalidArgument, MongoDB's code and message): 31254/31253 mixed
+// inclusion and exclusion, 31250 path collision, 31276 two positionals,
+// 31256/31255 positional with $elemMatch, 51050 positional without a query,
+// 31277 positional on a field the query does not test, 31270 path ending in
+// ".$.", 31287 positional twice in a path, 31271/31308 positional with an
+// object or literal value, 16410 "a.$": 0, 31272/31257/31258/31259/31273
+// malformed $slice, 31274/31275 malformed or nested $elemMatch, 2 for other
+// operators and expressions ($meta, computed fields), which ttldb does not
+// support. Apply fails with 51246 when the query matched but recorded no
+// array position for the positional path, 51247 when that position is past
+// the projected array's end.
 // Immutable after Parse; safe to share between threads.
 class Projection {
  public:
-  static absl::StatusOr<Projection> Parse(const Value& spec);
+  // `query` (the find's filter) is needed by a positional projection; it is
+  // copied.
+  static absl::StatusOr<Projection> Parse(const Value& spec,
+                                          const Filter* query = nullptr);
 
-  // The projected copy of `doc` (an object).
-  Value Apply(const Value& doc) const;
+  // The projected copy of `doc` (an object, which matched the query).
+  absl::StatusOr<Value> Apply(const Value& doc) const;
 
   bool is_inclusion() const { return inclusion_; }
 
   struct Node;
 
  private:
+  struct Slice {
+    std::vector<std::string> parts;
+    std::optional<int> skip;
+    int limit = 0;
+  };
+  struct ElemMatch {
+    std::string field;
+    std::shared_ptr<const Filter> filter;
+  };
+
+  absl::Status ApplyPositional(const Value& doc, Value* out) const;
+
   bool inclusion_ = false;
   bool empty_ = true;
   std::shared_ptr<const Node> root_;
+  std::vector<Slice> slices_;
+  std::vector<ElemMatch> elem_matches_;
+  // The path before ".$" of a positional projection, and the query.
+  std::vector<std::string> positional_;
+  std::shared_ptr<const Filter> query_;
 };
 
 }  // namespace ttldb
