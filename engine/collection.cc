@@ -108,7 +108,8 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
                                             const CollectionState& state,
                                             const WriteRequest& request,
                                             const Value& doc, absl::Time now,
-                                            const WriteOptions& options)
+                                            const WriteOptions& options,
+                                            std::optional<size_t> matched)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, nullptr, options));
@@ -121,8 +122,8 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
   const int64_t now_millis = absl::ToUnixMillis(now);
   switch (request.kind) {
     case WriteKind::kUpdate:
-      RETURN_IF_ERROR(
-          request.update->Apply(&updated, now_millis, false, &modified));
+      RETURN_IF_ERROR(request.update->Apply(&updated, now_millis, false,
+                                            &modified, matched));
       break;
     case WriteKind::kReplace:
       RETURN_IF_ERROR(
@@ -189,13 +190,20 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       if (current == nullptr) break;
       ASSIGN_OR_RETURN(std::optional<Value> doc,
                        engine->ReadDocument(*current, id));
-      if (!doc.has_value() || !filter.Matches(*doc) ||
+      // "$" in the update needs the array position the filter matched.
+      MatchDetails details;
+      const bool positional =
+          request.update != nullptr && request.update->needs_matched_position();
+      if (!doc.has_value() ||
+          !(positional ? filter.Matches(*doc, &details)
+                       : filter.Matches(*doc)) ||
           engine->IsHidden(*current, *doc, now)) {
         continue;
       }
       ++result.matched_count;
-      ASSIGN_OR_RETURN(bool modified, ApplyToDocument(engine, *current, request,
-                                                      *doc, now, options));
+      ASSIGN_OR_RETURN(bool modified,
+                       ApplyToDocument(engine, *current, request, *doc, now,
+                                       options, details.elem_match_key));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||
@@ -236,7 +244,8 @@ static absl::StatusOr<UpdateResult> UpdateCall(
     const WriteOptions& options) {
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   ASSIGN_OR_RETURN(Value v, ResolveArg(doc, what));
-  ASSIGN_OR_RETURN(Update parsed, Update::Parse(v));
+  ASSIGN_OR_RETURN(Update parsed,
+                   Update::Parse(v, update_options.array_filters));
   if (multi && parsed.is_replacement()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
                       "multi update is not supported for replacement-style "

@@ -28,6 +28,9 @@ struct UpdateOptions {
   // Insert a document built from the filter's equalities and the update
   // when nothing matches.
   bool upsert = false;
+  // arrayFilters for "$[<identifier>]" paths: one filter document per
+  // identifier ({i: {$gt: 1}}, {"j.b": 0}); see query/update.h.
+  std::vector<Value> array_filters;
 };
 
 struct UpdateResult {

@@ -1,9 +1,14 @@
 #include "query/update.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -42,21 +47,79 @@ absl::Status ImmutableId() {
 
 // ---- Parsing ---------------------------------------------------------------
 
-absl::Status ValidatePath(absl::string_view path) {
+// "$[]" or "$[<identifier>]".
+bool IsArrayFilterToken(absl::string_view part) {
+  return part.size() >= 3 && part[0] == '$' && part[1] == '[' &&
+         part.back() == ']';
+}
+
+bool IsDynamicPart(absl::string_view part) {
+  return part == "$" || IsArrayFilterToken(part);
+}
+
+// Checks an update path the way UpdateObjectNode::parseAndMerge does:
+// non-empty components, at most one "$" and not first, "$[<id>]" not first
+// and naming a given array filter (recorded in *used). Sets *dynamic when
+// the path holds "$", "$[]" or "$[<id>]", and *positional for "$".
+absl::Status ValidatePath(
+    absl::string_view path,
+    const std::map<std::string, std::shared_ptr<const Filter>>& filters,
+    std::set<std::string>* used, bool* dynamic, bool* positional) {
+  *dynamic = false;
+  *positional = false;
   if (path.empty())
     return Err(kEmptyFieldName, "An empty update path is not valid.");
-  for (const std::string& part : SplitDotted(path)) {
+  const std::vector<std::string> parts = SplitDotted(path);
+  for (const std::string& part : parts) {
     if (part.empty()) {
       return Err(kEmptyFieldName,
                  absl::StrCat("The update path '", path,
                               "' contains an empty field name, which is not "
                               "allowed."));
     }
-    if (part[0] == '$') {
+  }
+  size_t count = 0;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k] != "$") continue;
+    if (++count > 1) {
       return Err(kBadValue,
-                 absl::StrCat("ttldb does not support positional update "
-                              "paths: '",
+                 absl::StrCat("Too many positional (i.e. '$') elements found "
+                              "in path '",
                               path, "'"));
+    }
+  }
+  if (count > 0 && parts[0] == "$") {
+    return Err(kBadValue,
+               absl::StrCat("Cannot have positional (i.e. '$') element in the "
+                            "first position in path '",
+                            path, "'"));
+  }
+  *positional = count > 0;
+  *dynamic = *positional;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const std::string& part = parts[k];
+    if (IsArrayFilterToken(part)) {
+      if (k == 0) {
+        return Err(kBadValue,
+                   absl::StrCat("Cannot have array filter identifier (i.e. "
+                                "'$[<id>]') element in the first position in "
+                                "path '",
+                                path, "'"));
+      }
+      const std::string id = part.substr(2, part.size() - 3);
+      if (!id.empty()) {
+        if (filters.count(id) == 0) {
+          return Err(kBadValue,
+                     absl::StrCat("No array filter found for identifier '", id,
+                                  "' in path '", path, "'"));
+        }
+        used->insert(id);
+      }
+      *dynamic = true;
+    } else if (part[0] == '$' && part != "$") {
+      return Err(kDollarPrefixedFieldName,
+                 absl::StrCat("The dollar ($) prefixed field '", part, "' in '",
+                              path, "' is not valid for storage."));
     }
   }
   return absl::OkStatus();
@@ -67,9 +130,25 @@ bool IsPrefixPath(absl::string_view prefix, absl::string_view path) {
          path.substr(0, prefix.size()) == prefix && path[prefix.size()] == '.';
 }
 
-// Rejects a path equal to, or on the same branch as, one already updated.
+// Rejects a path equal to, or on the same branch as, one already updated,
+// and (UpdateObjectNode::parseAndMerge) one that needs an array node where
+// another needs an object node: "a.$[i]" beside "a.0" or "a.$".
 absl::Status AddPath(const std::string& path, std::vector<std::string>* seen) {
+  const std::vector<std::string> parts = SplitDotted(path);
   for (const std::string& other : *seen) {
+    const std::vector<std::string> other_parts = SplitDotted(other);
+    for (size_t k = 0; k < parts.size() && k < other_parts.size(); ++k) {
+      if (parts[k] == other_parts[k]) continue;
+      if (k > 0 &&
+          IsArrayFilterToken(parts[k]) != IsArrayFilterToken(other_parts[k])) {
+        return Err(
+            kConflictingUpdateOperators,
+            absl::StrCat(
+                "Updating the path '", path, "' would create a conflict at '",
+                absl::StrJoin(parts.begin(), parts.begin() + k, "."), "'"));
+      }
+      break;
+    }
     if (other == path || IsPrefixPath(other, path) ||
         IsPrefixPath(path, other)) {
       const std::string& at = other.size() <= path.size() ? other : path;
@@ -182,7 +261,22 @@ absl::Status ParseArg(absl::string_view op_name, const std::string& field,
                                 field, ": ", ShellString(arg)));
       }
       const std::string& to = arg.string_value();
-      RETURN_IF_ERROR(ValidatePath(to));
+      std::set<std::string> unused_ids;
+      bool to_dynamic, to_positional;
+      RETURN_IF_ERROR(
+          ValidatePath(to, {}, &unused_ids, &to_dynamic, &to_positional));
+      if (op->dynamic) {
+        return Err(kBadValue,
+                   absl::StrCat("The source field for $rename may not be "
+                                "dynamic: ",
+                                field));
+      }
+      if (to_dynamic) {
+        return Err(kBadValue,
+                   absl::StrCat("The destination field for $rename may not be "
+                                "dynamic: ",
+                                to));
+      }
       if (to == field) {
         return Err(kBadValue,
                    absl::StrCat("The source and target field for $rename "
@@ -461,21 +555,22 @@ bool PullMatches(const UpdateOp& op, const Value& item) {
   return item.is_object() && op.pull_filter->Matches(item);
 }
 
-absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
+absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
+                     const std::string& path, Value* doc, int64_t now_millis,
                      bool is_insert) {
-  Value* slot = Find(doc, op.parts);
-  const std::string& leaf = op.parts.back();
+  Value* slot = Find(doc, parts);
+  const std::string& leaf = parts.back();
   switch (op.kind) {
     case Kind::kSetOnInsert:
       if (!is_insert) return absl::OkStatus();
-      return SetPath(doc, op.parts, op.arg);
+      return SetPath(doc, parts, op.arg);
     case Kind::kSet:
-      return SetPath(doc, op.parts, op.arg);
+      return SetPath(doc, parts, op.arg);
     case Kind::kUnset:
-      UnsetPath(doc, op.parts);
+      UnsetPath(doc, parts);
       return absl::OkStatus();
     case Kind::kCurrentDate:
-      return SetPath(doc, op.parts,
+      return SetPath(doc, parts,
                      op.timestamp
                          ? Value::Ts(Timestamp{
                                static_cast<uint32_t>(now_millis / 1000), 1})
@@ -483,11 +578,11 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
     case Kind::kInc:
     case Kind::kMul: {
       if (slot == nullptr) {
-        if (op.kind == Kind::kInc) return SetPath(doc, op.parts, op.arg);
+        if (op.kind == Kind::kInc) return SetPath(doc, parts, op.arg);
         Value zero = op.arg.type() == ValueType::kDouble  ? Value::Double(0)
                      : op.arg.type() == ValueType::kInt64 ? Value::Int64(0)
                                                           : Value::Int32(0);
-        return SetPath(doc, op.parts, std::move(zero));
+        return SetPath(doc, parts, std::move(zero));
       }
       if (!slot->is_number()) {
         return Err(kTypeMismatch,
@@ -497,13 +592,13 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
                        " has the field '", leaf, "' of non-numeric type ",
                        TypeName(slot->type())));
       }
-      ASSIGN_OR_RETURN(Value r, Arith(op.kind, *slot, op.arg, op.path, *doc));
+      ASSIGN_OR_RETURN(Value r, Arith(op.kind, *slot, op.arg, path, *doc));
       *slot = std::move(r);
       return absl::OkStatus();
     }
     case Kind::kMin:
     case Kind::kMax: {
-      if (slot == nullptr) return SetPath(doc, op.parts, op.arg);
+      if (slot == nullptr) return SetPath(doc, parts, op.arg);
       const int c = CompareValues(op.arg, *slot);
       if ((op.kind == Kind::kMin && c < 0) ||
           (op.kind == Kind::kMax && c > 0)) {
@@ -512,12 +607,12 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
       return absl::OkStatus();
     }
     case Kind::kRename: {
-      std::string array = ArrayOnPath(*doc, op.parts);
+      std::string array = ArrayOnPath(*doc, parts);
       if (!array.empty()) {
         return Err(
             kBadValue,
-            absl::StrCat("The source field cannot be an array element, '",
-                         op.path, "' in doc with ", ShellId(*doc),
+            absl::StrCat("The source field cannot be an array element, '", path,
+                         "' in doc with ", ShellId(*doc),
                          " has an array field called '", array, "'"));
       }
       if (slot == nullptr) return absl::OkStatus();
@@ -530,15 +625,15 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
                                 " has an array field called '", array, "'"));
       }
       Value moved = std::move(*slot);
-      UnsetPath(doc, op.parts);
+      UnsetPath(doc, parts);
       return SetPath(doc, op.to_parts, std::move(moved));
     }
     case Kind::kPush: {
       if (slot == nullptr) {
-        ASSIGN_OR_RETURN(slot, Create(doc, op.parts));
+        ASSIGN_OR_RETURN(slot, Create(doc, parts));
         *slot = Value::MakeArray();
       } else if (!slot->is_array()) {
-        return Err(kBadValue, absl::StrCat("The field '", op.path,
+        return Err(kBadValue, absl::StrCat("The field '", path,
                                            "' must be an array but is of type ",
                                            TypeName(slot->type()),
                                            " in document ", ShellId(*doc)));
@@ -577,7 +672,7 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
     }
     case Kind::kAddToSet: {
       if (slot == nullptr) {
-        ASSIGN_OR_RETURN(slot, Create(doc, op.parts));
+        ASSIGN_OR_RETURN(slot, Create(doc, parts));
         *slot = Value::MakeArray();
       } else if (!slot->is_array()) {
         return Err(kTypeMismatch,
@@ -617,7 +712,7 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
       if (slot == nullptr) return absl::OkStatus();
       if (!slot->is_array()) {
         return Err(kTypeMismatch,
-                   absl::StrCat("Path '", op.path,
+                   absl::StrCat("Path '", path,
                                 "' contains an element of non-array type '",
                                 TypeName(slot->type()), "'"));
       }
@@ -634,14 +729,213 @@ absl::Status ApplyOp(const UpdateOp& op, Value* doc, int64_t now_millis,
   return absl::OkStatus();
 }
 
+// BSONObj::toString()'s rendering, used in MongoDB's "was not used in the
+// update { $set: { a.$[i]: 5.0 } }" message.
+std::string BsonString(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kObject: {
+      if (v.object_fields().empty()) return "{}";
+      std::string out = "{ ";
+      bool first = true;
+      for (const auto& [name, item] : v.object_fields()) {
+        absl::StrAppend(&out, first ? "" : ", ", name, ": ", BsonString(item));
+        first = false;
+      }
+      return out + " }";
+    }
+    case ValueType::kArray: {
+      if (v.array_items().empty()) return "[]";
+      std::string out = "[ ";
+      bool first = true;
+      for (const Value& item : v.array_items()) {
+        absl::StrAppend(&out, first ? "" : ", ", BsonString(item));
+        first = false;
+      }
+      return out + " ]";
+    }
+    case ValueType::kString:
+      return absl::StrCat("\"", v.string_value(), "\"");
+    case ValueType::kDouble: {
+      const double d = v.double_value();
+      if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15) {
+        return absl::StrCat(static_cast<int64_t>(d), ".0");
+      }
+      return absl::StrCat(d);
+    }
+    default:
+      return ShellString(v);
+  }
+}
+
+// The identifiers ("i" of "i.b") an array filter's predicates start with.
+void FilterIdentifiers(const MatchExpr& e, std::vector<std::string>* out) {
+  using MKind = MatchExpr::Kind;
+  switch (e.kind) {
+    case MKind::kAnd:
+    case MKind::kOr:
+    case MKind::kNor:
+      for (const MatchExpr& c : e.children) FilterIdentifiers(c, out);
+      return;
+    case MKind::kAlwaysTrue:
+    case MKind::kAlwaysFalse:
+      return;
+    default:
+      if (!e.parts.empty()) out->push_back(e.parts[0]);
+  }
+}
+
+bool ValidIdentifier(absl::string_view id) {
+  if (id.empty() || id[0] < 'a' || id[0] > 'z') return false;
+  for (char c : id) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+// ExpressionWithPlaceholder::make(): parses one array filter and names its
+// identifier.
+absl::Status ParseArrayFilter(
+    const Value& spec, size_t index,
+    std::map<std::string, std::shared_ptr<const Filter>>* out) {
+  if (!spec.is_object()) {
+    return Err(kTypeMismatch,
+               absl::StrCat("BSON field 'update.updates.arrayFilters.", index,
+                            "' is the wrong type '", TypeName(spec.type()),
+                            "', expected type 'object'"));
+  }
+  auto filter = Filter::Parse(spec);
+  if (!filter.ok()) {
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      ErrorCode(filter.status()),
+                      absl::StrCat("Error parsing array filter :: caused by "
+                                   ":: ",
+                                   filter.status().message()));
+  }
+  std::vector<std::string> ids;
+  FilterIdentifiers(filter->root(), &ids);
+  if (ids.empty()) {
+    return Err(kFailedToParse,
+               "Cannot use an expression without a top-level field name in "
+               "arrayFilters");
+  }
+  for (const std::string& id : ids) {
+    if (id != ids[0]) {
+      return Err(kFailedToParse,
+                 absl::StrCat("Error parsing array filter :: caused by :: "
+                              "Expected a single top-level field name, found "
+                              "'",
+                              ids[0], "' and '", id, "'"));
+    }
+  }
+  if (!ValidIdentifier(ids[0])) {
+    return Err(kBadValue,
+               absl::StrCat("Error parsing array filter :: caused by :: The "
+                            "top-level field name must be an alphanumeric "
+                            "string beginning with a lowercase letter, found "
+                            "'",
+                            ids[0], "'"));
+  }
+  if (out->count(ids[0]) > 0) {
+    return Err(kFailedToParse,
+               absl::StrCat("Found multiple array filters with the same "
+                            "top-level field name ",
+                            ids[0]));
+  }
+  (*out)[ids[0]] = std::make_shared<const Filter>(*std::move(filter));
+  return absl::OkStatus();
+}
+
+const Value* FindConst(const Value& root, const std::vector<std::string>& parts,
+                       size_t n) {
+  const Value* cur = &root;
+  for (size_t k = 0; k < n; ++k) {
+    if (cur->is_object()) {
+      cur = cur->Get(parts[k]);
+    } else if (cur->is_array()) {
+      size_t i;
+      const auto& items = cur->array_items();
+      cur = ParseArrayIndex(parts[k], &i) && i < items.size() ? &items[i]
+                                                              : nullptr;
+    } else {
+      return nullptr;
+    }
+    if (cur == nullptr) return nullptr;
+  }
+  return cur;
+}
+
+// Replaces the dynamic components of `parts` from index k on: "$" by the
+// query's matched position, "$[]" by every position of the array there,
+// "$[id]" by the positions whose element passes the filter `id`
+// (UpdateObjectNode::apply, UpdateArrayNode::apply). Appends each concrete
+// path to *out.
+absl::Status Expand(
+    const Value& doc, std::vector<std::string> parts, size_t k,
+    std::optional<size_t> matched,
+    const std::map<std::string, std::shared_ptr<const Filter>>& filters,
+    std::vector<std::vector<std::string>>* out) {
+  for (; k < parts.size(); ++k) {
+    if (parts[k] == "$") {
+      if (!matched.has_value()) {
+        return Err(kBadValue,
+                   "The positional operator did not find the match needed "
+                   "from the query.");
+      }
+      parts[k] = std::to_string(*matched);
+      continue;
+    }
+    if (!IsArrayFilterToken(parts[k])) continue;
+    const Value* arr = FindConst(doc, parts, k);
+    if (arr == nullptr) {
+      return Err(
+          kBadValue,
+          absl::StrCat("The path '",
+                       absl::StrJoin(parts.begin(), parts.begin() + k, "."),
+                       "' must exist in the document in order to apply "
+                       "array updates."));
+    }
+    if (!arr->is_array()) {
+      return Err(kBadValue,
+                 absl::StrCat("Cannot apply array updates to non-array "
+                              "element ",
+                              parts[k - 1], ": ", ShellString(*arr)));
+    }
+    const std::string id = parts[k].substr(2, parts[k].size() - 3);
+    const Filter* filter = id.empty() ? nullptr : filters.at(id).get();
+    const auto& items = arr->array_items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (filter != nullptr &&
+          !filter->Matches(Value::MakeObject({Field(id, items[i])}))) {
+        continue;
+      }
+      std::vector<std::string> next = parts;
+      next[k] = std::to_string(i);
+      RETURN_IF_ERROR(
+          Expand(doc, std::move(next), k + 1, matched, filters, out));
+    }
+    return absl::OkStatus();
+  }
+  out->push_back(std::move(parts));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
+  return Parse(update_doc, {});
+}
+
+absl::StatusOr<Update> Update::Parse(const Value& update_doc,
+                                     const std::vector<Value>& array_filters) {
+  Update u;
+  // ParsedUpdate parses the array filters before the update.
+  for (size_t i = 0; i < array_filters.size(); ++i) {
+    RETURN_IF_ERROR(ParseArrayFilter(array_filters[i], i, &u.array_filters_));
+  }
   if (!update_doc.is_object()) {
     return Err(kFailedToParse, absl::StrCat("update must be an object, not ",
                                             TypeName(update_doc.type())));
   }
-  Update u;
   const auto& fields = update_doc.object_fields();
   if (fields.empty() || fields[0].first.empty() || fields[0].first[0] != '$') {
     for (const auto& [name, v] : fields) {
@@ -656,6 +950,7 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
     return u;
   }
   std::vector<std::string> seen;
+  std::set<std::string> used_ids;
   for (const auto& [name, arg] : fields) {
     Kind kind;
     if (!OperatorKind(name, &kind)) {
@@ -680,8 +975,12 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
                               name, ": {<field>: ...}}"));
     }
     for (const auto& [field, value] : arg.object_fields()) {
-      RETURN_IF_ERROR(ValidatePath(field));
       UpdateOp op;
+      bool positional;
+      RETURN_IF_ERROR(ValidatePath(field, u.array_filters_, &used_ids,
+                                   &op.dynamic, &positional));
+      u.positional_ = u.positional_ || positional;
+      u.dynamic_ = u.dynamic_ || op.dynamic;
       op.kind = kind;
       op.path = field;
       op.parts = SplitDotted(field);
@@ -690,6 +989,14 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
       RETURN_IF_ERROR(AddPath(field, &seen));
       if (kind == Kind::kRename) RETURN_IF_ERROR(AddPath(op.to_path, &seen));
       u.ops_.push_back(std::move(op));
+    }
+  }
+  for (const auto& [id, unused] : u.array_filters_) {
+    if (used_ids.count(id) == 0) {
+      return Err(kFailedToParse,
+                 absl::StrCat("The array filter for identifier '", id,
+                              "' was not used in the update ",
+                              BsonString(update_doc)));
     }
   }
   std::stable_sort(
@@ -702,14 +1009,26 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
 
 absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
                            bool* modified) const {
+  return Apply(doc, now_millis, is_insert, modified, std::nullopt);
+}
+
+absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
+                           bool* modified,
+                           std::optional<size_t> matched_position) const {
   *modified = false;
   if (!doc->is_object()) {
     return Err(kBadValue, "can only update a document (an object)");
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, doc, modified);
   Value work = *doc;
-  for (const UpdateOp& op : ops_) {
-    RETURN_IF_ERROR(ApplyOp(op, &work, now_millis, is_insert));
+  if (!dynamic_) {
+    for (const UpdateOp& op : ops_) {
+      RETURN_IF_ERROR(
+          ApplyOp(op, op.parts, op.path, &work, now_millis, is_insert));
+    }
+  } else {
+    RETURN_IF_ERROR(
+        ApplyDynamic(&work, now_millis, is_insert, matched_position));
   }
   if (const Value* id = doc->Get("_id")) {
     const Value* new_id = work.Get("_id");
@@ -718,6 +1037,57 @@ absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
   if (!ExactEqual(work, *doc)) {
     *doc = std::move(work);
     *modified = true;
+  }
+  return absl::OkStatus();
+}
+
+// Resolves every path against the document before the update (conflicts
+// between paths are excluded at parse time, so no operation changes an
+// array another one expands), then applies in path order.
+absl::Status Update::ApplyDynamic(Value* work, int64_t now_millis,
+                                  bool is_insert,
+                                  std::optional<size_t> matched) const {
+  struct Target {
+    const UpdateOp* op;
+    std::vector<std::string> parts;
+  };
+  std::vector<Target> targets;
+  std::vector<std::vector<std::string>> concrete;
+  for (const UpdateOp& op : ops_) {
+    if (!op.dynamic) {
+      targets.push_back({&op, op.parts});
+      continue;
+    }
+    if (op.kind == Kind::kSetOnInsert && !is_insert) continue;
+    concrete.clear();
+    RETURN_IF_ERROR(
+        Expand(*work, op.parts, 0, matched, array_filters_, &concrete));
+    for (auto& parts : concrete) targets.push_back({&op, std::move(parts)});
+  }
+  // Two operations reaching one element: createUpdateNodeByMerging()'s
+  // "Update created a conflict at ...".
+  std::vector<const std::vector<std::string>*> sorted;
+  for (const Target& t : targets) sorted.push_back(&t.parts);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return *a < *b; });
+  for (size_t i = 1; i < sorted.size(); ++i) {
+    const auto& a = *sorted[i - 1];
+    const auto& b = *sorted[i];
+    if (a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin())) {
+      return Err(kConflictingUpdateOperators,
+                 absl::StrCat("Update created a conflict at '",
+                              absl::StrJoin(a, "."), "'"));
+    }
+  }
+  std::stable_sort(
+      targets.begin(), targets.end(), [](const Target& a, const Target& b) {
+        return PathLess(a.op->kind == Kind::kRename ? a.op->to_parts : a.parts,
+                        b.op->kind == Kind::kRename ? b.op->to_parts : b.parts);
+      });
+  for (const Target& t : targets) {
+    const std::string path =
+        t.op->dynamic ? absl::StrJoin(t.parts, ".") : t.op->path;
+    RETURN_IF_ERROR(ApplyOp(*t.op, t.parts, path, work, now_millis, is_insert));
   }
   return absl::OkStatus();
 }

@@ -8,7 +8,11 @@
 //
 // Operators: $set $unset $inc $mul $min $max $rename $currentDate
 // $setOnInsert $push ($each $slice $position $sort) $addToSet ($each) $pull
-// $pullAll $pop. Positional paths ("a.$", "a.$[]") are not supported.
+// $pullAll $pop. Paths may hold the positional operators of MongoDB 8.0:
+// "a.$" (the array position the query matched: Filter::Matches with
+// MatchDetails), "a.$[]" (every element) and "a.$[<id>]" (the elements
+// passing the array filter whose top-level field is <id>), also nested
+// ("a.$[i].b.$[j]"); see Update::Parse for their errors.
 // Dotted paths create missing intermediate objects; a numeric component
 // addresses an array element, padding the array with nulls when it is past
 // the end (as MongoDB does). New fields are created in the lexicographic
@@ -21,7 +25,9 @@
 #ifndef TTLDB_QUERY_UPDATE_H_
 #define TTLDB_QUERY_UPDATE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +82,8 @@ struct UpdateOp {
   bool pull_value_condition = false;
   // $pop: 1 removes the last element, -1 the first.
   int pop = 1;
+  // The path holds "$", "$[]" or "$[<id>]", resolved per document.
+  bool dynamic = false;
 };
 
 class Update {
@@ -84,6 +92,27 @@ class Update {
   // (every field must then be a known operator); anything else is a
   // replacement document (which may not hold $-prefixed top-level fields).
   static absl::StatusOr<Update> Parse(const Value& update_doc);
+
+  // With arrayFilters (each a filter document such as {i: 0} or
+  // {"i.b": {$gt: 1}}, whose top-level fields all start with the same
+  // identifier). Errors, as MongoDB's (update_object_node.cpp,
+  // expression_with_placeholder.cpp, parsed_update_array_filters.cpp):
+  //  14 a filter that is not a document; 9 "Cannot use an expression without
+  //  a top-level field name in arrayFilters"; 9 "Error parsing array filter
+  //  :: caused by :: Expected a single top-level field name, found 'i' and
+  //  'j'"; 2 "... The top-level field name must be an alphanumeric string
+  //  beginning with a lowercase letter, found 'I'"; 9 "Found multiple array
+  //  filters with the same top-level field name i"; 2 "No array filter found
+  //  for identifier 'x' in path 'a.$[x]'"; 9 "The array filter for
+  //  identifier 'x' was not used in the update { ... }"; 2 "Too many
+  //  positional (i.e. '$') elements found in path ..."; 2 "Cannot have
+  //  positional (i.e. '$') element in the first position in path ..." (and
+  //  the same for '$[<id>]'); 40 "Updating the path 'a.$' would create a
+  //  conflict at 'a'" beside "a.$[i]"; 2 "The source/destination field for
+  //  $rename may not be dynamic: ...". A replacement ignores the filters
+  //  (after checking them).
+  static absl::StatusOr<Update> Parse(const Value& update_doc,
+                                      const std::vector<Value>& array_filters);
 
   bool is_replacement() const { return replacement_; }
 
@@ -97,13 +126,33 @@ class Update {
   absl::Status Apply(Value* doc, int64_t now_millis, bool is_insert,
                      bool* modified) const;
 
+  // As above; `matched_position` is the query's MatchDetails elem_match_key
+  // for "$" (none when inserting). Errors while resolving positional paths
+  // (2 BadValue): "The positional operator did not find the match needed
+  // from the query." (no position, or an upsert's insert), "The path 'a'
+  // must exist in the document in order to apply array updates.", "Cannot
+  // apply array updates to non-array element a: 1"; 40 "Update created a
+  // conflict at 'a.0'" when two paths resolve to one element.
+  absl::Status Apply(Value* doc, int64_t now_millis, bool is_insert,
+                     bool* modified,
+                     std::optional<size_t> matched_position) const;
+
+  // True when a path holds "$": the caller must pass the matched position.
+  bool needs_matched_position() const { return positional_; }
+
   // The parsed operators, in application order (sorted by path).
   const std::vector<UpdateOp>& ops() const { return ops_; }
   // For a replacement update: the replacement document.
   const Value& replacement() const { return replacement_doc_; }
 
  private:
+  absl::Status ApplyDynamic(Value* work, int64_t now_millis, bool is_insert,
+                            std::optional<size_t> matched) const;
+
   bool replacement_ = false;
+  bool positional_ = false;  // some path holds "$"
+  bool dynamic_ = false;     // some path holds "$", "$[]" or "$[<id>]"
+  std::map<std::string, std::shared_ptr<const Filter>> array_filters_;
   Value replacement_doc_;
   std::vector<UpdateOp> ops_;
 };
