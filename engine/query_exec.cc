@@ -405,6 +405,21 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
 
 namespace {
 
+// A projection's runtime error (the positional projection's 51246/51247)
+// as the find command reports it.
+absl::StatusOr<Value> ProjectForFind(const Projection& projection,
+                                     const Value& doc) {
+  absl::StatusOr<Value> out = projection.Apply(doc);
+  if (!out.ok()) {
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      ErrorCode(out.status()),
+                      absl::StrCat("Executor error during find command :: "
+                                   "caused by :: ",
+                                   out.status().message()));
+  }
+  return out;
+}
+
 // Streams candidate documents of a plan from a snapshot, then filters,
 // hides expired documents, skips, limits and projects.
 class PlanCursor : public Cursor {
@@ -486,7 +501,8 @@ class PlanCursor : public Cursor {
       ++returned_;
       ++stats_->returned;
       if (query_.projection.has_value()) {
-        ASSIGN_OR_RETURN(Value projected, query_.projection->Apply(**doc));
+        ASSIGN_OR_RETURN(Value projected,
+                         ProjectForFind(*query_.projection, **doc));
         return std::optional<Value>(std::move(projected));
       }
       return doc;
@@ -658,7 +674,8 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
       break;
     }
     if (query.projection.has_value()) {
-      ASSIGN_OR_RETURN(Value projected, query.projection->Apply(docs[i]));
+      ASSIGN_OR_RETURN(Value projected,
+                       ProjectForFind(*query.projection, docs[i]));
       out.push_back(std::move(projected));
     } else {
       out.push_back(std::move(docs[i]));

@@ -66,6 +66,24 @@ TEST_F(PositionalTest, PositionalProjectionReturnsTheMatchedElement) {
             "Consider using $getField or $setField.");
 }
 
+// exec/projection_executor_utils.cpp: the query matched the whole array,
+// not an element, so there is no position (51246); the find command wraps
+// executor errors.
+TEST_F(PositionalTest, PositionalProjectionWithoutAPositionFails) {
+  ASSERT_TRUE(c().InsertOne(R"({"_id": 1, "a": [1, 2]})").ok());
+  EXPECT_EQ(Find(R"({"a": [1, 2]})", R"({"a.$": 1})"),
+            "error 51246: Executor error during find command :: caused by "
+            ":: positional operator '.$' couldn't find a matching element in "
+            "the array");
+  FindOptions sorted;
+  sorted.projection = *ParseDocument(R"({"a.$": 1})");
+  sorted.sort = *ParseDocument(R"({"_id": -1})");
+  auto cursor = c().Find(R"({"a": [1, 2]})", sorted);
+  absl::Status s =
+      cursor.ok() ? (*cursor)->ToVector().status() : cursor.status();
+  EXPECT_EQ(ErrorCode(s), 51246);
+}
+
 // MongoDB manual "$slice (projection)" and "$elemMatch (projection)".
 TEST_F(PositionalTest, SliceAndElemMatchProjections) {
   ASSERT_TRUE(
@@ -78,6 +96,62 @@ TEST_F(PositionalTest, SliceAndElemMatchProjections) {
             R"({"_id":1,"n":0,"a":[{"b":2}]})");
   EXPECT_EQ(Find("{}", R"({"a": {"$elemMatch": {"b": {"$gte": 2}}}})"),
             R"({"_id":1,"a":[{"b":2}]})");
+}
+
+// The C++ API: UpdateOptions::array_filters, and "$" from the filter's
+// match (jstests/core/write/update/update_arrayFilters.js, updatel.js).
+TEST_F(PositionalTest, PositionalUpdates) {
+  ASSERT_TRUE(c().InsertMany({R"({"_id": 1, "a": [{"b": 1, "n": 0},
+                                 {"b": 2, "n": 0}], "g": [5, 7, 9]})",
+                              R"({"_id": 2, "a": [{"b": 2, "n": 0}],
+                                 "g": [1, 8]})"})
+                  .ok());
+  UpdateOptions none;
+  auto r = c().UpdateOne(R"({"_id": 1, "a.b": 2})", R"({"$inc": {"a.$.n": 5}})",
+                         none);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->modified_count, 1);
+  UpdateOptions filters;
+  filters.array_filters = {*ParseDocument(R"({"x": {"$gte": 7}})")};
+  r = c().UpdateMany("{}", R"({"$set": {"g.$[x]": 0}})", filters);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->modified_count, 2);
+  r = c().UpdateMany("{}", R"({"$inc": {"a.$[].n": 1}})", none);
+  ASSERT_TRUE(r.ok()) << r.status();
+  FindOptions all;
+  auto cursor = c().Find("{}", all);
+  ASSERT_TRUE(cursor.ok());
+  auto docs = (*cursor)->ToVector();
+  ASSERT_TRUE(docs.ok());
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ(ToJson((*docs)[0]),
+            R"({"_id":1,"a":[{"b":1,"n":1},{"b":2,"n":6}],"g":[5,0,0]})");
+  EXPECT_EQ(ToJson((*docs)[1]), R"({"_id":2,"a":[{"b":2,"n":1}],"g":[1,0]})");
+
+  // Misuse is an error and changes nothing.
+  r = c().UpdateOne(R"({"_id": 1})", R"({"$set": {"a.$.n": 0}})", none);
+  EXPECT_EQ(Error(r.status()),
+            "error 2: The positional operator did not find the match needed "
+            "from the query.");
+  r = c().UpdateOne("{}", R"({"$set": {"g.$[y]": 0}})", filters);
+  EXPECT_EQ(Error(r.status()),
+            "error 2: No array filter found for identifier 'y' in path "
+            "'g.$[y]'");
+  r = c().UpdateOne("{}", R"({"$set": {"g": 0}})", filters);
+  EXPECT_EQ(ErrorCode(r.status()), kFailedToParse);
+  UpdateOptions upsert;
+  upsert.upsert = true;
+  r = c().UpdateOne(R"({"_id": 3})", R"({"$set": {"a.$": 1}})", upsert);
+  EXPECT_EQ(Error(r.status()),
+            "error 2: The positional operator did not find the match needed "
+            "from the query.");
+  cursor = c().Find("{}", all);
+  ASSERT_TRUE(cursor.ok());
+  docs = (*cursor)->ToVector();
+  ASSERT_TRUE(docs.ok());
+  EXPECT_EQ(docs->size(), 2u);
+  EXPECT_EQ(ToJson((*docs)[0]),
+            R"({"_id":1,"a":[{"b":1,"n":1},{"b":2,"n":6}],"g":[5,0,0]})");
 }
 
 }  // namespace

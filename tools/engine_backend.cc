@@ -154,9 +154,22 @@ using UpdateCall = absl::StatusOr<UpdateResult> (Collection::*)(
 
 absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
                                 const Value& filter, const Value& doc,
-                                bool upsert) {
+                                bool upsert,
+                                const Value& array_filters = Value()) {
   UpdateOptions o;
   o.upsert = upsert;
+  if (!array_filters.is_null()) {
+    // The update command's IDL check on the option's type.
+    if (!array_filters.is_array()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kTypeMismatch,
+          absl::StrCat("BSON field 'update.updates.arrayFilters' is the wrong "
+                       "type '",
+                       TypeName(array_filters.type()),
+                       "', expected type 'array'"));
+    }
+    o.array_filters = array_filters.array_items();
+  }
   ASSIGN_OR_RETURN(UpdateResult r, (c.*call)(filter, doc, o, WriteOptions()));
   return UpdateReply(r);
 }
@@ -165,18 +178,19 @@ absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
 
 absl::StatusOr<Value> EngineBackend::UpdateOne(absl::string_view coll,
                                                const Value& filter,
-                                               const Value& update,
-                                               bool upsert) {
+                                               const Value& update, bool upsert,
+                                               const Value& array_filters) {
   return RunUpdate(db_->collection(coll), &Collection::UpdateOne, filter,
-                   update, upsert);
+                   update, upsert, array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
                                                 const Value& filter,
                                                 const Value& update,
-                                                bool upsert) {
+                                                bool upsert,
+                                                const Value& array_filters) {
   return RunUpdate(db_->collection(coll), &Collection::UpdateMany, filter,
-                   update, upsert);
+                   update, upsert, array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::ReplaceOne(absl::string_view coll,

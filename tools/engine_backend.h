@@ -36,9 +36,11 @@ class EngineBackend : public shell::ShellBackend {
   absl::StatusOr<std::vector<Value>> Find(
       absl::string_view coll, const shell::FindRequest& req) override;
   absl::StatusOr<Value> UpdateOne(absl::string_view coll, const Value& filter,
-                                  const Value& update, bool upsert) override;
+                                  const Value& update, bool upsert,
+                                  const Value& array_filters) override;
   absl::StatusOr<Value> UpdateMany(absl::string_view coll, const Value& filter,
-                                   const Value& update, bool upsert) override;
+                                   const Value& update, bool upsert,
+                                   const Value& array_filters) override;
   absl::StatusOr<Value> ReplaceOne(absl::string_view coll, const Value& filter,
                                    const Value& replacement,
                                    bool upsert) override;

@@ -137,6 +137,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(Value update, Arg(args, 1, Value::Null(), "update"));
     bool upsert = false, multi = false;
+    Value array_filters;  // null: none
     if (args.size() > 2 && args[2].kind == Kind::kValue &&
         args[2].value.type() == ValueType::kBool) {
       // Legacy update(filter, update, upsert, multi).
@@ -148,6 +149,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
       ASSIGN_OR_RETURN(Value options, ObjectArg(args, 2, "options"));
       upsert = BoolOption(options, "upsert");
       multi = BoolOption(options, "multi");
+      if (const Value* af = options.Get("arrayFilters")) array_filters = *af;
     }
     const bool pipeline = update.is_array();
     if (!update.is_object() && !pipeline) {
@@ -163,8 +165,10 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
       if (!has_ops) {
         return wrap(backend_->ReplaceOne(coll, filter, update, upsert));
       }
-      return wrap(multi ? backend_->UpdateMany(coll, filter, update, upsert)
-                        : backend_->UpdateOne(coll, filter, update, upsert));
+      return wrap(multi ? backend_->UpdateMany(coll, filter, update, upsert,
+                                               array_filters)
+                        : backend_->UpdateOne(coll, filter, update, upsert,
+                                              array_filters));
     }
     if (method == "replaceOne") {
       if (pipeline || HasOperatorKeys(update)) {
@@ -179,9 +183,11 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
           "MongoInvalidArgumentError: Update document requires atomic "
           "operators");
     }
-    return wrap(method == "updateOne"
-                    ? backend_->UpdateOne(coll, filter, update, upsert)
-                    : backend_->UpdateMany(coll, filter, update, upsert));
+    return wrap(
+        method == "updateOne"
+            ? backend_->UpdateOne(coll, filter, update, upsert, array_filters)
+            : backend_->UpdateMany(coll, filter, update, upsert,
+                                   array_filters));
   }
   if (method == "deleteOne" || method == "deleteMany") {
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));

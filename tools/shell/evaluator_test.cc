@@ -113,11 +113,19 @@ class FakeBackend : public ShellBackend {
                 {"upsertedCount", Value::Int32(0)}});
   }
   absl::StatusOr<Value> UpdateOne(absl::string_view coll, const Value& filter,
-                                  const Value& update, bool upsert) override {
+                                  const Value& update, bool upsert,
+                                  const Value& array_filters) override {
+    if (!array_filters.is_null()) {
+      log.push_back(absl::StrCat("arrayFilters=", ToJson(array_filters)));
+    }
     return Update(coll, filter, update, upsert, false, "UpdateOne");
   }
   absl::StatusOr<Value> UpdateMany(absl::string_view coll, const Value& filter,
-                                   const Value& update, bool upsert) override {
+                                   const Value& update, bool upsert,
+                                   const Value& array_filters) override {
+    if (!array_filters.is_null()) {
+      log.push_back(absl::StrCat("arrayFilters=", ToJson(array_filters)));
+    }
     return Update(coll, filter, update, upsert, true, "UpdateMany");
   }
   absl::StatusOr<Value> ReplaceOne(absl::string_view coll, const Value& filter,
@@ -365,6 +373,20 @@ TEST_F(EvaluatorTest, LegacyWritesPrintMongoshReplies) {
   EXPECT_EQ(absl::StrJoin(backend_.log, ","),
             "UpdateOne upsert=0,UpdateMany upsert=1,ReplaceOne upsert=1,"
             "CountDocuments skip=0 limit=0");
+}
+
+// mongosh passes the arrayFilters option of updateOne/updateMany/update
+// through to the server (update_arrayFilters.js).
+TEST_F(EvaluatorTest, ArrayFiltersOptionIsPassedThrough) {
+  Run("db.c.updateOne({}, {$set: {'a.$[i]': 1}}, {arrayFilters: [{i: 0}]})\n"
+      "db.c.updateMany({}, {$set: {'a.$[i]': 1}}, {arrayFilters: [{i: 0}]})\n"
+      "db.c.update({}, {$set: {'a.$[i]': 1}}, {arrayFilters: [{i: 0}], "
+      "multi: true})\n"
+      "db.c.updateOne({}, {$set: {a: 1}})\n");
+  EXPECT_EQ(absl::StrJoin(backend_.log, ","),
+            R"(arrayFilters=[{"i":0}],UpdateOne upsert=0,)"
+            R"(arrayFilters=[{"i":0}],UpdateMany upsert=0,)"
+            R"(arrayFilters=[{"i":0}],UpdateMany upsert=0,UpdateOne upsert=0)");
 }
 
 TEST_F(EvaluatorTest, ModernWrites) {

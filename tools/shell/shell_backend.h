@@ -63,13 +63,15 @@ class ShellBackend {
   }
   // { acknowledged: true, insertedId: <upserted _id or null>,
   //   matchedCount: n, modifiedCount: n, upsertedCount: n }
+  // `array_filters`: the arrayFilters option as given (null: none).
   virtual absl::StatusOr<Value> UpdateOne(absl::string_view coll,
                                           const Value& filter,
-                                          const Value& update, bool upsert) = 0;
+                                          const Value& update, bool upsert,
+                                          const Value& array_filters) = 0;
   virtual absl::StatusOr<Value> UpdateMany(absl::string_view coll,
                                            const Value& filter,
-                                           const Value& update,
-                                           bool upsert) = 0;
+                                           const Value& update, bool upsert,
+                                           const Value& array_filters) = 0;
   virtual absl::StatusOr<Value> ReplaceOne(absl::string_view coll,
                                            const Value& filter,
                                            const Value& replacement,
