@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "query/path_values.h"
 
@@ -286,13 +287,28 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
   bool has_slice = false;
   std::vector<Entry> entries;
   for (const auto& [name, v] : spec.object_fields()) {
-    if (name.empty() || name[0] == '$' ||
-        name.find("..") != std::string::npos || name.back() == '.' ||
-        name[0] == '.') {
+    if (name.empty() || name.find("..") != std::string::npos ||
+        name.back() == '.' || name[0] == '.') {
       return Err(kBadValue,
                  absl::StrCat("invalid projection field name: '", name, "'"));
     }
     const auto positional = FindPositional(name);
+    const bool exclusion = (v.type() == ValueType::kBool && !v.bool_value()) ||
+                           (v.is_number() && v.AsDouble() == 0);
+    // FieldPath::uassertValidFieldName on the path (before a positional
+    // ".$" of an inclusion).
+    const absl::string_view checked =
+        positional.has_value() && !exclusion
+            ? absl::string_view(name).substr(0, positional->first)
+            : absl::string_view(name);
+    for (absl::string_view part : absl::StrSplit(checked, '.')) {
+      if (!part.empty() && part[0] == '$' && part != "$id" && part != "$ref" &&
+          part != "$db") {
+        return Err(16410,
+                   "FieldPath field names may not start with '$'. Consider "
+                   "using $getField or $setField.");
+      }
+    }
     if (v.is_object()) {
       if (positional.has_value()) {
         return Err(31271,
@@ -348,15 +364,6 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
     }
     const bool include =
         v.type() == ValueType::kBool ? v.bool_value() : v.AsDouble() != 0;
-    if (!include) {
-      for (const std::string& part : query_internal::SplitDotted(name)) {
-        if (part[0] == '$') {
-          return Err(16410,
-                     "FieldPath field names may not start with '$'. Consider "
-                     "using $getField or $setField.");
-        }
-      }
-    }
     if (include && positional.has_value()) {
       if (!p.positional_.empty()) {
         return Err(31276,
