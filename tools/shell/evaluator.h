@@ -12,8 +12,9 @@
 //       .batchSize(n).count().size().itcount().toArray().explain(v)
 //       .forEach(printjson|print)]
 //   db.c.findOne(filter, projection)
-//   db.c.updateOne/updateMany/replaceOne(filter, update, {upsert})
-//   db.c.update(filter, update, {upsert, multi})      (legacy)
+//   db.c.updateOne/updateMany(filter, update, {upsert, arrayFilters})
+//   db.c.replaceOne(filter, update, {upsert})
+//   db.c.update(filter, update, {upsert, multi, arrayFilters})   (legacy)
 //   db.c.deleteOne/deleteMany(filter), db.c.remove(filter, justOne)
 //   db.c.count(filter), countDocuments(filter, {skip, limit}),
 //       estimatedDocumentCount(), distinct(key, filter)
