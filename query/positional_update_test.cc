@@ -214,6 +214,23 @@ TEST(PositionalUpdateTest, ApplyErrors) {
   EXPECT_EQ(Upd(R"({"$set": {"a.$[i]": 1, "a.$[j]": 2}})", R"({"a": [0]})",
                 R"([{"i": 0}, {"j": 0}])"),
             "error 40: Update created a conflict at 'a.0'");
+  // The merge fails whether or not the rest resolves (update_arrayFilters.js).
+  EXPECT_EQ(Upd(R"({"$set": {"a.$[i].b.$[k].c": 1, "a.$[j].b.$[k].c": 2}})",
+                R"({"a": [{"x": 0, "b": [{"y": 1}]}]})",
+                R"([{"i.x": 0}, {"j.x": 0}, {"k.y": 0}])"),
+            "error 40: Update created a conflict at 'a.0.b.$[k].c'");
+  EXPECT_EQ(Upd(R"({"$set": {"a.$[i].b.$[k].c": 1, "a.$[j].b.$[k].c": 2}})",
+                R"({"a": [{"x": 0, "b": [{"y": 1}]}, {"x": 1, "b": []}]})",
+                R"([{"i.x": 0}, {"j.x": 1}, {"k.y": 0}])"),
+            R"({"a":[{"x":0,"b":[{"y":1}]},{"x":1,"b":[]}]})");
+  // update_array_node_test.cpp: $[] with two identifiers below it.
+  EXPECT_EQ(Upd(R"({"$set": {"a.$[].b.$[i]": 1, "a.$[].b.$[j]": 1}})",
+                R"({"a": [{"b": [0]}]})", R"([{"i": 0}, {"j": 0}])"),
+            "error 40: Update created a conflict at 'a.0.b.0'");
+  // "$" resolving to an element another path names.
+  EXPECT_EQ(Upd(R"({"$set": {"a.$": 1, "a.0.b": 2}})", R"({"a": [{"b": 0}]})",
+                "[]", R"({"a.b": 0})"),
+            "error 40: Update created a conflict at 'a.0'");
   EXPECT_EQ(Upd(R"({"$inc": {"a.$[]": 1}})", R"({"_id": 7, "a": [1, "x"]})"),
             "error 14: Cannot apply $inc to a value of non-numeric type. "
             "{_id: 7} has the field '1' of non-numeric type string");

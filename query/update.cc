@@ -869,11 +869,18 @@ const Value* FindConst(const Value& root, const std::vector<std::string>& parts,
 // "$[id]" by the positions whose element passes the filter `id`
 // (UpdateObjectNode::apply, UpdateArrayNode::apply). Appends each concrete
 // path to *out.
+// A dynamic component resolved: the concrete path up to and including it.
+struct Resolved {
+  size_t index;                     // of the component
+  std::vector<std::string> prefix;  // index + 1 concrete components
+};
+
 absl::Status Expand(
     const Value& doc, std::vector<std::string> parts, size_t k,
     std::optional<size_t> matched,
     const std::map<std::string, std::shared_ptr<const Filter>>& filters,
-    std::vector<std::vector<std::string>>* out) {
+    std::vector<std::vector<std::string>>* out,
+    std::vector<Resolved>* resolved) {
   for (; k < parts.size(); ++k) {
     if (parts[k] == "$") {
       if (!matched.has_value()) {
@@ -882,6 +889,8 @@ absl::Status Expand(
                    "from the query.");
       }
       parts[k] = std::to_string(*matched);
+      resolved->push_back(
+          {k, std::vector<std::string>(parts.begin(), parts.begin() + k + 1)});
       continue;
     }
     if (!IsArrayFilterToken(parts[k])) continue;
@@ -910,8 +919,10 @@ absl::Status Expand(
       }
       std::vector<std::string> next = parts;
       next[k] = std::to_string(i);
+      resolved->push_back(
+          {k, std::vector<std::string>(next.begin(), next.begin() + k + 1)});
       RETURN_IF_ERROR(
-          Expand(doc, std::move(next), k + 1, matched, filters, out));
+          Expand(doc, std::move(next), k + 1, matched, filters, out, resolved));
     }
     return absl::OkStatus();
   }
@@ -919,6 +930,66 @@ absl::Status Expand(
   return absl::OkStatus();
 }
 
+// createUpdateNodeByMerging(): two paths that differ at a dynamic component
+// resolving to the same element merge there; if the rest of one is a prefix
+// of (or equal to) the rest of the other, the merge fails with 40 "Update
+// created a conflict at '<element path>.<rest as written>'" whether or not
+// the rest resolves to anything. Returns the first such conflict.
+absl::Status MergeConflict(const std::vector<const UpdateOp*>& ops,
+                           const std::vector<std::vector<Resolved>>& resolved) {
+  std::set<size_t> indexes;
+  for (const auto& list : resolved) {
+    for (const Resolved& r : list) indexes.insert(r.index);
+  }
+  // (component index, concrete prefix) -> the operations reaching it.
+  std::map<std::pair<size_t, std::vector<std::string>>, std::vector<size_t>> at;
+  for (size_t o = 0; o < ops.size(); ++o) {
+    const std::vector<std::string>& parts = ops[o]->parts;
+    for (size_t k : indexes) {
+      if (k >= parts.size()) continue;
+      // The last resolved component at or before k, extended literally.
+      std::optional<size_t> last;
+      for (const Resolved& r : resolved[o]) {
+        if (r.index <= k && (!last.has_value() || r.index > *last)) {
+          last = r.index;
+        }
+      }
+      if (!last.has_value()) {
+        at[{k, std::vector<std::string>(parts.begin(), parts.begin() + k + 1)}]
+            .push_back(o);
+        continue;
+      }
+      for (const Resolved& r : resolved[o]) {
+        if (r.index != *last) continue;
+        std::vector<std::string> prefix = r.prefix;
+        prefix.insert(prefix.end(), parts.begin() + r.index + 1,
+                      parts.begin() + k + 1);
+        at[{k, std::move(prefix)}].push_back(o);
+      }
+    }
+  }
+  for (const auto& [key, list] : at) {
+    const size_t k = key.first;
+    for (size_t x = 0; x < list.size(); ++x) {
+      for (size_t y = x + 1; y < list.size(); ++y) {
+        const auto& a = ops[list[x]]->parts;
+        const auto& b = ops[list[y]]->parts;
+        if (list[x] == list[y] || a[k] == b[k]) continue;
+        const size_t n = std::min(a.size(), b.size());
+        if (!std::equal(a.begin() + k + 1, a.begin() + n, b.begin() + k + 1)) {
+          continue;
+        }
+        std::vector<std::string> at_path = key.second;
+        const auto& shorter = a.size() <= b.size() ? a : b;
+        at_path.insert(at_path.end(), shorter.begin() + k + 1, shorter.end());
+        return Err(kConflictingUpdateOperators,
+                   absl::StrCat("Update created a conflict at '",
+                                absl::StrJoin(at_path, "."), "'"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
 }  // namespace
 
 absl::StatusOr<Update> Update::Parse(const Value& update_doc) {
@@ -1053,17 +1124,22 @@ absl::Status Update::ApplyDynamic(Value* work, int64_t now_millis,
   };
   std::vector<Target> targets;
   std::vector<std::vector<std::string>> concrete;
+  std::vector<const UpdateOp*> applied;
+  std::vector<std::vector<Resolved>> resolved;
   for (const UpdateOp& op : ops_) {
+    if (op.kind == Kind::kSetOnInsert && !is_insert) continue;
+    applied.push_back(&op);
+    resolved.emplace_back();
     if (!op.dynamic) {
       targets.push_back({&op, op.parts});
       continue;
     }
-    if (op.kind == Kind::kSetOnInsert && !is_insert) continue;
     concrete.clear();
-    RETURN_IF_ERROR(
-        Expand(*work, op.parts, 0, matched, array_filters_, &concrete));
+    RETURN_IF_ERROR(Expand(*work, op.parts, 0, matched, array_filters_,
+                           &concrete, &resolved.back()));
     for (auto& parts : concrete) targets.push_back({&op, std::move(parts)});
   }
+  RETURN_IF_ERROR(MergeConflict(applied, resolved));
   // Two operations reaching one element: createUpdateNodeByMerging()'s
   // "Update created a conflict at ...".
   std::vector<const std::vector<std::string>*> sorted;
