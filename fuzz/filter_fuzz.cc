@@ -1,5 +1,6 @@
 // Filter parsing and matching: "<filter JSON>\n<document JSON>". Never
-// crashes; a parsed filter matches any document without error.
+// crashes; a parsed filter matches any document without error, and asking
+// for MatchDetails does not change the verdict.
 #include "document/json.h"
 #include "fuzz/fuzz_util.h"
 #include "query/filter.h"
@@ -18,5 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!doc.ok()) return 0;
   const bool once = filter->Matches(*doc);
   FUZZ_CHECK(filter->Matches(*doc) == once, "matching is not deterministic");
+  MatchDetails details;
+  FUZZ_CHECK(filter->Matches(*doc, &details) == once,
+             "matching with details gives another verdict");
   return 0;
 }
