@@ -52,6 +52,57 @@ absl::string_view MongoCodeName(int code) {
       return "Location51091";
     case 51108:  // invalid flag in regex options
       return "Location51108";
+    // The find projection's assertion codes (query/projection.cc).
+    case 16410:
+      return "Location16410";
+    case 31255:
+      return "Location31255";
+    case 31256:
+      return "Location31256";
+    case 31257:
+      return "Location31257";
+    case 31258:
+      return "Location31258";
+    case 31259:
+      return "Location31259";
+    case 31270:
+      return "Location31270";
+    case 31271:
+      return "Location31271";
+    case 31272:
+      return "Location31272";
+    case 31273:
+      return "Location31273";
+    case 31274:
+      return "Location31274";
+    case 31275:
+      return "Location31275";
+    case 31276:
+      return "Location31276";
+    case 31277:
+      return "Location31277";
+    case 31287:
+      return "Location31287";
+    case 31308:
+      return "Location31308";
+    case 51050:
+      return "Location51050";
+    case 51246:
+      return "Location51246";
+    case 51247:
+      return "Location51247";
+    // The update language's codes (query/update.cc), named as in MongoDB's
+    // error_codes.yml.
+    case 28:
+      return "PathNotViable";
+    case 40:
+      return "ConflictingUpdateOperators";
+    case 52:
+      return "DollarPrefixedFieldName";
+    case 54:
+      return "NotSingleValueField";
+    case 56:
+      return "EmptyFieldName";
     default:
       return "";
   }
