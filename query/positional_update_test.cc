@@ -142,6 +142,16 @@ TEST(PositionalUpdateTest, DollarUsesTheQueryMatch) {
   EXPECT_EQ(Upd(R"({"$set": {"a.$.b": 1}})", "{}", "[]", "{}", true),
             "error 2: The positional operator did not find the match needed "
             "from the query.");
+  // $setOnInsert is a no-op on an update, but its path still resolves.
+  EXPECT_EQ(Upd(R"({"$setOnInsert": {"a.$": 1}})", R"({"a": [1]})"),
+            "error 2: The positional operator did not find the match needed "
+            "from the query.");
+  EXPECT_EQ(Upd(R"({"$setOnInsert": {"a.$[]": 1}})", R"({"a": [1]})"),
+            R"({"a":[1]})");
+  EXPECT_EQ(Upd(R"({"$setOnInsert": {"a.$[]": 1}})", R"({"_id": 1})", "[]",
+                "{}", true),
+            "error 2: The path 'a' must exist in the document in order to "
+            "apply array updates.");
   // "$" and "$[]" together.
   EXPECT_EQ(Upd(R"({"$set": {"a.$.b.$[]": 0}})",
                 R"({"a": [{"b": [1, 2]}, {"k": 1, "b": [3]}]})", "[]",

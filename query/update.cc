@@ -1127,7 +1127,8 @@ absl::Status Update::ApplyDynamic(Value* work, int64_t now_millis,
   std::vector<const UpdateOp*> applied;
   std::vector<std::vector<Resolved>> resolved;
   for (const UpdateOp& op : ops_) {
-    if (op.kind == Kind::kSetOnInsert && !is_insert) continue;
+    // $setOnInsert paths resolve (and fail) on updates too: UpdateObjectNode
+    // and UpdateArrayNode apply before the leaf decides it is a no-op.
     applied.push_back(&op);
     resolved.emplace_back();
     if (!op.dynamic) {
