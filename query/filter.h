@@ -17,8 +17,8 @@
 //  - $ne, $nin and $not are negations over the whole path, so {a: {$ne: 5}}
 //    does not match {a: [1, 5]}.
 // Regular expressions use PCRE2 in UTF mode as MongoDB does (see
-// query/regex.h); each is compiled once, by Parse. Parse errors are InvalidArgument with MongoDB's code (2 BadValue
-// unless noted) and wording.
+// query/regex.h); each is compiled once, by Parse. Parse errors are
+// InvalidArgument with MongoDB's code (2 BadValue unless noted) and wording.
 //
 // A Filter is immutable after Parse and may be used from many threads.
 #ifndef TTLDB_QUERY_FILTER_H_
