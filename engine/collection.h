@@ -116,7 +116,15 @@ class Collection {
   // The first matching document, or std::nullopt.
   absl::StatusOr<std::optional<Value>> FindOne(const DocArg& filter,
                                                const FindOptions& options = {});
+  // The documents matching `filter`, exactly: with hide_expired, not the
+  // expired documents the monitor has not deleted yet.
   absl::StatusOr<int64_t> CountDocuments(const DocArg& filter = "{}");
+  // MongoDB's estimatedDocumentCount(): the documents stored, as
+  // Stats()["count"] counts them, including expired documents the monitor
+  // has not deleted yet even when reads hide them (MongoDB counts them too:
+  // both read the collection's record count). CountDocuments() is the
+  // exact count of what reads return.
+  absl::StatusOr<int64_t> EstimatedDocumentCount();
   // The distinct values of `field` (array elements count separately) among
   // matching documents, in MongoDB's sort order.
   absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
@@ -161,6 +169,8 @@ class Collection {
   // {valid: bool, nrecords, nIndexes, keysPerIndex: {...}, errors: [...]}.
   absl::StatusOr<Value> Validate();
   // {ns, count, size (bytes of stored documents), nindexes, indexNames}.
+  // count and size are those of the documents stored (see
+  // EstimatedDocumentCount), expired ones not yet deleted included.
   absl::StatusOr<Value> Stats();
 
  private:
