@@ -11,6 +11,7 @@
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
+#include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
 namespace ttldb {
@@ -72,6 +73,10 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   const std::string spec_text = ToJson(IndexSpecToValue(spec));
   if (spec.has_expire_after_seconds()) {
     RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
+    RETURN_IF_ERROR(
+        CheckTouchInterval(options_.touch_min_interval,
+                           static_cast<int64_t>(spec.expire_after_seconds()),
+                           coll, spec.name(), kCannotCreateIndex));
   }
   RETURN_IF_ERROR(ValidateLifetimeOptions(spec, kCannotCreateIndex));
   if (IsIdKey(spec) && !spec.has_expire_after_seconds()) {
@@ -496,6 +501,8 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                              ? Value::Int64(static_cast<int64_t>(old))
                              : Value::Double(old));
     }
+    RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval, *new_expire,
+                                       coll, target->name(), kInvalidOptions));
     target->set_expire_after_seconds(static_cast<double>(*new_expire));
     reply.emplace_back("expireAfterSeconds_new", Value::Int64(*new_expire));
   }
