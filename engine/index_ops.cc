@@ -87,7 +87,15 @@ absl::StatusOr<std::string> Engine::CreateIndex(
                                      "or partial. Specification: ",
                                      spec_text));
     }
-    return std::string("_id_");  // the implicit _id index already exists
+    // {_id: 1} and {_id: -1} both name the _id index, which every
+    // collection has (MongoDB's IndexDescriptor::isIdIndexPattern; its
+    // _fixIndexSpec makes the key {_id: 1} and the name "_id_"): nothing to
+    // build. As for any createIndexes, a missing collection is created
+    // (jstests/core/index_id_desc.js: after ensureIndex({_id: -1}) on a
+    // dropped collection, getIndexes() lists exactly the _id_ index).
+    MutexLock l(&write_mu_);
+    RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
+    return std::string("_id_");
   }
   if (!spec.partial_filter_json().empty()) {
     ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));

@@ -242,6 +242,28 @@ TEST_F(HiddenWritesTest, FailedWriteRemovesNothing) {
   EXPECT_TRUE(Valid(c));
 }
 
+// stats().count and estimatedDocumentCount() agree while hidden documents
+// exist: both count the documents stored, as MongoDB's both read the
+// collection's record count (a count without a query runs
+// src/mongo/db/exec/record_store_fast_count.cpp, which returns
+// numRecords(); collStats reports the same number), expired documents the
+// monitor has not deleted included; CountDocuments() counts what reads
+// return.
+TEST_F(HiddenWritesTest, StatsCountAndEstimatedCountAgree) {
+  Collection& c = Sessions();
+  ASSERT_TRUE(c.InsertOne(Doc(1, "ada", kStart)).ok());
+  ASSERT_TRUE(c.InsertOne(Doc(2, "bob", kStart + absl::Hours(1))).ok());
+  clock_.Advance(absl::Seconds(2));
+  EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 2);
+  EXPECT_EQ(*c.EstimatedDocumentCount(), 2);
+  EXPECT_EQ(*c.CountDocuments(), 1);
+  db_->TEST_RunTtlPass(clock_.WallNow());
+  EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
+  EXPECT_EQ(*c.EstimatedDocumentCount(), 1);
+  EXPECT_EQ(*c.CountDocuments(), 1);
+  EXPECT_EQ(*db_->collection("missing").EstimatedDocumentCount(), 0);
+}
+
 // hide_expired off is MongoDB's behaviour: the expired document is visible
 // until the monitor deletes it, so it is a duplicate like any other.
 TEST_F(HiddenWritesTest, MongoBehaviourKeepsTheDuplicate) {
