@@ -46,7 +46,10 @@ class Engine;
 // When Options::hide_expired is on (the default), every read - FindById,
 // Find, FindOne, CountDocuments, Distinct - treats a document that a TTL
 // index has expired as absent, even before the monitor deletes it; updates
-// and deletes do not match it either.
+// and deletes do not match it either, and a write whose _id or unique key
+// collides with it removes it (in the same atomic batch, reported as a TTL
+// deletion) instead of failing with 11000. Stats() and
+// EstimatedDocumentCount() count it until it is deleted.
 class Collection {
  public:
   Collection(Engine* engine, std::string name)
@@ -61,7 +64,8 @@ class Collection {
   // Inserts one document and returns its _id. An _id is generated (an
   // ObjectId, placed first) when absent. Fails with 11000 "E11000 duplicate
   // key error collection: <name> index: <index> dup key: {...}" if the _id
-  // or a unique index key exists; nothing is written then.
+  // or a unique index key exists in a visible document; nothing is written
+  // then.
   absl::StatusOr<Value> InsertOne(const DocArg& doc,
                                   const WriteOptions& options = {});
 
