@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "base/sync_point.h"
@@ -109,10 +110,12 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
                                             const WriteRequest& request,
                                             const Value& doc, absl::Time now,
                                             const WriteOptions& options,
-                                            std::optional<size_t> matched)
+                                            std::optional<size_t> matched,
+                                            Engine::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
-    RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, nullptr, options));
+    RETURN_IF_ERROR(
+        engine->WriteDocumentLocked(state, &doc, nullptr, options, nullptr));
     return true;
   }
   // Shared with the document cache after the write (no second copy).
@@ -157,7 +160,7 @@ static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
                       "the immutable field '_id'");
   }
   RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options,
-                                              std::move(updated_ptr)));
+                                              removed, std::move(updated_ptr)));
   return true;
 }
 
@@ -172,6 +175,12 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   UpdateResult result;
   const absl::Time now = engine->clock()->WallNow();
   auto state = engine->GetState(coll);
+  // Hidden documents this call's writes removed: handed to the expiry
+  // listener when the call returns, outside the writers' lock.
+  Engine::ExpiredRemovals removed;
+  absl::Cleanup deliver = [&] {
+    engine->DeliverExpiredRemovals(coll, &removed);
+  };
   // Candidates from a snapshot, without the lock; each is re-read and
   // re-matched under the lock before it is written, so a document changed
   // meanwhile is judged on its current contents. A single-document write
@@ -203,7 +212,8 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       ++result.matched_count;
       ASSIGN_OR_RETURN(bool modified,
                        ApplyToDocument(engine, *current, request, *doc, now,
-                                       options, details.elem_match_key));
+                                       options, details.elem_match_key,
+                                       &removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||

@@ -46,7 +46,10 @@ class Engine;
 // When Options::hide_expired is on (the default), every read - FindById,
 // Find, FindOne, CountDocuments, Distinct - treats a document that a TTL
 // index has expired as absent, even before the monitor deletes it; updates
-// and deletes do not match it either.
+// and deletes do not match it either, and a write whose _id or unique key
+// collides with it removes it (in the same atomic batch, reported as a TTL
+// deletion) instead of failing with 11000. Stats() and
+// EstimatedDocumentCount() count it until it is deleted.
 class Collection {
  public:
   Collection(Engine* engine, std::string name)
@@ -61,7 +64,8 @@ class Collection {
   // Inserts one document and returns its _id. An _id is generated (an
   // ObjectId, placed first) when absent. Fails with 11000 "E11000 duplicate
   // key error collection: <name> index: <index> dup key: {...}" if the _id
-  // or a unique index key exists; nothing is written then.
+  // or a unique index key exists in a visible document; nothing is written
+  // then.
   absl::StatusOr<Value> InsertOne(const DocArg& doc,
                                   const WriteOptions& options = {});
 
@@ -116,7 +120,15 @@ class Collection {
   // The first matching document, or std::nullopt.
   absl::StatusOr<std::optional<Value>> FindOne(const DocArg& filter,
                                                const FindOptions& options = {});
+  // The documents matching `filter`, exactly: with hide_expired, not the
+  // expired documents the monitor has not deleted yet.
   absl::StatusOr<int64_t> CountDocuments(const DocArg& filter = "{}");
+  // MongoDB's estimatedDocumentCount(): the documents stored, as
+  // Stats()["count"] counts them, including expired documents the monitor
+  // has not deleted yet even when reads hide them (MongoDB counts them too:
+  // both read the collection's record count). CountDocuments() is the
+  // exact count of what reads return.
+  absl::StatusOr<int64_t> EstimatedDocumentCount();
   // The distinct values of `field` (array elements count separately) among
   // matching documents, in MongoDB's sort order.
   absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
@@ -161,6 +173,8 @@ class Collection {
   // {valid: bool, nrecords, nIndexes, keysPerIndex: {...}, errors: [...]}.
   absl::StatusOr<Value> Validate();
   // {ns, count, size (bytes of stored documents), nindexes, indexNames}.
+  // count and size are those of the documents stored (see
+  // EstimatedDocumentCount), expired ones not yet deleted included.
   absl::StatusOr<Value> Stats();
 
  private:

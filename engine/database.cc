@@ -105,6 +105,7 @@ Value Database::ServerStatus() {
             Value::Int64(absl::ToInt64Microseconds(m.total_duration))),
       Field("invalidTTLIndexSkips", Value::Int64(m.invalid_ttl_index_skips)),
       Field("failedBatches", Value::Int64(m.failed_batches)),
+      Field("deletedByWrites", Value::Int64(m.deleted_by_writes)),
       Field("lastPassMillis",
             Value::Int64(absl::ToInt64Milliseconds(m.last_pass_duration))),
   };

@@ -13,6 +13,7 @@
 #include "leveldb/cache.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
+#include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
 namespace ttldb {
@@ -126,6 +127,19 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  {
+    // touch_min_interval must be well below every TTL index's E
+    // (ttl/touch_interval.h).
+    MutexLock l(&catalog_mu_);
+    for (const auto& [name, state] : states_) {
+      for (const auto& idx : state->indexes) {
+        if (!idx->ttl_seconds.has_value()) continue;
+        RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval,
+                                           *idx->ttl_seconds, name,
+                                           idx->spec.name(), kBadValue));
+      }
+    }
+  }
   compact_thread_ = std::thread([this] { CompactionLoop(); });
 
   MonitorOptions config;

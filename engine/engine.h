@@ -22,6 +22,7 @@
 #include "engine/doc_cache.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
+#include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
 #include "ttl/monitor.h"
@@ -88,16 +89,35 @@ class Engine : public TtlStore {
   absl::StatusOr<Value> CollMod(absl::string_view coll, const Value& command);
 
   // ---- Write path ----------------------------------------------------------
+  // Documents a write removed because they were expired and hidden when it
+  // collided with them (see WriteDocumentLocked), for the expiry listener.
+  using ExpiredRemovals = std::vector<Value>;
+
   // Writes `new_doc` (insert when `old_doc` is null, replace otherwise) or
   // deletes `old_doc` (when `new_doc` is null), with every index entry, in
-  // one WriteBatch. Checks unique indexes. Caller holds write_mu_.
+  // one WriteBatch. Caller holds write_mu_.
+  //
+  // Checks the _id (on insert) and unique indexes. A collision with a
+  // document that reads hide (IsHidden: expired, Options::hide_expired) is
+  // no collision: that document is removed, with all its index entries, in
+  // the same WriteBatch, counted as a TTL deletion (TtlMonitor::
+  // CountDeletedByWrite) and, if there is an expiry listener, appended to
+  // *removed after the commit; the caller passes *removed to
+  // DeliverExpiredRemovals once it has released write_mu_. A collision with
+  // any other document fails with 11000 and writes nothing. `removed` may
+  // be null only for a delete.
+  //
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
   absl::Status WriteDocumentLocked(
       const CollectionState& state, const Value* old_doc, const Value* new_doc,
-      const WriteOptions& options,
+      const WriteOptions& options, ExpiredRemovals* removed,
       std::shared_ptr<const Value> cache_new_doc = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Calls the expiry listener (if any) with each document of *removed, on
+  // the calling thread, and clears it. Never under write_mu_.
+  void DeliverExpiredRemovals(absl::string_view coll, ExpiredRemovals* removed)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
   // Inserts a document (generating _id). Takes write_mu_.
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options);
@@ -193,6 +213,26 @@ class Engine : public TtlStore {
   absl::Status CheckUniqueLocked(const CollectionState& state,
                                  const IndexState& index, absl::string_view key,
                                  absl::string_view encoded_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The encoded _id of a document other than `encoded_id` (and other than
+  // those in `ignore`) holding the unique index key of `entry_key`, or ""
+  // when there is none.
+  absl::StatusOr<std::string> FindUniqueConflictLocked(
+      absl::string_view entry_key, absl::string_view encoded_id,
+      const std::vector<std::string>& ignore)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // What a write removes because it collided with hidden documents: their
+  // encoded _ids, the deletes of each document and all its index entries,
+  // how many entries, and the documents (for the listener).
+  struct Evictions {
+    std::vector<std::string> ids;
+    leveldb::WriteBatch batch;
+    int64_t keys = 0;
+    std::vector<Value> docs;
+  };
+  absl::Status EvictLocked(const CollectionState& state,
+                           const std::string& encoded_id, Value doc,
+                           Evictions* evictions)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   void NoteTtlEntryLocked(const IndexState& index, const std::string& key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);

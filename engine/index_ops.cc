@@ -11,6 +11,7 @@
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
+#include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
 namespace ttldb {
@@ -72,6 +73,10 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   const std::string spec_text = ToJson(IndexSpecToValue(spec));
   if (spec.has_expire_after_seconds()) {
     RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
+    RETURN_IF_ERROR(
+        CheckTouchInterval(options_.touch_min_interval,
+                           static_cast<int64_t>(spec.expire_after_seconds()),
+                           coll, spec.name(), kCannotCreateIndex));
   }
   RETURN_IF_ERROR(ValidateLifetimeOptions(spec, kCannotCreateIndex));
   if (IsIdKey(spec) && !spec.has_expire_after_seconds()) {
@@ -82,7 +87,15 @@ absl::StatusOr<std::string> Engine::CreateIndex(
                                      "or partial. Specification: ",
                                      spec_text));
     }
-    return std::string("_id_");  // the implicit _id index already exists
+    // {_id: 1} and {_id: -1} both name the _id index, which every
+    // collection has (MongoDB's IndexDescriptor::isIdIndexPattern; its
+    // _fixIndexSpec makes the key {_id: 1} and the name "_id_"): nothing to
+    // build. As for any createIndexes, a missing collection is created
+    // (jstests/core/index_id_desc.js: after ensureIndex({_id: -1}) on a
+    // dropped collection, getIndexes() lists exactly the _id_ index).
+    MutexLock l(&write_mu_);
+    RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
+    return std::string("_id_");
   }
   if (!spec.partial_filter_json().empty()) {
     ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));
@@ -496,6 +509,8 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                              ? Value::Int64(static_cast<int64_t>(old))
                              : Value::Double(old));
     }
+    RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval, *new_expire,
+                                       coll, target->name(), kInvalidOptions));
     target->set_expire_after_seconds(static_cast<double>(*new_expire));
     reply.emplace_back("expireAfterSeconds_new", Value::Int64(*new_expire));
   }

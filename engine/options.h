@@ -18,9 +18,14 @@ namespace ttldb {
 class Clock;
 
 // Called after each committed TTL deletion with the collection name and the
-// deleted document, on the monitor's thread. It must not call back into the
-// database synchronously; a slow listener delays only later deletions of
-// the same pass, never a writer. Exceptions must not escape it.
+// deleted document, exactly once per document: on the monitor's thread for
+// the monitor's deletions, and on the writer's thread (after the commit,
+// outside the writers' lock, before the write call returns) for an expired
+// document a write removed because it collided with it while hidden
+// (hide_expired). It may therefore run on two threads at once and must be
+// thread-safe. It must not call back into the database synchronously; a slow
+// listener delays later deletions of the same pass, or the return of that
+// one write, never other writers. Exceptions must not escape it.
 using ExpiryListener =
     std::function<void(absl::string_view collection, const Value& document)>;
 
@@ -64,12 +69,18 @@ struct Options {
   ExpiryListener expiry_listener;
 
   // Beyond MongoDB: every read treats an expired document as absent, even
-  // before the monitor deletes it. false gives MongoDB's exact behaviour
-  // (expired documents are visible until the sweep).
+  // before the monitor deletes it, and so does every write: a write that
+  // collides with it (its _id, a unique key) removes it in the write's own
+  // atomic batch, as a TTL deletion (metrics, expiry_listener), instead of
+  // failing with 11000. false gives MongoDB's exact behaviour (expired
+  // documents are visible, and duplicates, until the sweep).
   bool hide_expired = true;
   // Beyond MongoDB: Collection::Touch skips the write when the stored date is
   // younger than this, so a hot session does not rewrite its document on
-  // every request. Zero: always write.
+  // every request. Zero: always write. Must be at most half of every TTL
+  // index's expireAfterSeconds (E = 0 indexes excepted): the effective idle
+  // timeout is then between E - interval and E (ttl/touch_interval.h); Open,
+  // createIndex and collMod refuse what breaks it.
   absl::Duration touch_min_interval = absl::ZeroDuration();
 
   // --- Storage ---

@@ -194,6 +194,42 @@ absl::StatusOr<Value> Collection::Validate() {
   });
 }
 
+namespace {
+
+// The documents stored in a collection (expired ones not yet deleted
+// included) and their bytes: what Stats() and EstimatedDocumentCount()
+// report, so that the two always agree.
+absl::Status CountStored(Engine* engine, const CollectionState& state,
+                         const std::string& name, int64_t* count,
+                         int64_t* size) {
+  *count = 0;
+  *size = 0;
+  std::unique_ptr<leveldb::Iterator> it(
+      engine->db()->NewIterator(leveldb::ReadOptions()));
+  for (it->Seek(state.doc_prefix);
+       it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
+    ++*count;
+    *size += it->value().size();
+  }
+  if (!it->status().ok()) {
+    return absl::InternalError(absl::StrCat(
+        "stats ", name, ": read failed: ", it->status().ToString()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  auto state = engine_->GetState(name_);
+  int64_t count = 0, size = 0;
+  if (state != nullptr) {
+    RETURN_IF_ERROR(CountStored(engine_, *state, name_, &count, &size));
+  }
+  return count;
+}
+
 absl::StatusOr<Value> Collection::Stats() {
   RETURN_IF_ERROR(engine_->CheckOpen());
   auto state = engine_->GetState(name_);
@@ -204,17 +240,7 @@ absl::StatusOr<Value> Collection::Stats() {
     for (const auto& idx : state->indexes) {
       names.push_back(Value::String(idx->spec.name()));
     }
-    std::unique_ptr<leveldb::Iterator> it(
-        engine_->db()->NewIterator(leveldb::ReadOptions()));
-    for (it->Seek(state->doc_prefix);
-         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
-      ++count;
-      size += it->value().size();
-    }
-    if (!it->status().ok()) {
-      return absl::InternalError(absl::StrCat(
-          "stats ", name_, ": read failed: ", it->status().ToString()));
-    }
+    RETURN_IF_ERROR(CountStored(engine_, *state, name_, &count, &size));
   }
   return Value::MakeObject({
       Field("ns", Value::String(name_)),

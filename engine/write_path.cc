@@ -196,30 +196,52 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   return std::optional<Value>(std::move(*doc));
 }
 
-absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
-                                       const IndexState& index,
-                                       absl::string_view entry_key,
-                                       absl::string_view encoded_id) {
+absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
+    absl::string_view entry_key, absl::string_view encoded_id,
+    const std::vector<std::string>& ignore) {
   // entry_key = prefix key encoded_id; another document holds the same key
   // if some entry starts with prefix+key and ends with another id. Key
   // encodings are self-delimiting, so prefix+key is a prefix of exactly the
   // entries with an equal key.
   absl::string_view key_part =
       entry_key.substr(0, entry_key.size() - encoded_id.size());
+  const leveldb::Slice prefix(key_part.data(), key_part.size());
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(leveldb::ReadOptions()));
-  for (it->Seek(leveldb::Slice(key_part.data(), key_part.size()));
-       it->Valid() &&
-       it->key().starts_with(leveldb::Slice(key_part.data(), key_part.size()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     absl::string_view other_id =
         EntryValueId(absl::string_view(it->value().data(), it->value().size()));
-    if (other_id != encoded_id) {
-      return absl::AlreadyExistsError("dup");
+    if (other_id != encoded_id &&
+        std::find(ignore.begin(), ignore.end(), other_id) == ignore.end()) {
+      return std::string(other_id);
     }
   }
   if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  return std::string();
+}
+
+absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
+                                       const IndexState& index,
+                                       absl::string_view entry_key,
+                                       absl::string_view encoded_id) {
+  ASSIGN_OR_RETURN(std::string other,
+                   FindUniqueConflictLocked(entry_key, encoded_id, {}));
+  if (!other.empty()) return absl::AlreadyExistsError("dup");
   return absl::OkStatus();
+}
+
+void Engine::DeliverExpiredRemovals(absl::string_view coll,
+                                    ExpiredRemovals* removed) {
+  if (removed->empty()) return;
+  for (const Value& doc : *removed) {
+    try {
+      options_.expiry_listener(coll, doc);
+    } catch (...) {
+      // A failing listener never fails the write (already committed).
+    }
+  }
+  removed->clear();
 }
 
 void Engine::NoteTtlEntryLocked(const IndexState& index,
@@ -231,9 +253,26 @@ void Engine::NoteTtlEntryLocked(const IndexState& index,
   if (!cursor.resume.empty() && key < cursor.resume) cursor.resume.clear();
 }
 
+absl::Status Engine::EvictLocked(const CollectionState& state,
+                                 const std::string& encoded_id, Value doc,
+                                 Evictions* evictions) {
+  evictions->batch.Delete(DocumentKey(state.info.id(), encoded_id));
+  std::vector<std::string> keys;
+  for (const auto& idx : state.indexes) {
+    RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
+    for (const std::string& k : keys) evictions->batch.Delete(k);
+    evictions->keys += keys.size();
+  }
+  evictions->ids.push_back(encoded_id);
+  evictions->docs.push_back(std::move(doc));
+  return absl::OkStatus();
+}
+
 absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
-    const WriteOptions& options, std::shared_ptr<const Value> cache_new_doc) {
+    const WriteOptions& options, ExpiredRemovals* removed_expired,
+    std::shared_ptr<const Value> cache_new_doc) {
+  assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
   assert(id != nullptr);
@@ -282,6 +321,26 @@ absl::Status Engine::WriteDocumentLocked(
     absl::Status s = ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys);
     if (!s.ok()) return s;
   }
+  // Hidden means absent (docs/ttl.md): a document this write collides with
+  // that reads already hide is removed by this write, in `evictions`, a
+  // batch committed in front of the document's own (so that the new
+  // document's puts of the same keys come after the deletes).
+  Evictions evictions;
+  if (new_doc != nullptr && old_doc == nullptr) {
+    ASSIGN_OR_RETURN(std::optional<Value> existing,
+                     ReadDocument(state, encoded_id));
+    if (existing.has_value()) {
+      if (!IsHidden(state, *existing, clock_->WallNow())) {
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kDuplicateKey,
+            absl::StrCat(
+                "E11000 duplicate key error collection: ", state.info.name(),
+                " index: _id_ dup key: ", DupKeyText(nullptr, *new_doc)));
+      }
+      RETURN_IF_ERROR(
+          EvictLocked(state, encoded_id, std::move(*existing), &evictions));
+    }
+  }
   // The catalog with the indexes this write makes multikey for the first
   // time; it goes into the document's batch (MongoDB's multikey flag).
   std::optional<proto::CollectionInfo> multikey_info;
@@ -305,16 +364,22 @@ absl::Status Engine::WriteDocumentLocked(
                         before.end(), std::back_inserter(added));
     for (const std::string& k : removed) batch.Delete(k);
     for (const std::string& k : added) {
-      if (idx.spec.unique()) {
-        absl::Status s = CheckUniqueLocked(state, idx, k, encoded_id);
-        if (absl::IsAlreadyExists(s)) {
+      while (idx.spec.unique()) {
+        ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
+                                                k, encoded_id, evictions.ids));
+        if (other.empty()) break;
+        ASSIGN_OR_RETURN(std::optional<Value> other_doc,
+                         ReadDocument(state, other));
+        if (!other_doc.has_value() ||
+            !IsHidden(state, *other_doc, clock_->WallNow())) {
           return MongoError(
               absl::StatusCode::kAlreadyExists, kDuplicateKey,
               absl::StrCat("E11000 duplicate key error collection: ",
                            state.info.name(), " index: ", idx.spec.name(),
                            " dup key: ", DupKeyText(&idx, *new_doc)));
         }
-        RETURN_IF_ERROR(s);
+        RETURN_IF_ERROR(
+            EvictLocked(state, other, std::move(*other_doc), &evictions));
       }
       if (idx.ttl_seconds.has_value()) NoteTtlEntryLocked(idx, k);
     }
@@ -349,9 +414,24 @@ absl::Status Engine::WriteDocumentLocked(
   const bool write_through = doc_cache_ != nullptr &&
                              cache_new_doc != nullptr &&
                              ReparsesIdentically(*cache_new_doc);
-  if (doc_cache_ != nullptr) doc_cache_->BeginWrite(doc_key);
-  leveldb::Status s = Commit(wo, &batch);
+  leveldb::WriteBatch* commit = &batch;
+  std::vector<std::string> evicted_keys;  // other documents' keys
+  if (!evictions.ids.empty()) {
+    evictions.batch.Append(batch);
+    commit = &evictions.batch;
+    for (const std::string& other : evictions.ids) {
+      if (other != encoded_id) {
+        evicted_keys.push_back(DocumentKey(state.info.id(), other));
+      }
+    }
+  }
   if (doc_cache_ != nullptr) {
+    doc_cache_->BeginWrite(doc_key);
+    if (!evicted_keys.empty()) doc_cache_->BeginWrites(evicted_keys);
+  }
+  leveldb::Status s = Commit(wo, commit);
+  if (doc_cache_ != nullptr) {
+    if (!evicted_keys.empty()) doc_cache_->EndWrites(evicted_keys);
     if (s.ok() && write_through) {
       // A copy of the pointer: *new_doc is still read below, and the cache
       // may evict (and free) it at any time.
@@ -362,6 +442,15 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  if (!evictions.ids.empty()) {
+    if (monitor_ != nullptr) {
+      monitor_->CountDeletedByWrite(evictions.ids.size(), evictions.keys);
+    }
+    if (options_.expiry_listener) {
+      for (Value& doc : evictions.docs)
+        removed_expired->push_back(std::move(doc));
+    }
   }
   // Exact wake-up: tell the monitor when this document will expire, so an
   // expireAt sooner than the next planned pass is honoured on time.
@@ -403,27 +492,17 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
   }
   const Value id = fields.front().second;
 
-  MutexLock l(&write_mu_);
-  ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
-  ASSIGN_OR_RETURN(std::optional<Value> existing,
-                   ReadDocument(*state, EncodeId(id)));
-  if (existing.has_value()) {
-    // An expired document that reads already hide is replaced, not a
-    // duplicate: the caller could not have seen it.
-    if (!IsHidden(*state, *existing, clock_->WallNow())) {
-      return MongoError(
-          absl::StatusCode::kAlreadyExists, kDuplicateKey,
-          absl::StrCat(
-              "E11000 duplicate key error collection: ", state->info.name(),
-              " index: _id_ dup key: ", DupKeyText(nullptr, doc)));
-    }
-  }
   // Shared (not copied) with the document cache: a fresh document is often
   // read back soon.
   auto stored = std::make_shared<const Value>(std::move(doc));
-  RETURN_IF_ERROR(
-      WriteDocumentLocked(*state, existing.has_value() ? &*existing : nullptr,
-                          stored.get(), options, stored));
+  ExpiredRemovals removed;
+  {
+    MutexLock l(&write_mu_);
+    ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+    RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
+                                        &removed, stored));
+  }
+  DeliverExpiredRemovals(coll, &removed);
   return id;
 }
 

@@ -325,6 +325,35 @@ TEST_F(EngineTest, IndexConflictsAndUnique) {
   EXPECT_TRUE(c.InsertOne(R"({"_id": 3, "a": 1})").ok());
 }
 
+// {_id: 1} and {_id: -1} name the _id index every collection has: nothing
+// is built, "_id_" is the answer, and a missing collection is created as
+// any createIndexes creates it. MongoDB: IndexDescriptor::isIdIndexPattern
+// and IndexCatalogImpl::_fixIndexSpec (src/mongo/db/catalog/
+// index_catalog_impl.cpp: key {_id: 1}, name "_id_"), and
+// jstests/core/index_id_desc.js (after ensureIndex({_id: -1}) on a dropped
+// collection, getIndexes() is exactly [{key: {_id: 1}, name: "_id_"}]).
+TEST_F(EngineTest, IdKeyPatternIsTheIdIndexInEitherDirection) {
+  for (const char* keys : {R"({"_id": -1})", R"({"_id": 1})"}) {
+    const std::string name =
+        std::string("c") + (keys[8] == '-' ? "desc" : "asc");
+    Collection& c = db_->collection(name);
+    auto r = c.CreateIndex(keys);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(*r, "_id_");
+    auto indexes = c.ListIndexes();
+    ASSERT_TRUE(indexes.ok());
+    ASSERT_EQ(indexes->size(), 1u) << keys;
+    EXPECT_EQ(ToJson((*indexes)[0]),
+              R"({"v":2,"key":{"_id":1},"name":"_id_"})");
+    // Again, on the existing collection: still nothing new.
+    EXPECT_EQ(*c.CreateIndex(keys), "_id_");
+    EXPECT_EQ(c.ListIndexes()->size(), 1u);
+    EXPECT_EQ(ToJson(*c.Stats()->Get("nindexes")), "1");
+  }
+  EXPECT_EQ(*db_->ListCollectionNames(),
+            (std::vector<std::string>{"casc", "cdesc"}));
+}
+
 TEST_F(EngineTest, SortSkipLimitProjection) {
   Collection& c = db_->collection("c");
   ASSERT_TRUE(c.InsertMany({R"({"_id": 1, "k": "b", "x": 1})",

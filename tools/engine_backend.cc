@@ -223,6 +223,12 @@ absl::StatusOr<Value> EngineBackend::CountDocuments(absl::string_view coll,
   return Count(n);
 }
 
+absl::StatusOr<Value> EngineBackend::EstimatedDocumentCount(
+    absl::string_view coll) {
+  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).EstimatedDocumentCount());
+  return Count(n);
+}
+
 absl::StatusOr<Value> EngineBackend::Distinct(absl::string_view coll,
                                               absl::string_view key,
                                               const Value& filter) {

@@ -51,6 +51,7 @@ class EngineBackend : public shell::ShellBackend {
   absl::StatusOr<Value> CountDocuments(absl::string_view coll,
                                        const Value& filter, int64_t skip,
                                        int64_t limit) override;
+  absl::StatusOr<Value> EstimatedDocumentCount(absl::string_view coll) override;
   absl::StatusOr<Value> Distinct(absl::string_view coll, absl::string_view key,
                                  const Value& filter) override;
   absl::StatusOr<Value> CreateIndex(absl::string_view coll, const Value& keys,

@@ -39,6 +39,11 @@ struct TtlMetrics {
   absl::Duration total_duration = absl::ZeroDuration();
   int64_t invalid_ttl_index_skips = 0;  // metrics.ttl.invalidTTLIndexSkips
   int64_t failed_batches = 0;
+  // Beyond MongoDB: how many of deleted_documents (and their keys, counted
+  // in deleted_keys) a write removed instead of the monitor, because the
+  // write collided (on _id or a unique key) with the expired document while
+  // Options::hide_expired hid it (docs/ttl.md, "Hidden means absent").
+  int64_t deleted_by_writes = 0;
   // Beyond MongoDB: how far behind the monitor is.
   absl::Duration last_pass_duration = absl::ZeroDuration();
   std::optional<absl::Time> last_pass_end;  // wall time

@@ -206,6 +206,13 @@ void TtlMonitor::NotifyExpiry(absl::Time expires_at) {
   }
 }
 
+void TtlMonitor::CountDeletedByWrite(int64_t documents, int64_t keys) {
+  MutexLock lock(&mu_);
+  metrics_.deleted_documents += documents;
+  metrics_.deleted_keys += keys;
+  metrics_.deleted_by_writes += documents;
+}
+
 TtlPassStats TtlMonitor::RunPass(absl::Time now) {
   MutexLock pass_lock(&pass_mu_);
   return RunPassLocked(now, /*background=*/false);

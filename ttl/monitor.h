@@ -130,6 +130,13 @@ class TtlMonitor {
   // then if that is sooner than planned. Cheap; optional for the engine.
   void NotifyExpiry(absl::Time expires_at);
 
+  // Counts `documents` expired documents (and their `keys` index entries)
+  // that a write removed, in its own atomic batch, because it collided with
+  // them while they were hidden: TTL deletions made outside a pass. Counted
+  // in metrics() (deleted_documents, deleted_keys, deleted_by_writes) at
+  // once; never in a pass's TtlPassStats.
+  void CountDeletedByWrite(int64_t documents, int64_t keys);
+
   // Runs one complete pass with cutoff time `now` on the calling thread and
   // returns what it did; also counted in metrics(). This is what
   // Database::TEST_RunTtlPass calls. Returns empty stats after Stop.

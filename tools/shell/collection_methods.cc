@@ -224,7 +224,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     return wrap(backend_->CountDocuments(coll, filter, skip, limit));
   }
   if (method == "estimatedDocumentCount") {
-    return wrap(backend_->CountDocuments(coll, Value::MakeObject(), 0, 0));
+    return wrap(backend_->EstimatedDocumentCount(coll));
   }
   if (method == "distinct") {
     ASSIGN_OR_RETURN(Value key, Arg(args, 0, Value::Null(), "key"));

@@ -85,6 +85,12 @@ class ShellBackend {
   virtual absl::StatusOr<Value> CountDocuments(absl::string_view coll,
                                                const Value& filter,
                                                int64_t skip, int64_t limit) = 0;
+  // estimatedDocumentCount(): the documents stored, as stats().count
+  // counts them (with hide_expired, expired documents not yet deleted
+  // included; CountDocuments counts only what reads return). A number.
+  virtual absl::StatusOr<Value> EstimatedDocumentCount(absl::string_view coll) {
+    return CountDocuments(coll, Value::MakeObject(), 0, 0);
+  }
   // An array of the distinct values of `key` among matches.
   virtual absl::StatusOr<Value> Distinct(absl::string_view coll,
                                          absl::string_view key,
