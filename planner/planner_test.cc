@@ -1,0 +1,187 @@
+// Plan choice without a database: which index, which bounds, whether the
+// scan provides the sort and why not, and hints. Expected answers cite
+// MongoDB's jstests and planner sources beside each test.
+#include "planner/planner.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "query/test_doc.h"
+
+namespace ttldb {
+namespace planner {
+namespace {
+
+proto::IndexSpec Spec(const std::string& name,
+                      std::vector<std::pair<std::string, int>> keys) {
+  proto::IndexSpec spec;
+  spec.set_name(name);
+  for (const auto& [path, dir] : keys) {
+    proto::KeyField* k = spec.add_key();
+    k->set_path(path);
+    k->set_direction(dir);
+  }
+  return spec;
+}
+
+class PlannerTest : public ::testing::Test {
+ protected:
+  void Add(proto::IndexSpec spec, bool multikey, bool partial = false) {
+    specs_.push_back(std::move(spec));
+    IndexInfo info;
+    info.prefix = std::string(1, static_cast<char>('0' + specs_.size()));
+    info.multikey = multikey;
+    info.partial = partial;
+    infos_.push_back(std::move(info));
+  }
+  absl::StatusOr<Plan> Choose(const std::string& filter,
+                              const std::string& sort, Hint hint = Hint()) {
+    // specs_ may have grown: point each IndexInfo at its spec now.
+    for (size_t i = 0; i < infos_.size(); ++i) infos_[i].spec = &specs_[i];
+    filter_ = *Filter::Parse(Doc(filter));
+    if (!sort.empty()) sort_ = *SortSpec::Parse(Doc(sort));
+    return ChoosePlan(infos_, filter_, sort.empty() ? nullptr : &sort_, hint);
+  }
+
+  std::vector<proto::IndexSpec> specs_;
+  std::vector<IndexInfo> infos_;
+  Filter filter_;
+  SortSpec sort_;
+};
+
+// jstests/core/query/sort/sort_array.js: with {a: 1} on arrays, {a: {$gte:
+// 2}} sorted {a: 1} uses the index for the bounds and sorts in memory
+// (expectBlockingSort: true).
+TEST_F(PlannerTest, MultikeyIndexWithBoundsDoesNotProvideSort) {
+  Add(Spec("a_1", {{"a", 1}}), /*multikey=*/true);
+  auto plan = Choose(R"({"a": {"$gte": 2}})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_EQ(plan->index, 0);
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_EQ(plan->sort_reason,
+            "index a_1 is multikey and the scan has bounds on a");
+}
+
+// The same index before any array arrived provides the sort, and says that
+// this holds only while it stays non-multikey.
+TEST_F(PlannerTest, NonMultikeyIndexProvidesSortUntilItBecomesMultikey) {
+  Add(Spec("a_1", {{"a", 1}}), /*multikey=*/false);
+  auto plan = Choose(R"({"a": {"$gte": 2}})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->sort_needs_not_multikey);
+  // Equality on a, sort on nothing else: provided either way.
+  plan = Choose(R"({"a": 3})", R"({"b": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_FALSE(plan->sort_needs_not_multikey);
+}
+
+// computeSortsForScan: {a: 5} on {a: 1, b: 1} provides {b: 1}, even when a
+// is multikey (point bounds on it are skipped).
+TEST_F(PlannerTest, EqualityPrefixThenSortField) {
+  Add(Spec("a_1_b_1", {{"a", 1}, {"b", 1}}), /*multikey=*/true);
+  auto plan = Choose(R"({"a": 5})", R"({"b": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_FALSE(plan->sort_needs_not_multikey);
+  // With a range on b as well, b has bounds: a blocking sort.
+  plan = Choose(R"({"a": 5, "b": {"$gt": 1}})", R"({"b": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_EQ(plan->sort_reason,
+            "index a_1_b_1 is multikey and the scan has bounds on a");
+}
+
+TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
+  Add(Spec("a_1", {{"a", 1}}), false);
+  auto plan = Choose(R"({"b": 1})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_NE(plan->sort_reason.find("no index bounds the filter"),
+            std::string::npos);
+  plan = Choose(R"({"_id": {"$in": [3, 1]}})", R"({"_id": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIdLookup);
+  EXPECT_TRUE(plan->provides_sort);
+}
+
+// Sparse and partial indexes are never chosen unhinted when they could miss
+// a matching document: a sparse index cannot look up null, a partial index
+// is used only by hint.
+TEST_F(PlannerTest, SparseAndPartialIndexes) {
+  proto::IndexSpec sparse = Spec("a_1", {{"a", 1}});
+  sparse.set_sparse(true);
+  Add(sparse, false);
+  Add(Spec("b_1", {{"b", 1}}), false, /*partial=*/true);
+  auto plan = Choose(R"({"a": null})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  plan = Choose(R"({"a": {"$in": [1, null]}})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  plan = Choose(R"({"a": 1})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  plan = Choose(R"({"b": 1})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  // Sorting alone never picks a sparse index (it would skip documents
+  // without the field).
+  plan = Choose("{}", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+}
+
+// cursor.hint(): by name or key pattern; {$natural: 1} is a collection scan;
+// an unknown or hidden index is BadValue "hint provided does not correspond
+// to an existing index" (MongoDB: "Can't 'hint' a hidden index").
+TEST_F(PlannerTest, Hints) {
+  Add(Spec("a_1", {{"a", 1}}), false);
+  proto::IndexSpec hidden = Spec("b_1", {{"b", 1}});
+  hidden.set_hidden(true);
+  Add(hidden, false);
+  Hint by_name;
+  by_name.name = "a_1";
+  auto plan = Choose(R"({"b": 1})", R"({"a": 1})", by_name);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_EQ(plan->index, 0);
+  EXPECT_TRUE(plan->provides_sort);  // a whole-index scan in key order
+  Hint by_keys;
+  by_keys.key_pattern = Doc(R"({"a": 1.0})");
+  plan = Choose(R"({"a": 1})", "", by_keys);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->index, 0);
+  Hint natural;
+  natural.key_pattern = Doc(R"({"$natural": 1})");
+  plan = Choose(R"({"a": 1})", R"({"a": 1})", natural);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_FALSE(plan->provides_sort);
+
+  for (const std::string& bad :
+       {std::string(R"({"a": -1})"), std::string(R"({"b": 1})"),
+        std::string(R"({"c": 1})")}) {
+    Hint h;
+    h.key_pattern = Doc(bad);
+    plan = Choose("{}", "", h);
+    EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(plan.status().message(),
+              "hint provided does not correspond to an existing index")
+        << bad;
+  }
+  Hint h;
+  h.name = "b_1";
+  EXPECT_FALSE(Choose("{}", "", h).ok());
+  h.name = "nosuch";
+  EXPECT_FALSE(Choose("{}", "", h).ok());
+}
+
+}  // namespace
+}  // namespace planner
+}  // namespace ttldb
