@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "base/sync_point.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/entry_value.h"
@@ -312,6 +313,9 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
   ASSIGN_OR_RETURN(QueryPlan plan,
                    PlanQuery(*state, query.filter, sort, query.hint));
+  // Between planning and the cursor's snapshot: a write here may make the
+  // planned index multikey (tests force it).
+  TTLDB_SYNC_POINT("ExecuteQuery:AfterPlan");
   auto source = std::make_unique<PlanCursor>(
       engine, std::move(state), std::move(plan), query, now, stats);
   if (source->provides_sort())
