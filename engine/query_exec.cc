@@ -7,11 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "document/compare.h"
 #include "document/json.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
-#include "index/key_codec.h"
 #include "leveldb/db.h"
 
 namespace ttldb {

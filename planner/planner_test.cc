@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "document/json.h"
 #include "gtest/gtest.h"
 #include "query/test_doc.h"
 
@@ -94,6 +95,32 @@ TEST_F(PlannerTest, EqualityPrefixThenSortField) {
   EXPECT_FALSE(plan->provides_sort);
   EXPECT_EQ(plan->sort_reason,
             "index a_1_b_1 is multikey and the scan has bounds on a");
+}
+
+// Bounds: several ranges on one field intersect only on a non-multikey
+// index ({a: [0, 10]} matches {$gt: 1, $lt: 5} through two elements).
+TEST_F(PlannerTest, RangeBoundsIntersectOnlyWithoutArrays) {
+  Add(Spec("a_1", {{"a", 1}}), /*multikey=*/false);
+  Add(Spec("b_1", {{"b", 1}}), /*multikey=*/true);
+  auto plan = Choose(R"({"a": {"$gt": 1, "$lt": 5}})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->index, 0);
+  EXPECT_EQ(ToJson(plan->bounds), R"js({"a":["(1, 5)"]})js");
+  ASSERT_TRUE(plan->multikey_ranges.has_value());
+  ASSERT_EQ(plan->ranges.size(), 1u);
+  EXPECT_LT(plan->ranges[0].first, plan->ranges[0].second);
+  plan = Choose(R"({"b": {"$gt": 1, "$lt": 5}})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->index, 1);
+  EXPECT_EQ(ToJson(plan->bounds), R"js({"b":["(1, int max]"]})js");
+  EXPECT_FALSE(plan->multikey_ranges.has_value());
+  // $in: one point per value, ascending, with the index prefix.
+  plan = Choose(R"({"a": {"$in": [5, 2]}})", "");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(ToJson(plan->bounds), R"({"a":["[2, 2], [5, 5]"]})");
+  ASSERT_EQ(plan->ranges.size(), 2u);
+  EXPECT_LT(plan->ranges[0].second, plan->ranges[1].first);
+  EXPECT_EQ(plan->ranges[0].first[0], '1');
 }
 
 TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
