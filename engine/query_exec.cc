@@ -22,7 +22,7 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
     planner::IndexInfo info;
     info.spec = &idx->spec;
     info.prefix = idx->prefix;
-    info.partial = idx->partial.has_value();
+    info.partial = idx->partial.has_value() ? &idx->partial->root() : nullptr;
     info.multikey = idx->multikey;
     infos.push_back(std::move(info));
   }

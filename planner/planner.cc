@@ -7,6 +7,7 @@
 #include "base/status.h"
 #include "document/compare.h"
 #include "index/key_codec.h"
+#include "planner/implication.h"
 #include "planner/sort_provision.h"
 
 namespace ttldb {
@@ -232,8 +233,14 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       }
     }
     // Hidden indexes are invisible to the planner, hints included (MongoDB:
-    // "Can't 'hint' a hidden index", BadValue).
-    if (hinted < 0 || indexes[hinted].spec->hidden()) return BadHint();
+    // "Can't 'hint' a hidden index", BadValue), and so is a partial index
+    // that may miss matching documents (MongoDB's index_partial_read_ops.js:
+    // "Hint is bad because a < 5 is not a subset of a = 1").
+    if (hinted < 0 || indexes[hinted].spec->hidden() ||
+        (indexes[hinted].partial != nullptr &&
+         !FilterImplies(filter.root(), *indexes[hinted].partial))) {
+      return BadHint();
+    }
   }
 
   // _id equality or $in: point lookups (MongoDB's IDHACK).
@@ -266,9 +273,11 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     const IndexInfo& idx = indexes[i];
     if (hinted >= 0) {
       if (static_cast<int>(i) != hinted) continue;
-    } else if (idx.spec->hidden() || idx.partial) {
-      // Hidden indexes are invisible to the planner; a partial index is
-      // used only when hinted (the filter must imply its expression).
+    } else if (idx.spec->hidden() ||
+               (idx.partial != nullptr &&
+                !FilterImplies(filter.root(), *idx.partial))) {
+      // Hidden indexes are invisible to the planner; a partial index must
+      // hold every document the filter matches.
       continue;
     }
     std::optional<Candidate> c = PlanIndex(idx, static_cast<int>(i), preds);

@@ -24,8 +24,9 @@ namespace planner {
 // What the planner knows of one index.
 struct IndexInfo {
   const proto::IndexSpec* spec = nullptr;
-  std::string prefix;    // key prefix of its entries (opaque bytes)
-  bool partial = false;  // has a partialFilterExpression
+  std::string prefix;  // key prefix of its entries (opaque bytes)
+  // Its partialFilterExpression, or nullptr.
+  const MatchExpr* partial = nullptr;
   bool multikey = true;  // may hold several keys for one document
 };
 
@@ -64,9 +65,11 @@ struct Plan {
 };
 
 // Chooses a plan for `filter` and `sort` (nullptr: none). Hidden indexes are
-// ignored unless hinted; partial indexes are used only when hinted. A hint
-// that names no index gives BadValue (2) "hint provided does not correspond
-// to an existing index".
+// ignored; a partial index is used only when the filter implies its
+// expression (planner/implication.h), so that it holds every match. A hint
+// that names no index, a hidden one, or a partial one the filter does not
+// imply gives BadValue (2) "hint provided does not correspond to an existing
+// index".
 absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
                                 const Filter& filter, const SortSpec* sort,
                                 const Hint& hint);

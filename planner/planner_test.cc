@@ -3,6 +3,7 @@
 // MongoDB's jstests and planner sources beside each test.
 #include "planner/planner.h"
 
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,12 +30,16 @@ proto::IndexSpec Spec(const std::string& name,
 
 class PlannerTest : public ::testing::Test {
  protected:
-  void Add(proto::IndexSpec spec, bool multikey, bool partial = false) {
+  void Add(proto::IndexSpec spec, bool multikey,
+           const std::string& partial_filter = "") {
     specs_.push_back(std::move(spec));
     IndexInfo info;
     info.prefix = std::string(1, static_cast<char>('0' + specs_.size()));
     info.multikey = multikey;
-    info.partial = partial;
+    if (!partial_filter.empty()) {
+      partials_.push_back(*Filter::Parse(Doc(partial_filter)));
+      info.partial = &partials_.back().root();
+    }
     infos_.push_back(std::move(info));
   }
   absl::StatusOr<Plan> Choose(const std::string& filter,
@@ -48,6 +53,7 @@ class PlannerTest : public ::testing::Test {
 
   std::vector<proto::IndexSpec> specs_;
   std::vector<IndexInfo> infos_;
+  std::deque<Filter> partials_;  // stable addresses
   Filter filter_;
   SortSpec sort_;
 };
@@ -137,14 +143,17 @@ TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
   EXPECT_TRUE(plan->provides_sort);
 }
 
-// Sparse and partial indexes are never chosen unhinted when they could miss
-// a matching document: a sparse index cannot look up null, a partial index
-// is used only by hint.
+// Sparse and partial indexes are never chosen when they could miss a
+// matching document: a sparse index cannot look up null; a partial index
+// needs a filter that implies its expression (MongoDB:
+// jstests/core/index/index_partial_read_ops.js, e.g. {x: 6} does not use
+// {x: 1} with partialFilterExpression {a: {$lte: 1.5}}, {x: 6, a: 1} does;
+// an older version: "Hint is bad because a < 5 is not a subset of a = 1").
 TEST_F(PlannerTest, SparseAndPartialIndexes) {
   proto::IndexSpec sparse = Spec("a_1", {{"a", 1}});
   sparse.set_sparse(true);
   Add(sparse, false);
-  Add(Spec("b_1", {{"b", 1}}), false, /*partial=*/true);
+  Add(Spec("x_1", {{"x", 1}}), false, R"({"b": {"$lte": 1.5}})");
   auto plan = Choose(R"({"a": null})", R"({"a": 1})");
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
@@ -154,14 +163,35 @@ TEST_F(PlannerTest, SparseAndPartialIndexes) {
   plan = Choose(R"({"a": 1})", "");
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
-  plan = Choose(R"({"b": 1})", "");
-  ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
   // Sorting alone never picks a sparse index (it would skip documents
   // without the field).
   plan = Choose("{}", R"({"a": 1})");
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+
+  for (const char* implied :
+       {R"({"x": 6, "b": 1})", R"({"x": {"$gt": 1}, "b": 1})",
+        R"({"x": 6, "b": {"$lte": 1}})", R"({"x": 6, "b": {"$lt": 1.5}})",
+        R"({"x": 6, "b": {"$in": [0, 1.5]}})"}) {
+    plan = Choose(implied, "");
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan) << implied;
+    EXPECT_EQ(plan->index, 1) << implied;
+  }
+  Hint hint;
+  hint.name = "x_1";
+  for (const char* not_implied :
+       {R"({"x": 6})", R"({"x": 6, "b": {"$lt": 1.6}})",
+        R"({"x": 6, "b": "s"})", R"({"x": 6, "b": {"$in": [1, 2]}})",
+        R"({"$or": [{"x": 6}, {"b": 1}]})"}) {
+    plan = Choose(not_implied, "");
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan) << not_implied;
+    EXPECT_EQ(Choose(not_implied, "", hint).status().message(),
+              "hint provided does not correspond to an existing index")
+        << not_implied;
+  }
+  EXPECT_TRUE(Choose(R"({"x": 6, "b": 1})", "", hint).ok());
 }
 
 // cursor.hint(): by name or key pattern; {$natural: 1} is a collection scan;
