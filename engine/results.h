@@ -24,9 +24,8 @@ struct FindOptions {
   // pattern ({a: 1}); hint_keys {$natural: 1} forces a collection scan.
   // Both empty/null: the planner chooses. A hint that names no index, or a
   // hidden one, or both fields set: BadValue (2) "hint provided does not
-  // correspond to an existing index"; so does hinting a partial index whose
-  // expression the filter does not imply. A hinted sparse index returns only
-  // the documents it holds, as in MongoDB.
+  // correspond to an existing index". A hinted sparse or partial index
+  // returns only the documents it holds, as in MongoDB.
   std::string hint;
   Value hint_keys;
 };

@@ -228,19 +228,24 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       const proto::IndexSpec& spec = *indexes[i].spec;
       if (hint.name.empty() ? SameKeyPattern(spec, kp)
                             : spec.name() == hint.name) {
+        if (hinted >= 0) {
+          // Several indexes on one key pattern (different partial filters,
+          // say): MongoDB's query_planner.cpp refuses the hint.
+          return MongoError(
+              absl::StatusCode::kInvalidArgument, kIndexNotFound,
+              absl::StrCat("Hint matched multiple indexes, must hint by index "
+                           "name. Matched: ",
+                           indexes[hinted].spec->name(), " and ", spec.name()));
+        }
         hinted = static_cast<int>(i);
-        break;
       }
     }
     // Hidden indexes are invisible to the planner, hints included (MongoDB:
-    // "Can't 'hint' a hidden index", BadValue), and so is a partial index
-    // that may miss matching documents (MongoDB's index_partial_read_ops.js:
-    // "Hint is bad because a < 5 is not a subset of a = 1").
-    if (hinted < 0 || indexes[hinted].spec->hidden() ||
-        (indexes[hinted].partial != nullptr &&
-         !FilterImplies(filter.root(), *indexes[hinted].partial))) {
-      return BadHint();
-    }
+    // "Can't 'hint' a hidden index", BadValue). A hinted sparse or partial
+    // index is used even when it may miss matches, as MongoDB does
+    // (query_planner.cpp: "Hinted index could not provide a bounded scan,
+    // reverting to whole index scan"; SERVER-26413, SERVER-18449).
+    if (hinted < 0 || indexes[hinted].spec->hidden()) return BadHint();
   }
 
   // _id equality or $in: point lookups (MongoDB's IDHACK).

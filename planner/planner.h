@@ -65,11 +65,13 @@ struct Plan {
 };
 
 // Chooses a plan for `filter` and `sort` (nullptr: none). Hidden indexes are
-// ignored; a partial index is used only when the filter implies its
-// expression (planner/implication.h), so that it holds every match. A hint
-// that names no index, a hidden one, or a partial one the filter does not
-// imply gives BadValue (2) "hint provided does not correspond to an existing
-// index".
+// ignored; unhinted, a partial index is used only when the filter implies its
+// expression (planner/implication.h) and a sparse one only when the filter
+// excludes documents it skips, so the answer is the collection scan's. A
+// hinted index is used whatever the filter (a hinted sparse or partial index
+// returns only the documents it holds, as in MongoDB). A hint that names no
+// index, or a hidden one, gives BadValue (2) "hint provided does not
+// correspond to an existing index".
 absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
                                 const Filter& filter, const SortSpec* sort,
                                 const Hint& hint);

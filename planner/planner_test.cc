@@ -147,8 +147,7 @@ TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
 // matching document: a sparse index cannot look up null; a partial index
 // needs a filter that implies its expression (MongoDB:
 // jstests/core/index/index_partial_read_ops.js, e.g. {x: 6} does not use
-// {x: 1} with partialFilterExpression {a: {$lte: 1.5}}, {x: 6, a: 1} does;
-// an older version: "Hint is bad because a < 5 is not a subset of a = 1").
+// {x: 1} with partialFilterExpression {a: {$lte: 1.5}}, {x: 6, a: 1} does).
 TEST_F(PlannerTest, SparseAndPartialIndexes) {
   proto::IndexSpec sparse = Spec("a_1", {{"a", 1}});
   sparse.set_sparse(true);
@@ -187,9 +186,10 @@ TEST_F(PlannerTest, SparseAndPartialIndexes) {
     plan = Choose(not_implied, "");
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan) << not_implied;
-    EXPECT_EQ(Choose(not_implied, "", hint).status().message(),
-              "hint provided does not correspond to an existing index")
-        << not_implied;
+    // Hinted, it is used anyway (MongoDB: a whole-index scan, SERVER-26413).
+    plan = Choose(not_implied, "", hint);
+    ASSERT_TRUE(plan.ok()) << not_implied;
+    EXPECT_EQ(plan->index, 1) << not_implied;
   }
   EXPECT_TRUE(Choose(R"({"x": 6, "b": 1})", "", hint).ok());
 }
@@ -232,6 +232,18 @@ TEST_F(PlannerTest, Hints) {
               "hint provided does not correspond to an existing index")
         << bad;
   }
+  // Two indexes on one key pattern: hint by name (MongoDB's
+  // query_planner.cpp, IndexNotFound "Hint matched multiple indexes").
+  Add(Spec("a_partial", {{"a", 1}}), false, R"({"c": 1})");
+  plan = Choose("{}", "", by_keys);
+  EXPECT_EQ(plan.status().message(),
+            "Hint matched multiple indexes, must hint by index name. Matched: "
+            "a_1 and a_partial");
+  Hint by_partial_name;
+  by_partial_name.name = "a_partial";
+  plan = Choose("{}", "", by_partial_name);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->index, 2);
   Hint h;
   h.name = "b_1";
   EXPECT_FALSE(Choose("{}", "", h).ok());
