@@ -312,6 +312,28 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       best_needs_not_multikey = needs_not_multikey;
     }
   }
+  // No index bounds the filter: an index that holds every document (not
+  // sparse, not partial) and provides the sort saves the blocking sort, as
+  // MongoDB's planner adds such whole-index scans ("outputting soln that
+  // uses index to provide sort").
+  if (!best.has_value() && hinted < 0 && sort != nullptr &&
+      !IdOrderSorts(sort)) {
+    for (size_t i = 0; i < indexes.size(); ++i) {
+      const IndexInfo& idx = indexes[i];
+      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr) {
+        continue;
+      }
+      Candidate full = FullScan(idx, static_cast<int>(i));
+      if (!IndexProvidesSort(*idx.spec, idx.multikey, full.field_bounds, *sort)
+               .provided) {
+        continue;
+      }
+      best = std::move(full);
+      best_sort.provided = true;
+      best_needs_not_multikey = false;  // full bounds: multikey or not
+      break;
+    }
+  }
   if (best.has_value()) {
     plan.kind = Plan::Kind::kIndexScan;
     plan.index = best->index;
@@ -326,8 +348,8 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
   plan.provides_sort = IdOrderSorts(sort);
   if (!plan.provides_sort) {
     plan.sort_reason =
-        "no index bounds the filter (ttldb uses an index for a sort only "
-        "when the index also bounds the filter or is hinted)";
+        "no index bounds the filter, and none that holds every document "
+        "provides the sort";
   }
   return plan;
 }

@@ -129,9 +129,33 @@ TEST_F(PlannerTest, RangeBoundsIntersectOnlyWithoutArrays) {
   EXPECT_EQ(plan->ranges[0].first[0], '1');
 }
 
+// No index bounds the filter, but one provides the sort: a whole-index scan
+// instead of a blocking sort (MongoDB's query_planner.cpp adds such plans);
+// never a sparse or partial index, which would miss documents.
+TEST_F(PlannerTest, WholeIndexScanProvidesSort) {
+  proto::IndexSpec sparse = Spec("s_1", {{"a", 1}});
+  sparse.set_sparse(true);
+  Add(sparse, false);
+  Add(Spec("p_1", {{"a", 1}}), false, R"({"c": 1})");
+  auto plan = Choose(R"({"b": 1})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  Add(Spec("a_1_b_1", {{"a", 1}, {"b", 1}}), /*multikey=*/true);
+  plan = Choose(R"({"c": 1})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_EQ(plan->index, 2);
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_EQ(ToJson(plan->bounds), "{}");
+  // Not in the index's direction: a collection scan and a blocking sort.
+  plan = Choose(R"({"c": 1})", R"({"a": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+}
+
 TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
   Add(Spec("a_1", {{"a", 1}}), false);
-  auto plan = Choose(R"({"b": 1})", R"({"a": 1})");
+  auto plan = Choose(R"({"b": 1})", R"({"a": -1})");
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
   EXPECT_FALSE(plan->provides_sort);

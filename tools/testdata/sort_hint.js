@@ -11,4 +11,7 @@ db.c.find({a: {$gte: 2}}, {_id: 1}).sort({a: 1}).hint({$natural: 1}).toArray()
 db.c.find({a: {$gte: 2}}).sort({a: 1}).explain().queryPlanner.winningPlan
 db.c.find().sort({a: -1}).hint({a: 1}).explain().queryPlanner.winningPlan
 db.c.find().sort({a: 1}).hint({a: 1}).explain().queryPlanner.winningPlan
+db.c.find({}, {_id: 1}).sort({a: 1}).toArray()
+db.c.find({}, {_id: 1}).sort({a: -1}).toArray()
+db.c.find().sort({a: 1}).explain().queryPlanner.winningPlan.stage
 db.c.find().hint({b: 1}).toArray()
