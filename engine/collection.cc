@@ -437,13 +437,19 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
           key.emplace_back(k.path(), Value::Int32(k.direction()));
         }
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
+        plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));
         plan_doc.emplace_back("indexBounds", plan.bounds);
         break;
       }
     }
     if (!plan.provides_sort) {
-      plan_doc = {Field("stage", Value::String("SORT")),
-                  Field("inputStage", Value::MakeObject(std::move(plan_doc)))};
+      // A blocking sort (MongoDB's SORT stage), with ttldb's reason why the
+      // scan below could not provide the order.
+      plan_doc = {
+          Field("stage", Value::String("SORT")),
+          Field("sortPattern", options.sort),
+          Field("sortNotProvidedReason", Value::String(plan.sort_reason)),
+          Field("inputStage", Value::MakeObject(std::move(plan_doc)))};
     }
   }
   ExecStats stats;

@@ -1,5 +1,6 @@
-// Query execution: plans a filter against a collection's indexes and
-// streams the matching documents from a LevelDB snapshot. Internal.
+// Query execution: asks planner/planner.h for a plan over a collection's
+// indexes and streams the matching documents from a LevelDB snapshot.
+// Internal.
 #ifndef TTLDB_ENGINE_QUERY_EXEC_H_
 #define TTLDB_ENGINE_QUERY_EXEC_H_
 
@@ -14,6 +15,7 @@
 #include "engine/cursor.h"
 #include "engine/engine.h"
 #include "engine/results.h"
+#include "planner/planner.h"
 #include "query/filter.h"
 #include "query/projection.h"
 #include "query/sort.h"
@@ -38,15 +40,21 @@ struct QueryPlan {
       multikey_ranges;
   // True when the scan order already satisfies the requested sort.
   bool provides_sort = false;
+  // True when provides_sort holds only while the index is not multikey (the
+  // cursor re-checks after taking its snapshot).
+  bool sort_needs_not_multikey = false;
+  // When a sort is requested and not provided: why (for explain).
+  std::string sort_reason;
   // For explain: {field: ["[lo, hi]", ...]}.
   Value bounds;
 };
 
-// Chooses a plan for `filter` (and `sort`, if any). A hint names an index
-// that must be used (BadValue if it does not exist).
+// Chooses a plan for `filter` (and `sort`, if any) with
+// planner::ChoosePlan. A hint names an index that must be used (BadValue if
+// it does not exist).
 absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
                                     const Filter& filter, const SortSpec* sort,
-                                    const std::string& hint);
+                                    const planner::Hint& hint);
 
 // Counters of one execution, for explain.
 struct ExecStats {
@@ -62,7 +70,7 @@ struct Query {
   std::optional<SortSpec> sort;
   int64_t skip = 0;
   int64_t limit = 0;
-  std::string hint;
+  planner::Hint hint;
 };
 
 absl::StatusOr<Query> ParseQuery(const Value& filter,

@@ -20,8 +20,14 @@ struct FindOptions {
   Value sort;
   int64_t skip = 0;
   int64_t limit = 0;  // 0: no limit
-  // An index name to use ("hint"); empty: the planner chooses.
+  // An index to use (MongoDB's hint): its name, or in `hint_keys` its key
+  // pattern ({a: 1}); hint_keys {$natural: 1} forces a collection scan.
+  // Both empty/null: the planner chooses. A hint that names no index, or a
+  // hidden one, or both fields set: BadValue (2) "hint provided does not
+  // correspond to an existing index". A hinted sparse or partial index
+  // returns only the documents it holds, as in MongoDB.
   std::string hint;
+  Value hint_keys;
 };
 
 struct UpdateOptions {

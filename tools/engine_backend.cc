@@ -37,6 +37,11 @@ FindOptions ToFindOptions(const shell::FindRequest& req) {
   o.sort = NoneIfEmpty(req.sort);
   o.skip = req.skip;
   o.limit = req.limit < 0 ? -req.limit : req.limit;
+  if (req.hint.is_string()) {
+    o.hint = req.hint.string_value();
+  } else if (!req.hint.is_null()) {
+    o.hint_keys = req.hint;
+  }
   return o;
 }
 

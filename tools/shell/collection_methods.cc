@@ -325,6 +325,17 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
     }
     return next;
   }
+  if (method == "hint") {
+    // MongoDB's cursor.hint(index): an index name or key pattern; the
+    // server checks it when the cursor runs.
+    ASSIGN_OR_RETURN(Value hint, Arg(args, 0, Value::Null(), "hint"));
+    if (!hint.is_string() && !hint.is_object()) {
+      return absl::InvalidArgumentError(
+          "MongoServerError[BadValue]: hint must be a string or an object");
+    }
+    next.find.hint = std::move(hint);
+    return next;
+  }
   if (method == "pretty" || method == "batchSize" || method == "maxTimeMS" ||
       method == "noCursorTimeout") {
     return next;  // printing is always pretty; the rest do not apply

@@ -306,6 +306,20 @@ TEST_F(EvaluatorTest, VariablesAndMemberAccess) {
             "! TypeError: Assignment to constant variable.");
 }
 
+// cursor.hint(index): a name or a key pattern reaches the backend as given
+// (MongoDB's cursor.hint; the server resolves it).
+TEST_F(EvaluatorTest, HintReachesTheBackend) {
+  EXPECT_EQ(Run("db.c.find({a: 1}).hint('a_1').toArray().length"), "0\n");
+  EXPECT_EQ(ToJson(backend_.last_find.hint), R"("a_1")");
+  EXPECT_EQ(Run("db.c.find().sort({a: 1}).hint({a: 1, b: -1}).itcount()"),
+            "0\n");
+  EXPECT_EQ(ToJson(backend_.last_find.hint), R"({"a":1,"b":-1})");
+  EXPECT_EQ(Run("db.c.find().hint({$natural: 1}).itcount()"), "0\n");
+  EXPECT_EQ(ToJson(backend_.last_find.hint), R"({"$natural":1})");
+  EXPECT_EQ(Run("db.c.find().hint(5)"),
+            "! MongoServerError[BadValue]: hint must be a string or an object");
+}
+
 TEST_F(EvaluatorTest, FindChainReachesTheBackend) {
   EXPECT_EQ(Run("db.eventLog.insertMany([{pageID: 100}, {pageID: 101}, "
                 "{pageID: 102}])\n"

@@ -33,6 +33,9 @@ struct FindRequest {
   Value sort = Value::MakeObject();
   int64_t skip = 0;
   int64_t limit = 0;  // 0: no limit; negative: -n as in MongoDB (n, 1 batch)
+  // cursor.hint(): an index name (string) or key pattern (object, also
+  // {$natural: 1}); null: none.
+  Value hint;
 };
 
 class ShellBackend {

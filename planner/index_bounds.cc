@@ -1,0 +1,155 @@
+#include "planner/index_bounds.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "document/compare.h"
+#include "document/json.h"
+#include "index/key_codec.h"
+
+namespace ttldb {
+namespace planner {
+
+// Values an index can look up by equality: not arrays (an array equality
+// also matches documents holding it as an element, which the index keys as
+// its elements), not regexes, not MinKey/MaxKey.
+bool IndexableEquality(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kArray:
+    case ValueType::kRegex:
+    case ValueType::kMinKey:
+    case ValueType::kMaxKey:
+      return false;
+    case ValueType::kObject:
+      // {$...} objects are operators, never reach here; plain objects are
+      // fine.
+      return true;
+    default:
+      return true;
+  }
+}
+
+// Key-space ranges (without the index prefix) of one field's predicate;
+// false when the predicate cannot bound this field.
+bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
+                 std::vector<KeyRange>* out, std::string* text) {
+  auto point = [&](const Value& v) {
+    std::string k = EncodeKeyValue(v, descending);
+    out->emplace_back(k, KeyPrefixEnd(k));
+  };
+  switch (e.kind) {
+    case MatchExpr::Kind::kEq:
+      if (!IndexableEquality(e.operand)) return false;
+      if (e.operand.is_null() && sparse) return false;
+      point(e.operand);
+      *text =
+          absl::StrCat("[", ToJson(e.operand), ", ", ToJson(e.operand), "]");
+      return true;
+    case MatchExpr::Kind::kIn: {
+      if (e.operands.empty()) return false;
+      for (const Value& v : e.operands) {
+        if (!IndexableEquality(v) || (v.is_null() && sparse)) return false;
+      }
+      std::vector<Value> sorted = e.operands;
+      std::sort(sorted.begin(), sorted.end(), ValueLess());
+      for (const Value& v : sorted) point(v);
+      for (const Value& v : sorted) {
+        absl::StrAppend(text, text->empty() ? "" : ", ", "[", ToJson(v), ", ",
+                        ToJson(v), "]");
+      }
+      return true;
+    }
+    case MatchExpr::Kind::kGt:
+    case MatchExpr::Kind::kGte:
+    case MatchExpr::Kind::kLt:
+    case MatchExpr::Kind::kLte: {
+      const Value& v = e.operand;
+      if (v.is_array() || v.type() == ValueType::kRegex ||
+          v.type() == ValueType::kMinKey || v.type() == ValueType::kMaxKey ||
+          v.is_null()) {
+        return false;
+      }
+      if (v.type() == ValueType::kDouble &&
+          v.double_value() != v.double_value()) {
+        return false;  // NaN
+      }
+      const std::string k = EncodeKeyValue(v, descending);
+      const std::string lo = KeyBracketStart(v.type(), descending);
+      const std::string hi = KeyBracketEnd(v.type(), descending);
+      // In a descending index greater values have smaller keys.
+      bool above =
+          e.kind == MatchExpr::Kind::kGt || e.kind == MatchExpr::Kind::kGte;
+      bool inclusive =
+          e.kind == MatchExpr::Kind::kGte || e.kind == MatchExpr::Kind::kLte;
+      if (descending) above = !above;
+      if (above) {
+        out->emplace_back(inclusive ? k : KeyPrefixEnd(k), hi);
+      } else {
+        out->emplace_back(lo, inclusive ? KeyPrefixEnd(k) : k);
+      }
+      const char* op = e.kind == MatchExpr::Kind::kGt    ? "("
+                       : e.kind == MatchExpr::Kind::kGte ? "["
+                                                         : "";
+      if (e.kind == MatchExpr::Kind::kGt || e.kind == MatchExpr::Kind::kGte) {
+        *text = absl::StrCat(op, ToJson(v), ", ", TypeName(v.type()), " max]");
+      } else {
+        *text = absl::StrCat("[", TypeName(v.type()), " min, ", ToJson(v),
+                             e.kind == MatchExpr::Kind::kLt ? ")" : "]");
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// Intersects the single ranges of several range predicates on one field
+// (valid only on a non-multikey index, where a document has one value per
+// field): the tightest lower and upper bounds. Sets *text to the explain
+// bounds, e.g. "(1, 5)".
+KeyRange IntersectRanges(const std::vector<const MatchExpr*>& preds,
+                         bool descending, bool sparse, std::string* text) {
+  KeyRange out;
+  bool first = true;
+  const MatchExpr* low = nullptr;   // tightest $gt/$gte
+  const MatchExpr* high = nullptr;  // tightest $lt/$lte
+  std::string low_bound, high_bound;
+  for (const MatchExpr* p : preds) {
+    std::vector<KeyRange> r;
+    std::string t;
+    FieldRanges(*p, descending, sparse, &r, &t);
+    const KeyRange& f = r.front();
+    if (first || f.first > out.first) out.first = f.first;
+    if (first || f.second < out.second) out.second = f.second;
+    first = false;
+    const bool is_low =
+        p->kind == MatchExpr::Kind::kGt || p->kind == MatchExpr::Kind::kGte;
+    // The key bound this predicate tightens: in a descending index greater
+    // values have smaller keys.
+    const bool bound_is_begin = is_low != descending;
+    const std::string& bound = bound_is_begin ? f.first : f.second;
+    const MatchExpr*& best = is_low ? low : high;
+    std::string& best_bound = is_low ? low_bound : high_bound;
+    if (best == nullptr ||
+        (bound_is_begin ? bound > best_bound : bound < best_bound)) {
+      best = p;
+      best_bound = bound;
+    }
+  }
+  if (out.second < out.first) out.second = out.first;  // empty
+  std::string lo =
+      low != nullptr
+          ? absl::StrCat(low->kind == MatchExpr::Kind::kGt ? "(" : "[",
+                         ToJson(low->operand))
+          : absl::StrCat("[", TypeName(high->operand.type()), " min");
+  std::string hi =
+      high != nullptr
+          ? absl::StrCat(ToJson(high->operand),
+                         high->kind == MatchExpr::Kind::kLt ? ")" : "]")
+          : absl::StrCat(TypeName(low->operand.type()), " max]");
+  *text = absl::StrCat(lo, ", ", hi);
+  return out;
+}
+
+}  // namespace planner
+}  // namespace ttldb

@@ -1,0 +1,40 @@
+// Index key ranges of filter predicates: which predicates an index can look
+// up, and the key-space ranges (index/key_codec.h encodings) they cover.
+#ifndef TTLDB_PLANNER_INDEX_BOUNDS_H_
+#define TTLDB_PLANNER_INDEX_BOUNDS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "document/value.h"
+#include "query/filter.h"
+
+namespace ttldb {
+namespace planner {
+
+// [begin, end) in key bytes; end "" means no upper bound.
+using KeyRange = std::pair<std::string, std::string>;
+
+// Values an index can look up by equality: not arrays (an array equality
+// also matches documents holding it as an element, which the index keys as
+// its elements), not regexes, not MinKey/MaxKey.
+bool IndexableEquality(const Value& v);
+
+// Key-space ranges of one field's predicate ($eq, $in, $gt, $gte, $lt,
+// $lte), ascending and disjoint, in a field of direction `descending`; false
+// when the predicate cannot bound the field (a sparse index cannot look up
+// null, which also matches documents it skips). *text gets the explain
+// bounds, e.g. "[1, 1]" or "(5, number max]".
+bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
+                 std::vector<KeyRange>* out, std::string* text);
+
+// The intersection of several range predicates on one field: valid only
+// when a document has one value for the field (a non-multikey index).
+KeyRange IntersectRanges(const std::vector<const MatchExpr*>& preds,
+                         bool descending, bool sparse, std::string* text);
+
+}  // namespace planner
+}  // namespace ttldb
+
+#endif  // TTLDB_PLANNER_INDEX_BOUNDS_H_

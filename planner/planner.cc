@@ -1,0 +1,358 @@
+#include "planner/planner.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/compare.h"
+#include "index/key_codec.h"
+#include "planner/implication.h"
+#include "planner/sort_provision.h"
+
+namespace ttldb {
+namespace planner {
+namespace {
+
+using Kind = MatchExpr::Kind;
+
+// The top-level conjuncts of a filter.
+std::vector<const MatchExpr*> Conjuncts(const MatchExpr& root) {
+  std::vector<const MatchExpr*> out;
+  if (root.kind == Kind::kAnd) {
+    for (const MatchExpr& c : root.children) {
+      if (c.kind == Kind::kAnd) {
+        auto nested = Conjuncts(c);
+        out.insert(out.end(), nested.begin(), nested.end());
+      } else {
+        out.push_back(&c);
+      }
+    }
+  } else {
+    out.push_back(&root);
+  }
+  return out;
+}
+
+bool IsRangeKind(Kind k) {
+  return k == Kind::kGt || k == Kind::kGte || k == Kind::kLt || k == Kind::kLte;
+}
+
+// Candidate plan over one index: the ranges of its leading fields.
+struct Candidate {
+  int index = -1;
+  std::vector<KeyRange> ranges;           // full keys
+  int eq_fields = 0;                      // leading fields bound by equality
+  bool range_field = false;               // a range on the field after them
+  std::vector<FieldBounds> field_bounds;  // one per key field
+  Value bounds;
+  // Set when the range intersects several predicates (non-multikey index):
+  // the ranges with only the first predicate.
+  std::optional<std::vector<KeyRange>> multikey_ranges;
+};
+
+// Equality first (more selective), then a range, on as many leading fields
+// as the filter binds.
+std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
+                                   const std::vector<const MatchExpr*>& preds) {
+  const proto::IndexSpec& spec = *index.spec;
+  Candidate c;
+  c.index = position;
+  c.field_bounds.assign(spec.key_size(), FieldBounds::kFull);
+  std::vector<KeyRange> acc = {{"", ""}};
+  Value::Object bounds;
+  for (int fi = 0; fi < spec.key_size(); ++fi) {
+    const auto& field = spec.key(fi);
+    const bool desc = field.direction() < 0;
+    // The field's equality (the last one wins) or its first range, with
+    // their key ranges computed once.
+    const MatchExpr* eq = nullptr;
+    const MatchExpr* range = nullptr;
+    std::vector<KeyRange> eq_ranges, range_ranges;
+    std::string eq_text, range_text;
+    std::vector<const MatchExpr*> all_ranges;  // every usable range predicate
+    for (const MatchExpr* p : preds) {
+      if (p->path != field.path()) continue;
+      std::vector<KeyRange> tmp;
+      std::string t;
+      if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
+        if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
+          eq = p;
+          eq_ranges = std::move(tmp);
+          eq_text = std::move(t);
+        }
+      } else if (IsRangeKind(p->kind)) {
+        if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
+          if (range == nullptr) {
+            range = p;
+            range_ranges = std::move(tmp);
+            range_text = std::move(t);
+          }
+          all_ranges.push_back(p);
+        }
+      }
+    }
+    const MatchExpr* use = eq != nullptr ? eq : range;
+    if (use == nullptr) break;
+    std::vector<KeyRange> field_ranges =
+        use == eq ? std::move(eq_ranges) : std::move(range_ranges);
+    std::string text = use == eq ? std::move(eq_text) : std::move(range_text);
+    // On a multikey index two range predicates may be satisfied by two
+    // different elements of one array ({a: [0, 10]} matches {$gt: 1, $lt:
+    // 5}), so only the first bounds the scan; on a known non-multikey index
+    // a document has one value per field and the ranges intersect.
+    std::vector<KeyRange> first_only;
+    if (use == range && all_ranges.size() > 1 && !index.multikey) {
+      first_only = field_ranges;
+      field_ranges = {IntersectRanges(all_ranges, desc, spec.sparse(), &text)};
+    }
+    bounds.emplace_back(field.path(), Value::MakeArray({Value::String(text)}));
+    std::vector<KeyRange> next;
+    if (use == eq) {
+      // Points: extend every accumulated prefix.
+      for (const KeyRange& a : acc) {
+        for (const KeyRange& f : field_ranges) {
+          next.emplace_back(a.first + f.first, "");
+        }
+      }
+      for (KeyRange& r : next) r.second = KeyPrefixEnd(r.first);
+      c.field_bounds[fi] =
+          field_ranges.size() == 1 ? FieldBounds::kPoint : FieldBounds::kOther;
+      ++c.eq_fields;
+      acc = std::move(next);
+      continue;
+    }
+    // A range ends the usable prefix: [a+lo, a+hi).
+    for (const KeyRange& a : acc) {
+      for (const KeyRange& f : field_ranges) {
+        next.emplace_back(a.first + f.first, a.first + f.second);
+      }
+    }
+    if (!first_only.empty()) {
+      std::vector<KeyRange> mk;
+      for (const KeyRange& a : acc) {
+        for (const KeyRange& f : first_only) {
+          mk.emplace_back(a.first + f.first, a.first + f.second);
+        }
+      }
+      c.multikey_ranges = std::move(mk);
+    }
+    c.field_bounds[fi] = FieldBounds::kOther;
+    c.range_field = true;
+    acc = std::move(next);
+    break;
+  }
+  if (c.eq_fields == 0 && !c.range_field) return std::nullopt;
+  auto finish = [&](std::vector<KeyRange>* ranges) {
+    for (KeyRange& r : *ranges) {
+      r.first.insert(0, index.prefix);
+      r.second = r.second.empty() ? KeyPrefixEnd(index.prefix)
+                                  : index.prefix + r.second;
+    }
+    std::sort(ranges->begin(), ranges->end());
+  };
+  if (c.multikey_ranges.has_value()) finish(&*c.multikey_ranges);
+  finish(&acc);
+  c.ranges = std::move(acc);
+  c.bounds = Value::MakeObject(std::move(bounds));
+  return c;
+}
+
+// A whole-index scan, for a hinted index that bounds nothing.
+Candidate FullScan(const IndexInfo& index, int position) {
+  Candidate full;
+  full.index = position;
+  full.ranges = {{index.prefix, KeyPrefixEnd(index.prefix)}};
+  full.field_bounds.assign(index.spec->key_size(), FieldBounds::kFull);
+  full.bounds = Value::MakeObject();
+  return full;
+}
+
+// Whether `pattern` is the key pattern of `spec` (directions compared as
+// numbers: {a: 1.0} names {a: 1}).
+bool SameKeyPattern(const proto::IndexSpec& spec, const Value& pattern) {
+  const auto& fields = pattern.object_fields();
+  if (static_cast<int>(fields.size()) != spec.key_size()) return false;
+  for (int i = 0; i < spec.key_size(); ++i) {
+    if (fields[i].first != spec.key(i).path() ||
+        !fields[i].second.is_number() ||
+        fields[i].second.AsDouble() != spec.key(i).direction()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::Status BadHint() {
+  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                    "hint provided does not correspond to an existing index");
+}
+
+// Whether a collection scan (or _id lookups, which come in _id order)
+// returns documents in `sort` order.
+bool IdOrderSorts(const SortSpec* sort) {
+  return sort == nullptr || sort->fields().empty() ||
+         (sort->fields().size() == 1 && sort->fields()[0].first == "_id" &&
+          sort->fields()[0].second == 1);
+}
+
+}  // namespace
+
+absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
+                                const Filter& filter, const SortSpec* sort,
+                                const Hint& hint) {
+  Plan plan;
+  std::vector<const MatchExpr*> preds = Conjuncts(filter.root());
+
+  // The hinted index, if any; {$natural: 1} hints a collection scan.
+  int hinted = -1;
+  if (!hint.empty()) {
+    if (!hint.name.empty() && !hint.key_pattern.is_null()) return BadHint();
+    const Value& kp = hint.key_pattern;
+    if (kp.is_object() && kp.object_fields().size() == 1 &&
+        kp.object_fields()[0].first == "$natural") {
+      const Value& dir = kp.object_fields()[0].second;
+      if (!dir.is_number() || dir.AsDouble() != 1) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                          "ttldb supports only the hint {$natural: 1} (a "
+                          "forward collection scan)");
+      }
+      plan.provides_sort = IdOrderSorts(sort);
+      if (!plan.provides_sort) {
+        plan.sort_reason = "the hint {$natural: 1} forces a collection scan";
+      }
+      return plan;
+    }
+    if (!kp.is_null() && !kp.is_object()) return BadHint();
+    for (size_t i = 0; i < indexes.size(); ++i) {
+      const proto::IndexSpec& spec = *indexes[i].spec;
+      if (hint.name.empty() ? SameKeyPattern(spec, kp)
+                            : spec.name() == hint.name) {
+        if (hinted >= 0) {
+          // Several indexes on one key pattern (different partial filters,
+          // say): MongoDB's query_planner.cpp refuses the hint.
+          return MongoError(
+              absl::StatusCode::kInvalidArgument, kIndexNotFound,
+              absl::StrCat("Hint matched multiple indexes, must hint by index "
+                           "name. Matched: ",
+                           indexes[hinted].spec->name(), " and ", spec.name()));
+        }
+        hinted = static_cast<int>(i);
+      }
+    }
+    // Hidden indexes are invisible to the planner, hints included (MongoDB:
+    // "Can't 'hint' a hidden index", BadValue). A hinted sparse or partial
+    // index is used even when it may miss matches, as MongoDB does
+    // (query_planner.cpp: "Hinted index could not provide a bounded scan,
+    // reverting to whole index scan"; SERVER-26413, SERVER-18449).
+    if (hinted < 0 || indexes[hinted].spec->hidden()) return BadHint();
+  }
+
+  // _id equality or $in: point lookups (MongoDB's IDHACK).
+  if (hint.empty()) {
+    for (const MatchExpr* p : preds) {
+      if (p->path != "_id") continue;
+      if (p->kind == Kind::kEq && IndexableEquality(p->operand)) {
+        plan.ids.push_back(p->operand);
+      } else if (p->kind == Kind::kIn) {
+        bool ok = true;
+        for (const Value& v : p->operands) ok = ok && IndexableEquality(v);
+        if (!ok) continue;
+        plan.ids = p->operands;
+      } else {
+        continue;
+      }
+      plan.kind = Plan::Kind::kIdLookup;
+      plan.provides_sort = IdOrderSorts(sort);
+      if (!plan.provides_sort) {
+        plan.sort_reason = "the _id lookup returns documents in _id order";
+      }
+      return plan;
+    }
+  }
+
+  std::optional<Candidate> best;
+  SortProvision best_sort;
+  bool best_needs_not_multikey = false;
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    const IndexInfo& idx = indexes[i];
+    if (hinted >= 0) {
+      if (static_cast<int>(i) != hinted) continue;
+    } else if (idx.spec->hidden() ||
+               (idx.partial != nullptr &&
+                !FilterImplies(filter.root(), *idx.partial))) {
+      // Hidden indexes are invisible to the planner; a partial index must
+      // hold every document the filter matches.
+      continue;
+    }
+    std::optional<Candidate> c = PlanIndex(idx, static_cast<int>(i), preds);
+    if (!c.has_value()) {
+      if (hinted < 0) continue;
+      c = FullScan(idx, static_cast<int>(i));
+    }
+    SortProvision sorts;
+    bool needs_not_multikey = false;
+    if (sort != nullptr) {
+      sorts =
+          IndexProvidesSort(*idx.spec, idx.multikey, c->field_bounds, *sort);
+      // A plan made while the index is not multikey stays valid only while
+      // it is not: the executor re-checks after taking its snapshot.
+      needs_not_multikey =
+          sorts.provided && !idx.multikey &&
+          !IndexProvidesSort(*idx.spec, true, c->field_bounds, *sort).provided;
+    }
+    // Prefer more equality fields, then a range, then one that sorts.
+    auto score = [](const Candidate& x, bool s) {
+      return x.eq_fields * 4 + (x.range_field ? 2 : 0) + (s ? 1 : 0);
+    };
+    if (!best.has_value() ||
+        score(*c, sorts.provided) > score(*best, best_sort.provided)) {
+      best = std::move(c);
+      best_sort = std::move(sorts);
+      best_needs_not_multikey = needs_not_multikey;
+    }
+  }
+  // No index bounds the filter: an index that holds every document (not
+  // sparse, not partial) and provides the sort saves the blocking sort, as
+  // MongoDB's planner adds such whole-index scans ("outputting soln that
+  // uses index to provide sort").
+  if (!best.has_value() && hinted < 0 && sort != nullptr &&
+      !IdOrderSorts(sort)) {
+    for (size_t i = 0; i < indexes.size(); ++i) {
+      const IndexInfo& idx = indexes[i];
+      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr) {
+        continue;
+      }
+      Candidate full = FullScan(idx, static_cast<int>(i));
+      if (!IndexProvidesSort(*idx.spec, idx.multikey, full.field_bounds, *sort)
+               .provided) {
+        continue;
+      }
+      best = std::move(full);
+      best_sort.provided = true;
+      best_needs_not_multikey = false;  // full bounds: multikey or not
+      break;
+    }
+  }
+  if (best.has_value()) {
+    plan.kind = Plan::Kind::kIndexScan;
+    plan.index = best->index;
+    plan.ranges = std::move(best->ranges);
+    plan.multikey_ranges = std::move(best->multikey_ranges);
+    plan.bounds = std::move(best->bounds);
+    plan.provides_sort = sort == nullptr || best_sort.provided;
+    plan.sort_needs_not_multikey = best_needs_not_multikey;
+    if (!plan.provides_sort) plan.sort_reason = std::move(best_sort.reason);
+    return plan;
+  }
+  plan.provides_sort = IdOrderSorts(sort);
+  if (!plan.provides_sort) {
+    plan.sort_reason =
+        "no index bounds the filter, and none that holds every document "
+        "provides the sort";
+  }
+  return plan;
+}
+
+}  // namespace planner
+}  // namespace ttldb

@@ -1,0 +1,123 @@
+#include "planner/sort_provision.h"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace ttldb {
+namespace planner {
+namespace {
+
+// Set to true once query/sort.cc computes MongoDB's index-style sort keys for
+// dotted paths through arrays (review T6); until then an index on such a
+// path would order documents differently from the in-memory sort.
+constexpr bool kDottedSortKeysMatchIndexKeys = false;
+
+absl::string_view FirstComponent(absl::string_view path) {
+  return path.substr(0, path.find('.'));
+}
+
+std::string Pattern(const std::vector<std::pair<std::string, int>>& fields) {
+  std::string out = "{";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    absl::StrAppend(&out, i > 0 ? ", " : "", fields[i].first, ": ",
+                    fields[i].second);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
+                                absl::Span<const FieldBounds> bounds,
+                                const SortSpec& sort) {
+  SortProvision out;
+  if (sort.fields().empty()) {
+    out.provided = true;
+    return out;
+  }
+  const int n = spec.key_size();
+  auto bound = [&](int i) {
+    return i < static_cast<int>(bounds.size()) ? bounds[i] : FieldBounds::kFull;
+  };
+  std::set<std::string> equality;     // point bounds, sortable
+  std::set<std::string> ignored;      // point bounds, not sortable (multikey)
+  std::set<std::string> unsupported;  // neither
+  std::string multikey_reason;        // for the first unsupported field
+  for (int i = 0; i < n; ++i) {
+    const std::string& path = spec.key(i).path();
+    if (bound(i) == FieldBounds::kPoint) equality.insert(path);
+    if (!multikey) continue;
+    std::string why;
+    if (bound(i) != FieldBounds::kFull) {
+      why = absl::StrCat("index ", spec.name(),
+                         " is multikey and the scan has bounds on ", path);
+    } else if (!kDottedSortKeysMatchIndexKeys &&
+               path.find('.') != std::string::npos) {
+      why = absl::StrCat("index ", spec.name(), " is multikey and ", path,
+                         " is a dotted path (ttldb's in-memory sort keys of "
+                         "dotted paths through arrays are not index keys)");
+    } else {
+      for (int j = 0; j < n; ++j) {
+        const std::string& other = spec.key(j).path();
+        if (j == i || bound(j) == FieldBounds::kFull) continue;
+        if (FirstComponent(other) == FirstComponent(path)) {
+          why = absl::StrCat("index ", spec.name(),
+                             " is multikey and the scan has bounds on ", other,
+                             ", which shares a path prefix with ", path);
+          break;
+        }
+      }
+    }
+    if (why.empty()) continue;
+    if (equality.erase(path) > 0) {
+      ignored.insert(path);
+    } else {
+      unsupported.insert(path);
+    }
+    if (multikey_reason.empty()) multikey_reason = std::move(why);
+  }
+  // The sort pattern the scan provides: the key pattern without equality
+  // and ignored fields, cut at the first unsupported field.
+  std::vector<std::pair<std::string, int>> base;
+  std::string cut_reason;
+  for (int i = 0; i < n; ++i) {
+    const std::string& path = spec.key(i).path();
+    if (equality.count(path) > 0 || ignored.count(path) > 0) continue;
+    if (unsupported.count(path) > 0) {
+      cut_reason = multikey_reason;
+      break;
+    }
+    base.emplace_back(path, spec.key(i).direction() < 0 ? -1 : 1);
+  }
+  std::vector<std::pair<std::string, int>> wanted;
+  for (const auto& f : sort.fields()) {
+    if (equality.count(f.first) == 0) wanted.push_back(f);
+  }
+  size_t k = 0;
+  while (k < wanted.size() && k < base.size() && wanted[k] == base[k]) ++k;
+  if (k == wanted.size()) {
+    out.provided = true;
+    return out;
+  }
+  const std::string& field = wanted[k].first;
+  if (ignored.count(field) > 0 || unsupported.count(field) > 0 ||
+      (k == base.size() && !cut_reason.empty())) {
+    out.reason = multikey_reason;
+  } else if (k < base.size() && wanted[k].first == base[k].first) {
+    out.reason = absl::StrCat("index ", spec.name(), " orders ", field,
+                              " the other way (ttldb scans indexes forward "
+                              "only)");
+  } else {
+    out.reason = absl::StrCat("index ", spec.name(), " provides the sort ",
+                              Pattern(base), " within its bounds, not ",
+                              Pattern(wanted));
+  }
+  return out;
+}
+
+}  // namespace planner
+}  // namespace ttldb

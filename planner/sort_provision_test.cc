@@ -1,0 +1,126 @@
+// The sort orders an index scan provides, without a database. Expected
+// answers follow MongoDB's src/mongo/db/query/query_solution.cpp
+// (computeSortsForScan, confirmBoundsProvideSortComponentGivenMultikeyness)
+// and jstests/core/query/sort/sort_array.js.
+#include "planner/sort_provision.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "query/test_doc.h"
+
+namespace ttldb {
+namespace planner {
+namespace {
+
+using B = FieldBounds;
+
+proto::IndexSpec Spec(const std::string& name,
+                      std::vector<std::pair<std::string, int>> keys) {
+  proto::IndexSpec spec;
+  spec.set_name(name);
+  for (const auto& [path, dir] : keys) {
+    proto::KeyField* k = spec.add_key();
+    k->set_path(path);
+    k->set_direction(dir);
+  }
+  return spec;
+}
+
+SortSpec Sort(const std::string& json) { return *SortSpec::Parse(Doc(json)); }
+
+SortProvision Provides(const proto::IndexSpec& spec, bool multikey,
+                       std::vector<B> bounds, const std::string& sort) {
+  return IndexProvidesSort(spec, multikey, bounds, Sort(sort));
+}
+
+// sort_array.js: {a: {$gte: 2}} sorted {a: 1} with {a: 1} on arrays is a
+// blocking sort ("Since there are bounds on ... this index cannot provide the
+// sort"): the scan would meet [3, 0, 1] at 3, its sort key is 0.
+TEST(SortProvisionTest, MultikeyFieldWithBoundsCannotSort) {
+  const auto a = Spec("a_1", {{"a", 1}});
+  SortProvision p = Provides(a, true, {B::kOther}, R"({"a": 1})");
+  EXPECT_FALSE(p.provided);
+  EXPECT_EQ(p.reason, "index a_1 is multikey and the scan has bounds on a");
+  // Point bounds too: {a: 5} sorted {a: -1} orders by each array's maximum.
+  EXPECT_FALSE(Provides(a, true, {B::kPoint}, R"({"a": 1})").provided);
+  // Not multikey: one key per document, the scan order is the sort.
+  EXPECT_TRUE(Provides(a, false, {B::kOther}, R"({"a": 1})").provided);
+  EXPECT_TRUE(Provides(a, false, {B::kPoint}, R"({"a": 1})").provided);
+}
+
+// Full bounds: the scan meets each document first at its smallest key, which
+// is its ascending sort key.
+TEST(SortProvisionTest, MultikeyFieldWithFullBoundsSorts) {
+  const auto a = Spec("a_1", {{"a", 1}});
+  EXPECT_TRUE(Provides(a, true, {B::kFull}, R"({"a": 1})").provided);
+  const auto ab = Spec("a_1_b_1", {{"a", 1}, {"b", 1}});
+  // computeSortsForScan's example: point bounds on a multikey field are
+  // skipped by the provided pattern ("ignoreFields") but may not be sorted
+  // on.
+  EXPECT_TRUE(
+      Provides(ab, true, {B::kPoint, B::kFull}, R"({"b": 1})").provided);
+  SortProvision p =
+      Provides(ab, true, {B::kPoint, B::kFull}, R"({"a": 1, "b": 1})");
+  EXPECT_FALSE(p.provided);
+  EXPECT_EQ(p.reason, "index a_1_b_1 is multikey and the scan has bounds on a");
+  // Not multikey: the equality field may appear anywhere, or not at all.
+  EXPECT_TRUE(Provides(ab, false, {B::kPoint, B::kFull}, R"({"a": 1, "b": 1})")
+                  .provided);
+  EXPECT_TRUE(Provides(ab, false, {B::kPoint, B::kFull}, R"({"b": 1, "a": -1})")
+                  .provided);
+}
+
+// SERVER-31898: bounds on a multikey field sharing a path prefix with the
+// sort field ({"a.x": 5} sorted {"a.y": 1} over {a: [{x: 5, y: 9}, {x: 6,
+// y: 1}]}: the scan meets the document at y 9, its sort key is 1).
+TEST(SortProvisionTest, SharedPrefixWithBoundedMultikeyFieldCannotSort) {
+  const auto xy = Spec("a.x_1_a.y_1", {{"a.x", 1}, {"a.y", 1}});
+  EXPECT_FALSE(
+      Provides(xy, true, {B::kPoint, B::kFull}, R"({"a.y": 1})").provided);
+  EXPECT_TRUE(
+      Provides(xy, false, {B::kPoint, B::kFull}, R"({"a.y": 1})").provided);
+}
+
+TEST(SortProvisionTest, SortMustBeAPrefixOfTheKeyPattern) {
+  const auto ab = Spec("a_1_b_1", {{"a", 1}, {"b", 1}});
+  EXPECT_TRUE(
+      Provides(ab, false, {B::kFull, B::kFull}, R"({"a": 1})").provided);
+  EXPECT_TRUE(Provides(ab, false, {B::kOther, B::kFull}, R"({"a": 1, "b": 1})")
+                  .provided);
+  SortProvision p = Provides(ab, false, {B::kOther, B::kFull}, R"({"b": 1})");
+  EXPECT_FALSE(p.provided);
+  EXPECT_EQ(p.reason,
+            "index a_1_b_1 provides the sort {a: 1, b: 1} within its bounds, "
+            "not {b: 1}");
+  // The _id is not part of the key pattern.
+  EXPECT_FALSE(
+      Provides(ab, false, {B::kFull, B::kFull}, R"({"a": 1, "_id": 1})")
+          .provided);
+  // Several points ($in) are not an equality: {a: {$in: [1, 2]}} sorted
+  // {b: 1} is not in key order (MongoDB would merge-sort exploded scans).
+  EXPECT_FALSE(
+      Provides(ab, false, {B::kOther, B::kFull}, R"({"b": 1})").provided);
+}
+
+TEST(SortProvisionTest, ForwardScansOnly) {
+  const auto a = Spec("a_1", {{"a", 1}});
+  SortProvision p = Provides(a, false, {B::kFull}, R"({"a": -1})");
+  EXPECT_FALSE(p.provided);
+  EXPECT_EQ(p.reason,
+            "index a_1 orders a the other way (ttldb scans indexes forward "
+            "only)");
+  const auto d = Spec("a_-1", {{"a", -1}});
+  EXPECT_TRUE(Provides(d, false, {B::kFull}, R"({"a": -1})").provided);
+}
+
+TEST(SortProvisionTest, EmptySortIsAlwaysProvided) {
+  const auto a = Spec("a_1", {{"a", 1}});
+  EXPECT_TRUE(Provides(a, true, {B::kOther}, "{}").provided);
+}
+
+}  // namespace
+}  // namespace planner
+}  // namespace ttldb
