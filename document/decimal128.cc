@@ -96,6 +96,11 @@ Decimal128 Decimal128::FromInt64(int64_t v) {
   return FromLib(bid128_from_int64(v));
 }
 
+Decimal128 Decimal128::FromDoubleNearest(double d) {
+  _IDEC_flags flags = 0;
+  return FromLib(binary64_to_bid128(d, BID_ROUNDING_TO_NEAREST, &flags));
+}
+
 Decimal128 Decimal128::FromDouble(double d) {
   _IDEC_flags flags = 0;
   Decimal128 exact =
@@ -172,6 +177,46 @@ Decimal128 Decimal128::Add(const Decimal128& o) const {
       bid128_add(Lib(*this), Lib(o), BID_ROUNDING_TO_NEAREST, &flags));
 }
 
+Decimal128 Decimal128::Subtract(const Decimal128& o) const {
+  _IDEC_flags flags = 0;
+  return FromLib(
+      bid128_sub(Lib(*this), Lib(o), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+bool Decimal128::Parts(bool* negative, unsigned __int128* coefficient,
+                       int* exponent) const {
+  BID_UINT128 x = Lib(*this);
+  if (bid128_isNaN(x) || bid128_isInf(x)) return false;
+  *negative = (high_ >> 63) != 0;
+  constexpr unsigned __int128 kMaxCoefficient =
+      static_cast<unsigned __int128>(9999999999999999999ull) *
+          1000000000000000ull +
+      999999999999999ull;  // 10^34 - 1
+  if (((high_ >> 61) & 3) == 3) {
+    // The "11" combination form: coefficients of 2^113 and up, all
+    // non-canonical and read as zero (the specification's "invalid
+    // representation treated as 0").
+    *coefficient = 0;
+    *exponent = static_cast<int>((high_ >> 47) & 0x3FFF) - 6176;
+    return true;
+  }
+  unsigned __int128 c =
+      (static_cast<unsigned __int128>(high_ & ((uint64_t{1} << 49) - 1))
+       << 64) |
+      low_;
+  *coefficient = c > kMaxCoefficient ? 0 : c;
+  *exponent = static_cast<int>((high_ >> 49) & 0x3FFF) - 6176;
+  return true;
+}
+
+Decimal128 Decimal128::FromParts(bool negative, unsigned __int128 coefficient,
+                                 int exponent) {
+  uint64_t high = (negative ? uint64_t{1} << 63 : 0) |
+                  (static_cast<uint64_t>(exponent + 6176) << 49) |
+                  static_cast<uint64_t>(coefficient >> 64);
+  return Decimal128(high, static_cast<uint64_t>(coefficient));
+}
+
 Decimal128 Decimal128::Multiply(const Decimal128& o) const {
   _IDEC_flags flags = 0;
   return FromLib(
@@ -198,6 +243,14 @@ bool Decimal128::ToInt64Exact(int64_t* out) const {
   int64_t v = bid128_to_int64_int(x, &flags);
   if (flags & BID_INVALID_EXCEPTION) return false;
   if (!bid128_quiet_equal(x, bid128_from_int64(v), &flags)) return false;
+  *out = v;
+  return true;
+}
+
+bool Decimal128::TruncToInt64(int64_t* out) const {
+  _IDEC_flags flags = 0;
+  int64_t v = bid128_to_int64_int(Lib(*this), &flags);
+  if (flags & BID_INVALID_EXCEPTION) return false;
   *out = v;
   return true;
 }

@@ -40,6 +40,9 @@ class Decimal128 {
   // digits (0.1 -> 0.100000000000000), NaN and infinities kept. What $inc and
   // $mul use when a double meets a decimal (mongo/util/safe_num.cpp).
   static Decimal128 FromDouble(double d);
+  // The decimal nearest to d with up to 34 digits (exact when d has at
+  // most 34 significant decimal digits).
+  static Decimal128 FromDoubleNearest(double d);
 
   static Decimal128 NaN() { return Decimal128(0x7c00000000000000ull, 0); }
 
@@ -55,7 +58,16 @@ class Decimal128 {
 
   // Round-to-nearest-even arithmetic, as the server's default.
   Decimal128 Add(const Decimal128& o) const;
+  Decimal128 Subtract(const Decimal128& o) const;
   Decimal128 Multiply(const Decimal128& o) const;
+
+  // A finite value as sign, coefficient and exponent (value = (-1)^negative
+  // * coefficient * 10^exponent, coefficient < 10^34), and back. Parts
+  // returns false for NaN and infinities.
+  bool Parts(bool* negative, unsigned __int128* coefficient,
+             int* exponent) const;
+  static Decimal128 FromParts(bool negative, unsigned __int128 coefficient,
+                              int exponent);
 
   // The double nearest (ties to even); *inexact, when given, tells whether
   // rounding happened.
@@ -65,6 +77,8 @@ class Decimal128 {
   // The value as an int64 when it is an integer in int64 range (1.00 and
   // 1E+2 are integers); false otherwise (fractions, NaN, infinities).
   bool ToInt64Exact(int64_t* out) const;
+  // The value truncated toward zero, when that is in int64 range.
+  bool TruncToInt64(int64_t* out) const;
 
   // Total order as MongoDB compares numbers (mongo/base/compare_numbers.h):
   // by numeric value, exactly, across types; every NaN is equal to every
