@@ -76,6 +76,9 @@ bool ExactEqual(const Value& a, const Value& b) {
       return a.double_value() == b.double_value() ||
              (a.double_value() != a.double_value() &&
               b.double_value() != b.double_value());
+    case ValueType::kDecimal:
+      // Same bits: 1.0 and 1.00 are different values to store.
+      return a.decimal_value() == b.decimal_value();
     case ValueType::kRegex:
       return a.regex_value().pattern == b.regex_value().pattern &&
              a.regex_value().options == b.regex_value().options;
