@@ -33,6 +33,10 @@ std::string ShellString(const Value& v) {
       return absl::StrCat("ObjectId('", v.oid_value().ToHex(), "')");
     case ValueType::kDate:
       return absl::StrCat("new Date(", v.date_millis(), ")");
+    case ValueType::kDecimal:
+      // BSONElement::toString (mongo/bson/bsonelement.cpp).
+      return absl::StrCat("NumberDecimal(\"", v.decimal_value().ToString(),
+                          "\")");
     default:
       return ToJson(v);
   }

@@ -169,6 +169,30 @@ TEST(UpdateTest, DecimalArithmetic) {
             R"({"_id":1,"a":{"$numberDecimal":"Infinity"}})");
 }
 
+// $addToSet and $pull compare by value: NumberDecimal("1.0") is already in
+// [1] (jstests/decimal/decimal_find_basic.js equality across types).
+TEST(UpdateTest, DecimalSetMembership) {
+  bool modified = true;
+  EXPECT_EQ(Upd(R"({"$addToSet": {"a": {"$numberDecimal": "1.0"}}})",
+                R"({"_id": 1, "a": [1, 2.5]})", false, &modified),
+            R"({"_id":1,"a":[1,2.5]})");
+  EXPECT_FALSE(modified);
+  EXPECT_EQ(Upd(R"({"$pull": {"a": {"$numberDecimal": "2.50"}}})",
+                R"({"_id": 1, "a": [1, 2.5, 3]})"),
+            R"({"_id":1,"a":[1,3]})");
+}
+
+// Error messages print a decimal as BSONElement::toString does
+// (mongo/bson/bsonelement.cpp: NumberDecimal("2")).
+TEST(UpdateTest, DecimalInErrorMessages) {
+  EXPECT_EQ(Upd(R"({"$pop": {"a": {"$numberDecimal": "2"}}})",
+                R"({"_id": 1, "a": [1]})"),
+            R"(error 9: $pop expects 1 or -1, found: NumberDecimal("2"))");
+  EXPECT_EQ(Upd(R"({"$pop": {"a": {"$numberDecimal": "-1.0"}}})",
+                R"({"_id": 1, "a": [1, 2]})"),
+            R"({"_id":1,"a":[2]})");
+}
+
 // $min/$max compare across numeric types by value (update_min_max_examples.js
 // style): a decimal replaces only a strictly smaller/larger value.
 TEST(UpdateTest, DecimalMinMax) {
