@@ -168,6 +168,28 @@ TEST_F(DecimalEngineTest, UniqueIndexTreatsEqualNumbersAsOneKey) {
             absl::StatusCode::kAlreadyExists);
 }
 
+// distinct dedups by value across types (MongoDB's distinct compares with
+// the BSON comparator: 1, 1.0, NumberLong(1) and NumberDecimal("1.00") are one
+// value; jstests/decimal/decimal_find_basic.js), also through arrays.
+TEST_F(DecimalEngineTest, DistinctTreatsEqualNumbersAsOne) {
+  Collection& c = db_->collection("dist");
+  for (
+      const char* doc :
+      {R"({"_id": 1, "a": {"$numberDecimal": "1.00"}})",
+       R"({"_id": 2, "a": 1})",
+       R"({"_id": 3, "a": [1.0, {"$numberDecimal": "2.5"}]})",
+       R"({"_id": 4, "a": 2.5})", R"({"_id": 5, "a": {"$numberLong": "1"}})",
+       R"({"_id": 6, "a": {"$numberDecimal": "2.5000000000000000000000001"}})"}) {
+    ASSERT_TRUE(c.InsertOne(doc).ok()) << doc;
+  }
+  auto values = c.Distinct("a");
+  ASSERT_TRUE(values.ok()) << values.status();
+  ASSERT_EQ(values->size(), 3u);
+  EXPECT_EQ(CompareValues((*values)[0], Value::Int32(1)), 0);
+  EXPECT_EQ(CompareValues((*values)[1], Value::Double(2.5)), 0);
+  EXPECT_EQ((*values)[2].type(), ValueType::kDecimal);
+}
+
 // A database of format 2 (no exactness byte in number keys) is rekeyed at
 // open: here its index entries are gone and its document keys are stale,
 // and after the open every query and _id lookup works and the database says
