@@ -113,7 +113,7 @@ TEST_F(EngineTest, BadInputIsRejectedAndChangesNothing) {
       "{\"a\": \"\xff\"}",   // invalid UTF-8
       R"({"$set": 1})",      // $-prefixed top-level field
       R"({"_id": [1, 2]})",  // array _id
-      R"({"a": {"$numberDecimal": "1.5"}})",
+      R"({"a": {"$numberDecimal": "1.5x"}})",  // not a Decimal128 string
   };
   for (const char* doc : bad) {
     auto r = c.InsertOne(doc);
