@@ -492,8 +492,10 @@ bool InList(const MatchExpr& e, const Value* v) {
   return false;
 }
 
+// MongoDB tests std::isnan(numberDouble()), which a decimal NaN passes too.
 bool IsNaN(const Value& v) {
-  return v.type() == ValueType::kDouble && std::isnan(v.double_value());
+  return (v.type() == ValueType::kDouble && std::isnan(v.double_value())) ||
+         (v.type() == ValueType::kDecimal && v.decimal_value().IsNaN());
 }
 
 // $gt $gte $lt $lte on one value (nullptr: the field is missing), as

@@ -454,6 +454,20 @@ TEST(FilterDecimalTest, ComparesByValueAcrossTypes) {
                 R"({"a": [1, 2.5]})"));
 }
 
+// expression_leaf.cpp ComparisonMatchExpressionBase: NaN (a decimal NaN too,
+// whose numberDouble() is NaN) equals NaN and otherwise compares false.
+TEST(FilterDecimalTest, NaNComparesFalse) {
+  const std::string nan = R"({"a": {"$numberDecimal": "NaN"}})";
+  EXPECT_FALSE(M(R"({"a": {"$lt": 0}})", nan));
+  EXPECT_FALSE(M(R"({"a": {"$gt": {"$numberDouble": "-Infinity"}}})", nan));
+  EXPECT_TRUE(M(R"({"a": {"$lte": {"$numberDouble": "NaN"}}})", nan));
+  EXPECT_FALSE(M(R"({"a": {"$lt": {"$numberDecimal": "NaN"}}})", nan));
+  EXPECT_FALSE(
+      M(R"({"a": {"$gte": {"$numberDecimal": "NaN"}}})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": {"$gte": {"$numberDecimal": "-NaN"}}})",
+                R"({"a": {"$numberDouble": "NaN"}})"));
+}
+
 // $type "decimal" and 19
 // (jstests/core/query/type/type_operator_on_missing_values and the $type alias
 // table); "number" includes decimals.
