@@ -35,7 +35,27 @@ int CompareDoubles(double a, double b) {
   return Cmp(a, b);  // -0.0 == 0.0
 }
 
+// A decimal against any number, as mongo/base/compare_numbers.h does: ints
+// and longs convert to decimal exactly; doubles by rounding the decimal
+// toward negative infinity and noting whether that was exact.
+int CompareDecimalTo(const Decimal128& a, const Value& b) {
+  switch (b.type()) {
+    case ValueType::kDecimal:
+      return Decimal128::Compare(a, b.decimal_value());
+    case ValueType::kDouble:
+      return Decimal128::CompareToDouble(a, b.double_value());
+    default:
+      return Decimal128::CompareToInt64(a, b.int64_value());
+  }
+}
+
 int CompareNumbers(const Value& a, const Value& b) {
+  if (a.type() == ValueType::kDecimal) {
+    return CompareDecimalTo(a.decimal_value(), b);
+  }
+  if (b.type() == ValueType::kDecimal) {
+    return -CompareDecimalTo(b.decimal_value(), a);
+  }
   bool ad = a.type() == ValueType::kDouble;
   bool bd = b.type() == ValueType::kDouble;
   if (!ad && !bd) return Cmp(a.int64_value(), b.int64_value());
@@ -63,6 +83,7 @@ int CompareValues(const Value& a, const Value& b) {
     case ValueType::kInt32:
     case ValueType::kInt64:
     case ValueType::kDouble:
+    case ValueType::kDecimal:
       return CompareNumbers(a, b);
     case ValueType::kString:
       return CompareStrings(a.string_value(), b.string_value());

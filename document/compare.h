@@ -7,11 +7,12 @@
 namespace ttldb {
 
 // Compares two values in MongoDB's order: first by CanonicalTypeOrder, then
-// within a type. Numbers (int32, int64, double) compare by value, exactly
-// (int64 vs double without rounding); NaN sorts below every other number and
-// equals NaN. Strings compare bytewise. Objects compare field by field (type
-// order, then name, then value), arrays element by element; the shorter
-// prefix sorts first. Returns <0, 0 or >0.
+// within a type. Numbers (int32, int64, double, decimal) compare by value,
+// exactly (int64 vs double without rounding, decimal vs double as MongoDB's
+// compare_numbers.h does); NaN (double or decimal) sorts below every other
+// number and equals every NaN; -0 equals 0. Strings compare bytewise. Objects
+// compare field by field (type order, then name, then value), arrays element by
+// element; the shorter prefix sorts first. Returns <0, 0 or >0.
 int CompareValues(const Value& a, const Value& b);
 
 inline bool ValuesEqual(const Value& a, const Value& b) {

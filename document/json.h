@@ -3,9 +3,10 @@
 // Accepted on input, in both relaxed and canonical forms: $date (ISO-8601
 // string, {"$numberLong": "ms"}, or a bare number of ms), $oid, $numberLong,
 // $numberInt, $numberDouble ("NaN", "Infinity", "-Infinity" too), $timestamp,
-// $regularExpression (and legacy $regex/$options), $minKey, $maxKey and
-// $binary (canonical {"base64","subType"} and legacy). $numberDecimal is
-// rejected with InvalidArgument: ttldb has no decimal128 type.
+// $regularExpression (and legacy $regex/$options), $minKey, $maxKey,
+// $binary (canonical {"base64","subType"} and legacy) and $numberDecimal (a
+// string in the BSON Decimal128 grammar that is exactly representable, else
+// InvalidArgument). Every format writes a decimal as {"$numberDecimal": "s"}.
 //
 // Every error is InvalidArgument and names what was wrong and where (a byte
 // offset or a field path).

@@ -113,13 +113,21 @@ TEST(JsonErrorTest, TopLevelMustBeAnObject) {
   EXPECT_TRUE(ParseValue("\"s\"").ok());
 }
 
-TEST(JsonErrorTest, NumberDecimalIsRejected) {
-  EXPECT_EQ(ErrorOf(R"({"x":{"y":{"$numberDecimal":"1.5"}}})"),
-            "$numberDecimal is not supported: ttldb has no decimal128 type "
-            "(at field 'x.y')");
-  EXPECT_EQ(ErrorOf(R"({"x":[0,{"$numberDecimal":"1"}]})"),
-            "$numberDecimal is not supported: ttldb has no decimal128 type "
-            "(at field 'x.1')");
+// A $numberDecimal string must be exact in the Decimal128 grammar (the BSON
+// Decimal128 specification; the shell's Decimal128.fromString refuses the
+// same strings).
+TEST(JsonErrorTest, BadNumberDecimalNamesTheField) {
+  EXPECT_EQ(ErrorOf(R"({"x":{"y":{"$numberDecimal":"1.5x"}}})"),
+            "invalid $numberDecimal: \"1.5x\" is not a valid Decimal128 "
+            "string (at field 'x.y')");
+  EXPECT_EQ(
+      ErrorOf(R"({"x":[0,{"$numberDecimal":"1E-6177"}]})"),
+      "invalid $numberDecimal: \"1E-6177\" is not a valid Decimal128 string: "
+      "it cannot be represented exactly (at most 34 significant digits, "
+      "exponent -6176..6111) (at field 'x.1')");
+  EXPECT_EQ(ErrorOf(R"({"x":{"$numberDecimal":1.5}})"),
+            "invalid $numberDecimal: expected a string of a decimal number "
+            "(at field 'x')");
 }
 
 TEST(JsonErrorTest, BadWrappersNameTheField) {

@@ -240,6 +240,15 @@ class FastParser {
       *out = Value::Int64(v);
       return true;
     }
+    if (key == "$numberDecimal") {
+      if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}')) {
+        return false;
+      }
+      absl::StatusOr<Decimal128> d = Decimal128::FromString(s);
+      if (!d.ok()) return false;
+      *out = Value::Decimal(*d);
+      return true;
+    }
     if (key == "$oid") {
       ObjectId id;
       if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}') ||

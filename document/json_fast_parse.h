@@ -7,7 +7,8 @@
 // strings (escapes other than \u surrogates), numbers (integers of at most
 // 18 digits, and doubles that parse without overflow or underflow), true,
 // false, null, and the wrappers {"$date": {"$numberLong": "<ms>"}},
-// {"$numberLong": "<n>"} and {"$oid": "<24 hex>"}, nested no deeper than
+// {"$numberLong": "<n>"}, {"$numberDecimal": "<exact decimal>"} and
+// {"$oid": "<24 hex>"}, nested no deeper than
 // options.max_depth counting every container. *out is then exactly what the
 // full simdjson path (ParseValueFullPath) gives. Otherwise it returns false,
 // says nothing about why, and the caller runs the full path, which decides

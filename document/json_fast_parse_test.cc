@@ -36,6 +36,8 @@ bool Identical(const Value& a, const Value& b) {
       return a.date_millis() == b.date_millis();
     case ValueType::kDouble:
       return Bits(a.double_value()) == Bits(b.double_value());
+    case ValueType::kDecimal:
+      return a.decimal_value() == b.decimal_value();
     case ValueType::kString:
       return a.string_value() == b.string_value();
     case ValueType::kObjectId:
@@ -124,6 +126,10 @@ Value HandledDocument() {
       Field("big", Value::Double(1.7976931348623157e308)),
       Field("tiny", Value::Double(2.2250738585072014e-308)),
       Field("e", Value::Double(-1.25e-7)),
+      Field("dec", Value::Decimal(*Decimal128::FromString("1.50"))),
+      Field("decneg0", Value::Decimal(*Decimal128::FromString("-0"))),
+      Field("decnan", Value::Decimal(Decimal128::NaN())),
+      Field("decbig", Value::Decimal(*Decimal128::FromString("1E+6144"))),
       Field("s", Value::String("plain")),
       Field("esc", Value::String(std::string(kEscapes, sizeof(kEscapes) - 1))),
       Field("utf8",
@@ -274,7 +280,9 @@ TEST(FastParse, DeclinesWhatItDoesNotDecide) {
       "{\"$numberLong\":1}",
       "{\"$oid\":\"123\"}",
       "{\"$oid\":\"5f1a2b3c4d5e6f7081920a0g\"}",
-      "{\"$numberDecimal\":\"1\"}",
+      "{\"$numberDecimal\":\"abc\"}",
+      "{\"$numberDecimal\":\"12345678901234567890123456789012345\"}",
+      "{\"$numberDecimal\":1}",
       "{\"$regex\":\"a\",\"$options\":\"i\"}",
       "{\"$minKey\":1}",
       "{\"$numberInt\":\"1\"}",

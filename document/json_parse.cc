@@ -345,10 +345,6 @@ class Converter {
       if (n == 1) k2 = field.key, v2 = field.value;
       ++n;
       Wrapper w = WrapperOf(field.key);
-      if (w == Wrapper::kNumberDecimal) {
-        return Error(
-            "$numberDecimal is not supported: ttldb has no decimal128 type");
-      }
       if (w != Wrapper::kNone && exclusive == Wrapper::kNone) {
         exclusive = w, exclusive_key = field.key;
       }
@@ -467,6 +463,19 @@ class Converter {
         *out = Value::Double(d);
         return absl::OkStatus();
       }
+      case Wrapper::kNumberDecimal: {
+        if (v.get(s) != simdjson::SUCCESS) {
+          return Error(
+              "invalid $numberDecimal: expected a string of a decimal number");
+        }
+        absl::StatusOr<Decimal128> d = Decimal128::FromString(ToAbsl(s));
+        if (!d.ok()) {
+          return Error(
+              absl::StrCat("invalid $numberDecimal: ", d.status().message()));
+        }
+        *out = Value::Decimal(*d);
+        return absl::OkStatus();
+      }
       case Wrapper::kTimestamp: {
         simdjson::dom::object o;
         element t, i;
@@ -509,7 +518,6 @@ class Converter {
       case Wrapper::kBinary:
         return ParseBinary(v, nullptr, out);
       case Wrapper::kNone:
-      case Wrapper::kNumberDecimal:
         break;
     }
     return Error("unsupported extended JSON wrapper");

@@ -40,6 +40,11 @@ void ExpectIdentical(const Value& a, const Value& b) {
             << a.double_value();
       }
       return;
+    case ValueType::kDecimal:
+      EXPECT_TRUE(a.decimal_value() == b.decimal_value())
+          << a.decimal_value().ToString() << " vs "
+          << b.decimal_value().ToString();
+      return;
     case ValueType::kObject:
       ASSERT_EQ(a.object_fields().size(), b.object_fields().size());
       for (size_t i = 0; i < a.object_fields().size(); ++i) {
@@ -267,6 +272,15 @@ TEST(JsonRoundTripTest, EveryTypeInEveryFormat) {
       Value::Double(std::numeric_limits<double>::infinity()),
       Value::Double(-std::numeric_limits<double>::infinity()),
       Value::Double(std::numeric_limits<double>::quiet_NaN()),
+      Value::Decimal(*Decimal128::FromString("1.50")),
+      Value::Decimal(*Decimal128::FromString("-0")),
+      Value::Decimal(*Decimal128::FromString("-0.000")),
+      Value::Decimal(*Decimal128::FromString("NaN")),
+      Value::Decimal(*Decimal128::FromString("-Infinity")),
+      Value::Decimal(*Decimal128::FromString("1E+6144")),
+      Value::Decimal(*Decimal128::FromString("-1E-6176")),
+      Value::Decimal(
+          *Decimal128::FromString("1234567890123456789012345678901234")),
       Value::String(""),
       Value::String(std::string("nul\0in\x7f\xc3\xa9\n\"\\", 13)),
       Value::MakeObject({{"a", Value::Int32(1)}, {"", Value::Null()}}),
@@ -302,6 +316,17 @@ TEST(JsonRoundTripTest, EveryTypeInEveryFormat) {
   }
 }
 
+// Relaxed and canonical Extended JSON v2 both write {"$numberDecimal": s}
+// with the specification's string (bson-corpus decimal128-1.json).
+TEST(JsonWriteTest, DecimalIsAlwaysWrapped) {
+  Value v = MustParse(R"({"$numberDecimal":"-100E-10"})");
+  ASSERT_EQ(v.type(), ValueType::kDecimal);
+  for (JsonFormat f : {JsonFormat::kRelaxed, JsonFormat::kCanonical,
+                       JsonFormat::kExport, JsonFormat::kStorage}) {
+    EXPECT_EQ(ToJson(v, f), R"({"$numberDecimal":"-1.00E-8"})");
+  }
+}
+
 TEST(JsonRoundTripTest, StorageKeepsNumericTypes) {
   Value v = Value::MakeObject({{"a", Value::Int64(1)},
                                {"b", Value::Double(2)},
@@ -324,12 +349,12 @@ namespace ttldb {
 namespace {
 
 TEST(JsonExportTest, RelaxedButInt64KeepsItsType) {
-  Value doc = Value::MakeObject({Field("a", Value::Int64(5)),
-                                 Field("b", Value::Int32(5)),
-                                 Field("d", Value::Date(0)),
-                                 Field("x", Value::Double(1.5))});
-  EXPECT_EQ(ToJson(doc, JsonFormat::kExport),
-            R"({"a":{"$numberLong":"5"},"b":5,"d":{"$date":"1970-01-01T00:00:00.000Z"},"x":1.5})");
+  Value doc = Value::MakeObject(
+      {Field("a", Value::Int64(5)), Field("b", Value::Int32(5)),
+       Field("d", Value::Date(0)), Field("x", Value::Double(1.5))});
+  EXPECT_EQ(
+      ToJson(doc, JsonFormat::kExport),
+      R"({"a":{"$numberLong":"5"},"b":5,"d":{"$date":"1970-01-01T00:00:00.000Z"},"x":1.5})");
   auto back = ParseDocument(ToJson(doc, JsonFormat::kExport));
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->Get("a")->type(), ValueType::kInt64);

@@ -143,6 +143,10 @@ void AppendValue(const Value& v, JsonFormat format, std::string* out) {
       }
       return;
     }
+    case ValueType::kDecimal:
+      // Relaxed and canonical Extended JSON both wrap decimals.
+      AppendWrapped("$numberDecimal", v.decimal_value().ToString(), out);
+      return;
     case ValueType::kString:
       AppendString(v.string_value(), out);
       return;

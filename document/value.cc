@@ -38,6 +38,8 @@ absl::string_view TypeName(ValueType type) {
       return "regex";
     case ValueType::kMaxKey:
       return "maxKey";
+    case ValueType::kDecimal:
+      return "decimal";
   }
   return "unknown";
 }
@@ -51,6 +53,7 @@ int CanonicalTypeOrder(ValueType type) {
     case ValueType::kInt32:
     case ValueType::kInt64:
     case ValueType::kDouble:
+    case ValueType::kDecimal:
       return 2;
     case ValueType::kString:
       return 3;
@@ -161,6 +164,8 @@ double Value::AsDouble() const {
       return static_cast<double>(std::get<int64_t>(data_));
     case ValueType::kDouble:
       return std::get<double>(data_);
+    case ValueType::kDecimal:
+      return std::get<Decimal128>(data_).ToDouble();
     default:
       return 0;
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "document/decimal128.h"
 
 namespace ttldb {
 
@@ -37,11 +38,13 @@ enum class ValueType : uint8_t {
   kTimestamp = 12,
   kRegex = 13,
   kMaxKey = 14,
+  kDecimal = 15,  // Decimal128 (NumberDecimal); a number
 };
 
 // MongoDB's name of a type, as $type and error messages spell it
 // ("double", "string", "object", "array", "binData", "objectId", "bool",
-// "date", "null", "regex", "int", "timestamp", "long", "minKey", "maxKey").
+// "date", "null", "regex", "int", "timestamp", "long", "decimal", "minKey",
+// "maxKey").
 absl::string_view TypeName(ValueType type);
 
 // The position of a type in MongoDB's cross-type sort order. Numbers share
@@ -49,9 +52,10 @@ absl::string_view TypeName(ValueType type);
 // ObjectId < bool < Date < Timestamp < regex < MaxKey.
 int CanonicalTypeOrder(ValueType type);
 
+// Int32, Int64, Double and Decimal: the types that compare by numeric value.
 inline bool IsNumber(ValueType t) {
   return t == ValueType::kInt32 || t == ValueType::kInt64 ||
-         t == ValueType::kDouble;
+         t == ValueType::kDouble || t == ValueType::kDecimal;
 }
 
 // A 12-byte ObjectId: 4-byte big-endian seconds, 5-byte per-process random,
@@ -108,6 +112,7 @@ class Value {
   static Value Int32(int32_t v) { return Value(ValueType::kInt32, int64_t{v}); }
   static Value Int64(int64_t v) { return Value(ValueType::kInt64, v); }
   static Value Double(double v) { return Value(ValueType::kDouble, v); }
+  static Value Decimal(Decimal128 v) { return Value(ValueType::kDecimal, v); }
   // Milliseconds since the Unix epoch (negative before 1970).
   static Value Date(int64_t millis) { return Value(ValueType::kDate, millis); }
   static Value String(std::string s) {
@@ -141,6 +146,9 @@ class Value {
   }
   int64_t int64_value() const { return std::get<int64_t>(data_); }
   double double_value() const { return std::get<double>(data_); }
+  const Decimal128& decimal_value() const {
+    return std::get<Decimal128>(data_);
+  }
   int64_t date_millis() const { return std::get<int64_t>(data_); }
   const std::string& string_value() const {
     return std::get<std::string>(data_);
@@ -156,7 +164,8 @@ class Value {
   const Array& array_items() const { return std::get<Array>(data_); }
   Array& mutable_array_items() { return std::get<Array>(data_); }
 
-  // Any number as a double (int64 beyond 2^53 loses precision).
+  // Any number as a double (int64 beyond 2^53 and most decimals lose
+  // precision; a decimal rounds to nearest).
   double AsDouble() const;
 
   // Object field access (type must be kObject). Get returns nullptr when
@@ -168,8 +177,9 @@ class Value {
   bool Remove(absl::string_view name);
 
  private:
-  using Data = std::variant<std::monostate, bool, int64_t, double, std::string,
-                            ObjectId, Timestamp, Binary, Regex, Object, Array>;
+  using Data =
+      std::variant<std::monostate, bool, int64_t, double, std::string, ObjectId,
+                   Timestamp, Binary, Regex, Object, Array, Decimal128>;
   template <typename T>
   Value(ValueType type, T&& data) : type_(type), data_(std::forward<T>(data)) {}
 

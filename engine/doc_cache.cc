@@ -18,6 +18,12 @@ bool ReparsesIdenticallyAt(const Value& v, int depth) {
   switch (v.type()) {
     case ValueType::kDouble:
       return !std::isnan(v.double_value());
+    case ValueType::kDecimal: {
+      // Non-canonical bits (-NaN, payloads) print as their canonical text.
+      absl::StatusOr<Decimal128> back =
+          Decimal128::FromString(v.decimal_value().ToString());
+      return back.ok() && *back == v.decimal_value();
+    }
     case ValueType::kString:
       return IsValidUtf8(v.string_value());
     case ValueType::kRegex: {

@@ -159,6 +159,7 @@ absl::Status Engine::Init() {
 }
 
 absl::Status Engine::LoadCatalog() {
+  uint32_t stored_version = 0;  // 0: a new database
   std::string meta_value;
   leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(), &meta_value);
   MutexLock wl(&write_mu_);
@@ -190,19 +191,40 @@ absl::Status Engine::LoadCatalog() {
           "database '", path_, "' has format version ", meta_.format_version(),
           "; this ttldb reads up to ", kFormatVersion));
     }
-    if (meta_.format_version() < kFormatVersion && !options_.read_only) {
-      // Format 2 only added a form of TTL entry value that format 1 never
-      // wrote (engine/entry_value.h): a format-1 database is read as it is,
-      // and marked 2 before anything new is written so that an older ttldb
-      // refuses it instead of misreading the new entries.
-      meta_.set_format_version(kFormatVersion);
-      RETURN_IF_ERROR(persist_meta());
-    }
+    stored_version = meta_.format_version();
+  }
+  // Format 3 changed the index encoding of every number (index/key_codec.cc):
+  // older databases get their document and index keys rebuilt here. The
+  // marker makes that restartable: written with the new version before the
+  // first rebuilt key, deleted after the last, and a later open that finds
+  // it rebuilds again. Format 2 only added a form of TTL entry value that
+  // format 1 never wrote (engine/entry_value.h); the new version is written
+  // before anything else so that an older ttldb refuses the database.
+  std::string marker;
+  const bool rekey_pending =
+      (stored_version != 0 && stored_version < 3) ||
+      db_->Get(leveldb::ReadOptions(), RekeyMarkerKey(), &marker).ok();
+  if (rekey_pending && options_.read_only) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "database '", path_, "' has format version ", stored_version,
+        " and its index keys must be rebuilt for format ", kFormatVersion,
+        "; open it once without read_only"));
+  }
+  if (stored_version != 0 && stored_version < kFormatVersion) {
+    meta_.set_format_version(kFormatVersion);
+    leveldb::WriteBatch batch;
+    RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    if (rekey_pending) batch.Put(RekeyMarkerKey(), "");
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status ws = Commit(wo, &batch);
+    if (!ws.ok()) return absl::InternalError(ws.ToString());
   }
 
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(leveldb::ReadOptions()));
   const std::string prefix(1, kCatalogTag);
+  std::vector<std::shared_ptr<const CollectionState>> loaded;
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     proto::CollectionInfo info;
@@ -212,9 +234,67 @@ absl::Status Engine::LoadCatalog() {
           it->key().ToString().substr(1), "'"));
     }
     ASSIGN_OR_RETURN(auto state, Compile(info));
+    if (rekey_pending) loaded.push_back(state);
     Publish(info.name(), std::move(state));
   }
   if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  if (rekey_pending) {
+    for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
+    leveldb::WriteBatch batch;
+    batch.Delete(RekeyMarkerKey());
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status ws = Commit(wo, &batch);
+    if (!ws.ok()) return absl::InternalError(ws.ToString());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::RekeyLocked(const CollectionState& state) {
+  const uint32_t id = state.info.id();
+  RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
+                              KeyPrefixEnd(CollectionIndexPrefix(id))));
+  std::vector<const IndexState*> all;
+  for (const auto& idx : state.indexes) all.push_back(idx.get());
+  // The iterator reads a snapshot: the rewritten document keys it does not
+  // see again.
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(leveldb::ReadOptions()));
+  leveldb::WriteBatch batch;
+  int in_batch = 0;
+  DocKeys doc_keys;
+  for (it->Seek(state.doc_prefix);
+       it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
+    const absl::string_view json(it->value().data(), it->value().size());
+    absl::StatusOr<Value> parsed = ParseDocument(json);
+    if (!parsed.ok()) return absl::DataLossError(parsed.status().message());
+    const Value& doc = *parsed;
+    const Value* doc_id = doc.Get("_id");
+    if (doc_id == nullptr) continue;
+    const std::string encoded_id = EncodeId(*doc_id);
+    const std::string key = DocumentKey(id, encoded_id);
+    if (key != it->key().ToString()) {
+      batch.Delete(it->key());
+      batch.Put(key, it->value());
+      ++in_batch;
+    }
+    RETURN_IF_ERROR(ComputeDocKeys(all, doc, encoded_id, &doc_keys));
+    for (size_t t = 0; t < all.size(); ++t) {
+      for (const std::string& k : doc_keys.keys[t]) {
+        batch.Put(k, EntryValueFor(all, doc_keys, t, encoded_id));
+        ++in_batch;
+      }
+    }
+    if (in_batch >= 1000) {
+      leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+      if (!s.ok()) return absl::InternalError(s.ToString());
+      batch.Clear();
+      in_batch = 0;
+    }
+  }
+  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+  if (!s.ok()) return absl::InternalError(s.ToString());
   return absl::OkStatus();
 }
 

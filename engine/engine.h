@@ -191,6 +191,9 @@ class Engine : public TtlStore {
   Engine(std::string path, const Options& options);
   absl::Status Init();
   absl::Status LoadCatalog();
+  // Rewrites a collection's document keys and all its index entries in the
+  // current encoding (an upgrade from an older format). Requires write_mu_.
+  absl::Status RekeyLocked(const CollectionState& state);
   // Compiles `info` and publishes it under `name` (nullptr removes).
   absl::StatusOr<std::shared_ptr<const CollectionState>> Compile(
       const proto::CollectionInfo& info) const;

@@ -5,6 +5,7 @@
 // contiguous key range under LevelDB's bytewise comparator:
 //
 //   meta        := 'M' "format"                       -> DatabaseMeta (proto)
+//   rekey       := 'M' "rekey"                        -> "" (while upgrading)
 //   catalog     := 'C' collection-name                -> CollectionInfo (proto)
 //   document    := 'D' coll-id:u32be encoded-id       -> storage-json
 //   index-entry := 'I' coll-id:u32be index-id:u32be
@@ -41,6 +42,8 @@ void AppendU32(uint32_t v, std::string* out) {
 }  // namespace
 
 std::string MetaKey() { return std::string(1, kMetaTag) + "format"; }
+
+std::string RekeyMarkerKey() { return std::string(1, kMetaTag) + "rekey"; }
 
 std::string CatalogKey(absl::string_view collection_name) {
   std::string key(1, kCatalogTag);

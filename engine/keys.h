@@ -13,9 +13,12 @@ namespace ttldb {
 
 // 1: the first format. 2: TTL index entries may carry their document's keys
 // in the other indexes (engine/entry_value.h); format 1 databases are read
-// as they are and upgraded at open. Bump on any change to keys.cc,
-// key_codec.cc, entry_value.cc, the storage JSON or catalog.proto semantics.
-inline constexpr uint32_t kFormatVersion = 2;
+// as they are and upgraded at open. 3: every number in an index key ends
+// with an exactness byte, so that Decimal128 values fit between doubles;
+// older databases get their keys rebuilt at open (Engine::LoadCatalog).
+// Bump on any change to keys.cc, key_codec.cc, entry_value.cc, the storage
+// JSON or catalog.proto semantics.
+inline constexpr uint32_t kFormatVersion = 3;
 
 inline constexpr char kCatalogTag = 'C';
 inline constexpr char kDocumentTag = 'D';
@@ -24,6 +27,9 @@ inline constexpr char kMetaTag = 'M';
 
 // 'M' "format" -> proto DatabaseMeta.
 std::string MetaKey();
+// 'M' "rekey" -> "": present while an open rebuilds the document and index
+// keys of an older format.
+std::string RekeyMarkerKey();
 // 'C' name -> proto CollectionInfo.
 std::string CatalogKey(absl::string_view collection_name);
 // 'D' coll-id(u32 BE): the prefix of every document of a collection.

@@ -9,10 +9,11 @@
 //                                                    ("undefined"; only
 //                                                    from AppendEmptyArrayKey)
 //           | 0x14                                   null
-//           | 0x1E                                   NaN (all NaNs equal)
-//           | 0x1F dbits64                           number < -2^63 (-inf too)
-//           | 0x20 int64 frac                        number in [-2^63, 2^63)
-//           | 0x21 dbits64                           number >= 2^63 (+inf too)
+//           | 0x1E                                   NaN (all NaNs equal,
+//                                                    double or decimal)
+//           | 0x1F dbits64 exact                     number < -2^63 (-inf too)
+//           | 0x20 int64 frac exact                  number in [-2^63, 2^63)
+//           | 0x21 dbits64 exact                     number >= 2^63 (+inf too)
 //           | 0x3C cstr                              string
 //           | 0x46 field* 0x00                       object
 //           | 0x50 value* 0x00                       array
@@ -35,6 +36,21 @@
 //             pair (t, r) orders exactly like x, and an int64 n and the
 //             double n.0 encode identically. floor() would not do: for tiny
 //             negative x, x - floor(x) rounds to 1.)
+//             Format 3 added `exact` after every number (format 2 had none:
+//             the open of a format-2 database rebuilds its keys).
+// exact    := 0x01                                   the number is exactly
+//                                                    what precedes
+//           | 0x02 dec                               a decimal strictly
+//             between what precedes (lo) and the next encodable double (the
+//             next dbits64 / frac), which no double or int64 equals: lo is the
+//             decimal rounded toward -inf (x itself in the large brackets,
+//             the fraction r in the middle one, where frac may then be 0x01
+//             for 0 < r < 2^-1074 or 0x00 dbits64(-1.0) for r just above -1)
+// dec      := be16(adjexp + 0x1900) be128(coefficient scaled to 34 digits)
+//             of the large-bracket value or the fraction r, trailing zeros
+//             stripped first (so 0.50 and 0.5 agree); all 18 bytes
+//             complemented when negative. Decimals equal to an int64 or a
+//             double (1.00, 0.5, 1E+300 exactly) encode as those do.
 // dbits64  := 8 bytes big-endian of the double's bits, with every bit flipped
 //             when the sign is set, else only the sign bit set
 // cstr     := (byte != 0x00 | 0x00 0xFF)* 0x00 0x01
@@ -79,6 +95,12 @@ enum Tag : uint8_t {
 // 2^63 as a double: the first double above every int64.
 constexpr double kTwo63 = 9223372036854775808.0;
 
+// Added to a decimal's adjusted exponent (-6176..6144) in `dec`.
+constexpr int kDecimalExpBias = 0x1900;
+constexpr unsigned __int128 kTenTo34 =
+    static_cast<unsigned __int128>(10000000000000000000ull) *
+    1000000000000000ull;
+
 // A corrupt key could nest without end; 200 is twice the document limit.
 constexpr int kMaxDecodeDepth = 200;
 
@@ -94,6 +116,7 @@ void BracketTags(ValueType t, uint8_t* first, uint8_t* last) {
     case ValueType::kInt32:
     case ValueType::kInt64:
     case ValueType::kDouble:
+    case ValueType::kDecimal:
       *first = kNaNTag;
       *last = kPosLargeTag;
       return;
@@ -169,6 +192,10 @@ void PutOrderedDouble(double d, std::string* out) {
   PutBE64(u, out);
 }
 
+void ComplementFrom(size_t start, std::string* out) {
+  for (size_t i = start; i < out->size(); ++i) (*out)[i] = ~(*out)[i];
+}
+
 void PutCString(absl::string_view s, std::string* out) {
   for (char c : s) {
     out->push_back(c);
@@ -178,14 +205,35 @@ void PutCString(absl::string_view s, std::string* out) {
   out->push_back('\x01');
 }
 
-// An exact number: an int64, or a double.
-void PutInteger(int64_t v, std::string* out) {
+// frac of a nonzero r in [-1, 1) (-1 only below a decimal just above it).
+void PutFraction(double r, std::string* out) {
+  if (r < 0) {
+    out->push_back('\0');
+    PutOrderedDouble(r, out);
+  } else if (r == 0) {
+    out->push_back('\x01');
+  } else {
+    out->push_back('\x02');
+    PutOrderedDouble(r, out);
+  }
+}
+
+enum Exactness : uint8_t { kExact = 0x01, kAbove = 0x02 };
+
+// An integer in int64 range, without its exactness byte.
+void PutIntegerPart(int64_t v, std::string* out) {
   out->push_back(static_cast<char>(kNumberTag));
   PutInt64(v, out);
   out->push_back('\x01');
 }
 
-void PutDouble(double d, std::string* out) {
+void PutInteger(int64_t v, std::string* out) {
+  PutIntegerPart(v, out);
+  out->push_back(static_cast<char>(kExact));
+}
+
+// A double (not NaN), without its exactness byte.
+void PutDoublePart(double d, std::string* out) {
   if (std::isnan(d)) {
     out->push_back(static_cast<char>(kNaNTag));
   } else if (d < -kTwo63) {
@@ -199,16 +247,80 @@ void PutDouble(double d, std::string* out) {
     double r = d - t;  // exact, in (-1, 1), same sign as d; -0.0 gives 0
     out->push_back(static_cast<char>(kNumberTag));
     PutInt64(static_cast<int64_t>(t), out);
-    if (r < 0) {
-      out->push_back('\0');
-      PutOrderedDouble(r, out);
-    } else if (r == 0) {
-      out->push_back('\x01');
-    } else {
-      out->push_back('\x02');
-      PutOrderedDouble(r, out);
-    }
+    PutFraction(r, out);
   }
+}
+
+void PutDouble(double d, std::string* out) {
+  if (std::isnan(d)) {
+    out->push_back(static_cast<char>(kNaNTag));
+    return;
+  }
+  PutDoublePart(d, out);
+  out->push_back(static_cast<char>(kExact));
+}
+
+// `dec` of a nonzero finite decimal: adjusted exponent, then the
+// coefficient scaled to 34 digits, which orders decimals of one sign.
+void PutDecimalBytes(const Decimal128& x, std::string* out) {
+  bool negative;
+  unsigned __int128 c;
+  int e;
+  x.Parts(&negative, &c, &e);
+  while (c != 0 && c % 10 == 0) c /= 10, ++e;
+  int digits = 0;
+  for (unsigned __int128 t = c; t != 0; t /= 10) ++digits;
+  unsigned __int128 scaled = c;
+  for (int i = digits; i < 34; ++i) scaled *= 10;
+  const int adjusted = e + digits - 1;
+  const size_t start = out->size();
+  const uint16_t biased = static_cast<uint16_t>(adjusted + kDecimalExpBias);
+  out->push_back(static_cast<char>(biased >> 8));
+  out->push_back(static_cast<char>(biased & 0xFF));
+  PutBE64(static_cast<uint64_t>(scaled >> 64), out);
+  PutBE64(static_cast<uint64_t>(scaled), out);
+  if (negative) ComplementFrom(start, out);
+}
+
+// A decimal that is not NaN: as the int64 or double it equals, else as the
+// double below it followed by its own digits.
+void PutDecimal(const Decimal128& x, std::string* out) {
+  if (x.IsNaN()) {
+    out->push_back(static_cast<char>(kNaNTag));
+    return;
+  }
+  int64_t i;
+  if (x.ToInt64Exact(&i)) return PutInteger(i, out);
+  bool inexact;
+  const double lo = x.ToDoubleFloor(&inexact);
+  if (!inexact) return PutDouble(lo, out);
+  int64_t t;
+  if (Decimal128::CompareToDouble(x, kTwo63) >= 0 ||
+      Decimal128::CompareToDouble(x, -kTwo63) < 0 || !x.TruncToInt64(&t)) {
+    // lo is in the same bracket as x: 2^63 and -2^63 are doubles.
+    out->push_back(static_cast<char>(lo < 0 ? kNegLargeTag : kPosLargeTag));
+    PutOrderedDouble(lo, out);
+    out->push_back(static_cast<char>(kAbove));
+    PutDecimalBytes(x, out);
+    return;
+  }
+  // x = t + r exactly, 0 < |r| < 1, both exact in decimal.
+  const Decimal128 r = x.Subtract(Decimal128::FromInt64(t));
+  bool r_inexact;
+  const double r_lo = r.ToDoubleFloor(&r_inexact);
+  out->push_back(static_cast<char>(kNumberTag));
+  PutInt64(t, out);
+  if (r_lo == 0) {
+    out->push_back('\x01');
+  } else {
+    PutFraction(r_lo, out);
+  }
+  if (!r_inexact) {
+    out->push_back(static_cast<char>(kExact));
+    return;
+  }
+  out->push_back(static_cast<char>(kAbove));
+  PutDecimalBytes(r, out);
 }
 
 uint8_t FieldTypeByte(ValueType t) {
@@ -231,6 +343,9 @@ void AppendAscending(const Value& v, std::string* out) {
       return;
     case ValueType::kDouble:
       PutDouble(v.double_value(), out);
+      return;
+    case ValueType::kDecimal:
+      PutDecimal(v.decimal_value(), out);
       return;
     case ValueType::kString:
       out->push_back(static_cast<char>(kStringTag));
@@ -285,10 +400,6 @@ void AppendAscending(const Value& v, std::string* out) {
       out->push_back(static_cast<char>(kMaxKeyTag));
       return;
   }
-}
-
-void ComplementFrom(size_t start, std::string* out) {
-  for (size_t i = start; i < out->size(); ++i) (*out)[i] = ~(*out)[i];
 }
 
 // Reads bytes of one direction, undoing the complement of descending keys.
@@ -376,6 +487,26 @@ absl::Status Corrupt(const Reader& r, absl::string_view what) {
 
 absl::StatusOr<Value> Decode(Reader* r, int depth);
 
+// `dec` (see the grammar), of a value of the given sign.
+absl::StatusOr<Decimal128> ReadDecimalBytes(Reader* r, bool negative) {
+  std::string raw;
+  if (!r->Bytes(18, &raw)) return Corrupt(*r, "truncated decimal");
+  if (negative) {
+    for (char& c : raw) c = ~c;
+  }
+  auto byte = [&](int i) { return static_cast<uint8_t>(raw[i]); };
+  const int adjusted = (byte(0) << 8 | byte(1)) - kDecimalExpBias;
+  unsigned __int128 scaled = 0;
+  for (int i = 2; i < 18; ++i) scaled = scaled << 8 | byte(i);
+  if (scaled == 0 || scaled >= kTenTo34) return Corrupt(*r, "bad decimal");
+  int exponent = adjusted - 33;
+  // Strip the scaling zeros, but keep those the exponent range needs
+  // (1E+6144 is 1000000000000000000000000000000000E+6111).
+  while (scaled % 10 == 0 && exponent < 6111) scaled /= 10, ++exponent;
+  if (exponent < -6176 || exponent > 6111) return Corrupt(*r, "bad decimal");
+  return Decimal128::FromParts(negative, scaled, exponent);
+}
+
 absl::StatusOr<Value> DecodeWithTag(Reader* r, uint8_t tag, int depth) {
   if (depth > kMaxDecodeDepth) return Corrupt(*r, "nested too deeply");
   switch (tag) {
@@ -394,7 +525,15 @@ absl::StatusOr<Value> DecodeWithTag(Reader* r, uint8_t tag, int depth) {
       if (tag == kNegLargeTag ? !(d < -kTwo63) : !(d >= kTwo63)) {
         return Corrupt(*r, "number outside its bracket");
       }
-      return Value::Double(d);
+      uint8_t exact;
+      if (!r->Byte(&exact)) return Corrupt(*r, "truncated number");
+      if (exact == kExact) return Value::Double(d);
+      if (exact != kAbove) return Corrupt(*r, "bad exactness byte");
+      ASSIGN_OR_RETURN(Decimal128 x, ReadDecimalBytes(r, d < 0));
+      if (Decimal128::CompareToDouble(x, d) <= 0) {
+        return Corrupt(*r, "decimal not above its double");
+      }
+      return Value::Decimal(x);
     }
     case kNumberTag: {
       int64_t i;
@@ -402,6 +541,26 @@ absl::StatusOr<Value> DecodeWithTag(Reader* r, uint8_t tag, int depth) {
       if (!r->Int64(&i) || !r->Byte(&flag)) {
         return Corrupt(*r, "truncated number");
       }
+      double frac = 0;
+      if (flag > 2 || (flag != 1 && !r->OrderedDouble(&frac))) {
+        return Corrupt(*r, "bad fraction");
+      }
+      uint8_t exact;
+      if (!r->Byte(&exact) || (exact != kExact && exact != kAbove)) {
+        return Corrupt(*r, "bad exactness byte");
+      }
+      if (flag == 0 ? !(frac >= -1 && frac < 0)
+                    : !(frac >= 0 && frac < 1) || (flag == 2 && frac == 0)) {
+        return Corrupt(*r, "bad fraction");
+      }
+      if (exact == kAbove) {
+        ASSIGN_OR_RETURN(Decimal128 rest, ReadDecimalBytes(r, flag == 0));
+        if (Decimal128::CompareToDouble(rest, frac) <= 0) {
+          return Corrupt(*r, "decimal not above its double");
+        }
+        return Value::Decimal(Decimal128::FromInt64(i).Add(rest));
+      }
+      if (frac == -1) return Corrupt(*r, "bad fraction");
       if (flag == 1) {
         if (i >= std::numeric_limits<int32_t>::min() &&
             i <= std::numeric_limits<int32_t>::max()) {
@@ -409,16 +568,18 @@ absl::StatusOr<Value> DecodeWithTag(Reader* r, uint8_t tag, int depth) {
         }
         return Value::Int64(i);
       }
-      double frac;
-      if (flag > 2 || !r->OrderedDouble(&frac)) {
-        return Corrupt(*r, "bad fraction");
-      }
-      if (flag == 0 ? !(frac > -1 && frac < 0) : !(frac > 0 && frac < 1)) {
-        return Corrupt(*r, "bad fraction");
-      }
       // A double with a fraction is below 2^52 in magnitude, so i converts
-      // exactly and the sum is the encoded double exactly.
-      return Value::Double(static_cast<double>(i) + frac);
+      // exactly and the sum is the encoded double exactly. A decimal t + r
+      // whose r happens to be a double may be no double: keep it a decimal.
+      if (i > -(int64_t{1} << 52) && i < (int64_t{1} << 52)) {
+        const double d = static_cast<double>(i) + frac;
+        if (std::trunc(d) == static_cast<double>(i) &&
+            d - std::trunc(d) == frac) {
+          return Value::Double(d);
+        }
+      }
+      return Value::Decimal(
+          Decimal128::FromInt64(i).Add(Decimal128::FromDoubleNearest(frac)));
     }
     case kStringTag: {
       std::string s;

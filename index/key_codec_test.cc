@@ -104,7 +104,10 @@ class RandomValues {
     constexpr double kTwo63 = 9223372036854775808.0;
     constexpr double kTwo53 = 9007199254740992.0;
     const double inf = std::numeric_limits<double>::infinity();
-    switch (Uniform(0, 3)) {
+    switch (Uniform(0, 5)) {
+      case 4:
+      case 5:
+        return Decimal();
       case 0:
         return Value::Int32(Pick<int32_t>(
             {0, 1, -1, 5, 2147483647, -2147483647 - 1, 100, -100}));
@@ -133,6 +136,69 @@ class RandomValues {
         return Value::Double(
             std::uniform_real_distribution<double>(-1e6, 1e6)(rng_));
     }
+  }
+
+  // Decimals equal to ints and doubles (in other cohorts), just beside
+  // them, between doubles, far outside double range, and special.
+  Value Decimal() {
+    auto dec = [](const std::string& s) {
+      absl::StatusOr<Decimal128> d = Decimal128::FromString(s);
+      EXPECT_TRUE(d.ok()) << s;
+      return Value::Decimal(d.ok() ? *d : Decimal128::NaN());
+    };
+    std::string base =
+        Pick<std::string>({"0",
+                           "-0",
+                           "0.000",
+                           "5",
+                           "5.00",
+                           "-5",
+                           "0.5",
+                           "-0.50",
+                           "100.25",
+                           "0.1",
+                           "-0.1",
+                           "1E+300",
+                           "1E-300",
+                           "9223372036854775807",
+                           "9223372036854775808",
+                           "-9223372036854775808",
+                           "-9223372036854775809",
+                           "9007199254740993",
+                           "9007199254740993.5",
+                           "-9007199254740993.5",
+                           "4.9E-324",
+                           "2.2E-400",
+                           "-2.2E-400",
+                           "1E+6144",
+                           "-1E+6144",
+                           "1E-6176",
+                           "-1E-6176",
+                           "NaN",
+                           "-NaN",
+                           "Infinity",
+                           "-Infinity",
+                           "2147483647",
+                           "1.7976931348623157E+308",
+                           "1.7976931348623159E+308",
+                           "0.9999999999999999999999999999999999",
+                           "-0.9999999999999999999999999999999999",
+                           "1234567890123456789012345678901234",
+                           "4503599627370496.25"});
+    if (Uniform(0, 2) == 0 && base.find_first_of("NI") == std::string::npos) {
+      // A nudge in the 34th digit.
+      base += Pick<std::string>({"000000000000000000000000000000001",
+                                 "00000000000000000000000000000000"});
+      if (base.find('.') == std::string::npos &&
+          base.find('E') == std::string::npos) {
+        base.insert(base.size() - 33, ".");
+      }
+      if (base.size() > 36) base = base.substr(0, 36);
+      absl::StatusOr<Decimal128> d = Decimal128::FromString(base);
+      if (!d.ok()) return Value::Decimal(Decimal128::FromInt64(7));
+      return Value::Decimal(*d);
+    }
+    return dec(base);
   }
 
   std::string String() {
@@ -341,6 +407,108 @@ TEST(KeyCodecTest, PrefixEnd) {
   std::string entry = date + std::string("\xFF\xFF\x64", 3);
   EXPECT_LT(entry, KeyPrefixEnd(date));
   EXPECT_LE(KeyPrefixEnd(date), EncodeKeyValue(Value::Date(1001), false));
+}
+
+}  // namespace
+}  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+Value Dec(const char* s) {
+  absl::StatusOr<Decimal128> d = Decimal128::FromString(s);
+  EXPECT_TRUE(d.ok()) << s;
+  return Value::Decimal(*d);
+}
+
+// MongoDB indexes 1, 1.0 and NumberDecimal("1.00") as one key
+// (src/mongo/db/storage/key_string.cpp encodes numbers by value;
+// jstests/core/index/index_decimal.js finds all three with one equality).
+TEST(KeyCodecDecimalTest, EqualNumbersOfEveryTypeEncodeIdentically) {
+  for (bool desc : {false, true}) {
+    const std::string one = EncodeKeyValue(Value::Int32(1), desc);
+    EXPECT_EQ(EncodeKeyValue(Value::Double(1.0), desc), one);
+    EXPECT_EQ(EncodeKeyValue(Dec("1.00"), desc), one);
+    EXPECT_EQ(EncodeKeyValue(Dec("1E0"), desc), one);
+    EXPECT_EQ(EncodeKeyValue(Dec("0.5"), desc),
+              EncodeKeyValue(Value::Double(0.5), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("-0"), desc),
+              EncodeKeyValue(Value::Double(0.0), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("NaN"), desc),
+              EncodeKeyValue(Value::Double(std::nan("")), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("-Infinity"), desc),
+              EncodeKeyValue(Value::Double(-INFINITY), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("9223372036854775807"), desc),
+              EncodeKeyValue(Value::Int64(INT64_MAX), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("1E+300"), desc),
+              EncodeKeyValue(Dec("1.000E+300"), desc));
+    EXPECT_EQ(EncodeKeyValue(Dec("0.10"), desc),
+              EncodeKeyValue(Dec("0.1000"), desc));
+  }
+}
+
+// A strictly increasing sequence mixing the types: the encodings increase
+// too (and decrease under descending).
+TEST(KeyCodecDecimalTest, MixedSequenceKeepsItsOrder) {
+  const std::vector<Value> seq = {
+      Value::Double(std::nan("")),
+      Value::Double(-INFINITY),
+      Dec("-1E+6144"),
+      Value::Double(-1.7976931348623157e308),
+      Dec("-9223372036854775809"),
+      Value::Double(-9223372036854775808.0),
+      Dec("-9223372036854775807.5"),
+      Value::Int64(-9223372036854775807),
+      Dec("-5.0000000000000000000000000000001"),
+      Value::Int32(-5),
+      Dec("-0.9999999999999999999999999999999999"),
+      Value::Double(-0.1),
+      Dec("-0.1"),
+      Dec("-1E-6176"),
+      Value::Int32(0),
+      Dec("1E-6176"),
+      Value::Double(4.9e-324),
+      Dec("0.1"),
+      Value::Double(0.1),
+      Dec("0.1000000000000000055511151231257828"),
+      Dec("0.9999999999999999999999999999999999"),
+      Value::Int32(1),
+      Dec("1.000000000000000000000000000000001"),
+      Value::Double(1.0000000000000002),
+      Value::Int64(9007199254740993),
+      Dec("9007199254740993.5"),
+      Value::Int64(INT64_MAX),
+      Dec("9223372036854775807.5"),
+      Value::Double(9223372036854775808.0),
+      Dec("9223372036854775808.5"),
+      Value::Double(1.7976931348623157e308),
+      Dec("1.797693134862315708145274237317044E+308"),
+      Dec("1E+6144"),
+      Value::Double(INFINITY),
+  };
+  for (bool desc : {false, true}) {
+    for (size_t i = 0; i + 1 < seq.size(); ++i) {
+      ASSERT_LT(CompareValues(seq[i], seq[i + 1]), 0) << i;
+      const std::string a = EncodeKeyValue(seq[i], desc);
+      const std::string b = EncodeKeyValue(seq[i + 1], desc);
+      EXPECT_EQ(a.compare(b) < 0, !desc) << "desc=" << desc << " i=" << i;
+    }
+    for (const Value& v : seq) {
+      const std::string enc = EncodeKeyValue(v, desc);
+      absl::string_view in(enc);
+      absl::StatusOr<Value> got = DecodeKeyValue(&in, desc);
+      ASSERT_TRUE(got.ok()) << got.status();
+      EXPECT_TRUE(in.empty());
+      EXPECT_EQ(CompareValues(*got, v), 0);
+      // A decimal that no int or double equals decodes as a decimal.
+      if (v.type() == ValueType::kDecimal) {
+        bool inexact;
+        double d = v.decimal_value().ToDoubleFloor(&inexact);
+        (void)d;
+        if (inexact) EXPECT_EQ(got->type(), ValueType::kDecimal);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -69,8 +69,9 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
           v.is_null()) {
         return false;
       }
-      if (v.type() == ValueType::kDouble &&
-          v.double_value() != v.double_value()) {
+      if ((v.type() == ValueType::kDouble &&
+           v.double_value() != v.double_value()) ||
+          (v.type() == ValueType::kDecimal && v.decimal_value().IsNaN())) {
         return false;  // NaN
       }
       const std::string k = EncodeKeyValue(v, descending);

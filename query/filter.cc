@@ -101,6 +101,8 @@ int TypeCodeOf(ValueType t) {
       return 11;
     case ValueType::kMaxKey:
       return 127;
+    case ValueType::kDecimal:
+      return 19;
   }
   return -2;
 }
@@ -129,10 +131,11 @@ absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
       for (int c : kValid) ok = ok || c == code;
     }
     if (!ok) {
-      return BadValue(absl::StrCat("Invalid numerical type code: ",
-                                   v.type() == ValueType::kDouble
-                                       ? absl::StrCat(d)
-                                       : absl::StrCat(v.int64_value())));
+      return BadValue(absl::StrCat(
+          "Invalid numerical type code: ",
+          v.type() == ValueType::kDouble    ? absl::StrCat(d)
+          : v.type() == ValueType::kDecimal ? v.decimal_value().ToString()
+                                            : absl::StrCat(v.int64_value())));
     }
     out->push_back(code);
     return absl::OkStatus();
@@ -152,6 +155,8 @@ bool Truthy(const Value& v) {
       return v.int64_value() != 0;
     case ValueType::kDouble:
       return v.double_value() != 0;
+    case ValueType::kDecimal:
+      return !v.decimal_value().IsZero();
     default:
       return true;
   }
@@ -184,6 +189,18 @@ absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
 // BSONElement::tryCoerce to long long, as parseMOD uses it: doubles are
 // truncated; NaN, Infinity and values outside [-2^63, 2^63] are errors.
 absl::StatusOr<int64_t> CoerceToLong(const Value& v) {
+  if (v.type() == ValueType::kDecimal) {
+    // Decimals alike: truncated, NaN/Infinity and out-of-range refused.
+    const Decimal128& d = v.decimal_value();
+    if (d.IsNaN() || d.IsInfinite()) {
+      return BadValue("Unable to coerce NaN/Inf to integral type");
+    }
+    int64_t n;
+    if (!d.TruncToInt64(&n)) {
+      return BadValue("Out of bounds coercing to integral value");
+    }
+    return n;
+  }
   if (v.type() != ValueType::kDouble) return v.int64_value();
   const double d = v.double_value();
   if (!std::isfinite(d)) {
@@ -284,8 +301,8 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
   if (op == "$size") {
     if (!arg.is_number()) return BadValue("$size needs a number");
     int64_t n;
-    if (arg.type() == ValueType::kDouble) {
-      const double d = arg.double_value();
+    if (arg.type() == ValueType::kDouble || arg.type() == ValueType::kDecimal) {
+      const double d = arg.AsDouble();
       if (d != std::floor(d) || std::isinf(d)) {
         return BadValue("$size must be a whole number");
       }
@@ -475,8 +492,10 @@ bool InList(const MatchExpr& e, const Value* v) {
   return false;
 }
 
+// MongoDB tests std::isnan(numberDouble()), which a decimal NaN passes too.
 bool IsNaN(const Value& v) {
-  return v.type() == ValueType::kDouble && std::isnan(v.double_value());
+  return (v.type() == ValueType::kDouble && std::isnan(v.double_value())) ||
+         (v.type() == ValueType::kDecimal && v.decimal_value().IsNaN());
 }
 
 // $gt $gte $lt $lte on one value (nullptr: the field is missing), as
@@ -528,6 +547,13 @@ bool ModMatches(const MatchExpr& e, const Value& v) {
       return false;
     }
     x = static_cast<int64_t>(d);
+  } else if (v.type() == ValueType::kDecimal) {
+    // expression_leaf.cpp: a decimal dividend is truncated toward zero; NaN,
+    // infinities and values outside int64 match nothing.
+    if (v.decimal_value().IsNaN() || v.decimal_value().IsInfinite() ||
+        !v.decimal_value().TruncToInt64(&x)) {
+      return false;
+    }
   } else {
     x = v.int64_value();
   }

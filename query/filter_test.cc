@@ -426,3 +426,78 @@ TEST(FilterRegexLimits, HugeBackReferencesAndRepeatsAreRejected) {
 
 }  // namespace
 }  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// jstests/decimal/decimal_find_basic.js and decimal_find_query.js: decimals
+// equal numbers of every type by value (NumberDecimal("1.00") matches 1,
+// 1.0 and NumberLong(1)), 0.1 decimal is below the double 0.1, NaN decimal
+// equals NaN double, and -0 equals 0.
+TEST(FilterDecimalTest, ComparesByValueAcrossTypes) {
+  EXPECT_TRUE(M(R"({"a": {"$numberDecimal": "1.00"}})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"a": {"$numberDecimal": "1.00"}})", R"({"a": 1.0})"));
+  EXPECT_TRUE(M(R"({"a": 1})", R"({"a": {"$numberDecimal": "1.0"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$numberLong": "1"}})",
+                R"({"a": {"$numberDecimal": "1E0"}})"));
+  EXPECT_FALSE(M(R"({"a": 0.1})", R"({"a": {"$numberDecimal": "0.1"}})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$lt": 0.1}})", R"({"a": {"$numberDecimal": "0.1"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$numberDecimal": "NaN"}})",
+                R"({"a": {"$numberDouble": "NaN"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$numberDecimal": "-0"}})", R"({"a": 0})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$gt": 1e308}})", R"({"a": {"$numberDecimal": "1E+309"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$lt": {"$numberDouble": "Infinity"}}})",
+                R"({"a": {"$numberDecimal": "1E+6144"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [{"$numberDecimal": "2.50"}]}})",
+                R"({"a": [1, 2.5]})"));
+}
+
+// expression_leaf.cpp ComparisonMatchExpressionBase: NaN (a decimal NaN too,
+// whose numberDouble() is NaN) equals NaN and otherwise compares false.
+TEST(FilterDecimalTest, NaNComparesFalse) {
+  const std::string nan = R"({"a": {"$numberDecimal": "NaN"}})";
+  EXPECT_FALSE(M(R"({"a": {"$lt": 0}})", nan));
+  EXPECT_FALSE(M(R"({"a": {"$gt": {"$numberDouble": "-Infinity"}}})", nan));
+  EXPECT_TRUE(M(R"({"a": {"$lte": {"$numberDouble": "NaN"}}})", nan));
+  EXPECT_FALSE(M(R"({"a": {"$lt": {"$numberDecimal": "NaN"}}})", nan));
+  EXPECT_FALSE(
+      M(R"({"a": {"$gte": {"$numberDecimal": "NaN"}}})", R"({"a": 5})"));
+  EXPECT_TRUE(M(R"({"a": {"$gte": {"$numberDecimal": "-NaN"}}})",
+                R"({"a": {"$numberDouble": "NaN"}})"));
+}
+
+// $type "decimal" and 19
+// (jstests/core/query/type/type_operator_on_missing_values and the $type alias
+// table); "number" includes decimals.
+TEST(FilterDecimalTest, Type) {
+  const std::string dec = R"({"a": {"$numberDecimal": "1"}})";
+  EXPECT_TRUE(M(R"({"a": {"$type": "decimal"}})", dec));
+  EXPECT_TRUE(M(R"({"a": {"$type": 19}})", dec));
+  EXPECT_TRUE(M(R"({"a": {"$type": "number"}})", dec));
+  EXPECT_FALSE(M(R"({"a": {"$type": "double"}})", dec));
+  EXPECT_FALSE(M(R"({"a": {"$type": "decimal"}})", R"({"a": 1.5})"));
+}
+
+// expression_leaf.cpp ModMatchExpression: a decimal dividend truncates
+// toward zero; NaN and infinities match nothing.
+TEST(FilterDecimalTest, Mod) {
+  EXPECT_TRUE(
+      M(R"({"a": {"$mod": [4, 1]}})", R"({"a": {"$numberDecimal": "5.9"}})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$mod": [4, -1]}})", R"({"a": {"$numberDecimal": "-5.9"}})"));
+  EXPECT_FALSE(
+      M(R"({"a": {"$mod": [4, 0]}})", R"({"a": {"$numberDecimal": "NaN"}})"));
+  EXPECT_FALSE(M(R"({"a": {"$mod": [4, 0]}})",
+                 R"({"a": {"$numberDecimal": "Infinity"}})"));
+  EXPECT_FALSE(
+      M(R"({"a": {"$mod": [4, 0]}})", R"({"a": {"$numberDecimal": "1E+30"}})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$mod": [{"$numberDecimal": "4"}, 1]}})", R"({"a": 5})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$size": {"$numberDecimal": "2"}}})", R"({"a": [1, 2]})"));
+}
+
+}  // namespace
+}  // namespace ttldb

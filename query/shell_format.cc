@@ -33,6 +33,10 @@ std::string ShellString(const Value& v) {
       return absl::StrCat("ObjectId('", v.oid_value().ToHex(), "')");
     case ValueType::kDate:
       return absl::StrCat("new Date(", v.date_millis(), ")");
+    case ValueType::kDecimal:
+      // BSONElement::toString (mongo/bson/bsonelement.cpp).
+      return absl::StrCat("NumberDecimal(\"", v.decimal_value().ToString(),
+                          "\")");
     default:
       return ToJson(v);
   }
@@ -76,6 +80,9 @@ bool ExactEqual(const Value& a, const Value& b) {
       return a.double_value() == b.double_value() ||
              (a.double_value() != a.double_value() &&
               b.double_value() != b.double_value());
+    case ValueType::kDecimal:
+      // Same bits: 1.0 and 1.00 are different values to store.
+      return a.decimal_value() == b.decimal_value();
     case ValueType::kRegex:
       return a.regex_value().pattern == b.regex_value().pattern &&
              a.regex_value().options == b.regex_value().options;

@@ -172,6 +172,9 @@ bool ToInt64(const Value& v, int64_t* out) {
     *out = static_cast<int64_t>(d);
     return true;
   }
+  if (v.type() == ValueType::kDecimal) {
+    return v.decimal_value().ToInt64Exact(out);
+  }
   return false;
 }
 
@@ -519,11 +522,28 @@ bool MulOverflows(int64_t a, int64_t b, int64_t* r) {
   return __builtin_mul_overflow(a, b, r);
 }
 
+// A number as MongoDB's SafeNum converts it to decimal: ints and longs
+// exactly, doubles rounded to 15 significant digits (mongo/util/safe_num.cpp).
+Decimal128 AsDecimal(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kDecimal:
+      return v.decimal_value();
+    case ValueType::kDouble:
+      return Decimal128::FromDouble(v.double_value());
+    default:
+      return Decimal128::FromInt64(v.int64_value());
+  }
+}
+
 // $inc / $mul on two numbers with MongoDB's type promotion: int op int is an
-// int unless it overflows (then long); long overflow is an error; a double
-// anywhere makes a double.
+// int unless it overflows (then long); long overflow is an error; a decimal
+// anywhere makes a decimal, else a double anywhere makes a double.
 absl::StatusOr<Value> Arith(Kind kind, const Value& cur, const Value& arg,
                             const std::string& path, const Value& doc) {
+  if (cur.type() == ValueType::kDecimal || arg.type() == ValueType::kDecimal) {
+    const Decimal128 a = AsDecimal(cur), b = AsDecimal(arg);
+    return Value::Decimal(kind == Kind::kInc ? a.Add(b) : a.Multiply(b));
+  }
   if (cur.type() == ValueType::kDouble || arg.type() == ValueType::kDouble) {
     const double r = kind == Kind::kInc ? cur.AsDouble() + arg.AsDouble()
                                         : cur.AsDouble() * arg.AsDouble();
@@ -579,6 +599,12 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
     case Kind::kMul: {
       if (slot == nullptr) {
         if (op.kind == Kind::kInc) return SetPath(doc, parts, op.arg);
+        // arithmetic_node.cpp: the multiplier times an int32 0.
+        if (op.arg.type() == ValueType::kDecimal) {
+          return SetPath(doc, parts,
+                         Value::Decimal(op.arg.decimal_value().Multiply(
+                             Decimal128::FromInt64(0))));
+        }
         Value zero = op.arg.type() == ValueType::kDouble  ? Value::Double(0)
                      : op.arg.type() == ValueType::kInt64 ? Value::Int64(0)
                                                           : Value::Int32(0);

@@ -129,6 +129,86 @@ TEST(UpdateTest, Mul) {
             R"(error 14: Cannot multiply with non-numeric argument: {a: "x"})");
 }
 
+// A decimal operand makes a decimal (mongo/util/safe_num.cpp: ints and longs
+// convert exactly, doubles to 15 digits); jstests/decimal/decimal_update.js
+// ($inc NumberDecimal("10") on 1.0, 1.00, NumberLong(1) and 1 gives 11 for
+// all four; $mul by NumberDecimal("0") gives 0 for every number).
+TEST(UpdateTest, DecimalArithmetic) {
+  EXPECT_EQ(Upd(R"({"$inc": {"a": {"$numberDecimal": "10"}}})",
+                R"({"_id": 1, "a": {"$numberDecimal": "1.0"}})"),
+            R"({"_id":1,"a":{"$numberDecimal":"11.0"}})");
+  EXPECT_EQ(Upd(R"({"$inc": {"a": {"$numberDecimal": "10"}}})",
+                R"({"_id": 1, "a": {"$numberLong": "1"}})"),
+            R"({"_id":1,"a":{"$numberDecimal":"11"}})");
+  EXPECT_EQ(Upd(R"({"$inc": {"a": {"$numberDecimal": "10"}}})",
+                R"({"_id": 1, "a": 1})"),
+            R"({"_id":1,"a":{"$numberDecimal":"11"}})");
+  // A double operand meets a decimal field: the double at 15 digits.
+  EXPECT_EQ(Upd(R"({"$inc": {"a": 0.1}})",
+                R"({"_id": 1, "a": {"$numberDecimal": "1"}})"),
+            R"({"_id":1,"a":{"$numberDecimal":"1.100000000000000"}})");
+  EXPECT_EQ(Upd(R"({"$mul": {"a": {"$numberDecimal": "1.5"}}})",
+                R"({"_id": 1, "a": 3})"),
+            R"({"_id":1,"a":{"$numberDecimal":"4.5"}})");
+  EXPECT_EQ(Upd(R"({"$mul": {"a": {"$numberDecimal": "0"}}})",
+                R"({"_id": 1, "a": 2.5})"),
+            R"({"_id":1,"a":{"$numberDecimal":"0E-14"}})");
+  EXPECT_EQ(Upd(R"({"$mul": {"a": 2}})",
+                R"({"_id": 1, "a": {"$numberDecimal": "1.25"}})"),
+            R"({"_id":1,"a":{"$numberDecimal":"2.50"}})");
+  // Missing field: $inc sets the operand, $mul its product with int 0.
+  EXPECT_EQ(
+      Upd(R"({"$inc": {"a": {"$numberDecimal": "2.5"}}})", R"({"_id": 1})"),
+      R"({"_id":1,"a":{"$numberDecimal":"2.5"}})");
+  EXPECT_EQ(
+      Upd(R"({"$mul": {"a": {"$numberDecimal": "1.25"}}})", R"({"_id": 1})"),
+      R"({"_id":1,"a":{"$numberDecimal":"0.00"}})");
+  // Decimal overflow is Infinity, not an error.
+  EXPECT_EQ(Upd(R"({"$mul": {"a": {"$numberDecimal": "10"}}})",
+                R"({"_id": 1, "a": {"$numberDecimal": "9E+6144"}})"),
+            R"({"_id":1,"a":{"$numberDecimal":"Infinity"}})");
+}
+
+// $addToSet and $pull compare by value: NumberDecimal("1.0") is already in
+// [1] (jstests/decimal/decimal_find_basic.js equality across types).
+TEST(UpdateTest, DecimalSetMembership) {
+  bool modified = true;
+  EXPECT_EQ(Upd(R"({"$addToSet": {"a": {"$numberDecimal": "1.0"}}})",
+                R"({"_id": 1, "a": [1, 2.5]})", false, &modified),
+            R"({"_id":1,"a":[1,2.5]})");
+  EXPECT_FALSE(modified);
+  EXPECT_EQ(Upd(R"({"$pull": {"a": {"$numberDecimal": "2.50"}}})",
+                R"({"_id": 1, "a": [1, 2.5, 3]})"),
+            R"({"_id":1,"a":[1,3]})");
+}
+
+// Error messages print a decimal as BSONElement::toString does
+// (mongo/bson/bsonelement.cpp: NumberDecimal("2")).
+TEST(UpdateTest, DecimalInErrorMessages) {
+  EXPECT_EQ(Upd(R"({"$pop": {"a": {"$numberDecimal": "2"}}})",
+                R"({"_id": 1, "a": [1]})"),
+            R"(error 9: $pop expects 1 or -1, found: NumberDecimal("2"))");
+  EXPECT_EQ(Upd(R"({"$pop": {"a": {"$numberDecimal": "-1.0"}}})",
+                R"({"_id": 1, "a": [1, 2]})"),
+            R"({"_id":1,"a":[2]})");
+}
+
+// $min/$max compare across numeric types by value (update_min_max_examples.js
+// style): a decimal replaces only a strictly smaller/larger value.
+TEST(UpdateTest, DecimalMinMax) {
+  EXPECT_EQ(Upd(R"({"$min": {"a": {"$numberDecimal": "0.1"}}})",
+                R"({"_id": 1, "a": 0.1})"),
+            R"({"_id":1,"a":{"$numberDecimal":"0.1"}})");
+  bool modified = true;
+  EXPECT_EQ(Upd(R"({"$max": {"a": {"$numberDecimal": "1.00"}}})",
+                R"({"_id": 1, "a": 1})", false, &modified),
+            R"({"_id":1,"a":1})");
+  EXPECT_FALSE(modified);
+  EXPECT_EQ(Upd(R"({"$max": {"a": 1.5}})",
+                R"({"_id": 1, "a": {"$numberDecimal": "1.4999999999"}})"),
+            R"({"_id":1,"a":1.5})");
+}
+
 TEST(UpdateTest, MinMax) {
   EXPECT_EQ(Upd(R"({"$min": {"a": 1}})", R"({"_id": 1, "a": 3})"),
             R"({"_id":1,"a":1})");

@@ -15,7 +15,7 @@ mkdir -p "$out/obj"
 CXX="${CXX_FUZZ:-clang++}"
 FLAGS=(-std=c++17 -O1 -g -I. -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
-LIBS=(-lsimdjson -lpcre2-8
+LIBS=(-lsimdjson -lpcre2-8 -lbidgcc000
   $(grep -o '"-labsl[a-z_0-9]*"' third_party/BUILD* | tr -d '"' | sort -u)
   -lpthread)
 SRCS=(base/status.cc index/key_codec.cc tools/shell/lexer.cc tools/shell/parser.cc

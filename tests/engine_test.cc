@@ -108,12 +108,12 @@ TEST_F(EngineTest, BadInputIsRejectedAndChangesNothing) {
   Collection& c = db_->collection("c");
   ASSERT_TRUE(c.InsertOne(R"({"_id": 1})").ok());
   const char* bad[] = {
-      R"({"a": )",           // truncated
-      R"([1, 2])",           // not an object
-      "{\"a\": \"\xff\"}",   // invalid UTF-8
-      R"({"$set": 1})",      // $-prefixed top-level field
-      R"({"_id": [1, 2]})",  // array _id
-      R"({"a": {"$numberDecimal": "1.5"}})",
+      R"({"a": )",                             // truncated
+      R"([1, 2])",                             // not an object
+      "{\"a\": \"\xff\"}",                     // invalid UTF-8
+      R"({"$set": 1})",                        // $-prefixed top-level field
+      R"({"_id": [1, 2]})",                    // array _id
+      R"({"a": {"$numberDecimal": "1.5x"}})",  // not a Decimal128 string
   };
   for (const char* doc : bad) {
     auto r = c.InsertOne(doc);

@@ -180,7 +180,7 @@ TEST_F(HostileInputTest, Catalog) {
            R"({"a": {"$numberLong": "99999999999999999999"}})",
            R"({"a": {"$numberInt": "99999999999"}})",
            R"({"a": {"$numberDouble": "abc"}})",
-           R"({"a": {"$numberDecimal": "1"}})",
+           R"({"a": {"$numberDecimal": "1e"}})",
            R"({"a": {"$oid": "5f0c0a0a0a0a0a0a0a0a0a0a", "x": 1}})",
            R"({"a": {"$binary": {"base64": "!!", "subType": "00"}}})",
            R"({"a": {"$timestamp": {"t": -1, "i": 0}}})",

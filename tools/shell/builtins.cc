@@ -8,6 +8,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tools/shell/value_format.h"
 
 namespace ttldb {
 namespace shell {
@@ -16,10 +17,15 @@ namespace {
 // +-8.64e15 ms: the range of a JavaScript Date.
 constexpr double kMaxJsDateMillis = 8.64e15;
 
+bool IsNumeric(const Value& v) {
+  return v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64 ||
+         v.type() == ValueType::kDouble;
+}
+
 // A number converted to uint32 (Timestamp fields, ObjectId seconds): false
 // unless it is finite and in 0..2^32-1, so the cast below is defined.
 bool ToUint32(const Value& v, uint32_t* out) {
-  if (!v.is_number()) return false;
+  if (!IsNumeric(v)) return false;
   double d = v.type() == ValueType::kDouble
                  ? v.double_value()
                  : static_cast<double>(v.int64_value());
@@ -28,10 +34,6 @@ bool ToUint32(const Value& v, uint32_t* out) {
   return true;
 }
 
-bool IsNumeric(const Value& v) {
-  return v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64 ||
-         v.type() == ValueType::kDouble;
-}
 double NumberOf(const Value& v) {
   if (v.type() == ValueType::kDouble) return v.double_value();
   return static_cast<double>(v.int64_value());
@@ -454,8 +456,28 @@ absl::StatusOr<Value> CallBuiltin(absl::string_view name, bool is_new,
     return Value::Double(NumberOf(args[0]));
   }
   if (name == "NumberDecimal" || name == "Decimal128") {
-    return Invalid(
-        absl::StrCat(name, " is not supported: ttldb has no decimal128 type"));
+    // mongosh: Decimal128.fromString(`${s}`), "0" without an argument; a
+    // number argument goes through its JavaScript string (mongosh warns that
+    // it may lose precision).
+    if (args.empty()) return Value::Decimal(Decimal128());
+    const Value& a = args[0];
+    std::string text;
+    if (a.is_string()) {
+      text = a.string_value();
+    } else if (a.type() == ValueType::kDecimal) {
+      return a;
+    } else if (a.type() == ValueType::kDouble) {
+      text = FormatJsNumber(a.double_value());
+    } else if (a.type() == ValueType::kInt32 || a.type() == ValueType::kInt64) {
+      text = absl::StrCat(a.int64_value());
+    } else {
+      return Invalid(absl::StrCat(name, ": expected a string"));
+    }
+    absl::StatusOr<Decimal128> d = Decimal128::FromString(text);
+    if (!d.ok()) {
+      return Invalid(absl::StrCat("BSONError: ", d.status().message()));
+    }
+    return Value::Decimal(*d);
   }
   if (name == "Timestamp") {
     Timestamp ts;

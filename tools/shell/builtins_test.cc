@@ -117,8 +117,21 @@ TEST(CallBuiltinTest, Numbers) {
   EXPECT_EQ(i.int32_value(), 42);
   EXPECT_EQ(Error("NumberLong", {Value::String("12x")}),
             "NumberLong: invalid number string \"12x\"");
-  EXPECT_EQ(Error("NumberDecimal", {Value::String("1.1")}),
-            "NumberDecimal is not supported: ttldb has no decimal128 type");
+  // mongosh: NumberDecimal(s) is Decimal128.fromString(`${s}`).
+  Value d = Call("NumberDecimal", false, {Value::String("1.10")});
+  ASSERT_EQ(d.type(), ValueType::kDecimal);
+  EXPECT_EQ(d.decimal_value().ToString(), "1.10");
+  EXPECT_EQ(Call("Decimal128", false, {Value::String("-1E+6144")})
+                .decimal_value()
+                .ToString(),
+            "-1.000000000000000000000000000000000E+6144");
+  EXPECT_EQ(Call("NumberDecimal", false, {Value::Double(0.1)})
+                .decimal_value()
+                .ToString(),
+            "0.1");
+  EXPECT_EQ(Call("NumberDecimal", false, {}).decimal_value().ToString(), "0");
+  EXPECT_EQ(Error("NumberDecimal", {Value::String("1.1x")}),
+            "BSONError: \"1.1x\" is not a valid Decimal128 string");
 }
 
 TEST(CallBuiltinTest, BsonTypes) {

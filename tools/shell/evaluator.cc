@@ -678,6 +678,9 @@ absl::StatusOr<ShellValue> Evaluator::CallValueMethod(const Value& v,
     }
   }
   if (method == "toString" && v.is_string()) return ShellValue::Of(v);
+  if (method == "toString" && v.type() == ValueType::kDecimal) {
+    return ShellValue::Of(Value::String(v.decimal_value().ToString()));
+  }
   if (method == "toString" && IsNumeric(v)) {
     std::string s = v.type() == ValueType::kDouble
                         ? FormatJsNumber(v.double_value())

@@ -34,7 +34,10 @@ std::string NodeText(const Node& n) {
   }
 }
 
-bool IsNumeric(const Value& v) { return v.is_number(); }
+// JavaScript numbers: a Decimal128 is an object to mongosh, not a number.
+bool IsNumeric(const Value& v) {
+  return v.is_number() && v.type() != ValueType::kDecimal;
+}
 double NumberOf(const Value& v) {
   return v.type() == ValueType::kDouble ? v.double_value()
                                         : static_cast<double>(v.int64_value());

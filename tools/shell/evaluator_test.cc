@@ -508,9 +508,8 @@ TEST_F(EvaluatorTest, ErrorsStopTheScript) {
   EXPECT_EQ(Run("db.c.createIndex({t: 1}, {expireAfterSeconds: 'x'})"),
             "! MongoServerError[CannotCreateIndex]: TTL index "
             "'expireAfterSeconds' option must be numeric");
-  EXPECT_EQ(Run("db.c.insertOne({a: NumberDecimal('1.5')})"),
-            "! Error: NumberDecimal is not supported: ttldb has no decimal128 "
-            "type");
+  EXPECT_EQ(Run("db.c.insertOne({a: NumberDecimal('1.5.')})"),
+            "! BSONError: \"1.5.\" is not a valid Decimal128 string");
   EXPECT_EQ(Run("var u; u.x"),
             "! TypeError: Cannot read properties of undefined (reading 'x')");
   EXPECT_EQ(Run("db.c.insertOne(5)"),

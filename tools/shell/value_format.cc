@@ -67,6 +67,8 @@ std::string FormatScalar(const Value& v) {
       return absl::StrCat("Long('", v.int64_value(), "')");
     case ValueType::kDouble:
       return FormatJsNumber(v.double_value());
+    case ValueType::kDecimal:
+      return absl::StrCat("Decimal128('", v.decimal_value().ToString(), "')");
     case ValueType::kString:
       return QuoteJsString(v.string_value());
     case ValueType::kDate: {

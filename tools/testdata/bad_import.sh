@@ -12,8 +12,8 @@ echo "[exit $?]"
 echo "== not a document"
 printf '{"_id":1}\n[1,2]\n' | "$TTLDB" import --db db --collection e
 echo "[exit $?]"
-echo "== \$numberDecimal has no ttldb type"
-printf '{"x":{"$numberDecimal":"1.5"}}\n' | "$TTLDB" import --db db --collection f
+echo "== \$numberDecimal that is not an exact Decimal128 string"
+printf '{"x":{"$numberDecimal":"12345678901234567890123456789012345"}}\n' | "$TTLDB" import --db db --collection f
 echo "[exit $?]"
 echo "== missing file, missing --collection"
 "$TTLDB" import --db db --collection g --file nope.json 2>&1 | sed 's/nope.json: .*/nope.json: <errno>/'
