@@ -629,7 +629,10 @@ bool EvalElement(const MatchExpr& e, const Value* v) {
       for (const Value& item : v->array_items()) {
         bool ok = true;
         if (e.elem_match_object) {
-          if (!item.is_object()) continue;
+          // MongoDB's ElemMatchObjectMatchExpression::matchesArray skips
+          // only elements that are not BSON objects: an array element is
+          // matched as the object {"0": ..., "1": ...}.
+          if (!item.is_object() && !item.is_array()) continue;
           for (const MatchExpr& c : e.children) ok = ok && EvalDoc(c, item);
         } else {
           for (const MatchExpr& c : e.children)

@@ -6,56 +6,97 @@ namespace ttldb {
 namespace query_internal {
 namespace {
 
-void Collect(const Value* cur, const std::vector<std::string>& parts, size_t i,
-             bool expand, std::vector<const Value*>* out) {
-  if (i == parts.size()) {
-    out->push_back(cur);
-    if (expand && cur->is_array()) {
-      for (const Value& e : cur->array_items()) out->push_back(&e);
-    }
-    return;
-  }
-  if (cur->is_object()) {
-    const Value* child = cur->Get(parts[i]);
-    if (child == nullptr) {
-      out->push_back(nullptr);
-    } else {
-      Collect(child, parts, i + 1, expand, out);
-    }
-    return;
-  }
-  if (cur->is_array()) {
-    const size_t before = out->size();
+// The walk below follows MongoDB's BSONElementIterator (matcher/path.cpp)
+// and getFieldDottedOrArray (matcher/path_internal.cpp) step by step.
+
+// A field of an object, or of an array read as the object BSON stores it as
+// ({"0": ..., "1": ...}); nullptr if absent.
+const Value* FieldOf(const Value& container, const std::string& name) {
+  if (container.is_object()) return container.Get(name);
+  if (container.is_array()) {
     size_t index;
-    const auto& items = cur->array_items();
-    const bool indexed =
-        ParseArrayIndex(parts[i], &index) && index < items.size();
-    if (indexed) Collect(&items[index], parts, i + 1, expand, out);
-    for (const Value& e : items) {
-      if (!e.is_object()) continue;
-      const size_t mark = out->size();
-      Collect(&e, parts, i, expand, out);
-      if (indexed) {
-        // The numeric component already selected an element: object
-        // elements lacking a field of that name are not "missing" values.
-        size_t w = mark;
-        for (size_t r = mark; r < out->size(); ++r) {
-          if ((*out)[r] != nullptr) (*out)[w++] = (*out)[r];
+    const auto& items = container.array_items();
+    if (ParseArrayIndex(name, &index) && index < items.size()) {
+      return &items[index];
+    }
+  }
+  return nullptr;
+}
+
+void FromArray(const Value& array, const std::vector<std::string>& parts,
+               size_t i, bool expand, std::vector<const Value*>* out);
+
+// getFieldDottedOrArray from `container` at parts[i], then the iterator's
+// BEGIN state: a non-array result (or missing) is the one value; an array
+// is walked by FromArray with the components after it.
+void FromObject(const Value& container, const std::vector<std::string>& parts,
+                size_t i, bool expand, std::vector<const Value*>* out) {
+  const Value* cur = &container;
+  for (size_t k = i; k < parts.size(); ++k) {
+    const Value* f = FieldOf(*cur, parts[k]);
+    if (f == nullptr) {
+      out->push_back(nullptr);
+      return;
+    }
+    if (f->is_array()) {
+      FromArray(*f, parts, k + 1, expand, out);
+      return;
+    }
+    if (!f->is_object() && k + 1 < parts.size()) {
+      // A scalar with path left over: missing.
+      out->push_back(nullptr);
+      return;
+    }
+    cur = f;
+  }
+  out->push_back(cur);
+}
+
+// The iterator's IN_ARRAY state: `array` was reached and parts[i..] remain.
+void FromArray(const Value& array, const std::vector<std::string>& parts,
+               size_t i, bool expand, std::vector<const Value*>* out) {
+  const auto& items = array.array_items();
+  if (i == parts.size()) {
+    // The path ends at this array.
+    out->push_back(&array);
+    if (expand) {
+      for (const Value& e : items) out->push_back(&e);
+    }
+    return;
+  }
+  size_t offset;
+  const bool numeric = ParseArrayIndex(parts[i], &offset);
+  for (size_t idx = 0; idx < items.size(); ++idx) {
+    const Value& x = items[idx];
+    const bool offset_match = numeric && offset == idx;
+    if (x.is_object()) {
+      // Implicit traversal into the sub-document ...
+      FromObject(x, parts, i, expand, out);
+      // ... and, for "a.<idx>...", the element the offset names.
+      if (offset_match) {
+        if (i + 1 == parts.size()) {
+          out->push_back(&x);
+        } else {
+          FromObject(x, parts, i + 1, expand, out);
         }
-        out->resize(w);
+      }
+    } else if (offset_match) {
+      if (i + 1 == parts.size()) {
+        // Not expanded, even if it is an array.
+        out->push_back(&x);
+      } else if (x.is_array()) {
+        FromArray(x, parts, i + 1, expand, out);
       }
     }
-    if (out->size() == before) out->push_back(nullptr);
-    return;
+    // Other scalars and arrays nested in arrays yield nothing.
   }
-  out->push_back(nullptr);
 }
 
 }  // namespace
 
 void CollectValues(const Value& root, const std::vector<std::string>& parts,
                    bool expand_leaf_arrays, std::vector<const Value*>* out) {
-  Collect(&root, parts, 0, expand_leaf_arrays, out);
+  FromObject(root, parts, 0, expand_leaf_arrays, out);
 }
 
 std::vector<std::string> SplitDotted(absl::string_view path) {

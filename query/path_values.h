@@ -13,17 +13,25 @@
 namespace ttldb {
 namespace query_internal {
 
-// Appends to *out every value `parts` reaches from `root`, the way MongoDB's
-// matcher walks a path:
-//  - an object component names a field;
-//  - on an array, a numeric component selects that element, and the same
-//    component is also looked up in every object element (arrays nested
-//    directly in arrays are not entered, scalars are skipped);
-//  - a field that is absent (or a scalar met before the path ends)
-//    contributes nullptr ("missing"); if an array contributes nothing at all
-//    it contributes one nullptr;
-//  - when `expand_leaf_arrays` is true, an array found at the end of the
-//    path contributes itself and then each of its elements.
+// Appends to *out every value `parts` reaches from `root`, as MongoDB
+// 8.0's matcher walks a path (BSONElementIterator, matcher/path.cpp; the
+// expectations are path_test.cpp's):
+//  - an object component names a field; a field that is absent, or a
+//    scalar met with path left over, contributes nullptr ("missing");
+//  - on an array with path left over, each element that is an object is
+//    walked with the same component; if the component is a number n, the
+//    element at position n is also walked with the components after it
+//    (or is itself the value if none are left: an array element selected
+//    this way is never expanded). Other elements (scalars, and arrays
+//    nested in the array that no offset selects) contribute nothing, so an
+//    empty array or an array of scalars contributes no value at all: in
+//    8.0 {"a.b": null} does not match {a: []} or {a: [1]} (SERVER-36681
+//    changes this after 8.0);
+//  - an array at the end of the path contributes itself, and then each of
+//    its elements when `expand_leaf_arrays` is true.
+// `root` is normally an object; an array root is read as the object BSON
+// stores it as ({"0": ..., "1": ...}), as $elemMatch does with elements
+// that are arrays.
 void CollectValues(const Value& root, const std::vector<std::string>& parts,
                    bool expand_leaf_arrays, std::vector<const Value*>* out);
 
