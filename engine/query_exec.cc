@@ -326,21 +326,30 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
     if (!doc.has_value()) break;
     docs.push_back(std::move(*doc));
   }
-  std::stable_sort(docs.begin(), docs.end(),
-                   [&](const Value& a, const Value& b) {
-                     return query.sort->Compare(a, b) < 0;
-                   });
+  // Each document's sort key once (it points into the document; `docs` no
+  // longer changes). Parallel arrays on the sort paths fail the query.
+  std::vector<SortSpec::Key> keys;
+  keys.reserve(docs.size());
+  for (const Value& doc : docs) {
+    ASSIGN_OR_RETURN(SortSpec::Key key, query.sort->KeyOf(doc));
+    keys.push_back(std::move(key));
+  }
+  std::vector<size_t> order(docs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return query.sort->CompareKeys(keys[a], keys[b]) < 0;
+  });
   std::vector<Value> out;
-  for (size_t i = query.skip; i < docs.size(); ++i) {
+  for (size_t i = query.skip; i < order.size(); ++i) {
     if (query.limit > 0 && static_cast<int64_t>(out.size()) >= query.limit) {
       break;
     }
+    Value& doc = docs[order[i]];
     if (query.projection.has_value()) {
-      ASSIGN_OR_RETURN(Value projected,
-                       ProjectForFind(*query.projection, docs[i]));
+      ASSIGN_OR_RETURN(Value projected, ProjectForFind(*query.projection, doc));
       out.push_back(std::move(projected));
     } else {
-      out.push_back(std::move(docs[i]));
+      out.push_back(std::move(doc));
     }
   }
   if (stats != nullptr) stats->returned = out.size();

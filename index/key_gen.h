@@ -14,29 +14,25 @@ namespace ttldb {
 // Replaces *keys with the encoded index keys (index/key_codec.h) that `doc`
 // contributes to the index `spec`, sorted bytewise and without duplicates.
 // A compound key is the concatenation of each field's encoding in its
-// direction; the caller appends the _id. MongoDB's semantics:
+// direction; the caller appends the _id.
 //
-// - Paths are dotted; a component that meets an array continues into each
-//   element of it that is an object ("a.b" over {a: [{b: 1}, {b: 2}]} gives
-//   1 and 2); an element that lacks the rest of the path, or is not an
-//   object, contributes null (MongoDB: {a: [{}, {b: 1}]} has keys null and
-//   1). A numeric component on an array selects that position instead.
-// - A field that is missing indexes as null.
-// - An array at the end of a path gives one key per element (multikey);
-//   elements that are arrays themselves are indexed as arrays. An empty
-//   array gives the dedicated "empty array" key (AppendEmptyArrayKey), which
-//   sorts just below null (MongoDB indexes it as `undefined`).
-// - At most one field of a compound index may meet an array in one document;
-//   otherwise error 171 CannotIndexParallelArrays
-//   "cannot index parallel arrays [a] [b]" (the index's paths).
-// - A sparse index skips the document (no keys, OK status) when none of the
-//   indexed paths reaches a value (all are missing).
-// - A document with equal keys (e.g. {a: [1, 1.0]}) yields each key once.
+// The key tuples are MongoDB's BtreeKeyGenerator's (document/path_keys.h
+// states the rules): one tuple per element of the one array the paths may
+// expand at each level, so {"items.sku": 1, "items.qty": 1} over
+// {items: [{sku: "x", qty: 1}, {sku: "y", qty: 2}]} gives ("x", 1) and
+// ("y", 2); a missing path, or a scalar met with path left over, is null;
+// an expanded empty array is the "empty array" key (AppendEmptyArrayKey,
+// MongoDB's `undefined`, just below null); two different arrays are error
+// 171 CannotIndexParallelArrays "cannot index parallel arrays [b] [a]"
+// (array field names, the later path's first). A sparse index drops tuples
+// in which no path reached a value (none at all: no keys, OK status).
+// Equal keys (e.g. {a: [1, 1.0]}) appear once.
 //
 // Partial filters are not applied here: the caller decides whether the
 // document belongs to a partial index before calling.
 //
-// *is_multikey (if not null) is set to whether any field met an array.
+// *is_multikey (if not null) is set to whether an array was expanded
+// (MongoDB's multikey paths are not empty), even one of a single element.
 absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
                                bool* is_multikey = nullptr);

@@ -149,12 +149,53 @@ TEST(KeyGenTest, ParallelArraysRejected) {
   std::vector<std::string> keys;
   absl::Status s = GenerateIndexKeys(spec, doc, &keys);
   EXPECT_EQ(ErrorCode(s), kCannotIndexParallelArrays);
-  EXPECT_EQ(s.message(), "cannot index parallel arrays [a] [b]");
+  // MongoDB names the arrays' fields, the later one first
+  // (btree_key_generator.cpp assertParallelArrays(e.fieldName(),
+  // arrElt.fieldName())): "cannot index parallel arrays [b] [a]".
+  EXPECT_EQ(s.message(), "cannot index parallel arrays [b] [a]");
   // Arrays met along dotted paths count too.
   auto dotted = Spec({{"x.y", 1}, {"z", 1}});
   doc = ParseDocument(R"({"x": [{"y": 1}], "z": []})").value();
   EXPECT_EQ(ErrorCode(GenerateIndexKeys(dotted, doc, &keys)),
             kCannotIndexParallelArrays);
+}
+
+// The review's T3: fields sharing an array prefix are not parallel arrays;
+// keys are per-element tuples (btree_key_generator_test.cpp
+// GetKeysAlternateMissing, MultipleArraysNotParallelCompound,
+// GetKeysFromParallelArraysComplex).
+TEST(KeyGenTest, SharedArrayPrefixGivesPerElementTuples) {
+  auto spec = Spec({{"items.sku", 1}, {"items.qty", 1}});
+  bool multikey = false;
+  EXPECT_EQ(
+      Keys(spec,
+           R"({"items": [{"sku": "x", "qty": 1}, {"sku": "y", "qty": 2}]})",
+           &multikey),
+      Expected(spec, {{R"("x")", "1"}, {R"("y")", "2"}}));
+  EXPECT_TRUE(multikey);
+  auto ab = Spec({{"a.b", 1}, {"a.c", -1}});
+  EXPECT_EQ(Keys(ab, R"({"a": [{"b": 1}, {"c": 2}]})"),
+            Expected(ab, {{"null", "2"}, {"1", "null"}}));
+  auto bcd = Spec({{"a.b.c", 1}, {"a.b.d", 1}});
+  EXPECT_EQ(Keys(bcd, R"({"a": [1, 2, {"b": {"c": [3, 4], "d": 5}}]})"),
+            Expected(bcd, {{"null", "null"}, {"3", "5"}, {"4", "5"}}));
+  // Arrays below the shared prefix are parallel.
+  Value doc = ParseDocument(R"({"a": [{"b": [1], "c": [2]}]})").value();
+  std::vector<std::string> keys;
+  absl::Status s = GenerateIndexKeys(ab, doc, &keys);
+  EXPECT_EQ(ErrorCode(s), kCannotIndexParallelArrays);
+  EXPECT_EQ(s.message(), "cannot index parallel arrays [c] [b]");
+}
+
+// btree_key_generator_test.cpp GetKeysFromArrayWithEquivalentValues and
+// MultipleArraysNotParallel (a scalar met with path left gives null).
+TEST(KeyGenTest, EquivalentValuesAndScalarsOnThePath) {
+  auto a = Spec({{"a", 1}});
+  EXPECT_EQ(Keys(a, R"({"a": [0, {"$numberInt": "0"}, {"$numberLong": "0"}]})"),
+            Expected(a, {{"0"}}));
+  auto abc = Spec({{"a.b.c", -1}});
+  EXPECT_EQ(Keys(abc, R"({"a": [1, 2, {"b": {"c": [3, 4]}}]})"),
+            Expected(abc, {{"null"}, {"3"}, {"4"}}));
 }
 
 TEST(KeyGenTest, Sparse) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "document/compare.h"
 #include "document/json.h"
+#include "document/path.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
@@ -29,6 +31,23 @@ bool IndexableEquality(const Value& v) {
   }
 }
 
+namespace {
+
+// Whether a dotted path has a component naming an array position ("a.0.b").
+// The matcher also walks such a path implicitly through object elements,
+// which reach it as missing (null) without an index key saying so
+// (query/path_values.cc, MongoDB's path_test.cpp ArrayIndexNested1), so an
+// index on it cannot answer equality to null.
+bool HasNumericComponent(absl::string_view path) {
+  for (absl::string_view part : absl::StrSplit(path, '.')) {
+    size_t index;
+    if (ParseArrayIndex(part, &index)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 // Key-space ranges (without the index prefix) of one field's predicate;
 // false when the predicate cannot bound this field.
 bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
@@ -40,7 +59,9 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
   switch (e.kind) {
     case MatchExpr::Kind::kEq:
       if (!IndexableEquality(e.operand)) return false;
-      if (e.operand.is_null() && sparse) return false;
+      if (e.operand.is_null() && (sparse || HasNumericComponent(e.path))) {
+        return false;
+      }
       point(e.operand);
       *text =
           absl::StrCat("[", ToJson(e.operand), ", ", ToJson(e.operand), "]");
@@ -48,7 +69,10 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
     case MatchExpr::Kind::kIn: {
       if (e.operands.empty()) return false;
       for (const Value& v : e.operands) {
-        if (!IndexableEquality(v) || (v.is_null() && sparse)) return false;
+        if (!IndexableEquality(v) ||
+            (v.is_null() && (sparse || HasNumericComponent(e.path)))) {
+          return false;
+        }
       }
       std::vector<Value> sorted = e.operands;
       std::sort(sorted.begin(), sorted.end(), ValueLess());

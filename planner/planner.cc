@@ -61,8 +61,22 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
   c.field_bounds.assign(spec.key_size(), FieldBounds::kFull);
   std::vector<KeyRange> acc = {{"", ""}};
   Value::Object bounds;
+  std::vector<absl::string_view> bounded_roots;
   for (int fi = 0; fi < spec.key_size(); ++fi) {
     const auto& field = spec.key(fi);
+    // Key fields under one array ("items.sku", "items.qty") are keyed per
+    // array element (document/path_keys.h), but without $elemMatch a filter
+    // may satisfy them with different elements: their bounds must not be
+    // compounded (MongoDB's planner decides this with multikey paths).
+    // Decided on the key pattern alone, so it also holds when the index
+    // becomes multikey after planning.
+    const absl::string_view root =
+        absl::string_view(field.path()).substr(0, field.path().find('.'));
+    if (std::find(bounded_roots.begin(), bounded_roots.end(), root) !=
+        bounded_roots.end()) {
+      break;
+    }
+    bounded_roots.push_back(root);
     const bool desc = field.direction() < 0;
     // The field's equality (the last one wins) or its first range, with
     // their key ranges computed once.

@@ -2,55 +2,28 @@
 
 #include "base/status.h"
 #include "document/compare.h"
-#include "query/path_values.h"
+#include "document/path.h"
 
 namespace ttldb {
 namespace {
 
-// The value a document sorts by on one path. `empty_array` ranks below
-// everything (MongoDB: "an empty array is less than null or missing");
-// otherwise `value` (nullptr: null/missing).
-struct SortKey {
-  bool empty_array = false;
-  const Value* value = nullptr;
-};
-
-int CompareKeys(const SortKey& a, const SortKey& b) {
-  if (a.empty_array || b.empty_array) {
-    return static_cast<int>(b.empty_array) - static_cast<int>(a.empty_array);
-  }
+// MongoDB's index key order of one key element: MinKey < `undefined` (an
+// empty array expanded) < null < everything else in CompareValues order.
+int CompareElement(const KeyElement& a, const KeyElement& b) {
   static const Value kNull;
-  return CompareValues(a.value ? *a.value : kNull, b.value ? *b.value : kNull);
-}
-
-SortKey KeyOf(const Value& doc, const std::vector<std::string>& parts,
-              int direction) {
-  std::vector<const Value*> values;
-  query_internal::CollectValues(doc, parts, /*expand_leaf_arrays=*/false,
-                                &values);
-  SortKey best;
-  bool have = false;
-  auto offer = [&](const SortKey& k) {
-    if (!have) {
-      best = k;
-      have = true;
-      return;
-    }
-    const int c = CompareKeys(k, best);
-    if ((direction > 0 && c < 0) || (direction < 0 && c > 0)) best = k;
-  };
-  for (const Value* v : values) {
-    if (v != nullptr && v->is_array()) {
-      if (v->array_items().empty()) {
-        offer(SortKey{true, nullptr});
-      } else {
-        for (const Value& item : v->array_items()) offer(SortKey{false, &item});
-      }
-    } else {
-      offer(SortKey{false, v});
-    }
+  const bool a_empty = a.kind == KeyElement::Kind::kEmptyArray;
+  const bool b_empty = b.kind == KeyElement::Kind::kEmptyArray;
+  if (a_empty || b_empty) {
+    if (a_empty && b_empty) return 0;
+    const KeyElement& other = a_empty ? b : a;
+    const bool other_is_min = other.kind == KeyElement::Kind::kValue &&
+                              other.value->type() == ValueType::kMinKey;
+    const int empty_vs_other = other_is_min ? 1 : -1;
+    return a_empty ? empty_vs_other : -empty_vs_other;
   }
-  return best;
+  const Value& va = a.kind == KeyElement::Kind::kValue ? *a.value : kNull;
+  const Value& vb = b.kind == KeyElement::Kind::kValue ? *b.value : kNull;
+  return CompareValues(va, vb);
 }
 
 }  // namespace
@@ -70,17 +43,51 @@ absl::StatusOr<SortSpec> SortSpec::Parse(const Value& spec) {
           "descending)");
     }
     s.fields_.emplace_back(name, d > 0 ? 1 : -1);
-    s.parts_.push_back(query_internal::SplitDotted(name));
+    s.paths_.push_back(name);
   }
   return s;
 }
 
-int SortSpec::Compare(const Value& a, const Value& b) const {
+absl::StatusOr<SortSpec::Key> SortSpec::KeyOf(const Value& doc) const {
+  Key key;
+  if (paths_.empty()) return key;
+  // sort_key_generator.cpp: "we may need to unnest the first level and
+  // consider each array element to decide the sort order. In order to do
+  // this, we make a BtreeKeyGenerator." ... "The sort key is the first index
+  // key, ordered according to the pattern".
+  const PathKeyGenerator gen(paths_, /*sparse=*/false);
+  std::vector<std::vector<KeyElement>> tuples;
+  absl::Status s = gen.GetKeys(doc, &tuples);
+  if (!s.ok()) {
+    if (ErrorCode(s) == kCannotIndexParallelArrays) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "cannot sort with keys that are parallel arrays");
+    }
+    return s;
+  }
+  size_t best = 0;
+  for (size_t t = 1; t < tuples.size(); ++t) {
+    if (CompareKeys(Key{tuples[t]}, Key{tuples[best]}) < 0) best = t;
+  }
+  key.elements = std::move(tuples[best]);
+  return key;
+}
+
+int SortSpec::CompareKeys(const Key& a, const Key& b) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
-    const int dir = fields_[i].second;
-    const int c =
-        CompareKeys(KeyOf(a, parts_[i], dir), KeyOf(b, parts_[i], dir));
-    if (c != 0) return c * dir;
+    const int c = CompareElement(a.elements[i], b.elements[i]);
+    if (c != 0) return c * fields_[i].second;
+  }
+  return 0;
+}
+
+int SortSpec::CompareElements(const Value& a, const Value& b) const {
+  static const Value kNull;
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const Value* va = a.is_object() ? GetPath(a, paths_[i]) : nullptr;
+    const Value* vb = b.is_object() ? GetPath(b, paths_[i]) : nullptr;
+    const int c = CompareValues(va ? *va : kNull, vb ? *vb : kNull);
+    if (c != 0) return c * fields_[i].second;
   }
   return 0;
 }

@@ -12,19 +12,28 @@
 namespace ttldb {
 namespace {
 
-// Sorts the documents with `spec` and returns their "_id"s in order.
+// Sorts the documents with `spec` and returns their "_id"s in order, or
+// the error.
 std::string SortIds(const std::string& spec, std::vector<std::string> docs) {
   auto s = SortSpec::Parse(Doc(spec));
   EXPECT_TRUE(s.ok()) << s.status();
   std::vector<Value> values;
   for (const auto& d : docs) values.push_back(Doc(d));
-  std::stable_sort(
-      values.begin(), values.end(),
-      [&](const Value& a, const Value& b) { return s->Compare(a, b) < 0; });
-  std::string out;
+  std::vector<SortSpec::Key> keys;
   for (const Value& v : values) {
+    auto key = s->KeyOf(v);
+    if (!key.ok()) return std::string(key.status().ToString());
+    keys.push_back(*std::move(key));
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < values.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return s->CompareKeys(keys[a], keys[b]) < 0;
+  });
+  std::string out;
+  for (size_t i : order) {
     if (!out.empty()) out += ",";
-    out += ToJson(*v.Get("_id"));
+    out += ToJson(*values[i].Get("_id"));
   }
   return out;
 }
@@ -77,6 +86,76 @@ TEST(SortTest, DottedAndCompound) {
   EXPECT_EQ(SortIds(R"({"a.b": 1, "c": 1})", docs), "1,3,2");
   EXPECT_EQ(SortIds(R"({"c": -1, "a.b": -1})", docs), "1,2,3");
   EXPECT_EQ(SortIds("{}", docs), "1,2,3");
+}
+
+// The review's T6 (a): a scalar element met on a dotted path gives the key
+// null (btree_key_generator_test.cpp MultipleArraysNotParallel: {'a.b.c': 1}
+// on {a: [1, 2, {b: {c: [3, 4]}}]} gives null, 3, 4), so doc 1 sorts first.
+TEST(SortTest, ScalarOnDottedPathSortsAsNull) {
+  EXPECT_EQ(SortIds(R"({"a.b": 1})", {R"({"_id": 1, "a": [{"b": 1}, 5]})",
+                                      R"({"_id": 2, "a": [{"b": 0}]})"}),
+            "1,2");
+}
+
+// The review's T6 (c): jstests/core/query/sort/sort_dotted_paths_parallel_
+// arrays.js and sort_key_generator.cpp ("cannot sort with keys that are
+// parallel arrays", BadValue).
+TEST(SortTest, ParallelArraysAreAnError) {
+  auto s = SortSpec::Parse(Doc(R"({"x": 1, "y": 1})"));
+  ASSERT_TRUE(s.ok());
+  auto key = s->KeyOf(Doc(R"({"_id": 3, "x": [1, 2], "y": [3, 4]})"));
+  EXPECT_EQ(ErrorCode(key.status()), kBadValue);
+  EXPECT_EQ(key.status().message(),
+            "cannot sort with keys that are parallel arrays");
+  // One array with a scalar is fine.
+  EXPECT_TRUE(s->KeyOf(Doc(R"({"x": [1, 2], "y": 3})")).ok());
+}
+
+// The review's T6 (b): compound keys are tuples per array element. Keys of
+// doc 1 are (1, 1) and (2, 0); the first in ascending order is (1, 1),
+// after doc 2's (1, 0.5) (sort_key_generator.cpp "The sort key is the first
+// index key").
+TEST(SortTest, CompoundKeysArePerElementTuples) {
+  EXPECT_EQ(SortIds(R"({"a.x": 1, "a.y": 1})",
+                    {R"({"_id": 1, "a": [{"x": 1, "y": 1}, {"x": 2, "y": 0}]})",
+                     R"({"_id": 2, "a": {"x": 1, "y": 0.5}})"}),
+            "2,1");
+  // Descending: the largest tuple, (2, 0) against (1, 0.5).
+  EXPECT_EQ(
+      SortIds(R"({"a.x": -1, "a.y": -1})",
+              {R"({"_id": 2, "a": {"x": 1, "y": 0.5}})",
+               R"({"_id": 1, "a": [{"x": 1, "y": 1}, {"x": 2, "y": 0}]})"}),
+      "1,2");
+}
+
+// An empty array is MongoDB's `undefined` key: above MinKey, below null.
+TEST(SortTest, EmptyArrayBetweenMinKeyAndNull) {
+  const std::vector<std::string> docs = {R"({"_id": 1, "a": null})",
+                                         R"({"_id": 2, "a": []})",
+                                         R"({"_id": 3, "a": {"$minKey": 1}})"};
+  EXPECT_EQ(SortIds(R"({"a": 1})", docs), "3,2,1");
+  EXPECT_EQ(SortIds(R"({"a": -1})", docs), "1,2,3");
+}
+
+// $push's $sort compares whole values found by exact lookup (update/
+// pattern_cmp.cpp PatternElementCmp, extractElementsBasedOnTemplate), not
+// the find sort's index keys: [1, 5] < [3] element by element, both ways.
+TEST(SortTest, PushSortComparesWholeValues) {
+  auto asc = SortSpec::Parse(Doc(R"({"s": 1})"));
+  auto desc = SortSpec::Parse(Doc(R"({"s": -1})"));
+  ASSERT_TRUE(asc.ok() && desc.ok());
+  const Value a = Doc(R"({"s": [1, 5]})");
+  const Value b = Doc(R"({"s": [3]})");
+  EXPECT_LT(asc->CompareElements(a, b), 0);
+  EXPECT_GT(desc->CompareElements(a, b), 0);
+  // A non-object element has no field: null, below numbers.
+  EXPECT_LT(asc->CompareElements(Value::Int32(7), Doc(R"({"s": 0})")), 0);
+  // Numeric components index arrays; dotted paths do not traverse them.
+  auto dotted = SortSpec::Parse(Doc(R"({"s.1": 1})"));
+  ASSERT_TRUE(dotted.ok());
+  EXPECT_GT(
+      dotted->CompareElements(Doc(R"({"s": [9, 2]})"), Doc(R"({"s": [0, 1]})")),
+      0);
 }
 
 }  // namespace

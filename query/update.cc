@@ -682,7 +682,7 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
         const SortSpec& spec = *op.sort_fields;
         std::stable_sort(items.begin(), items.end(),
                          [&spec](const Value& a, const Value& b) {
-                           return spec.Compare(a, b) < 0;
+                           return spec.CompareElements(a, b) < 0;
                          });
       }
       if (op.slice.has_value()) {

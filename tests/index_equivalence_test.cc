@@ -226,7 +226,10 @@ std::string Disagreement(const Answer& got, const Answer& expected,
   if (!sort.empty()) {
     const SortSpec spec = *SortSpec::Parse(*ParseDocument(sort));
     for (size_t i = 0; i < got.docs.size(); ++i) {
-      if (spec.Compare(got.docs[i], expected.docs[i]) != 0) {
+      auto got_key = spec.KeyOf(got.docs[i]);
+      auto expected_key = spec.KeyOf(expected.docs[i]);
+      if (!got_key.ok() || !expected_key.ok()) return "a sort key failed";
+      if (spec.CompareKeys(*got_key, *expected_key) != 0) {
         return absl::StrCat("position ", i, ": ", Json(got.docs[i]),
                             " where the sort puts ", Json(expected.docs[i]));
       }
