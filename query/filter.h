@@ -13,7 +13,10 @@
 //  - comparisons stay within a type bracket ({a: {$lt: 5}} never matches a
 //    string; Dates compare only with Dates);
 //  - {a: null} (and $gte/$lte/$in with null) matches a missing field, an
-//    explicit null and an array holding null;
+//    explicit null and an array holding null; a dotted path through an
+//    array reaches only what the array's object elements (or an element an
+//    offset names) hold, so {"a.b": null} does not match {a: []} or
+//    {a: [1]} (MongoDB 8.0; query/path_values.h has the exact walk);
 //  - $ne, $nin and $not are negations over the whole path, so {a: {$ne: 5}}
 //    does not match {a: [1, 5]}.
 // Regular expressions use PCRE2 in UTF mode as MongoDB does (see
