@@ -45,6 +45,8 @@ absl::StatusOr<SortSpec> SortSpec::Parse(const Value& spec) {
     s.fields_.emplace_back(name, d > 0 ? 1 : -1);
     s.paths_.push_back(name);
   }
+  s.keys_ = std::make_shared<const PathKeyGenerator>(s.paths_,
+                                                     /*sparse=*/false);
   return s;
 }
 
@@ -55,9 +57,8 @@ absl::StatusOr<SortSpec::Key> SortSpec::KeyOf(const Value& doc) const {
   // consider each array element to decide the sort order. In order to do
   // this, we make a BtreeKeyGenerator." ... "The sort key is the first index
   // key, ordered according to the pattern".
-  const PathKeyGenerator gen(paths_, /*sparse=*/false);
   std::vector<std::vector<KeyElement>> tuples;
-  absl::Status s = gen.GetKeys(doc, &tuples);
+  absl::Status s = keys_->GetKeys(doc, &tuples);
   if (!s.ok()) {
     if (ErrorCode(s) == kCannotIndexParallelArrays) {
       return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,

@@ -2,6 +2,7 @@
 #ifndef TTLDB_QUERY_SORT_H_
 #define TTLDB_QUERY_SORT_H_
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,7 @@ class SortSpec {
  private:
   std::vector<std::pair<std::string, int>> fields_;
   std::vector<std::string> paths_;
+  std::shared_ptr<const PathKeyGenerator> keys_;  // over paths_, not sparse
 };
 
 }  // namespace ttldb
