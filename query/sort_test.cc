@@ -22,7 +22,10 @@ std::string SortIds(const std::string& spec, std::vector<std::string> docs) {
   std::vector<SortSpec::Key> keys;
   for (const Value& v : values) {
     auto key = s->KeyOf(v);
-    if (!key.ok()) return std::string(key.status().ToString());
+    if (!key.ok()) {
+      return "error " + std::to_string(ErrorCode(key.status())) + ": " +
+             std::string(key.status().message());
+    }
     keys.push_back(*std::move(key));
   }
   std::vector<size_t> order;
@@ -109,6 +112,28 @@ TEST(SortTest, ParallelArraysAreAnError) {
             "cannot sort with keys that are parallel arrays");
   // One array with a scalar is fine.
   EXPECT_TRUE(s->KeyOf(Doc(R"({"x": [1, 2], "y": 3})")).ok());
+}
+
+// jstests/core/query/sort/sort_dotted_paths_parallel_arrays.js, every case.
+TEST(SortTest, ParallelArraysJstest) {
+  const std::string err =
+      "error 2: cannot sort with keys that are parallel arrays";
+  const std::vector<std::string> docs = {R"({"_id": 1, "a": [], "b": 1})",
+                                         R"({"_id": 2, "a": 1, "b": []})",
+                                         R"({"_id": 3, "a": [], "b": []})"};
+  for (const char* spec :
+       {R"({"a": 1, "b": 1})", R"({"_id": 1, "a": 1, "b": 1})",
+        R"({"a": 1, "_id": 1, "b": 1})", R"({"a": 1, "b": 1, "_id": 1})"}) {
+    EXPECT_EQ(SortIds(spec, docs), err) << spec;
+  }
+  // (undefined, 1) before (1, undefined).
+  EXPECT_EQ(SortIds(R"({"a": 1, "b": 1})", {docs[1], docs[0]}), "1,2");
+  EXPECT_EQ(SortIds(R"({"a.b": 1, "a.c": 1})",
+                    {R"({"_id": 1, "a": {"b": [1, 2], "c": [3, 4]}})"}),
+            err);
+  EXPECT_EQ(SortIds(R"({"a.b": 1, "c.d": 1})",
+                    {R"({"_id": 1, "a": {"b": [1, 2]}, "c": {"d": [3, 4]}})"}),
+            err);
 }
 
 // The review's T6 (b): compound keys are tuples per array element. Keys of
