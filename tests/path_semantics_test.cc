@@ -148,6 +148,21 @@ TEST_F(PathSemanticsTest, SortKeysAreIndexKeys) {
   EXPECT_EQ(Ids("{}", R"({"a.b": 1})", "a.b_1"), "1,3,2");
 }
 
+// With an equality on one field of a shared array root, the index does not
+// provide a sort on another: doc 1's sort key is its smallest qty (1, from
+// the "y" element), not the qty of its "x" element (sort_key_generator.cpp).
+TEST_F(PathSemanticsTest, SharedRootIndexDoesNotProvideOtherFieldsSort) {
+  ASSERT_TRUE(c().CreateIndex(R"({"items.sku": 1, "items.qty": 1})").ok());
+  Insert(
+      {R"({"_id": 1, "items": [{"sku": "x", "qty": 5}, {"sku": "y", "qty": 1}]})",
+       R"({"_id": 2, "items": [{"sku": "x", "qty": 3}]})"});
+  EXPECT_EQ(Ids(R"({"items.sku": "x"})", R"({"items.qty": 1})"), "1,2");
+  EXPECT_EQ(Ids(R"({"items.sku": "x"})", R"({"items.qty": 1})",
+                "items.sku_1_items.qty_1"),
+            "1,2");
+  EXPECT_EQ(Ids(R"({"items.sku": "x"})", R"({"items.qty": 1})", "", 1), "1");
+}
+
 // T6, the review's second case: keys (1, 1), (2, 0) against (1, 0.5).
 TEST_F(PathSemanticsTest, CompoundSortUsesPerElementTuples) {
   Insert({R"({"_id": 1, "a": [{"x": 1, "y": 1}, {"x": 2, "y": 0}]})",
