@@ -815,7 +815,8 @@ void WalkWithOffsets(const Value* cur, const std::vector<std::string>& parts,
 
 bool ElemMatchesItem(const MatchExpr& e, const Value& item) {
   if (e.elem_match_object) {
-    if (!item.is_object()) return false;
+    // As EvalElement's kElemMatch: arrays are matched as {"0": ...}.
+    if (!item.is_object() && !item.is_array()) return false;
     for (const MatchExpr& c : e.children) {
       if (!EvalDoc(c, item)) return false;
     }

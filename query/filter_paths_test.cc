@@ -205,5 +205,16 @@ TEST(FilterPathsTest, ElemMatchObjectConsidersArrayElements) {
           "a_object_array_some_b_nulls", "a_object_array_some_b_missing"}));
 }
 
+// The elemMatchKey (for positional "a.$") of an $elemMatch matched by an
+// element that is an array is that element's position.
+TEST(FilterPathsTest, ElemMatchKeyOfArrayElement) {
+  auto f = Filter::Parse(Doc(R"({"a": {"$elemMatch": {"0": 5}}})"));
+  ASSERT_TRUE(f.ok()) << f.status();
+  MatchDetails details;
+  ASSERT_TRUE(f->Matches(Doc(R"({"a": [1, [5]]})"), &details));
+  ASSERT_TRUE(details.elem_match_key.has_value());
+  EXPECT_EQ(*details.elem_match_key, 1u);
+}
+
 }  // namespace
 }  // namespace ttldb
