@@ -11,11 +11,6 @@ namespace ttldb {
 namespace planner {
 namespace {
 
-// Set to true once query/sort.cc computes MongoDB's index-style sort keys for
-// dotted paths through arrays (review T6); until then an index on such a
-// path would order documents differently from the in-memory sort.
-constexpr bool kDottedSortKeysMatchIndexKeys = false;
-
 absl::string_view FirstComponent(absl::string_view path) {
   return path.substr(0, path.find('.'));
 }
@@ -55,11 +50,6 @@ SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
     if (bound(i) != FieldBounds::kFull) {
       why = absl::StrCat("index ", spec.name(),
                          " is multikey and the scan has bounds on ", path);
-    } else if (!kDottedSortKeysMatchIndexKeys &&
-               path.find('.') != std::string::npos) {
-      why = absl::StrCat("index ", spec.name(), " is multikey and ", path,
-                         " is a dotted path (ttldb's in-memory sort keys of "
-                         "dotted paths through arrays are not index keys)");
     } else {
       for (int j = 0; j < n; ++j) {
         const std::string& other = spec.key(j).path();
