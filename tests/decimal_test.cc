@@ -17,6 +17,7 @@
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -72,21 +73,7 @@ std::vector<std::string> Query(Collection& c, const std::string& filter,
   return out;
 }
 
-class DecimalEngineTest : public ::testing::Test {
- protected:
-  void SetUp() override { Open(); }
-  void Open() {
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
-  TempDir dir_;
-  FakeClock clock_;
-  std::unique_ptr<Database> db_;
-};
+class DecimalEngineTest : public DbTest {};
 
 // Every comparison against every value, with and without the index (hinted
 // ascending and descending), gives the same documents; an index-provided

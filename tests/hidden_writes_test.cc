@@ -19,6 +19,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -26,22 +27,15 @@ namespace {
 
 const absl::Time kStart = kTestStart;
 
-class HiddenWritesTest : public ::testing::Test {
+class HiddenWritesTest : public DbTest {
  protected:
-  void SetUp() override { Open(/*hide_expired=*/true); }
-  void Open(bool hide_expired) {
-    db_.reset();
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;  // passes run on demand
-    options.hide_expired = hide_expired;
-    options.expiry_listener = [this](absl::string_view coll, const Value& doc) {
+  void AdjustOptions(Options* options) override {
+    options->hide_expired = hide_expired_;
+    options->expiry_listener = [this](absl::string_view coll,
+                                      const Value& doc) {
       std::lock_guard<std::mutex> l(listener_mu_);
       expired_.push_back(absl::StrCat(coll, ":", ToJson(doc)));
     };
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
   }
   // The session store: TTL on lastSeen (E = 1 s), unique user.
   Collection& Sessions() {
@@ -69,9 +63,7 @@ class HiddenWritesTest : public ::testing::Test {
     return expired_;
   }
 
-  TempDir dir_;
-  FakeClock clock_{kStart};
-  std::unique_ptr<Database> db_;
+  bool hide_expired_ = true;
   std::mutex listener_mu_;
   std::vector<std::string> expired_;
 };
@@ -267,7 +259,8 @@ TEST_F(HiddenWritesTest, StatsCountAndEstimatedCountAgree) {
 // hide_expired off is MongoDB's behaviour: the expired document is visible
 // until the monitor deletes it, so it is a duplicate like any other.
 TEST_F(HiddenWritesTest, MongoBehaviourKeepsTheDuplicate) {
-  Open(/*hide_expired=*/false);
+  hide_expired_ = false;
+  Open();
   Collection& c = Sessions();
   ASSERT_TRUE(c.InsertOne(Doc(1, "ada", kStart)).ok());
   clock_.Advance(absl::Seconds(2));

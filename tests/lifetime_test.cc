@@ -6,24 +6,20 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-const absl::Time kNow = absl::FromUnixSeconds(1'800'000'000);
+const absl::Time kNow = kTestStart;
 constexpr int kE = 3600;   // expireAfterSeconds
 constexpr int kL = 86400;  // maxLifetimeSeconds
 
-class LifetimeTest : public ::testing::Test {
+class LifetimeTest : public DbTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+    DbTest::SetUp();
     ASSERT_TRUE(c().CreateIndex(R"({"expireAt": 1})",
                                 absl::StrCat(R"({"expireAfterSeconds": )", kE,
                                              R"(, "maxLifetimeSeconds": )", kL,
@@ -41,10 +37,6 @@ class LifetimeTest : public ::testing::Test {
   absl::Time Latest() { return kNow + absl::Seconds(kL - kE); }
   // The latest date already expired: now - E.
   absl::Time Expired() { return kNow - absl::Seconds(kE); }
-
-  TempDir dir_;
-  FakeClock clock_{kNow};
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(LifetimeTest, InsertBoundariesExactlyAtTheCap) {

@@ -14,20 +14,15 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class MatcherConformanceTest : public ::testing::TestWithParam<bool> {
+class MatcherConformanceTest
+    : public DbFixture<::testing::TestWithParam<bool>> {
  protected:
-  void SetUp() override {
-    Options options;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   Collection& c() { return db_->collection("c"); }
   // Inserts `docs` and, when the test parameter says so, indexes {a: 1}.
   void Load(const std::vector<std::string>& docs) {
@@ -73,9 +68,6 @@ class MatcherConformanceTest : public ::testing::TestWithParam<bool> {
       if (!doc->has_value()) return absl::OkStatus();
     }
   }
-
-  TempDir dir_;
-  std::unique_ptr<Database> db_;
 };
 
 // T5. MongoDB compiles every $regex with PCRE2_UTF and no DOLLAR_ENDONLY

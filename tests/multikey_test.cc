@@ -11,6 +11,7 @@
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -18,18 +19,8 @@ namespace {
 
 const absl::Time kStart = kTestStart;
 
-class MultikeyTest : public ::testing::Test {
+class MultikeyTest : public DbTest {
  protected:
-  void SetUp() override { Open(); }
-  void Open() {
-    db_.reset();
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   // The catalog's flag of an index: "absent", "false" or "true".
   std::string Flag(const std::string& coll, const std::string& index) {
     auto state = db_->engine()->GetState(coll);
@@ -76,10 +67,6 @@ class MultikeyTest : public ::testing::Test {
     if (plan != nullptr) plan = plan->Get(field);
     return plan != nullptr ? ToJson(*plan) : "none";
   }
-
-  TempDir dir_;
-  FakeClock clock_{kStart};
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(MultikeyTest, BuildSetsFlagFromExistingDocuments) {

@@ -11,20 +11,14 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class PathSemanticsTest : public ::testing::Test {
+class PathSemanticsTest : public DbTest {
  protected:
-  void SetUp() override {
-    Options options;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   Collection& c() { return db_->collection("c"); }
   void Insert(const std::vector<std::string>& docs) {
     for (const std::string& d : docs) {
@@ -56,9 +50,6 @@ class PathSemanticsTest : public ::testing::Test {
                         const std::string& hint = "") {
     return Ids(filter, R"({"_id": 1})", hint);
   }
-
-  TempDir dir_;
-  std::unique_ptr<Database> db_;
 };
 
 // T1: jstests/core/query/null_query_semantics.js (8.0): "a.b" through an

@@ -11,21 +11,14 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class PositionalTest : public ::testing::Test {
+class PositionalTest : public DbTest {
  protected:
-  void SetUp() override {
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   Collection& c() { return db_->collection("c"); }
 
   // The find's documents as JSON, or "error <code>: <message>".
@@ -43,10 +36,6 @@ class PositionalTest : public ::testing::Test {
   static std::string Error(const absl::Status& s) {
     return absl::StrCat("error ", ErrorCode(s), ": ", s.message());
   }
-
-  TempDir dir_;
-  FakeClock clock_;
-  std::unique_ptr<Database> db_;
 };
 
 // Review T4; MongoDB manual "$ (projection)" and

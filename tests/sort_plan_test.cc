@@ -10,21 +10,14 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class SortPlanTest : public ::testing::Test {
+class SortPlanTest : public DbTest {
  protected:
-  void SetUp() override {
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   void TearDown() override { SyncPoint::ClearAll(); }
 
   Collection& c() { return db_->collection("c"); }
@@ -56,10 +49,6 @@ class SortPlanTest : public ::testing::Test {
     EXPECT_TRUE(e.ok()) << e.status();
     return e.ok() ? *e->Get("queryPlanner")->Get("winningPlan") : Value();
   }
-
-  TempDir dir_;
-  FakeClock clock_;
-  std::unique_ptr<Database> db_;
 };
 
 // The review's T2 reproduction, from jstests/core/query/sort/sort_array.js

@@ -15,25 +15,17 @@
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
 
 namespace ttldb {
 namespace {
 
-class TtlIndexRulesTest : public ::testing::Test {
+class TtlIndexRulesTest : public DbTest {
  protected:
-  void SetUp() override { Open(); }
-
-  void Open() {
-    db_.reset();
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;  // passes run on demand
-    options.hide_expired = false;         // count what is stored
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+  void AdjustOptions(Options* options) override {
+    options->hide_expired = false;  // count what is stored
   }
 
   // Rewrites the stored expireAfterSeconds of index `name` of `coll`, as a
@@ -72,10 +64,6 @@ class TtlIndexRulesTest : public ::testing::Test {
   }
 
   bool Has(Collection& c, int id) { return c.FindById(Value::Int32(id)).ok(); }
-
-  TempDir dir_;
-  FakeClock clock_{kTestStart};
-  std::unique_ptr<Database> db_;
 };
 
 // Partial filter, unique, sparse (and collation) identify an index: two

@@ -14,6 +14,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/reliability/db_dump.h"
 #include "tests/test_util.h"
 
@@ -40,15 +41,10 @@ std::string Nest(int depth, const char* open, const char* close,
   return s;
 }
 
-class HostileInputTest : public ::testing::Test {
+class HostileInputTest : public DbTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.clock = &clock_;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+    DbTest::SetUp();
     Collection& c = db_->collection("c");
     ASSERT_TRUE(c.CreateIndex(R"({"v": 1})").ok());
     ASSERT_TRUE(
@@ -80,10 +76,6 @@ class HostileInputTest : public ::testing::Test {
     }
     EXPECT_TRUE(ValidateAll(*db_).ok());
   }
-
-  TempDir dir_;
-  FakeClock clock_{absl::FromUnixSeconds(1'800'000'000)};
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(HostileInputTest, Catalog) {
