@@ -75,7 +75,9 @@ void ExpectParallel(const std::vector<std::string>& paths,
                     const std::string& doc, const std::string& message = "") {
   Result r = Gen(paths, doc);
   EXPECT_EQ(ErrorCode(r.status), kCannotIndexParallelArrays) << doc;
-  if (!message.empty()) EXPECT_EQ(r.status.message(), message);
+  if (!message.empty()) {
+    EXPECT_EQ(r.status.message(), message);
+  }
 }
 
 const std::set<size_t> kNone;

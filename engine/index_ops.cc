@@ -22,14 +22,6 @@ constexpr int kMaxIndexes = 64;
 // Index entries written per batch while building.
 constexpr int kBuildChunk = 10'000;
 
-Value KeyPatternValue(const proto::IndexSpec& spec) {
-  Value::Object key;
-  for (const auto& k : spec.key()) {
-    key.emplace_back(k.path(), Value::Int32(k.direction()));
-  }
-  return Value::MakeObject(std::move(key));
-}
-
 // maxLifetimeSeconds and rejectExpired only make sense on a TTL index, and
 // a cap below expireAfterSeconds would reject every fresh document.
 absl::Status ValidateLifetimeOptions(const proto::IndexSpec& spec, int code) {

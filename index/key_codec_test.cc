@@ -503,9 +503,10 @@ TEST(KeyCodecDecimalTest, MixedSequenceKeepsItsOrder) {
       // A decimal that no int or double equals decodes as a decimal.
       if (v.type() == ValueType::kDecimal) {
         bool inexact;
-        double d = v.decimal_value().ToDoubleFloor(&inexact);
-        (void)d;
-        if (inexact) EXPECT_EQ(got->type(), ValueType::kDecimal);
+        v.decimal_value().ToDoubleFloor(&inexact);
+        if (inexact) {
+          EXPECT_EQ(got->type(), ValueType::kDecimal);
+        }
       }
     }
   }

@@ -111,8 +111,8 @@ bool LeafImplies(const MatchExpr& q, const MatchExpr& p) {
     case Kind::kLte: {
       if (p.operand.type() == ValueType::kMinKey ||
           p.operand.type() == ValueType::kMaxKey ||
-          p.operand.type() == ValueType::kDouble &&
-              p.operand.double_value() != p.operand.double_value()) {
+          (p.operand.type() == ValueType::kDouble &&
+           p.operand.double_value() != p.operand.double_value())) {
         return false;
       }
       if (q.kind == Kind::kEq) return Satisfies(q.operand, p);

@@ -53,10 +53,6 @@ bool IsArrayFilterToken(absl::string_view part) {
          part.back() == ']';
 }
 
-bool IsDynamicPart(absl::string_view part) {
-  return part == "$" || IsArrayFilterToken(part);
-}
-
 // Checks an update path the way UpdateObjectNode::parseAndMerge does:
 // non-empty components, at most one "$" and not first, "$[<id>]" not first
 // and naming a given array filter (recorded in *used). Sets *dynamic when

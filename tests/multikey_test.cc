@@ -164,7 +164,8 @@ TEST_F(MultikeyTest, NonMultikeySweepDeletesWithoutReading) {
                            R"(, "note": "x[1]"})"));  // '[' in a string
   }
   EXPECT_EQ(Flag("s", "at_1"), "false");
-  auto stats = db_->TEST_RunTtlPass(kStart);
+  TtlPassStats stats = db_->TEST_RunTtlPass(kStart);
+  EXPECT_EQ(stats.deleted_documents, 300);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 300);
   EXPECT_TRUE(Valid(c));
   // A touched document is not swept.

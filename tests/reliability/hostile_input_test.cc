@@ -26,7 +26,6 @@ struct Case {
   std::function<absl::Status()> run;
 };
 
-absl::Status S(const absl::Status& s) { return s; }
 template <typename T>
 absl::Status S(const absl::StatusOr<T>& s) {
   return s.status();
