@@ -210,6 +210,16 @@ bool IdOrderSorts(const SortSpec* sort) {
           sort->fields()[0].second == 1);
 }
 
+// Whether `hint` names the _id index: "_id_" or the key pattern {_id: 1}.
+bool HintsIdIndex(const Hint& hint) {
+  if (!hint.name.empty()) return hint.name == "_id_";
+  const Value& kp = hint.key_pattern;
+  return kp.is_object() && kp.object_fields().size() == 1 &&
+         kp.object_fields()[0].first == "_id" &&
+         kp.object_fields()[0].second.is_number() &&
+         kp.object_fields()[0].second.AsDouble() == 1;
+}
+
 }  // namespace
 
 absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
@@ -220,6 +230,7 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
 
   // The hinted index, if any; {$natural: 1} hints a collection scan.
   int hinted = -1;
+  bool hinted_id = false;
   if (!hint.empty()) {
     if (!hint.name.empty() && !hint.key_pattern.is_null()) return BadHint();
     const Value& kp = hint.key_pattern;
@@ -238,7 +249,13 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       return plan;
     }
     if (!kp.is_null() && !kp.is_object()) return BadHint();
-    for (size_t i = 0; i < indexes.size(); ++i) {
+    if (HintsIdIndex(hint)) {
+      // Documents are stored in _id order, so the _id index is the
+      // collection itself: _id lookups when the filter has them, else the
+      // whole collection in _id order.
+      hinted_id = true;
+    }
+    for (size_t i = 0; !hinted_id && i < indexes.size(); ++i) {
       const proto::IndexSpec& spec = *indexes[i].spec;
       if (hint.name.empty() ? SameKeyPattern(spec, kp)
                             : spec.name() == hint.name) {
@@ -259,11 +276,13 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     // index is used even when it may miss matches, as MongoDB does
     // (query_planner.cpp: "Hinted index could not provide a bounded scan,
     // reverting to whole index scan"; SERVER-26413, SERVER-18449).
-    if (hinted < 0 || indexes[hinted].spec->hidden()) return BadHint();
+    if (!hinted_id && (hinted < 0 || indexes[hinted].spec->hidden())) {
+      return BadHint();
+    }
   }
 
   // _id equality or $in: point lookups (MongoDB's IDHACK).
-  if (hint.empty()) {
+  if (hint.empty() || hinted_id) {
     for (const MatchExpr* p : preds) {
       if (p->path != "_id") continue;
       if (p->kind == Kind::kEq && IndexableEquality(p->operand)) {
@@ -283,6 +302,13 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       }
       return plan;
     }
+  }
+  if (hinted_id) {
+    plan.provides_sort = IdOrderSorts(sort);
+    if (!plan.provides_sort) {
+      plan.sort_reason = "the hinted _id index returns documents in _id order";
+    }
+    return plan;
   }
 
   std::optional<Candidate> best;

@@ -275,6 +275,34 @@ TEST_F(PlannerTest, Hints) {
   EXPECT_FALSE(Choose("{}", "", h).ok());
 }
 
+// The _id index can be hinted like any other (by "_id_" or {_id: 1}):
+// MongoDB's jstests hashindex1.js compares find({a: 3}).hint({_id: 1})
+// with another index's answer. ttldb stores documents in _id
+// order, so the hinted _id index is _id lookups or the collection in _id
+// order. {_id: -1} names no index.
+TEST_F(PlannerTest, HintTheIdIndex) {
+  Add(Spec("a_1", {{"a", 1}}), false);
+  Hint by_name;
+  by_name.name = "_id_";
+  auto plan = Choose(R"({"a": 1})", R"({"_id": 1})", by_name);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_TRUE(plan->provides_sort);
+  Hint by_keys;
+  by_keys.key_pattern = Doc(R"({"_id": 1})");
+  plan = Choose(R"({"_id": {"$in": [3, 1]}, "a": 1})", "", by_keys);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kIdLookup);
+  plan = Choose(R"({"a": 1})", R"({"a": 1})", by_keys);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_FALSE(plan->provides_sort);
+  Hint descending;
+  descending.key_pattern = Doc(R"({"_id": -1})");
+  EXPECT_EQ(Choose("{}", "", descending).status().message(),
+            "hint provided does not correspond to an existing index");
+}
+
 }  // namespace
 }  // namespace planner
 }  // namespace ttldb

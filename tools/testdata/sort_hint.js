@@ -14,4 +14,7 @@ db.c.find().sort({a: 1}).hint({a: 1}).explain().queryPlanner.winningPlan
 db.c.find({}, {_id: 1}).sort({a: 1}).toArray()
 db.c.find({}, {_id: 1}).sort({a: -1}).toArray()
 db.c.find().sort({a: 1}).explain().queryPlanner.winningPlan.stage
+// The _id index is hinted by name or key pattern (documents in _id order).
+db.c.find({}, {_id: 1}).hint("_id_").toArray()
+db.c.find({_id: {$in: [1, 0]}}, {_id: 1}).hint({_id: 1}).toArray()
 db.c.find().hint({b: 1}).toArray()
