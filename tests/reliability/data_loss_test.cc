@@ -18,7 +18,10 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/database.h"
+#include "engine/keys.h"
 #include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/write_batch.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
 
@@ -103,6 +106,29 @@ TEST(MissingCurrent, EmptyOrMissingDirectoryStillCreates) {
   TempDir interrupted;
   WriteFileBytes(fs::path(interrupted.path()) / "MANIFEST-000001", "");
   ASSERT_TRUE(OpenOrDie(interrupted.path())->Close().ok());
+}
+
+// The meta record (next collection id) lost while the data stays: opening
+// must not start ids at 1 again (the next new collection would get id 1 and
+// the old documents stored under it).
+TEST(MissingCurrent, DataWithoutMetaRecordIsRefused) {
+  TempDir dir;
+  {
+    auto db = OpenOrDie(dir.path());
+    ASSERT_TRUE(db->collection("r").InsertOne(R"({"_id": 1})").ok());
+    ASSERT_TRUE(db->Close().ok());
+  }
+  {
+    leveldb::DB* raw = nullptr;
+    ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir.path(), &raw).ok());
+    std::unique_ptr<leveldb::DB> ldb(raw);
+    ASSERT_TRUE(ldb->Delete(leveldb::WriteOptions(), MetaKey()).ok());
+  }
+  auto db = Database::Open(dir.path(), TestOptions());
+  ASSERT_FALSE(db.ok());
+  EXPECT_TRUE(absl::IsDataLoss(db.status())) << db.status();
+  EXPECT_TRUE(absl::StrContains(db.status().message(), "metadata"))
+      << db.status();
 }
 
 // ---- Item 2: checksums -----------------------------------------------------
