@@ -46,6 +46,8 @@ absl::string_view MongoCodeName(int code) {
       return "DocumentValidationFailure";
     case kDuplicateKey:
       return "DuplicateKey";
+    case kDataCorruptionDetected:
+      return "DataCorruptionDetected";
     // Assertion codes without an entry in MongoDB's error_codes.yml travel
     // as "Location<code>".
     case 51091:  // regular expression is invalid

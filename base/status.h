@@ -34,6 +34,7 @@ enum MongoCode : int {
   kAmbiguousIndexKeyPattern = 181,
   kDocumentValidationFailure = 121,
   kDuplicateKey = 11000,
+  kDataCorruptionDetected = 301,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
 };
 

@@ -1,16 +1,21 @@
 // Opening, closing and the catalog of a ttldb database.
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
+#include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
 #include "ttl/touch_interval.h"
@@ -105,6 +110,12 @@ absl::Status Engine::Init() {
     lopts.filter_policy = filter_policy_.get();
   }
   if (options_.env != nullptr) lopts.env = options_.env;
+  // Corruption found while recovering the log or compacting is an error,
+  // never skipped data (docs/reliability.md).
+  lopts.paranoid_checks = true;
+  // Without CURRENT, LevelDB would create a new database over the old files
+  // and delete them as obsolete: refuse before it touches anything.
+  RETURN_IF_ERROR(CheckNotOrphaned(lopts.env));
   leveldb::DB* raw = nullptr;
   leveldb::Status s = leveldb::DB::Open(lopts, path_, &raw);
   if (!s.ok()) {
@@ -158,10 +169,40 @@ absl::Status Engine::Init() {
   return absl::OkStatus();
 }
 
+absl::Status Engine::CheckNotOrphaned(leveldb::Env* env) const {
+  if (env->FileExists(path_ + "/CURRENT")) return absl::OkStatus();
+  std::vector<std::string> children;
+  if (!env->GetChildren(path_, &children).ok()) return absl::OkStatus();
+  std::vector<std::string> found;
+  for (const std::string& f : children) {
+    if (absl::EndsWith(f, ".ldb") || absl::EndsWith(f, ".sst") ||
+        absl::EndsWith(f, ".log") || absl::StartsWith(f, "MANIFEST-")) {
+      found.push_back(f);
+    }
+  }
+  // LevelDB creates a database by writing MANIFEST-000001 and then CURRENT:
+  // that manifest alone is a creation interrupted by a crash, with no data.
+  if (found.empty() || (found.size() == 1 && found[0] == "MANIFEST-000001")) {
+    return absl::OkStatus();
+  }
+  std::sort(found.begin(), found.end());
+  if (found.size() > 5) {
+    found.resize(5);
+    found.push_back("...");
+  }
+  return absl::DataLossError(absl::StrCat(
+      "database '", path_, "' holds LevelDB files (",
+      absl::StrJoin(found, ", "),
+      ") but its CURRENT file is missing, so no database can be opened; "
+      "nothing was changed (creating a database here would delete them). "
+      "Restore the directory from a backup, or run LevelDB's RepairDB on a "
+      "copy of it"));
+}
+
 absl::Status Engine::LoadCatalog() {
   uint32_t stored_version = 0;  // 0: a new database
   std::string meta_value;
-  leveldb::Status s = db_->Get(leveldb::ReadOptions(), MetaKey(), &meta_value);
+  leveldb::Status s = db_->Get(VerifiedRead(), MetaKey(), &meta_value);
   MutexLock wl(&write_mu_);
   auto persist_meta = [&]() -> absl::Status {
     leveldb::WriteBatch batch;
@@ -173,14 +214,27 @@ absl::Status Engine::LoadCatalog() {
     return absl::OkStatus();
   };
   if (s.IsNotFound()) {
+    // A new database is empty: data without the meta record means the
+    // metadata was lost, and starting ids again at 1 would hand an old
+    // collection's documents to the next new collection.
+    std::unique_ptr<leveldb::Iterator> any(db_->NewIterator(VerifiedRead()));
+    any->SeekToFirst();
+    if (any->Valid()) {
+      return absl::DataLossError(absl::StrCat(
+          "database '", path_,
+          "' holds data but no metadata record; refusing to open it as a new "
+          "database. Restore the directory from a backup"));
+    }
+    if (!any->status().ok()) {
+      return ReadFailure(any->status(), "the database");
+    }
     meta_.set_format_version(kFormatVersion);
     meta_.set_next_collection_id(1);
     if (!options_.read_only) {
       RETURN_IF_ERROR(persist_meta());
     }
   } else if (!s.ok()) {
-    return absl::InternalError(
-        absl::StrCat("cannot read database metadata: ", s.ToString()));
+    return ReadFailure(s, "the database metadata");
   } else {
     if (!meta_.ParseFromString(meta_value)) {
       return absl::DataLossError(
@@ -203,7 +257,7 @@ absl::Status Engine::LoadCatalog() {
   std::string marker;
   const bool rekey_pending =
       (stored_version != 0 && stored_version < 3) ||
-      db_->Get(leveldb::ReadOptions(), RekeyMarkerKey(), &marker).ok();
+      db_->Get(VerifiedRead(), RekeyMarkerKey(), &marker).ok();
   if (rekey_pending && options_.read_only) {
     return absl::FailedPreconditionError(absl::StrCat(
         "database '", path_, "' has format version ", stored_version,
@@ -221,8 +275,7 @@ absl::Status Engine::LoadCatalog() {
     if (!ws.ok()) return absl::InternalError(ws.ToString());
   }
 
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
   const std::string prefix(1, kCatalogTag);
   std::vector<std::shared_ptr<const CollectionState>> loaded;
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
@@ -237,7 +290,7 @@ absl::Status Engine::LoadCatalog() {
     if (rekey_pending) loaded.push_back(state);
     Publish(info.name(), std::move(state));
   }
-  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  if (!it->status().ok()) return ReadFailure(it->status(), "the catalog");
   if (rekey_pending) {
     for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
     leveldb::WriteBatch batch;
@@ -258,8 +311,7 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
   for (const auto& idx : state.indexes) all.push_back(idx.get());
   // The iterator reads a snapshot: the rewritten document keys it does not
   // see again.
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
   leveldb::WriteBatch batch;
   int in_batch = 0;
   DocKeys doc_keys;
@@ -292,7 +344,10 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
       in_batch = 0;
     }
   }
-  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  if (!it->status().ok()) {
+    return ReadFailure(it->status(),
+                       absl::StrCat("collection '", state.info.name(), "'"));
+  }
   leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
   if (!s.ok()) return absl::InternalError(s.ToString());
   return absl::OkStatus();
@@ -473,14 +528,13 @@ absl::Status Engine::DeleteRange(const std::string& begin,
   while (true) {
     leveldb::WriteBatch batch;
     int n = 0;
-    std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(leveldb::ReadOptions()));
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
     for (it->Seek(begin);
          it->Valid() && it->key().compare(end) < 0 && n < kChunk;
          it->Next(), ++n) {
       batch.Delete(it->key());
     }
-    if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+    if (!it->status().ok()) return ReadFailure(it->status(), "a dropped range");
     if (n == 0) break;
     leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
     if (!s.ok()) return absl::InternalError(s.ToString());

@@ -30,6 +30,7 @@
 
 namespace leveldb {
 class Cache;
+class Env;
 class FilterPolicy;
 class WriteBatch;
 }  // namespace leveldb
@@ -107,12 +108,18 @@ class Engine : public TtlStore {
   // any other document fails with 11000 and writes nothing. `removed` may
   // be null only for a delete.
   //
+  // `create`, if set, is the catalog entry of the new collection `state`
+  // (not yet published, id meta_.next_collection_id()): it and the advanced
+  // meta record go into the document's batch (synced), so a write that
+  // fails creates nothing. The caller publishes it after an OK return.
+  //
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
   absl::Status WriteDocumentLocked(
       const CollectionState& state, const Value* old_doc, const Value* new_doc,
       const WriteOptions& options, ExpiredRemovals* removed,
-      std::shared_ptr<const Value> cache_new_doc = nullptr)
+      std::shared_ptr<const Value> cache_new_doc = nullptr,
+      const proto::CollectionInfo* create = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Calls the expiry listener (if any) with each document of *removed, on
   // the calling thread, and clears it. Never under write_mu_.
@@ -191,6 +198,8 @@ class Engine : public TtlStore {
   Engine(std::string path, const Options& options);
   absl::Status Init();
   absl::Status LoadCatalog();
+  // DataLoss if the directory holds LevelDB files but no CURRENT file.
+  absl::Status CheckNotOrphaned(leveldb::Env* env) const;
   // Rewrites a collection's document keys and all its index entries in the
   // current encoding (an upgrade from an older format). Requires write_mu_.
   absl::Status RekeyLocked(const CollectionState& state);

@@ -8,6 +8,7 @@
 #include "document/json.h"
 #include "engine/engine.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -187,8 +188,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   // Count first, for progress.
   int64_t total = 0;
   if (progress) {
-    std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(leveldb::ReadOptions()));
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
     for (it->Seek(state->doc_prefix);
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
       ++total;
@@ -199,8 +199,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     return s;
   };
   {
-    std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(leveldb::ReadOptions()));
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
     leveldb::WriteBatch batch;
     int in_batch = 0;
     int64_t done = 0;
@@ -295,7 +294,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
       }
     }
     if (!it->status().ok()) {
-      return fail(absl::InternalError(it->status().ToString()));
+      return fail(
+          ReadFailure(it->status(), absl::StrCat("collection '", coll, "'")));
     }
     // The catalog entry that makes the index visible goes in the last batch.
     // Known from the build (every write since waits for write_mu_).

@@ -10,6 +10,7 @@
 #include "document/json.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "leveldb/db.h"
 
 namespace ttldb {
@@ -112,8 +113,7 @@ class PlanCursor : public Cursor {
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
     if (plan_.kind == QueryPlan::Kind::kIdLookup) return;
-    leveldb::ReadOptions ro;
-    ro.snapshot = snapshot_;
+    leveldb::ReadOptions ro = VerifiedRead(snapshot_);
     ro.fill_cache = true;
     it_.reset(engine_->db()->NewIterator(ro));
     if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
@@ -227,8 +227,8 @@ class PlanCursor : public Cursor {
 
   absl::Status IterStatus() {
     if (!it_->status().ok()) {
-      return absl::InternalError(
-          absl::StrCat("read failed: ", it_->status().ToString()));
+      return ReadFailure(it_->status(), absl::StrCat("collection '",
+                                                     state_->info.name(), "'"));
     }
     return absl::OkStatus();
   }

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "ttl/expiry.h"
@@ -197,8 +198,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       std::vector<std::string> deleted_keys;  // document keys
       deleted_keys.reserve(want);
       std::set<std::string> seen;  // read documents (may have many entries)
-      std::unique_ptr<leveldb::Iterator> it(
-          db_->NewIterator(leveldb::ReadOptions()));
+      std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
       for (it->Seek(start);
            it->Valid() && it->key().compare(range.end) < 0 && visited < want;
            it->Next()) {
@@ -256,9 +256,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (listener) deleted.push_back(std::move(*doc));
       }
       if (!it->status().ok()) {
-        return absl::InternalError(absl::StrCat("TTL scan of ", ref.collection,
-                                                ".", ref.index_name, ": ",
-                                                it->status().ToString()));
+        return ReadFailure(
+            it->status(),
+            absl::StrCat("TTL index ", ref.collection, ".", ref.index_name));
       }
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
       it.reset();
@@ -330,8 +330,7 @@ std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
       start = it->second.resume;
     }
   }
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
   if (!descending) {
     it->Seek(start);
   } else {

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
@@ -59,15 +60,13 @@ absl::StatusOr<Value> Collection::Validate() {
   if (state != nullptr) {
     leveldb::DB* db = engine_->db();
     const leveldb::Snapshot* snap = db->GetSnapshot();
-    leveldb::ReadOptions ro;
-    ro.snapshot = snap;
+    leveldb::ReadOptions ro = VerifiedRead(snap);
     std::unique_ptr<leveldb::Iterator> it(db->NewIterator(ro));
     // An I/O error is the call's error, never a report of missing entries.
     auto io_error = [&](const leveldb::Status& s) {
       it.reset();
       db->ReleaseSnapshot(snap);
-      return absl::InternalError(
-          absl::StrCat("validate ", name_, ": read failed: ", s.ToString()));
+      return ReadFailure(s, absl::StrCat("collection '", name_, "'"));
     };
     std::vector<std::string> keys;
     std::vector<const IndexState*> indexes;
@@ -205,15 +204,14 @@ absl::Status CountStored(Engine* engine, const CollectionState& state,
   *count = 0;
   *size = 0;
   std::unique_ptr<leveldb::Iterator> it(
-      engine->db()->NewIterator(leveldb::ReadOptions()));
+      engine->db()->NewIterator(VerifiedRead()));
   for (it->Seek(state.doc_prefix);
        it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
     ++*count;
     *size += it->value().size();
   }
   if (!it->status().ok()) {
-    return absl::InternalError(absl::StrCat(
-        "stats ", name, ": read failed: ", it->status().ToString()));
+    return ReadFailure(it->status(), absl::StrCat("collection '", name, "'"));
   }
   return absl::OkStatus();
 }

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/read_options.h"
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
 #include "ttl/expiry.h"
@@ -163,8 +164,7 @@ bool Engine::IsHidden(const CollectionState& state, const Value& doc,
 absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot) {
-  leveldb::ReadOptions ro;
-  ro.snapshot = snapshot;
+  const leveldb::ReadOptions ro = VerifiedRead(snapshot);
   // The cache holds the latest committed documents: never for a snapshot.
   DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
   const std::string key = DocumentKey(state.info.id(), encoded_id);
@@ -182,7 +182,9 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   if (json.capacity() > (1 << 20)) std::string().swap(json);
   leveldb::Status s = db_->Get(ro, key, &json);
   if (s.IsNotFound()) return std::optional<Value>();
-  if (!s.ok()) return absl::InternalError(s.ToString());
+  if (!s.ok()) {
+    return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
+  }
   auto doc = ParseDocument(json);
   if (!doc.ok()) {
     return absl::DataLossError(absl::StrCat(
@@ -206,8 +208,7 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
   absl::string_view key_part =
       entry_key.substr(0, entry_key.size() - encoded_id.size());
   const leveldb::Slice prefix(key_part.data(), key_part.size());
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     absl::string_view other_id =
@@ -217,7 +218,9 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
       return std::string(other_id);
     }
   }
-  if (!it->status().ok()) return absl::InternalError(it->status().ToString());
+  if (!it->status().ok()) {
+    return ReadFailure(it->status(), "a unique index");
+  }
   return std::string();
 }
 
@@ -271,7 +274,8 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
 absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
-    std::shared_ptr<const Value> cache_new_doc) {
+    std::shared_ptr<const Value> cache_new_doc,
+    const proto::CollectionInfo* create) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -409,6 +413,13 @@ absl::Status Engine::WriteDocumentLocked(
   }
   leveldb::WriteOptions wo;
   wo.sync = options.sync;
+  if (create != nullptr) {
+    proto::DatabaseMeta meta = meta_;
+    meta.set_next_collection_id(create->id() + 1);
+    batch.Put(MetaKey(), meta.SerializeAsString());
+    RETURN_IF_ERROR(PutCatalogLocked(*create, &batch));
+    wo.sync = true;  // catalog changes are always synced
+  }
   // Written through only if a re-read would give exactly *new_doc;
   // otherwise readers load the stored form (see ReparsesIdentically).
   const bool write_through = doc_cache_ != nullptr &&
@@ -498,9 +509,24 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
   ExpiredRemovals removed;
   {
     MutexLock l(&write_mu_);
-    ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+    // A new collection is created by the document's own batch, so an
+    // insert that fails (bad field name, too large, ...) creates nothing.
+    std::shared_ptr<const CollectionState> state = GetState(coll);
+    std::optional<proto::CollectionInfo> create;
+    if (state == nullptr) {
+      create.emplace();
+      create->set_id(meta_.next_collection_id());
+      create->set_name(std::string(coll));
+      create->set_next_index_id(1);
+      ASSIGN_OR_RETURN(state, Compile(*create));
+    }
     RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
-                                        &removed, stored));
+                                        &removed, stored,
+                                        create ? &*create : nullptr));
+    if (create.has_value()) {
+      meta_.set_next_collection_id(create->id() + 1);
+      Publish(create->name(), state);
+    }
   }
   DeliverExpiredRemovals(coll, &removed);
   return id;
