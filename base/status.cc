@@ -28,6 +28,8 @@ absl::string_view MongoCodeName(int code) {
       return "InvalidOptions";
     case kInvalidNamespace:
       return "InvalidNamespace";
+    case kQueryExceededMemoryLimitNoDiskUseAllowed:
+      return "QueryExceededMemoryLimitNoDiskUseAllowed";
     case kCannotCreateIndex:
       return "CannotCreateIndex";
     case kIndexOptionsConflict:

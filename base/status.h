@@ -33,6 +33,7 @@ enum MongoCode : int {
   kInvalidIndexSpecificationOption = 197,
   kAmbiguousIndexKeyPattern = 181,
   kDocumentValidationFailure = 121,
+  kQueryExceededMemoryLimitNoDiskUseAllowed = 292,
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex

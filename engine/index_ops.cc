@@ -12,6 +12,7 @@
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
+#include "query/partial_filter_check.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
@@ -98,6 +99,15 @@ absl::StatusOr<std::string> Engine::CreateIndex(
           absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
           absl::StrCat("Error in specification ", spec_text,
                        " :: caused by :: ", f.status().message()));
+    }
+    // Only MongoDB's partial filter operators: no regex, negation or other
+    // costly or unindexable predicate runs under the writers' lock. An
+    // index already in the catalog is not checked again (it keeps working).
+    absl::Status allowed = CheckPartialFilter(*f);
+    if (!allowed.ok()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                        absl::StrCat("Error in specification ", spec_text,
+                                     " :: caused by :: ", allowed.message()));
     }
   }
 

@@ -99,6 +99,16 @@ struct Options {
   // 0 disables it.
   size_t doc_cache_bytes = 16 << 20;
 
+  // --- Queries ---
+  // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes. A find
+  // whose sort no index provides keeps its documents in memory, each
+  // counted as its BSON size plus its sort key's (document/bson_size.h).
+  // With a limit only skip + limit documents are kept (a top-k sort);
+  // beyond the cap the find fails with 292
+  // QueryExceededMemoryLimitNoDiskUseAllowed. ttldb never spills to disk
+  // (no allowDiskUse). Must be > 0.
+  size_t max_blocking_sort_bytes = 100 << 20;
+
   // --- Injected world (tests) ---
   // Wall clock for cutoffs and $currentDate, steady clock for the monitor's
   // sleep. nullptr: the real clock. Not owned; must outlive the database.

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/json.h"
+#include "engine/blocking_sort.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
@@ -318,33 +319,16 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
       engine, std::move(state), std::move(plan), query, now, stats);
   if (source->provides_sort())
     return std::unique_ptr<Cursor>(std::move(source));
-  // Blocking sort: gather every match (NextMatch ignores skip, limit and
-  // projection), sort, then skip/limit/project.
-  std::vector<Value> docs;
-  while (true) {
-    ASSIGN_OR_RETURN(std::optional<Value> doc, source->NextMatch());
-    if (!doc.has_value()) break;
-    docs.push_back(std::move(*doc));
-  }
-  // Each document's sort key once (it points into the document; `docs` no
-  // longer changes). Parallel arrays on the sort paths fail the query.
-  std::vector<SortSpec::Key> keys;
-  keys.reserve(docs.size());
-  for (const Value& doc : docs) {
-    ASSIGN_OR_RETURN(SortSpec::Key key, query.sort->KeyOf(doc));
-    keys.push_back(std::move(key));
-  }
-  std::vector<size_t> order(docs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return query.sort->CompareKeys(keys[a], keys[b]) < 0;
-  });
+  // Blocking sort: a top-k sort with a limit, a full one (within
+  // Options::max_blocking_sort_bytes) without; NextMatch ignores skip,
+  // limit and projection.
+  ASSIGN_OR_RETURN(std::vector<Value> sorted,
+                   BlockingSort(*query.sort, query.skip, query.limit,
+                                engine->options().max_blocking_sort_bytes,
+                                [&source]() { return source->NextMatch(); }));
   std::vector<Value> out;
-  for (size_t i = query.skip; i < order.size(); ++i) {
-    if (query.limit > 0 && static_cast<int64_t>(out.size()) >= query.limit) {
-      break;
-    }
-    Value& doc = docs[order[i]];
+  out.reserve(sorted.size());
+  for (Value& doc : sorted) {
     if (query.projection.has_value()) {
       ASSIGN_OR_RETURN(Value projected, ProjectForFind(*query.projection, doc));
       out.push_back(std::move(projected));

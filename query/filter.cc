@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -279,6 +280,20 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
       e.operands.push_back(item);
       e.regexes.push_back(std::move(re));
     }
+    auto set = std::make_shared<MatchExpr::InSet>();
+    for (size_t i = 0; i < e.operands.size(); ++i) {
+      if (e.regexes[i] != nullptr) {
+        set->regex_indexes.push_back(i);
+      } else if (e.operands[i].is_null()) {
+        set->has_null = true;
+      } else {
+        set->sorted.push_back(e.operands[i]);
+      }
+    }
+    std::sort(
+        set->sorted.begin(), set->sorted.end(),
+        [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+    e.in_set = std::move(set);
     out->push_back(std::move(e));
     return absl::OkStatus();
   }
@@ -482,6 +497,23 @@ bool RegexMatches(const MatchExpr& e, size_t i, const Value& v) {
 }
 
 bool InList(const MatchExpr& e, const Value* v) {
+  if (e.in_set != nullptr) {
+    const MatchExpr::InSet& set = *e.in_set;
+    if (v == nullptr || v->is_null()) {
+      if (set.has_null) return true;
+    }
+    if (v == nullptr) return false;
+    if (std::binary_search(set.sorted.begin(), set.sorted.end(), *v,
+                           [](const Value& a, const Value& b) {
+                             return CompareValues(a, b) < 0;
+                           })) {
+      return true;
+    }
+    for (size_t i : set.regex_indexes) {
+      if (RegexMatches(e, i, *v)) return true;
+    }
+    return false;
+  }
   for (size_t i = 0; i < e.operands.size(); ++i) {
     if (e.regexes[i] != nullptr) {
       if (v != nullptr && RegexMatches(e, i, *v)) return true;

@@ -91,6 +91,22 @@ struct MatchExpr {
   // Compiled patterns: for kRegex, regexes[0]; for kIn/kNin, one entry per
   // operand (nullptr for non-regex operands).
   std::vector<std::shared_ptr<const CompiledRegex>> regexes;
+  // kIn/kNin, built by Filter::Parse so that a lookup costs O(log n), not
+  // O(n) (MongoDB keeps $in's equalities in a sorted set,
+  // expression_leaf.h InListData): the operands that are neither null nor
+  // regexes, sorted by CompareValues (document/compare.h). Membership is
+  // CompareValues == 0, exactly the linear scan's ValuesEqual, so numbers
+  // are equal across int, long, double and decimal, NaN equals NaN, and an
+  // array or object operand equals only the same array or object. Null
+  // operands (which also match a missing field) and regexes are checked
+  // one by one as before. nullptr (a hand-built expression): a linear scan
+  // of `operands`.
+  struct InSet {
+    std::vector<Value> sorted;
+    bool has_null = false;
+    std::vector<size_t> regex_indexes;  // into operands/regexes
+  };
+  std::shared_ptr<const InSet> in_set;
 };
 
 // What Filter::Matches can report besides the verdict.

@@ -1,6 +1,8 @@
 #include "query/filter.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "document/json.h"
@@ -497,6 +499,110 @@ TEST(FilterDecimalTest, Mod) {
       M(R"({"a": {"$mod": [{"$numberDecimal": "4"}, 1]}})", R"({"a": 5})"));
   EXPECT_TRUE(
       M(R"({"a": {"$size": {"$numberDecimal": "2"}}})", R"({"a": [1, 2]})"));
+}
+
+// $in is a sorted set lookup (filter.h MatchExpr::InSet) with exactly the
+// semantics of an $or of equalities (MongoDB's manual: "$in ... selects the
+// documents where the value of a field equals any value in the specified
+// array"; expression_leaf.cpp InMatchExpression::matchesSingleElement),
+// regexes and null included: numbers equal across int, long, double and
+// decimal (jstests/core/query/in/in.js, numeric types), NaN equals NaN
+// (jstests/core/query/nan.js), arrays and objects compare whole.
+TEST(FilterTest, InSetEquivalentToOrOfEqualities) {
+  const std::vector<std::string> pool = {
+      "1",
+      "1.0",
+      R"({"$numberLong": "1"})",
+      R"({"$numberDecimal": "1.00"})",
+      "2",
+      "-0.0",
+      "0",
+      R"({"$numberDecimal": "-0"})",
+      "2.5",
+      R"({"$numberDecimal": "2.50"})",
+      R"({"$numberDouble": "NaN"})",
+      R"({"$numberDecimal": "NaN"})",
+      R"({"$numberDouble": "Infinity"})",
+      R"({"$numberDecimal": "Infinity"})",
+      R"({"$numberLong": "9007199254740993"})",
+      "9007199254740992.0",
+      R"({"$numberDecimal": "0.1"})",
+      "0.1",
+      R"("a")",
+      R"("ab")",
+      R"("b")",
+      R"("1")",
+      "null",
+      "true",
+      "false",
+      "[]",
+      "[1, 2]",
+      "[1.0, 2]",
+      "[2, 1]",
+      "[null]",
+      R"({"x": 1})",
+      R"({"x": 1.0})",
+      R"({"x": 1, "y": 2})",
+      R"({"$date": {"$numberLong": "1"}})",
+      R"({"$oid": "000000000000000000000001"})",
+      R"({"$minKey": 1})",
+      R"({"$maxKey": 1})",
+  };
+  const std::vector<std::string> regexes = {
+      R"({"$regularExpression": {"pattern": "^a", "options": ""}})",
+      R"({"$regularExpression": {"pattern": "B", "options": "i"}})",
+  };
+  uint64_t state = 18;
+  auto next = [&state](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> list;
+    const int n = 1 + static_cast<int>(next(8));
+    for (int j = 0; j < n; ++j) {
+      list.push_back(next(10) == 0 ? regexes[next(regexes.size())]
+                                   : pool[next(pool.size())]);
+    }
+    std::string in = R"({"a": {"$in": [)";
+    std::string ors = R"({"$or": [)";
+    for (int j = 0; j < n; ++j) {
+      const bool re = list[j].find("$regularExpression") != std::string::npos;
+      in += (j ? ", " : "") + list[j];
+      ors += std::string(j ? ", " : "") + R"({"a": )" +
+             (re ? list[j] : R"({"$eq": )" + list[j] + "}") + "}";
+    }
+    in += "]}}";
+    ors += "]}";
+    for (int k = 0; k < 20; ++k) {
+      std::string doc;
+      switch (next(4)) {
+        case 0:
+          doc = "{}";
+          break;
+        case 1:
+          doc = R"({"a": [)" + pool[next(pool.size())] + ", " +
+                pool[next(pool.size())] + "]}";
+          break;
+        default:
+          doc = R"({"a": )" + pool[next(pool.size())] + "}";
+      }
+      EXPECT_EQ(M(in, doc), M(ors, doc)) << in << " on " << doc;
+      std::string nin = in;
+      nin.replace(nin.find("$in"), 3, "$nin");
+      EXPECT_EQ(M(nin, doc), !M(ors, doc)) << nin << " on " << doc;
+    }
+  }
+  // Cross-type numeric equality, both ways round.
+  EXPECT_TRUE(M(R"({"a": {"$in": [{"$numberDecimal": "1.00"}]}})",
+                R"({"a": {"$numberLong": "1"}})"));
+  EXPECT_TRUE(
+      M(R"({"a": {"$in": [1, "x"]}})", R"({"a": {"$numberDecimal": "1.00"}})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [{"$numberDouble": "NaN"}]}})",
+                R"({"a": {"$numberDecimal": "NaN"}})"));
+  EXPECT_FALSE(M(R"({"a": {"$in": [{"$numberLong": "9007199254740993"}]}})",
+                 R"({"a": 9007199254740992.0})"));
+  EXPECT_TRUE(M(R"({"a": {"$in": [null, 5]}})", "{}"));
 }
 
 }  // namespace

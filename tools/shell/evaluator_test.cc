@@ -573,6 +573,20 @@ TEST_F(EvaluatorTest, ReplFeedsOneEntryAtATime) {
             "[ { _id: ObjectId('650000000000000000000001'), a: 1 } ]\n");
 }
 
+// mongosh prints a find that exceeds the blocking sort's memory limit as
+// MongoServerError[QueryExceededMemoryLimitNoDiskUseAllowed] (code 292,
+// src/mongo/base/error_codes.yml; message from exec/sort_executor.cpp).
+TEST(FormatErrorTest, SortMemoryLimitPrintsAsMongosh) {
+  const std::string message =
+      "Executor error during find command :: caused by :: Sort exceeded "
+      "memory limit of 104857600 bytes, but did not opt in to external "
+      "sorting.";
+  EXPECT_EQ(
+      FormatError(
+          MongoError(absl::StatusCode::kResourceExhausted, 292, message)),
+      "MongoServerError[QueryExceededMemoryLimitNoDiskUseAllowed]: " + message);
+}
+
 }  // namespace
 }  // namespace shell
 }  // namespace ttldb
