@@ -311,7 +311,7 @@ absl::Status ImportDocuments(Database* db, absl::string_view coll,
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<Value> doc = ParseDocument(line);
+    absl::StatusOr<Value> doc = ParseDocument(line, StoredJsonParseOptions());
     if (!doc.ok()) {
       absl::Status flushed = inserter.Flush(/*sync=*/true);
       if (!flushed.ok()) return flushed;
