@@ -5,7 +5,8 @@
 namespace ttldb {
 namespace {
 
-size_t DecimalDigits(size_t i) {
+// Digits of a decimal array index: the element's name.
+size_t IndexNameSize(size_t i) {
   size_t n = 1;
   while (i >= 10) {
     i /= 10;
@@ -31,10 +32,10 @@ size_t BsonValueSize(const Value& v) {
     case ValueType::kDate:
     case ValueType::kTimestamp:
       return 8;
-    case ValueType::kDecimal:
-      return 16;
     case ValueType::kObjectId:
       return 12;
+    case ValueType::kDecimal:
+      return 16;
     case ValueType::kString:
       return 4 + v.string_value().size() + 1;
     case ValueType::kBinary:
@@ -42,23 +43,26 @@ size_t BsonValueSize(const Value& v) {
     case ValueType::kRegex:
       return v.regex_value().pattern.size() + 1 +
              v.regex_value().options.size() + 1;
-    case ValueType::kObject: {
-      size_t n = 4 + 1;  // length and terminating NUL
-      for (const Field& f : v.object_fields()) {
-        n += 1 + f.first.size() + 1 + BsonValueSize(f.second);
-      }
-      return n;
-    }
+    case ValueType::kObject:
+      return BsonDocumentSize(v);
     case ValueType::kArray: {
       size_t n = 4 + 1;
       const Value::Array& items = v.array_items();
       for (size_t i = 0; i < items.size(); ++i) {
-        n += 1 + DecimalDigits(i) + 1 + BsonValueSize(items[i]);
+        n += 1 + IndexNameSize(i) + 1 + BsonValueSize(items[i]);
       }
       return n;
     }
   }
   return 0;
+}
+
+size_t BsonDocumentSize(const Value& doc) {
+  size_t n = 4 + 1;
+  for (const Field& f : doc.object_fields()) {
+    n += 1 + f.first.size() + 1 + BsonValueSize(f.second);
+  }
+  return n;
 }
 
 }  // namespace ttldb

@@ -1,4 +1,6 @@
-// The size a value takes in MongoDB's BSON encoding (bsonspec.org).
+// The size of a document in MongoDB's storage form, BSON (bsonspec.org), as
+// MongoDB measures it for its 16 MiB limit (BSONObj::objsize()), computed
+// from a Value without encoding it.
 #ifndef TTLDB_DOCUMENT_BSON_SIZE_H_
 #define TTLDB_DOCUMENT_BSON_SIZE_H_
 
@@ -8,13 +10,15 @@
 
 namespace ttldb {
 
-// The bytes `v` takes as a BSON element's value (without the type byte and
-// the field name): 4 for an int, 8 for a long, double, date or timestamp,
-// 16 for a decimal, 12 for an ObjectId, 1 for a bool, 0 for null, MinKey
-// and MaxKey, 4 + length + 1 for a string, 4 + 1 + length for binary data,
-// pattern + 1 + options + 1 for a regex, and the embedded document's size
-// for an object or array (an array's field names are "0", "1", ...).
-// For an object this is the BSON document size, as Object.bsonsize() gives.
+// The BSON size of `doc` as a document: 4 (length) + its elements + 1.
+// Each element is 1 (type) + the field name and a NUL + the value: int32 4,
+// int64/double/date/timestamp 8, decimal 16, ObjectId 12, bool 1, null and
+// MinKey/MaxKey 0, string 4 + bytes + 1, binData 4 + 1 + bytes, regex two
+// NUL-terminated strings, object/array a nested document (array elements
+// are named "0", "1", ...). `doc` must be an object.
+size_t BsonDocumentSize(const Value& doc);
+
+// The BSON size of one value as an element's value (no type byte or name).
 size_t BsonValueSize(const Value& v);
 
 }  // namespace ttldb

@@ -38,6 +38,12 @@ namespace ttldb {
 
 // 16 MiB: MongoDB's maximum BSON document size.
 inline constexpr size_t kMaxDocumentBytes = 16 * 1024 * 1024;
+// The largest storage JSON (JsonFormat::kStorage) of a document within the
+// 16 MiB BSON limit (document/bson_size.h): the JSON of a value takes at
+// most ~6 bytes per BSON byte (a control character in a string is "\u0001";
+// a MinKey array element is 3 BSON bytes and 14 of JSON), so 8x bounds it.
+// Stored documents are read back with this limit.
+inline constexpr size_t kMaxStoredJsonBytes = 8 * kMaxDocumentBytes;
 // 100: MongoDB's maximum nesting depth of a stored document.
 inline constexpr int kMaxNestingDepth = 100;
 
@@ -45,6 +51,14 @@ struct ParseOptions {
   size_t max_bytes = kMaxDocumentBytes;
   int max_depth = kMaxNestingDepth;
 };
+
+// For reading documents back from storage (and `ttldb import` lines):
+// max_bytes is kMaxStoredJsonBytes.
+inline ParseOptions StoredJsonParseOptions() {
+  ParseOptions o;
+  o.max_bytes = kMaxStoredJsonBytes;
+  return o;
+}
 
 // Parses one JSON document whose top level must be an object. Rejects
 // malformed JSON, invalid UTF-8, input over max_bytes, nesting deeper than

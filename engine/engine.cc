@@ -318,7 +318,8 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
   for (it->Seek(state.doc_prefix);
        it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
     const absl::string_view json(it->value().data(), it->value().size());
-    absl::StatusOr<Value> parsed = ParseDocument(json);
+    absl::StatusOr<Value> parsed =
+        ParseDocument(json, StoredJsonParseOptions());
     if (!parsed.ok()) return absl::DataLossError(parsed.status().message());
     const Value& doc = *parsed;
     const Value* doc_id = doc.Get("_id");

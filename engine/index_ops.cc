@@ -232,7 +232,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     for (it->Seek(state->doc_prefix);
          it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
       auto doc = ParseDocument(
-          absl::string_view(it->value().data(), it->value().size()));
+          absl::string_view(it->value().data(), it->value().size()),
+          StoredJsonParseOptions());
       if (!doc.ok()) return fail(absl::DataLossError(doc.status().message()));
       const Value* id = doc->Get("_id");
       if (id == nullptr) continue;

@@ -191,7 +191,8 @@ class PlanCursor : public Cursor {
           return false;
         }
         auto parsed = ParseDocument(
-            absl::string_view(it_->value().data(), it_->value().size()));
+            absl::string_view(it_->value().data(), it_->value().size()),
+            StoredJsonParseOptions());
         if (!parsed.ok()) {
           return absl::DataLossError(absl::StrCat(
               "collection '", state_->info.name(),

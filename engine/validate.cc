@@ -80,7 +80,8 @@ absl::StatusOr<Value> Collection::Validate() {
       ++nrecords;
       std::string key = it->key().ToString();
       auto doc = ParseDocument(
-          absl::string_view(it->value().data(), it->value().size()));
+          absl::string_view(it->value().data(), it->value().size()),
+          StoredJsonParseOptions());
       if (!doc.ok()) {
         errors.push_back(Value::String(
             absl::StrCat("document at key ", absl::BytesToHexString(key),

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/status.h"
+#include "document/bson_size.h"
 #include "document/json.h"
 #include "document/path.h"
 #include "document/storable.h"
@@ -185,7 +186,7 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   if (!s.ok()) {
     return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
   }
-  auto doc = ParseDocument(json);
+  auto doc = ParseDocument(json, StoredJsonParseOptions());
   if (!doc.ok()) {
     return absl::DataLossError(absl::StrCat(
         "collection '", state.info.name(),
@@ -290,15 +291,31 @@ absl::Status Engine::WriteDocumentLocked(
     // document. JSON text is checked too: the parser accepts, for one, NUL
     // bytes in field names, which MongoDB forbids (found by fuzz/json).
     RETURN_IF_ERROR(CheckStorable(*new_doc));
+    // MongoDB's 16 MiB limit is on the document's BSON size, whatever size
+    // its storage JSON has: insert.cpp fixDocumentForInsert() (BadValue)
+    // for inserts, update_stage.cpp (BSONObjectTooLarge) for updates.
+    const size_t bson_size = BsonDocumentSize(*new_doc);
+    if (bson_size > kMaxDocumentBytes) {
+      if (old_doc == nullptr) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kBadValue,
+            absl::StrCat("object to insert too large. size in "
+                         "bytes: ",
+                         bson_size, ", max size: ", kMaxDocumentBytes));
+      }
+      return MongoError(absl::StatusCode::kInvalidArgument, 10334,
+                        absl::StrCat("Resulting document after update is "
+                                     "larger than ",
+                                     kMaxDocumentBytes));
+    }
     std::string json;
     json.reserve(512);  // fewer regrowths while serializing
     AppendJson(*new_doc, JsonFormat::kStorage, &json);
     json_size = json.size();
-    if (json.size() > kMaxDocumentBytes) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, 10334,
-          absl::StrCat("document is ", json.size(),
-                       " bytes, over the 16 MiB (16777216 bytes) limit"));
+    if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
+      return MongoError(absl::StatusCode::kInvalidArgument, 10334,
+                        absl::StrCat("document's storage form is ", json.size(),
+                                     " bytes, over ", kMaxStoredJsonBytes));
     }
     batch.Put(doc_key, json);
     // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a

@@ -136,13 +136,22 @@ Value Exclude(const Node& node, const Value& obj) {
 }
 
 // MongoDB's BSONElement::numberInt(): doubles truncate (saturating), longs
-// keep their low 32 bits.
+// keep their low 32 bits, decimals round half to even.
 int NumberInt(const Value& v) {
   if (v.type() == ValueType::kDouble) {
     const double d = v.double_value();
     if (std::isnan(d)) return 0;
     if (d >= static_cast<double>(INT_MAX)) return INT_MAX;
     if (d <= static_cast<double>(INT_MIN)) return INT_MIN;
+    return static_cast<int>(d);
+  }
+  if (v.type() == ValueType::kDecimal) {
+    // Decimal128::toInt(): round half to even; out of range is INT_MIN.
+    const double d = std::nearbyint(v.decimal_value().ToDouble());
+    if (std::isnan(d) || d > static_cast<double>(INT_MAX) ||
+        d < static_cast<double>(INT_MIN)) {
+      return INT_MIN;
+    }
     return static_cast<int>(d);
   }
   return static_cast<int>(static_cast<uint32_t>(v.int64_value()));

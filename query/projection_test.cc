@@ -188,6 +188,35 @@ TEST(ProjectionTest, Slice) {
   EXPECT_EQ(Project(R"({"x": {"$slice": 1}})", doc), ToJson(Doc(doc)));
 }
 
+// BSONElement::numberInt() reads the $slice arguments: a long keeps its low
+// 32 bits (INT64_MIN is 0), a double truncates and saturates, a decimal
+// rounds half to even (Decimal128::toInt) and is INT_MIN when out of range.
+TEST(ProjectionTest, SliceNumberExtremes) {
+  const char doc[] = R"({"_id": 1, "a": [1, 2, 3, 4, 5]})";
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberLong":
+                    "-9223372036854775808"}}})",
+                    doc),
+            R"({"_id":1,"a":[]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberLong": "4294967298"}}})", doc),
+            R"({"_id":1,"a":[1,2]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": -1e300}})", doc),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": [-1e300, 1e300]}})", doc),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": [{"$numberLong":
+                    "-9223372036854775807"}, 1]}})",
+                    doc),
+            R"({"_id":1,"a":[2]})");  // low 32 bits: skip 1
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberDecimal": "2"}}})", doc),
+            R"({"_id":1,"a":[1,2]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberDecimal": "2.5"}}})", doc),
+            R"({"_id":1,"a":[1,2]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberDecimal": "-3.5"}}})", doc),
+            R"({"_id":1,"a":[2,3,4,5]})");
+  EXPECT_EQ(Project(R"({"a": {"$slice": {"$numberDecimal": "1e40"}}})", doc),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+}
+
 TEST(ProjectionTest, SliceErrors) {
   EXPECT_EQ(Project(R"({"a": {"$slice": [1]}})", "{}"),
             "error 31272: $slice array argument should be of form [skip, "

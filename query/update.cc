@@ -164,7 +164,11 @@ bool ToInt64(const Value& v, int64_t* out) {
   }
   if (v.type() == ValueType::kDouble) {
     const double d = v.double_value();
-    if (d != std::floor(d) || std::fabs(d) > 9e18) return false;
+    // parseIntegerElementToLong(): integral doubles in [-2^63, 2^63).
+    if (d != std::floor(d) || d < -9223372036854775808.0 ||
+        d >= 9223372036854775808.0) {
+      return false;
+    }
     *out = static_cast<int64_t>(d);
     return true;
   }
@@ -456,6 +460,12 @@ absl::StatusOr<Value*> Create(Value* root,
     if (cur->is_array() && ParseArrayIndex(part, &index)) {
       auto& items = cur->mutable_array_items();
       if (index >= items.size()) {
+        // path_support.cpp maybePadTo(): at most kMaxPaddingAllowed nulls.
+        constexpr size_t kMaxPaddingAllowed = 1500000;
+        if (index + 1 - items.size() > kMaxPaddingAllowed) {
+          return Err(34, absl::StrCat("can't backfill more than ",
+                                      kMaxPaddingAllowed, " elements"));
+        }
         items.resize(index + 1);  // pads with nulls
         if (!last) items[index] = Value::MakeObject();
       }
@@ -664,7 +674,9 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       int64_t pos = static_cast<int64_t>(items.size());
       if (op.position.has_value()) {
         pos = *op.position;
-        if (pos < 0) pos = std::max<int64_t>(0, items.size() + pos);
+        if (pos < 0) {
+          pos = std::max<int64_t>(0, static_cast<int64_t>(items.size()) + pos);
+        }
         pos = std::min<int64_t>(pos, items.size());
       }
       items.insert(items.begin() + pos, op.each.begin(), op.each.end());
@@ -682,12 +694,21 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
                          });
       }
       if (op.slice.has_value()) {
+        // push_node.cpp performPush(): keep |$slice| elements, from the back
+        // when negative. |INT64_MIN| is taken as INT64_MAX (no negation of
+        // INT64_MIN, which is undefined).
         const int64_t n = *op.slice;
-        const int64_t size = items.size();
-        if (n >= 0 && n < size) {
-          items.resize(n);
-        } else if (n < 0 && -n < size) {
-          items.erase(items.begin(), items.begin() + (size + n));
+        const int64_t keep = n >= 0 ? n
+                                    : (n == std::numeric_limits<int64_t>::min()
+                                           ? std::numeric_limits<int64_t>::max()
+                                           : -n);
+        const int64_t size = static_cast<int64_t>(items.size());
+        if (keep < size) {
+          if (n >= 0) {
+            items.resize(keep);
+          } else {
+            items.erase(items.begin(), items.begin() + (size - keep));
+          }
         }
       }
       return absl::OkStatus();

@@ -274,6 +274,59 @@ TEST(UpdateTest, SetOnInsert) {
       R"({"_id":1,"a":1,"b":2})");
 }
 
+// push_node.cpp: performPush() trims to |$slice| (LLONG_MIN counts as
+// LLONG_MAX, "std::abs(LLONG_MIN) results in undefined behavior"), so a huge
+// negative $slice keeps every element; insertElementsWithPosition() puts a
+// huge negative $position at the front and a huge positive one at the back.
+// parseIntegerElementToLong() takes doubles in [-2^63, 2^63).
+TEST(UpdateTest, PushSliceAndPositionExtremes) {
+  const std::string arr = R"({"_id": 1, "a": [1, 2, 3, 4]})";
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice":
+                {"$numberLong": "-9223372036854775808"}}}})",
+                arr),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice":
+                {"$numberLong": "-9223372036854775807"}}}})",
+                arr),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice":
+                {"$numberLong": "9223372036854775807"}}}})",
+                arr),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice":
+                -9223372036854775808.0}}})",
+                arr),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice": 9.1e18}}})", arr),
+            R"({"_id":1,"a":[1,2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [5], "$slice": -4}}})", arr),
+            R"({"_id":1,"a":[2,3,4,5]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [0], "$position":
+                {"$numberLong": "-9223372036854775808"}}}})",
+                arr),
+            R"({"_id":1,"a":[0,1,2,3,4]})");
+  EXPECT_EQ(Upd(R"({"$push": {"a": {"$each": [0], "$position":
+                {"$numberLong": "9223372036854775807"}}}})",
+                arr),
+            R"({"_id":1,"a":[1,2,3,4,0]})");
+}
+
+// path_support.cpp maybePadTo(): padding an array by more than
+// kMaxPaddingAllowed (1500000) nulls is CannotBackfillArray (34), not a
+// gigabyte allocation.
+TEST(UpdateTest, BackfillIsCapped) {
+  EXPECT_EQ(Upd(R"({"$set": {"a.1500001": 1}})", R"({"_id": 1, "a": [0]})"),
+            "error 34: can't backfill more than 1500000 elements");
+  EXPECT_EQ(Upd(R"({"$set": {"a.999999999": 1}})", R"({"_id": 1, "a": []})"),
+            "error 34: can't backfill more than 1500000 elements");
+  EXPECT_EQ(Upd(R"({"$set": {"a.1500000.b": 1}})", R"({"_id": 1, "a": []})"),
+            "error 34: can't backfill more than 1500000 elements");
+  const std::string ok =
+      Upd(R"({"$set": {"a.1500000": 1}})", R"({"_id": 1, "a": [0]})");
+  EXPECT_EQ(ok.substr(0, 25), R"({"_id":1,"a":[0,null,null)");
+  EXPECT_EQ(ok.substr(ok.size() - 8), "null,1]}");
+}
+
 TEST(UpdateTest, Push) {
   EXPECT_EQ(Upd(R"({"$push": {"a": 3}})", R"({"_id": 1, "a": [1, 2]})"),
             R"({"_id":1,"a":[1,2,3]})");

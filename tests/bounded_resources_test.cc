@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
@@ -53,15 +52,6 @@ class BoundedResourcesTest : public ::testing::Test {
   TempDir dir_;
   std::unique_ptr<Database> db_;
 };
-
-// Object.bsonsize() in mongosh: {} is 5 bytes, {a: NumberInt(1)} 12,
-// {a: "xy"} 15, {a: [1.5]} 4+1+(1+2+(4+1+(1+2+8))) = 24.
-TEST(BsonSizeTest, MatchesBsonSpec) {
-  EXPECT_EQ(BsonValueSize(*ParseDocument("{}")), 5u);
-  EXPECT_EQ(BsonValueSize(*ParseDocument(R"({"a": 1})")), 12u);
-  EXPECT_EQ(BsonValueSize(*ParseDocument(R"({"a": "xy"})")), 15u);
-  EXPECT_EQ(BsonValueSize(*ParseDocument(R"({"a": [1.5]})")), 24u);
-}
 
 // A top-k sort (with a limit, and with skip + limit) gives exactly the slice
 // of the full stable sort, ties (many equal u, missing u, arrays) in the

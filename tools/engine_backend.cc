@@ -109,7 +109,7 @@ absl::StatusOr<int64_t> WholeNumber(const Value& v, absl::string_view name) {
 
 absl::StatusOr<Value> EngineBackend::InsertOne(absl::string_view coll,
                                                const Value& doc) {
-  ASSIGN_OR_RETURN(Value id, db_->collection(coll).InsertOne(doc));
+  ASSIGN_OR_RETURN(Value id, db_->collection(coll).InsertOne(doc, Write()));
   return Value::MakeObject(
       {{"acknowledged", Value::Bool(true)}, {"insertedId", std::move(id)}});
 }
@@ -122,11 +122,11 @@ absl::StatusOr<Value> EngineBackend::InsertMany(absl::string_view coll,
   absl::Status first_error;
   if (ordered) {
     std::vector<DocArg> args(docs.begin(), docs.end());
-    first_error = c.InsertMany(args, &ids);
+    first_error = c.InsertMany(args, &ids, Write());
   } else {
     // Unordered: every document is tried; the first failure is reported.
     for (const Value& d : docs) {
-      absl::StatusOr<Value> id = c.InsertOne(d);
+      absl::StatusOr<Value> id = c.InsertOne(d, Write());
       if (id.ok()) {
         ids.push_back(*std::move(id));
       } else if (first_error.ok()) {
@@ -159,7 +159,7 @@ using UpdateCall = absl::StatusOr<UpdateResult> (Collection::*)(
 
 absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
                                 const Value& filter, const Value& doc,
-                                bool upsert,
+                                bool upsert, const WriteOptions& w,
                                 const Value& array_filters = Value()) {
   UpdateOptions o;
   o.upsert = upsert;
@@ -175,7 +175,7 @@ absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
     }
     o.array_filters = array_filters.array_items();
   }
-  ASSIGN_OR_RETURN(UpdateResult r, (c.*call)(filter, doc, o, WriteOptions()));
+  ASSIGN_OR_RETURN(UpdateResult r, (c.*call)(filter, doc, o, w));
   return UpdateReply(r);
 }
 
@@ -186,7 +186,7 @@ absl::StatusOr<Value> EngineBackend::UpdateOne(absl::string_view coll,
                                                const Value& update, bool upsert,
                                                const Value& array_filters) {
   return RunUpdate(db_->collection(coll), &Collection::UpdateOne, filter,
-                   update, upsert, array_filters);
+                   update, upsert, Write(), array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
@@ -195,7 +195,7 @@ absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
                                                 bool upsert,
                                                 const Value& array_filters) {
   return RunUpdate(db_->collection(coll), &Collection::UpdateMany, filter,
-                   update, upsert, array_filters);
+                   update, upsert, Write(), array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::ReplaceOne(absl::string_view coll,
@@ -203,18 +203,19 @@ absl::StatusOr<Value> EngineBackend::ReplaceOne(absl::string_view coll,
                                                 const Value& replacement,
                                                 bool upsert) {
   return RunUpdate(db_->collection(coll), &Collection::ReplaceOne, filter,
-                   replacement, upsert);
+                   replacement, upsert, Write());
 }
 
 absl::StatusOr<Value> EngineBackend::DeleteOne(absl::string_view coll,
                                                const Value& filter) {
-  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).DeleteOne(filter));
+  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).DeleteOne(filter, Write()));
   return DeleteReply(n);
 }
 
 absl::StatusOr<Value> EngineBackend::DeleteMany(absl::string_view coll,
                                                 const Value& filter) {
-  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).DeleteMany(filter));
+  ASSIGN_OR_RETURN(int64_t n,
+                   db_->collection(coll).DeleteMany(filter, Write()));
   return DeleteReply(n);
 }
 

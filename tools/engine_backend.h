@@ -72,13 +72,22 @@ class EngineBackend : public shell::ShellBackend {
   absl::StatusOr<Value> ServerStatus() override;
   absl::Status UseDatabase(absl::string_view name) override;
   absl::StatusOr<Value> ListDatabases() override;
+  // writeConcern {j: true} / {fsync: true}: WriteOptions::sync.
+  void SetSyncWrites(bool sync) override { sync_writes_ = sync; }
 
  private:
+  WriteOptions Write() const {
+    WriteOptions w;
+    w.sync = sync_writes_;
+    return w;
+  }
+
   absl::StatusOr<Value> SetParameter(const Value& cmd);
   absl::StatusOr<Value> GetParameter(const Value& cmd);
 
   Database* const db_;
   std::string database_ = "test";  // the name `use` selected (cosmetic)
+  bool sync_writes_ = false;
 };
 
 }  // namespace ttldb

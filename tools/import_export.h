@@ -94,7 +94,9 @@ struct ImportResult {
 
 // Imports documents from `in` into `coll`. `result` receives the counts
 // even when an error stops the import (documents before the bad line stay
-// imported).
+// imported). Batches are written unsynced and the last document synced
+// (WriteOptions::sync, which syncs the whole log), so OK means every
+// imported document survives a power loss; a failed sync is an error.
 absl::Status ImportDocuments(Database* db, absl::string_view coll,
                              std::istream* in, const ImportOptions& options,
                              ImportResult* result);

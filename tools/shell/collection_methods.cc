@@ -29,6 +29,78 @@ using internal::Truthy;
 using internal::TypeError;
 using Kind = ShellValue::Kind;
 
+namespace {
+
+// Where a write method takes its options (with writeConcern), or -1.
+int WriteOptionsArg(const std::string& method) {
+  if (method == "insertOne" || method == "insertMany" || method == "insert" ||
+      method == "deleteOne" || method == "deleteMany" || method == "remove") {
+    return 1;
+  }
+  if (method == "updateOne" || method == "updateMany" ||
+      method == "replaceOne" || method == "update") {
+    return 2;
+  }
+  return -1;
+}
+
+// Whether the writeConcern in a write method's options asks for a synced
+// write. On a standalone server (write_concern.cpp validateWriteConcern(),
+// WriteConcernOptions::parse()): w may be 0, 1 or "majority"; j: true or
+// fsync: true wait for the journal; both together are an error; wtimeout
+// only matters with w > 1.
+absl::StatusOr<bool> WriteConcernSync(const std::string& method,
+                                      const std::vector<ShellValue>& args) {
+  const int i = WriteOptionsArg(method);
+  if (i < 0 || args.size() <= static_cast<size_t>(i) ||
+      args[i].kind != Kind::kValue || !args[i].value.is_object()) {
+    return false;
+  }
+  const Value* wc = FieldOf(args[i].value, "writeConcern");
+  if (wc == nullptr || !wc->is_object()) return false;
+  const Value* w = FieldOf(*wc, "w");
+  const Value* j = FieldOf(*wc, "j");
+  const Value* fsync = FieldOf(*wc, "fsync");
+  const bool want_j = j != nullptr && Truthy(*j);
+  const bool want_fsync = fsync != nullptr && Truthy(*fsync);
+  if (want_j && want_fsync) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "fsync and j options cannot be used together");
+  }
+  if (w != nullptr && w->is_number() && w->AsDouble() > 1) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      "cannot use 'w' > 1 when a host is not replicated");
+  }
+  if (w != nullptr && w->is_string() && w->string_value() != "majority") {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        absl::StrCat("cannot use non-majority 'w' mode ", w->string_value(),
+                     " when a host is not a member of a "
+                     "replica set"));
+  }
+  return want_j || want_fsync;
+}
+
+// Asks the backend for synced writes for the life of one write method.
+class SyncedWrites {
+ public:
+  SyncedWrites(ShellBackend* backend, bool sync)
+      : backend_(backend), sync_(sync) {
+    if (sync_) backend_->SetSyncWrites(true);
+  }
+  ~SyncedWrites() {
+    if (sync_) backend_->SetSyncWrites(false);
+  }
+  SyncedWrites(const SyncedWrites&) = delete;
+  SyncedWrites& operator=(const SyncedWrites&) = delete;
+
+ private:
+  ShellBackend* const backend_;
+  const bool sync_;
+};
+
+}  // namespace
+
 absl::StatusOr<ShellValue> Evaluator::CallDbMethod(const std::string& method,
                                                    const Args& args,
                                                    const Node& node) {
@@ -82,6 +154,8 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     if (!v.ok()) return v.status();
     return ShellValue::Of(*std::move(v));
   };
+  ASSIGN_OR_RETURN(const bool sync, WriteConcernSync(method, args));
+  SyncedWrites synced(backend_, sync);
   if (method == "find") {
     ShellValue cursor;
     cursor.kind = Kind::kCursor;

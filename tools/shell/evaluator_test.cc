@@ -40,6 +40,10 @@ class FakeBackend : public ShellBackend {
   std::vector<std::string> log;
   FindRequest last_find;
   uint8_t next_id = 1;
+  bool sync = false;
+  // "<collection> sync=<0|1>" for every document written or deleted.
+  std::vector<std::string> writes;
+  void SetSyncWrites(bool s) override { sync = s; }
 
   static bool Matches(const Value& doc, const Value& filter) {
     for (const Field& f : filter.object_fields()) {
@@ -69,6 +73,7 @@ class FakeBackend : public ShellBackend {
           {"_id", Value::Oid(CountedId(next_id++))});
     }
     colls[std::string(coll)].push_back(d);
+    writes.push_back(absl::StrCat(coll, " sync=", sync));
     return Ack({{"insertedId", *Get(d, "_id")}});
   }
   absl::StatusOr<Value> InsertMany(absl::string_view coll,
@@ -103,6 +108,7 @@ class FakeBackend : public ShellBackend {
     for (Value& d : colls[std::string(coll)]) {
       if (!Matches(d, filter) || (n > 0 && !many)) continue;
       ++n;
+      writes.push_back(absl::StrCat(coll, " sync=", sync));
       if (const Value* set = Get(update, "$set")) {
         for (const Field& f : set->object_fields()) d.Set(f.first, f.second);
       }
@@ -138,6 +144,7 @@ class FakeBackend : public ShellBackend {
     int n = 0;
     for (auto it = docs.begin(); it != docs.end();) {
       if (Matches(*it, filter) && (many || n == 0)) {
+        writes.push_back(absl::StrCat(coll, " sync=", sync));
         it = docs.erase(it);
         ++n;
       } else {
@@ -353,6 +360,42 @@ TEST_F(EvaluatorTest, FindChainReachesTheBackend) {
   EXPECT_EQ(absl::StrJoin(backend_.log, ","),
             "InsertMany ordered=1,CountDocuments skip=0 limit=0,"
             "CountDocuments skip=0 limit=2");
+}
+
+// writeConcern on a standalone mongod: j (or fsync) waits for the journal
+// (write_concern.cpp waitForWriteConcern), w > 1 and tag modes are BadValue
+// (validateWriteConcern()), j with fsync is FailedToParse
+// (WriteConcernOptions::parse()); jstests/core/write/write_concern.js (w: 0,
+// 1 and "majority" work, w: 2 fails). A refused write writes nothing.
+TEST_F(EvaluatorTest, WriteConcernJournalAsksForSyncedWrites) {
+  Run("db.c.insertOne({a: 1})\n"
+      "db.c.insertOne({a: 2}, {writeConcern: {w: 1, j: true}})\n"
+      "db.c.insertMany([{a: 3}, {a: 4}], {writeConcern: {fsync: true}})\n"
+      "db.c.updateOne({a: 1}, {$set: {b: 1}}, {writeConcern: {j: true}})\n"
+      "db.c.updateMany({}, {$set: {b: 2}}, {writeConcern: {j: false}})\n"
+      "db.c.replaceOne({a: 2}, {a: 2}, {writeConcern: {w: 'majority', "
+      "j: 1}})\n"
+      "db.c.deleteOne({a: 3}, {writeConcern: {j: true, wtimeout: 5}})\n"
+      "db.c.deleteMany({a: 4}, {writeConcern: {w: 0}})\n"
+      "db.c.insertOne({a: 5})\n");
+  EXPECT_EQ(absl::StrJoin(backend_.writes, ","),
+            "c sync=0,c sync=1,c sync=1,c sync=1,c sync=1,"
+            "c sync=0,c sync=0,c sync=0,c sync=0,"
+            "c sync=1,c sync=1,c sync=0,c sync=0");
+  EXPECT_FALSE(backend_.sync);
+  backend_.writes.clear();
+  EXPECT_EQ(Run("db.c.insertOne({a: 6}, {writeConcern: {w: 2}})"),
+            "! MongoServerError[BadValue]: cannot use 'w' > 1 when a host is "
+            "not replicated");
+  EXPECT_EQ(Run("db.c.deleteMany({}, {writeConcern: {w: 'dc1'}})"),
+            "! MongoServerError[BadValue]: cannot use non-majority 'w' mode "
+            "dc1 when a host is not a member of a replica set");
+  EXPECT_EQ(
+      Run("db.c.updateOne({}, {$set: {x: 1}}, {writeConcern: {j: true, "
+          "fsync: true}})"),
+      "! MongoServerError[FailedToParse]: fsync and j options cannot be used "
+      "together");
+  EXPECT_TRUE(backend_.writes.empty());
 }
 
 TEST_F(EvaluatorTest, LegacyWritesPrintMongoshReplies) {

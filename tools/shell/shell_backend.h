@@ -138,6 +138,11 @@ class ShellBackend {
   // Admin commands: { setParameter: 1, ttlMonitorSleepSecs: 1 } ...
   virtual absl::StatusOr<Value> AdminCommand(const Value& cmd) = 0;
   virtual absl::StatusOr<Value> ServerStatus() = 0;
+  // The durability the following writes ask for: true while a write method
+  // runs with writeConcern {j: true} or {fsync: true}, then false again. A
+  // durable backend acknowledges those writes only once they are synced to
+  // disk. Default: ignored (nothing to sync).
+  virtual void SetSyncWrites(bool sync) { (void)sync; }
   // `use <name>`. Default: accepted (ttldb has one database per directory).
   virtual absl::Status UseDatabase(absl::string_view name) {
     (void)name;
