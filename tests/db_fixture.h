@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/clock.h"
+#include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -31,6 +32,15 @@ class DbFixture : public Base {
     auto db = Database::Open(dir_.path(), options);
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
+  }
+
+  // Whether Validate() finds `c` consistent (a failure explains itself).
+  bool Valid(Collection& c) {
+    auto v = c.Validate();
+    EXPECT_TRUE(v.ok()) << v.status();
+    if (!v.ok()) return false;
+    EXPECT_TRUE(v->Get("valid")->bool_value()) << ToJson(*v);
+    return v->Get("valid")->bool_value();
   }
 
   // A test's own options (hide_expired, a listener, ...).

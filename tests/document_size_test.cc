@@ -14,28 +14,19 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class DocumentSizeTest : public ::testing::Test {
+class DocumentSizeTest : public DbTest {
  protected:
-  void SetUp() override {
-    Options options;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-  }
   // {_id: id, s: <n bytes>}: 22 + n bytes of BSON.
   static Value WithString(int id, size_t n) {
     return Value::MakeObject(
         {{"_id", Value::Int32(id)}, {"s", Value::String(std::string(n, 'x'))}});
   }
-
-  TempDir dir_;
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(DocumentSizeTest, LimitIsOnTheBsonSize) {

@@ -51,13 +51,6 @@ class HiddenWritesTest : public DbTest {
                         R"(", "lastSeen": )", DateJson(seen), "}");
   }
   int64_t Stored(Collection& c) { return *c.EstimatedDocumentCount(); }
-  bool Valid(Collection& c) {
-    auto v = c.Validate();
-    EXPECT_TRUE(v.ok()) << v.status();
-    if (!v.ok()) return false;
-    EXPECT_TRUE(v->Get("valid")->bool_value()) << ToJson(*v);
-    return v->Get("valid")->bool_value();
-  }
   std::vector<std::string> Expired() {
     std::lock_guard<std::mutex> l(listener_mu_);
     return expired_;

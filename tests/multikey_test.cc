@@ -34,13 +34,6 @@ class MultikeyTest : public DbTest {
     auto r = c.InsertOne(json);
     ASSERT_TRUE(r.ok()) << r.status() << " " << json;
   }
-  bool Valid(Collection& c) {
-    auto v = c.Validate();
-    EXPECT_TRUE(v.ok()) << v.status();
-    if (!v.ok()) return false;
-    EXPECT_TRUE(v->Get("valid")->bool_value()) << ToJson(*v);
-    return v->Get("valid")->bool_value();
-  }
   std::vector<std::string> Ids(Collection& c, const std::string& filter,
                                const std::string& hint) {
     FindOptions options;

@@ -13,19 +13,16 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
+#include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
 
-class PartialFilterRulesTest : public ::testing::Test {
+class PartialFilterRulesTest : public DbTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+    DbTest::SetUp();
     ASSERT_TRUE(c().InsertOne(R"({"_id": 1, "x": 1, "a": "abc"})").ok());
   }
   Collection& c() { return db_->collection("c"); }
@@ -47,9 +44,6 @@ class PartialFilterRulesTest : public ::testing::Test {
     EXPECT_EQ(m.rfind("Error in specification {", 0), 0u) << m;
     return m.substr(m.find(sep) + sep.size());
   }
-
-  TempDir dir_;
-  std::unique_ptr<Database> db_;
 };
 
 TEST_F(PartialFilterRulesTest, AllowedOperators) {
