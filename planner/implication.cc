@@ -22,23 +22,11 @@ bool SameType(const Value& a, const Value& b) {
   return CanonicalTypeOrder(a.type()) == CanonicalTypeOrder(b.type());
 }
 
-// Whether the value `v` satisfies the comparison `p` ($gt/$gte/$lt/$lte
-// within its type bracket).
+// Whether every document an equality to `v` matches satisfies the
+// comparison `p`: the matcher's own rule for one value (a NaN is not below
+// 5, although it sorts there), and never for an array operand.
 bool Satisfies(const Value& v, const MatchExpr& p) {
-  if (!SameType(v, p.operand) || v.is_array()) return false;
-  const int c = CompareValues(v, p.operand);
-  switch (p.kind) {
-    case Kind::kGt:
-      return c > 0;
-    case Kind::kGte:
-      return c >= 0;
-    case Kind::kLt:
-      return c < 0;
-    case Kind::kLte:
-      return c <= 0;
-    default:
-      return false;
-  }
+  return !v.is_array() && ComparisonMatches(p, &v);
 }
 
 bool IsRange(Kind k) {

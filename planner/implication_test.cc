@@ -34,6 +34,13 @@ TEST(ImplicationTest, Comparisons) {
   EXPECT_FALSE(Implies(R"({"a": {"$gt": "x"}})", R"({"a": {"$gt": 5}})"));
   EXPECT_TRUE(Implies(R"({"a": {"$in": [6, 7]}})", R"({"a": {"$gt": 5}})"));
   EXPECT_FALSE(Implies(R"({"a": {"$in": [5, 7]}})", R"({"a": {"$gt": 5}})"));
+  // NaN is not below 5 for the matcher, though it sorts below every number:
+  // a partial index {a: {$lt: 5}} does not hold {a: NaN}
+  // (expression_leaf.cpp ComparisonMatchExpression::matchesSingleElement).
+  EXPECT_FALSE(
+      Implies(R"({"a": {"$numberDouble": "NaN"}})", R"({"a": {"$lt": 5}})"));
+  EXPECT_FALSE(Implies(R"({"a": {"$in": [1, {"$numberDouble": "NaN"}]}})",
+                       R"({"a": {"$lt": 5}})"));
   // Another path implies nothing.
   EXPECT_FALSE(Implies(R"({"b": 6})", R"({"a": {"$gt": 5}})"));
 }

@@ -753,6 +753,10 @@ bool EvalDoc(const MatchExpr& e, const Value& doc) {
 
 }  // namespace
 
+bool ComparisonMatches(const MatchExpr& e, const Value* v) {
+  return Compare(e, v);
+}
+
 absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc) {
   if (!filter_doc.is_object()) {
     return BadValue(absl::StrCat("filter must be an object, not ",

@@ -154,6 +154,13 @@ class Filter {
   MatchExpr root_;
 };
 
+// Whether the comparison `e` ($gt, $gte, $lt or $lte) holds for the one value
+// `v` (nullptr: the field is missing), without array traversal, as MongoDB's
+// ComparisonMatchExpression::matchesSingleElement decides: type-bracketed
+// except against MinKey/MaxKey, NaN equal only to NaN. The planner's
+// implication rules use it so that they agree with the matcher.
+bool ComparisonMatches(const MatchExpr& e, const Value* v);
+
 // True if `expr` (as parsed by Filter) matches `doc`.
 bool MatchExprMatches(const MatchExpr& expr, const Value& doc);
 

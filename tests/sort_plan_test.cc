@@ -132,5 +132,24 @@ TEST_F(SortPlanTest, BadHints) {
   EXPECT_EQ(ErrorCode(cursor.status()), kBadValue);
 }
 
+// A partial index {b: {$lt: 5}} does not hold a NaN (the matcher's $lt is
+// false for NaN, expression_leaf.cpp), so it must not answer {b: NaN}:
+// before, the planner judged the implication by sort order (NaN below every
+// number), used the index and returned nothing.
+TEST_F(SortPlanTest, PartialIndexDoesNotAnswerForNaN) {
+  ASSERT_TRUE(
+      c().InsertOne(R"({"_id": 0, "b": {"$numberDouble": "NaN"}})").ok());
+  ASSERT_TRUE(c().InsertOne(R"({"_id": 1, "b": 1})").ok());
+  ASSERT_TRUE(c().InsertOne(R"({"_id": 2, "b": 7})").ok());
+  const std::string nan = R"({"b": {"$numberDouble": "NaN"}})";
+  EXPECT_EQ(Ids(nan, "{}"), "0");
+  ASSERT_TRUE(
+      c().CreateIndex(R"({"b": 1})",
+                      R"({"partialFilterExpression": {"b": {"$lt": 5}}})")
+          .ok());
+  EXPECT_EQ(Ids(nan, "{}"), "0");
+  EXPECT_EQ(Ids(R"({"b": 1})", "{}"), "1");
+}
+
 }  // namespace
 }  // namespace ttldb
