@@ -47,9 +47,13 @@ class Gen {
 
   // A scalar from a small domain so that equalities hit, across types.
   std::string Scalar() {
-    switch (Int(9)) {
+    switch (Int(11)) {
       case 0:
         return absl::StrCat(Int(10));
+      case 9:  // NaN: sorts below every number, matches no range
+        return R"({"$numberDouble": "NaN"})";
+      case 10:  // equal to the int of the same value
+        return absl::StrCat(R"({"$numberDecimal": ")", Int(10), R"(.0"})");
       case 1:
         return absl::StrCat(Int(10), ".5");
       case 2:
@@ -269,6 +273,7 @@ TEST(IndexEquivalenceTest, IndexesNeverChangeResults) {
       {"d.x_1", ""},
       {"s_1", R"({"s": {"$exists": true}})"},  // sparse
       {"b_1", R"({"b": {"$gt": 5}})"},         // partial
+      {"b_lt_5", R"({"b": {"$lt": 5}})"},      // partial, NaN outside
   };
   ASSERT_TRUE(indexed.CreateIndex(R"({"a": 1})").ok());
   ASSERT_TRUE(indexed.CreateIndex(R"({"b": -1})").ok());
@@ -290,6 +295,12 @@ TEST(IndexEquivalenceTest, IndexesNeverChangeResults) {
       indexed
           .CreateIndex(R"({"b": 1})",
                        R"({"partialFilterExpression": {"b": {"$gt": 5}}})")
+          .ok());
+  ASSERT_TRUE(
+      indexed
+          .CreateIndex(R"({"b": 1})",
+                       R"({"name": "b_lt_5", "partialFilterExpression": )"
+                       R"({"b": {"$lt": 5}}})")
           .ok());
 
   int compared = 0, failures = 0;
