@@ -1,0 +1,70 @@
+// The command layer: MongoDB's database commands ({find: "c", filter: ...},
+// {insert: "c", documents: [...]}, {hello: 1}, ...) over ttldb databases.
+// The wire-protocol server (server/) and the shell (tools/) both run every
+// command through it, so a command cannot behave differently in the two.
+//
+//   ASSIGN_OR_RETURN(auto runner, CommandRunner::Open("/var/lib/ttldb", {}));
+//   auto conn = runner->NewConnection();
+//   Value reply = runner->Run(conn.get(), "test", cmd);  // {ok: 1, ...}
+//
+// Databases: `root` is a directory holding one subdirectory per database
+// (root/<name>, a ttldb Database opened on first use and kept open), as
+// docs/server.md describes.
+//
+// Replies have MongoDB's shapes. A failed command replies {ok: 0, errmsg,
+// code, codeName} (Run never returns a Status: every failure is a reply);
+// write commands report per-document failures in writeErrors as MongoDB
+// does.
+//
+// Thread safety: Run may be called from many threads at once, each with its
+// own Connection. A Connection is used by one thread at a time.
+#ifndef TTLDB_COMMANDS_COMMAND_RUNNER_H_
+#define TTLDB_COMMANDS_COMMAND_RUNNER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "document/value.h"
+#include "engine/options.h"
+
+namespace ttldb {
+namespace commands {
+
+class Connection;  // one client's state: its cursors, later its user
+
+struct RunnerOptions {
+  // Options for every database opened under the root.
+  Options database_options;
+  // Cursors idle this long are closed (MongoDB's cursorTimeoutMillis).
+  int64_t cursor_timeout_millis = 10 * 60 * 1000;
+  // Open cursors one connection may hold; beyond it find/aggregate fail.
+  int max_cursors_per_connection = 1000;
+};
+
+class CommandRunner {
+ public:
+  static absl::StatusOr<std::unique_ptr<CommandRunner>> Open(
+      absl::string_view root, const RunnerOptions& options);
+  virtual ~CommandRunner() = default;
+
+  // A new client connection. Destroying it kills its cursors.
+  virtual std::unique_ptr<Connection> NewConnection() = 0;
+
+  // Runs `command` (its first field names the command; "$db" and other
+  // generic arguments such as lsid/$clusterTime/writeConcern may be
+  // present) against database `db`.
+  virtual Value Run(Connection* connection, absl::string_view db,
+                    const Value& command) = 0;
+
+  // Closes every database cleanly (waits for running commands). Run fails
+  // with ShutdownInProgress (91) afterwards.
+  virtual absl::Status Close() = 0;
+};
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_COMMAND_RUNNER_H_
