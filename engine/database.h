@@ -47,8 +47,9 @@ class Database {
   ~Database();
 
   // Stops the TTL monitor (waiting for a pass in progress to finish its
-  // current batch) and flushes and closes LevelDB. Idempotent. Every other
-  // call after Close fails with FailedPrecondition.
+  // current batch), ends every live cursor, and flushes and closes LevelDB.
+  // Idempotent. Every other call after Close fails with FailedPrecondition,
+  // Cursor::Next included (cursors may outlive the Database).
   absl::Status Close();
 
   // A handle on a collection; created on its first write. The reference

@@ -607,6 +607,9 @@ absl::Status Engine::Close() {
     compact_cv_.SignalAll();
   }
   if (compact_thread_.joinable()) compact_thread_.join();
+  // Cursors release their snapshots and iterators now (a Next in progress
+  // finishes first); their later Next calls fail.
+  live_cursors_->CloseAll();
   MutexLock wl(&write_mu_);  // wait for a write in progress
   db_.reset();
   return absl::OkStatus();

@@ -20,6 +20,7 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/doc_cache.h"
+#include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
@@ -72,6 +73,9 @@ class Engine : public TtlStore {
   Clock* clock() const { return clock_; }
   leveldb::DB* db() const { return db_.get(); }
   TtlMonitor* monitor() { return monitor_.get(); }
+  // Every cursor handed out goes through here, so Close can end them
+  // before LevelDB closes (engine/live_cursors.h).
+  LiveCursors* live_cursors() { return live_cursors_.get(); }
 
   // ---- Catalog -------------------------------------------------------------
   // The current state of a collection, or nullptr if it does not exist.
@@ -262,6 +266,9 @@ class Engine : public TtlStore {
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<TtlMonitor> monitor_;
+  // Shared with the cursors, which may outlive the engine.
+  const std::shared_ptr<LiveCursors> live_cursors_ =
+      std::make_shared<LiveCursors>();
   // Parsed documents (nullptr when Options::doc_cache_bytes is 0). Writers
   // bracket each commit with BeginWrite/EndWrite of the document keys.
   std::unique_ptr<DocCache> doc_cache_;

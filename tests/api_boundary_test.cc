@@ -1,0 +1,134 @@
+// The API's hazards (issue 15, "A real API boundary"): DocArg owns the
+// temporaries it is built from, and cursors survive Close and the
+// Database's destruction (every later call fails with FailedPrecondition
+// instead of a LevelDB assertion).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "document/json.h"
+#include "engine/database.h"
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+
+namespace ttldb {
+namespace {
+
+std::unique_ptr<Database> OpenDb(const TempDir& dir) {
+  Options options;
+  options.ttl_monitor_enabled = false;
+  auto db = Database::Open(dir.path(), options);
+  EXPECT_TRUE(db.ok()) << db.status();
+  return db.ok() ? std::move(*db) : nullptr;
+}
+
+std::string Doc(int i) { return absl::StrCat(R"({"_id": )", i, "}"); }
+
+// Before the fix DocArg kept a string_view of each temporary string, and
+// InsertMany failed with "invalid UTF-8 at byte offset 0" (or read freed
+// memory).
+TEST(DocArgTest, VectorOfTemporaryStringsOwnsTheText) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  std::vector<DocArg> docs;
+  for (int i = 0; i < 20; ++i) {
+    docs.push_back(absl::StrCat(R"({"_id": )", i, R"(, "pad": ")",
+                                std::string(40, 'a' + i % 26), R"("})"));
+  }
+  std::vector<DocArg> more = {Doc(100), Doc(101), std::string(R"({"x": 1})")};
+  std::vector<Value> ids;
+  ASSERT_TRUE(db->collection("c").InsertMany(docs, &ids).ok());
+  ASSERT_TRUE(db->collection("c").InsertMany(more).ok());
+  EXPECT_EQ(ids.size(), 20u);
+  EXPECT_EQ(*db->collection("c").CountDocuments(), 23);
+  auto doc = db->collection("c").FindById(Value::Int32(7));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  EXPECT_EQ(doc->Get("pad")->string_value(), std::string(40, 'h'));
+}
+
+TEST(DocArgTest, TemporaryValuesAreOwnedAndCopiesShareThem) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  std::vector<DocArg> docs;
+  for (int i = 0; i < 5; ++i) {
+    docs.push_back(Value::MakeObject({Field("_id", Value::Int32(i))}));
+  }
+  std::vector<DocArg> copy = docs;  // copies keep the text alive too
+  docs.clear();
+  ASSERT_TRUE(db->collection("c").InsertMany(copy).ok());
+  EXPECT_EQ(*db->collection("c").CountDocuments(), 5);
+  // Borrowed lvalues still work and are not copied.
+  const std::string filter = R"({"_id": {"$gte": 3}})";
+  EXPECT_EQ(*db->collection("c").CountDocuments(filter), 2);
+}
+
+// Before the fix, closing the database with a live cursor aborted the
+// process in LevelDB (an iterator outlived its DB).
+TEST(CursorLifetimeTest, NextAfterCloseIsFailedPrecondition) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  ASSERT_TRUE(db->collection("c").InsertMany({Doc(1), Doc(2), Doc(3)}).ok());
+  auto cursor = db->collection("c").Find("{}");
+  ASSERT_TRUE(cursor.ok()) << cursor.status();
+  auto first = (*cursor)->Next();
+  ASSERT_TRUE(first.ok() && first->has_value());
+  ASSERT_TRUE(db->Close().ok());
+  auto next = (*cursor)->Next();
+  EXPECT_EQ(next.status().code(), absl::StatusCode::kFailedPrecondition)
+      << next.status();
+  EXPECT_EQ((*cursor)->Next().status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  cursor->reset();
+  db.reset();
+}
+
+TEST(CursorLifetimeTest, DatabaseDestroyedBeforeTheCursor) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  ASSERT_TRUE(db->collection("c").InsertMany({Doc(1), Doc(2)}).ok());
+  // A sorted cursor (materialized in memory) and a streaming one.
+  FindOptions sorted;
+  sorted.sort = Value::MakeObject({Field("_id", Value::Int32(-1))});
+  auto a = db->collection("c").Find("{}", sorted);
+  auto b = db->collection("c").Find("{}");
+  ASSERT_TRUE(a.ok() && b.ok());
+  db.reset();
+  EXPECT_EQ((*a)->Next().status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ((*b)->ToVector().status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  // The directory can be opened again while the cursors still exist.
+  auto again = OpenDb(dir);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(*again->collection("c").CountDocuments(), 2);
+}
+
+TEST(CursorLifetimeTest, EveryCallAfterCloseIsFailedPrecondition) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  Collection& c = db->collection("c");
+  ASSERT_TRUE(c.InsertOne(Doc(1)).ok());
+  ASSERT_TRUE(db->Close().ok());
+  ASSERT_TRUE(db->Close().ok());  // idempotent
+  const auto kFP = absl::StatusCode::kFailedPrecondition;
+  EXPECT_EQ(c.InsertOne(Doc(2)).status().code(), kFP);
+  EXPECT_EQ(c.Find("{}").status().code(), kFP);
+  EXPECT_EQ(c.FindOne("{}").status().code(), kFP);
+  EXPECT_EQ(c.FindById(Value::Int32(1)).status().code(), kFP);
+  EXPECT_EQ(c.CountDocuments().status().code(), kFP);
+  EXPECT_EQ(c.Distinct("_id").status().code(), kFP);
+  EXPECT_EQ(c.UpdateOne("{}", R"({"$set": {"a": 1}})").status().code(), kFP);
+  EXPECT_EQ(c.DeleteMany("{}").status().code(), kFP);
+  EXPECT_EQ(c.CreateIndex(R"({"a": 1})").status().code(), kFP);
+  EXPECT_EQ(c.ListIndexes().status().code(), kFP);
+  EXPECT_EQ(c.Stats().status().code(), kFP);
+  EXPECT_EQ(c.Validate().status().code(), kFP);
+  EXPECT_EQ(db->ListCollectionNames().status().code(), kFP);
+  EXPECT_EQ(db->CreateCollection("d").code(), kFP);
+  EXPECT_EQ(db->DropCollection("c").status().code(), kFP);
+}
+
+}  // namespace
+}  // namespace ttldb
