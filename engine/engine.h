@@ -4,6 +4,11 @@
 #ifndef TTLDB_ENGINE_ENGINE_H_
 #define TTLDB_ENGINE_ENGINE_H_
 
+#ifndef TTLDB_INTERNAL
+#error \
+    "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
+#endif
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +38,7 @@ namespace leveldb {
 class Cache;
 class Env;
 class FilterPolicy;
+class Logger;
 class WriteBatch;
 }  // namespace leveldb
 
@@ -193,6 +199,9 @@ class Engine : public TtlStore {
   // Blocks until no compaction is queued or running (tests, benchmarks).
   void WaitForCompactions();
 
+  // Passes `message` to Options::logger, if any.
+  void Log(LogLevel level, absl::string_view message) const;
+
   // OK, or FailedPrecondition when closed, read-only, or after a failed
   // write (see Commit).
   absl::Status CheckWritable() const;
@@ -262,6 +271,10 @@ class Engine : public TtlStore {
   const std::string path_;
   const Options options_;
   Clock* const clock_;
+  // Options::in_memory's Env (owns the files), and the adapter that sends
+  // LevelDB's messages to Options::logger. Both outlive db_.
+  std::unique_ptr<leveldb::Env> mem_env_;
+  std::unique_ptr<leveldb::Logger> info_log_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
