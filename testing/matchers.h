@@ -207,6 +207,12 @@ StatusIs(absl::StatusCode code,
       code, std::nullopt, std::move(message)));
 }
 
+inline ::testing::PolymorphicMatcher<matchers_internal::StatusIsMatcher>
+StatusIs(int mongo_code, ::testing::Matcher<const std::string&> message) {
+  return ::testing::MakePolymorphicMatcher(matchers_internal::StatusIsMatcher(
+      std::nullopt, mongo_code, std::move(message)));
+}
+
 // Matches an OK absl::StatusOr<T> whose value matches `inner` (a matcher,
 // or a value compared with ==).
 template <typename InnerMatcher>

@@ -10,11 +10,15 @@
 #include "base/clock.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/matchers.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
+
+using ttldb_testing::StatusIs;
 
 std::unique_ptr<Database> OpenDb(const TempDir& dir) {
   Options options;
@@ -112,22 +116,22 @@ TEST(CursorLifetimeTest, EveryCallAfterCloseIsFailedPrecondition) {
   ASSERT_TRUE(c.InsertOne(Doc(1)).ok());
   ASSERT_TRUE(db->Close().ok());
   ASSERT_TRUE(db->Close().ok());  // idempotent
-  const auto kFP = absl::StatusCode::kFailedPrecondition;
-  EXPECT_EQ(c.InsertOne(Doc(2)).status().code(), kFP);
-  EXPECT_EQ(c.Find("{}").status().code(), kFP);
-  EXPECT_EQ(c.FindOne("{}").status().code(), kFP);
-  EXPECT_EQ(c.FindById(Value::Int32(1)).status().code(), kFP);
-  EXPECT_EQ(c.CountDocuments().status().code(), kFP);
-  EXPECT_EQ(c.Distinct("_id").status().code(), kFP);
-  EXPECT_EQ(c.UpdateOne("{}", R"({"$set": {"a": 1}})").status().code(), kFP);
-  EXPECT_EQ(c.DeleteMany("{}").status().code(), kFP);
-  EXPECT_EQ(c.CreateIndex(R"({"a": 1})").status().code(), kFP);
-  EXPECT_EQ(c.ListIndexes().status().code(), kFP);
-  EXPECT_EQ(c.Stats().status().code(), kFP);
-  EXPECT_EQ(c.Validate().status().code(), kFP);
-  EXPECT_EQ(db->ListCollectionNames().status().code(), kFP);
-  EXPECT_EQ(db->CreateCollection("d").code(), kFP);
-  EXPECT_EQ(db->DropCollection("c").status().code(), kFP);
+  const auto kFP = StatusIs(absl::StatusCode::kFailedPrecondition, "closed");
+  EXPECT_THAT(c.InsertOne(Doc(2)), kFP);
+  EXPECT_THAT(c.Find("{}"), kFP);
+  EXPECT_THAT(c.FindOne("{}"), kFP);
+  EXPECT_THAT(c.FindById(Value::Int32(1)), kFP);
+  EXPECT_THAT(c.CountDocuments(), kFP);
+  EXPECT_THAT(c.Distinct("_id"), kFP);
+  EXPECT_THAT(c.UpdateOne("{}", R"({"$set": {"a": 1}})"), kFP);
+  EXPECT_THAT(c.DeleteMany("{}"), kFP);
+  EXPECT_THAT(c.CreateIndex(R"({"a": 1})"), kFP);
+  EXPECT_THAT(c.ListIndexes(), kFP);
+  EXPECT_THAT(c.Stats(), kFP);
+  EXPECT_THAT(c.Validate(), kFP);
+  EXPECT_THAT(db->ListCollectionNames(), kFP);
+  EXPECT_THAT(db->CreateCollection("d"), kFP);
+  EXPECT_THAT(db->DropCollection("c"), kFP);
 }
 
 }  // namespace
