@@ -2,8 +2,10 @@
 // temporaries it is built from, and cursors survive Close and the
 // Database's destruction (every later call fails with FailedPrecondition
 // instead of a LevelDB assertion).
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -107,6 +109,41 @@ TEST(CursorLifetimeTest, DatabaseDestroyedBeforeTheCursor) {
   auto again = OpenDb(dir);
   ASSERT_NE(again, nullptr);
   EXPECT_EQ(*again->collection("c").CountDocuments(), 2);
+}
+
+// Close on one thread while cursors read on others: each Next either
+// returns a document or FailedPrecondition, and Close waits for a Next in
+// progress instead of closing LevelDB under it.
+TEST(CursorLifetimeTest, CloseWhileOtherThreadsRead) {
+  TempDir dir;
+  auto db = OpenDb(dir);
+  std::vector<DocArg> docs;
+  for (int i = 0; i < 2000; ++i) docs.push_back(Doc(i));
+  ASSERT_TRUE(db->collection("c").InsertMany(docs).ok());
+  std::vector<std::thread> readers;
+  std::atomic<int> started{0};
+  std::atomic<int> unexpected{0};
+  for (int t = 0; t < 4; ++t) {
+    auto cursor = db->collection("c").Find("{}");
+    ASSERT_TRUE(cursor.ok());
+    readers.emplace_back([c = std::move(*cursor), &started, &unexpected] {
+      started++;
+      while (true) {
+        auto next = c->Next();
+        if (!next.ok()) {
+          if (next.status().code() != absl::StatusCode::kFailedPrecondition) {
+            unexpected++;
+          }
+          return;
+        }
+        if (!next->has_value()) return;
+      }
+    });
+  }
+  while (started < 4) std::this_thread::yield();
+  ASSERT_TRUE(db->Close().ok());
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(unexpected, 0);
 }
 
 TEST(CursorLifetimeTest, EveryCallAfterCloseIsFailedPrecondition) {
