@@ -1,6 +1,7 @@
 // Options::logger (base/log.h): TTL passes, LevelDB's messages, and the
 // default that writes nothing.
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -12,7 +13,10 @@
 #include "base/log.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
+#include "engine/keys.h"
 #include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "proto/catalog.pb.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -72,6 +76,59 @@ TEST(LoggerTest, PassesAndLevelDbMessagesReachTheHook) {
   // LevelDB's own log goes to the hook (debug), not to the LOG file.
   EXPECT_FALSE(messages.Find(LogLevel::kDebug, "leveldb: ").empty());
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/LOG"));
+}
+
+// What ttldb worked around (an invalid stored expireAfterSeconds: the index
+// is skipped, as MongoDB's TTL monitor skips it) is a warning; a compaction
+// is a debug message.
+TEST(LoggerTest, SkippedInvalidIndexAndCompactions) {
+  TempDir dir;
+  FakeClock clock(kTestStart);
+  Messages messages;
+  Options options;
+  options.clock = &clock;
+  options.ttl_monitor_enabled = false;
+  options.logger = messages.logger();
+  {
+    auto db = Database::Open(dir.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE((*db)
+                    ->collection("c")
+                    .CreateIndex(R"({"t": 1})", R"({"expireAfterSeconds": 60})")
+                    .ok());
+  }
+  {
+    // Store an invalid value, as an older version could have.
+    leveldb::DB* raw = nullptr;
+    ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir.path(), &raw).ok());
+    std::unique_ptr<leveldb::DB> ldb(raw);
+    std::string bytes;
+    ASSERT_TRUE(ldb->Get(leveldb::ReadOptions(), CatalogKey("c"), &bytes).ok());
+    proto::CollectionInfo info;
+    ASSERT_TRUE(info.ParseFromString(bytes));
+    for (proto::IndexSpec& spec : *info.mutable_indexes()) {
+      if (spec.name() == "t_1") spec.set_expire_after_seconds(-5);
+    }
+    ASSERT_TRUE(ldb->Put(leveldb::WriteOptions(), CatalogKey("c"),
+                         info.SerializeAsString())
+                    .ok());
+  }
+  auto db = Database::Open(dir.path(), options);
+  ASSERT_TRUE(db.ok()) << db.status();
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(**db, kTestStart).invalid_index_skips,
+            1);
+  auto warnings = messages.Find(LogLevel::kWarning, "TTL: skipping index");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "TTL: skipping index 't_1' of collection 'c': its "
+            "expireAfterSeconds is invalid");
+
+  Engine* engine = DatabaseInternal::engine(**db);
+  engine->ScheduleCompaction("a", "z");
+  engine->WaitForCompactions();
+  EXPECT_EQ(
+      messages.Find(LogLevel::kDebug, "compacted a swept key range").size(),
+      1u);
 }
 
 TEST(LoggerTest, TheDefaultWritesNothing) {
