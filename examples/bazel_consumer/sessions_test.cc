@@ -23,10 +23,10 @@ TEST(SessionsTest, ExpiredSessionIsHiddenAndLiveOneIsFound) {
   auto db = ttldb::Database::Open(TempDir() + "/db");
   ASSERT_TRUE(db.ok()) << db.status();
   ttldb::Collection& sessions = (*db)->collection("sessions");
-  ASSERT_TRUE(sessions
-                  .CreateIndex(R"({"lastUsed": 1})",
-                               R"({"expireAfterSeconds": 1800})")
-                  .ok());
+  ASSERT_TRUE(
+      sessions
+          .CreateIndex(R"({"lastUsed": 1})", R"({"expireAfterSeconds": 1800})")
+          .ok());
   ASSERT_TRUE(sessions
                   .InsertOne(R"({"_id": "alice", "lastUsed": )"
                              R"({"$date": "2100-01-01T00:00:00Z"}})")
@@ -42,8 +42,9 @@ TEST(SessionsTest, ExpiredSessionIsHiddenAndLiveOneIsFound) {
   auto alice = sessions.FindOne(R"({"_id": "alice"})");
   ASSERT_TRUE(alice.ok()) << alice.status();
   ASSERT_TRUE(alice->has_value());
-  EXPECT_EQ(ttldb::ToJson(**alice),
-            R"({"_id":"alice","lastUsed":{"$date":"2100-01-01T00:00:00.000Z"}})");
+  EXPECT_EQ(
+      ttldb::ToJson(**alice),
+      R"({"_id":"alice","lastUsed":{"$date":"2100-01-01T00:00:00.000Z"}})");
 }
 
 TEST(SessionsTest, BadFilterIsAnError) {
