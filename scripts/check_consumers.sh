@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-TARGET=@ttldb//engine:ttldb  # the library target, as a consumer names it
+TARGET=@ttldb//:ttldb  # the library target, as a consumer names it
 jobs=$(nproc)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttldb_consumers.XXXXXX")
