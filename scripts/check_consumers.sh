@@ -34,8 +34,19 @@ trap 'cleanup "${KEEP:-}"' EXIT
 [ "${1:-}" = "--keep" ] && KEEP=--keep
 step() { echo "=== check_consumers: $* ($(date -u +%T))" >&2; }
 
-step "1. cmake/sources.cmake is up to date"
+step "1. cmake/sources.cmake is up to date; the library's targets carry -std=c++17"
 bash scripts/gen_cmake_sources.sh --check
+# Outside ttldb, .bazelrc's --cxxopt does not apply: each C++ target in the
+# library's closure sets copts = TTLDB_COPTS (//:copts.bzl).
+closure="deps(${TARGET#@ttldb})"
+missing=$(bazel query --noshow_progress "kind('cc_(library|binary|test)', $closure) \
+    except attr(copts, '-std=c\+\+17', $closure)" 2>/dev/null |
+  grep -v -e '^@' -e '^//third_party:' || true)
+if [ -n "$missing" ]; then
+  echo "these targets need copts = TTLDB_COPTS (load(\"//:copts.bzl\", \"TTLDB_COPTS\")):" >&2
+  echo "$missing" >&2
+  exit 1
+fi
 
 # A consumer workspace in $1 (a copy of examples/bazel_consumer) with the
 # given WORKSPACE text; its own output base under $tmp.
