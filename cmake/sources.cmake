@@ -25,6 +25,7 @@ set(TTLDB_SOURCES
   engine/entry_value.cc
   engine/index_ops.cc
   engine/keys.cc
+  engine/live_cursors.cc
   engine/query_exec.cc
   engine/read_options.cc
   engine/ttl_sweep.cc
@@ -60,6 +61,7 @@ set(TTLDB_PROTOS
 
 set(TTLDB_HEADERS
   base/clock.h
+  base/log.h
   base/mutex.h
   base/status.h
   base/sync_point.h
@@ -77,13 +79,8 @@ set(TTLDB_HEADERS
   engine/cursor.h
   engine/database.h
   engine/doc_arg.h
-  engine/doc_cache.h
-  engine/engine.h
   engine/entry_value.h
-  engine/keys.h
   engine/options.h
-  engine/query_exec.h
-  engine/read_options.h
   engine/results.h
   index/index_spec.h
   index/key_codec.h
@@ -109,4 +106,5 @@ set(TTLDB_HEADERS
 )
 
 set(TTLDB_DEFINES
+  TTLDB_INTERNAL
 )
