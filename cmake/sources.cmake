@@ -108,3 +108,17 @@ set(TTLDB_HEADERS
 set(TTLDB_DEFINES
   TTLDB_INTERNAL
 )
+
+set(TTLDB_TESTING_SOURCES
+  testing/matchers.cc
+  testing/ttldb_testing.cc
+)
+
+set(TTLDB_TESTING_HEADERS
+  testing/matchers.h
+  testing/ttldb_testing.h
+)
+
+set(TTLDB_TESTING_DEFINES
+  TTLDB_INTERNAL
+)

@@ -11,7 +11,8 @@
 #      into a temporary prefix; its libttldb.a defines the same symbols as
 #      Bazel's -c opt objects of the library target.
 #   5. examples/cmake_consumer against that install: find_package (shared
-#      and static) and pkg-config (shared and static); each runs.
+#      and static, and ttldb::testing in a gtest) and pkg-config (shared
+#      and static); each runs.
 # Compilation is shared through Bazel's disk cache (~/.bazelrc), so a second
 # run spends its time mostly in the CMake build.
 #
@@ -144,6 +145,8 @@ cmake -S examples/cmake_consumer -B "$tmp/consumer" \
 cmake --build "$tmp/consumer" -j "$jobs" >/dev/null
 "$tmp/consumer/sessions" "$tmp/db1"
 "$tmp/consumer/sessions_static" "$tmp/db2"
+# find_package(ttldb COMPONENTS testing): the test-support library.
+"$tmp/consumer/sessions_ttl_test"
 if ldd "$tmp/consumer/sessions_static" | grep -q libttldb; then
   echo "sessions_static links libttldb.so" >&2
   exit 1
