@@ -2,6 +2,21 @@
 # //:ttldb. Do not edit: change the BUILD files and rerun the script
 # (CI checks that this file is up to date).
 set(TTLDB_SOURCES
+  agg/date_util.cc
+  agg/expression.cc
+  agg/ops_arithmetic.cc
+  agg/ops_array.cc
+  agg/ops_boolean.cc
+  agg/ops_comparison.cc
+  agg/ops_conditional.cc
+  agg/ops_date.cc
+  agg/ops_object.cc
+  agg/ops_set.cc
+  agg/ops_string.cc
+  agg/ops_trig.cc
+  agg/ops_type.cc
+  agg/ops_util.cc
+  agg/ops_variables.cc
   base/clock.cc
   base/status.cc
   base/sync_point.cc
@@ -60,6 +75,7 @@ set(TTLDB_PROTOS
 )
 
 set(TTLDB_HEADERS
+  agg/expression.h
   base/clock.h
   base/log.h
   base/mutex.h
