@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
+#include "engine/read_only_env.h"
 #include "engine/read_options.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -160,6 +161,12 @@ absl::Status Engine::Init() {
   if (options_.logger) {
     info_log_ = std::make_unique<LevelDbLogger>(options_.logger);
     lopts.info_log = info_log_.get();
+  }
+  if (options_.read_only) {
+    // LevelDB writes at every open (LOCK, a new log and MANIFEST, the
+    // replayed log's table): keep all of it in memory (read_only_env.h).
+    read_only_env_ = std::make_unique<ReadOnlyEnv>(lopts.env);
+    lopts.env = read_only_env_.get();
   }
   // Corruption found while recovering the log or compacting is an error,
   // never skipped data (docs/reliability.md).

@@ -28,6 +28,7 @@
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
+#include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
@@ -275,6 +276,9 @@ class Engine : public TtlStore {
   // LevelDB's messages to Options::logger. Both outlive db_.
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::Logger> info_log_;
+  // read_only: the Env that keeps LevelDB's writes in memory
+  // (engine/read_only_env.h); outlives db_.
+  std::unique_ptr<leveldb::Env> read_only_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;

@@ -36,7 +36,12 @@ struct Options {
   // Fail if a database already exists.
   bool error_if_exists = false;
   // Open without writing: writes return FailedPrecondition and the TTL
-  // monitor does not start.
+  // monitor does not start. Nothing in the directory is created, changed or
+  // removed, not even LevelDB's LOCK, log, MANIFEST or LOG files: what
+  // LevelDB writes while opening (the replayed log's table) stays in memory
+  // (engine/read_only_env.h). So a database on read-only media or a full
+  // disk opens. The existing LOCK file is still locked when the medium
+  // allows it, so a directory another Database has open is refused.
   bool read_only = false;
 
   // --- TTL monitor ---
