@@ -172,6 +172,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
                                              const WriteOptions& options) {
   RETURN_IF_ERROR(engine->CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  RETURN_IF_ERROR(engine->CheckCollection(coll));
   UpdateResult result;
   const absl::Time now = engine->clock()->WallNow();
   auto state = engine->GetState(coll);
@@ -334,7 +335,7 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
 // ---- Reads -----------------------------------------------------------------
 
 absl::StatusOr<Value> Collection::FindById(const Value& id) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
     return absl::NotFoundError(
@@ -352,7 +353,7 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   return engine_->live_cursors()->Open([&] {
@@ -370,7 +371,7 @@ absl::StatusOr<std::optional<Value>> Collection::FindOne(
 }
 
 absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   FindOptions opts;
   opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
@@ -414,7 +415,7 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
 
 absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                                           const FindOptions& options) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   auto state = engine_->GetState(name_);

@@ -13,6 +13,7 @@
 #ifndef TTLDB_ENGINE_DATABASE_H_
 #define TTLDB_ENGINE_DATABASE_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,13 @@ class Database {
   absl::Status CreateCollection(absl::string_view name);
   // Names of the existing collections, sorted.
   absl::StatusOr<std::vector<std::string>> ListCollectionNames();
+  // The collections whose catalog entries are damaged (unparsable, invalid,
+  // or sharing their storage id with another collection), by name, with
+  // what is wrong. Open succeeds with the healthy collections; these are
+  // left out of ListCollectionNames, every operation on them fails with
+  // DataLoss (301 DataCorruptionDetected) naming `ttldb repair`, and
+  // DropCollection removes the entry. Empty for a healthy database.
+  std::map<std::string, std::string> CatalogDamage();
   // Drops a collection, its documents and its indexes. Returns whether it
   // existed.
   absl::StatusOr<bool> DropCollection(absl::string_view name);
