@@ -78,6 +78,17 @@ class Database {
   // NotFound if `from` does not exist, AlreadyExists if `to` does.
   absl::Status RenameCollection(absl::string_view from, absl::string_view to);
 
+  // ---- Operations ----------------------------------------------------------
+  // Writes a consistent copy of the database, as of one moment, into
+  // `dest_dir` (created with its parents; it must not exist or be empty,
+  // else AlreadyExists), which Database::Open then opens. Writers go on
+  // meanwhile and are not in the copy after that moment. Works on a
+  // read_only database too. Every checksum is verified while reading: a
+  // corrupted source fails the backup (DataLoss 301). See engine/backup.cc
+  // for how. A running server exposes it as the admin command
+  // {createBackup: 1, backupDir: DIR} (docs/operations.md).
+  absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
+
   // ---- TTL monitor ---------------------------------------------------------
 
   // Changes ttlMonitorSleepSecs at run time (> 0) and wakes the monitor.

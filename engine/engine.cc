@@ -294,6 +294,7 @@ absl::Status Engine::LoadCatalog() {
     // is raised above every id in use below.
     meta_.set_format_version(kFormatVersion);
     meta_.set_next_collection_id(1);
+    meta_rebuilt_ = any->Valid();
     if (!options_.read_only && !any->Valid()) {
       RETURN_IF_ERROR(persist_meta());
     }

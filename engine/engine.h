@@ -215,6 +215,8 @@ class Engine : public TtlStore {
   // neither read nor written (a write would create a new, empty collection
   // over it) until `ttldb repair` or a drop.
   absl::Status CheckCollection(absl::string_view name) const;
+  // Database::Backup (engine/backup.cc).
+  absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
   // The collections whose catalog entries could not be loaded at open
   // (unparsable, invalid, or sharing their id with another collection), by
   // name, with what is wrong. The other collections open normally.
@@ -344,7 +346,8 @@ class Engine : public TtlStore {
   // Collections whose catalog entry is damaged: name -> what is wrong.
   std::map<std::string, std::string, std::less<>> damaged_
       ABSL_GUARDED_BY(catalog_mu_);
-  bool repair_ = false;  // opened by engine/repair.cc
+  bool repair_ = false;        // opened by engine/repair.cc
+  bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;
 };
 

@@ -141,6 +141,12 @@ struct Options {
   leveldb::Env* env = nullptr;
 };
 
+// What Database::Backup copied.
+struct BackupStats {
+  int64_t keys = 0;   // LevelDB keys: documents, index entries, catalog
+  int64_t bytes = 0;  // their keys and values
+};
+
 struct WriteOptions {
   // Sync the LevelDB log before acknowledging: survives a machine crash, not
   // only a process crash. Slower.
