@@ -21,6 +21,16 @@
 #include "leveldb/write_batch.h"
 
 namespace ttldb {
+namespace {
+
+// A count as MongoDB replies it: int when it fits, else long.
+Value Count(int64_t n) {
+  return n >= INT32_MIN && n <= INT32_MAX
+             ? Value::Int32(static_cast<int32_t>(n))
+             : Value::Int64(n);
+}
+
+}  // namespace
 
 bool RepairReport::AllValid() const {
   for (const auto& c : collections) {
@@ -40,12 +50,12 @@ Value RepairReport::ToValue() const {
     }
     colls.push_back(Value::MakeObject({
         {"name", Value::String(c.name)},
-        {"documents", Value::Int64(c.documents)},
-        {"unreadableDocumentsDeleted", Value::Int64(c.unreadable_documents)},
-        {"documentsMoved", Value::Int64(c.moved_documents)},
-        {"documentsLost", Value::Int64(c.lost_documents)},
-        {"indexEntriesBefore", Value::Int64(c.index_entries_before)},
-        {"indexEntriesRebuilt", Value::Int64(c.index_entries_rebuilt)},
+        {"documents", Count(c.documents)},
+        {"unreadableDocumentsDeleted", Count(c.unreadable_documents)},
+        {"documentsMoved", Count(c.moved_documents)},
+        {"documentsLost", Count(c.lost_documents)},
+        {"indexEntriesBefore", Count(c.index_entries_before)},
+        {"indexEntriesRebuilt", Count(c.index_entries_rebuilt)},
         {"valid", Value::Bool(c.valid)},
         {"errors", Value::MakeArray(std::move(errors))},
     }));

@@ -6,6 +6,8 @@
 //                [--canonical]
 //   ttldb import --db PATH --collection NAME [--file FILE] [--drop]
 //                [--indexes FILE] [--skew-tolerance-secs N]
+//   ttldb repair --db DIR            (tools/ops_commands.h)
+//   ttldb backup --db DIR --out DEST
 //
 // The shell runs --eval code (printing the value of each expression, as
 // `mongosh --eval` does), then FILE scripts (printing only print() /
@@ -43,6 +45,7 @@
 #include "engine/database.h"
 #include "tools/engine_backend.h"
 #include "tools/import_export.h"
+#include "tools/ops_commands.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
 
@@ -57,6 +60,8 @@ constexpr char kUsage[] =
                [--canonical]
   ttldb import [--db PATH] --collection NAME [--file FILE] [--drop]
                [--indexes FILE] [--skew-tolerance-secs N]
+  ttldb repair --db DIR
+  ttldb backup --db DIR --out DEST
 )";
 
 // 60 s: MongoDB's ttlMonitorSleepSecs default.
@@ -439,6 +444,11 @@ int RunShell(Flags& f) {
 
 int main(int argc, char** argv) {
   using ttldb::Flags;
+  if (argc > 1 && ttldb::IsOpsCommand(argv[1])) {
+    return ttldb::RunOpsCommand(
+        argv[1], std::vector<std::string>(argv + 2, argv + argc), std::cout,
+        std::cerr);
+  }
   std::string command;
   int first = 1;
   if (argc > 1 &&
