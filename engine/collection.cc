@@ -77,6 +77,12 @@ absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
     values.push_back(std::move(*v));
   }
   for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0 && options.interrupt != nullptr && options.interrupt->load()) {
+      return MongoError(
+          absl::StatusCode::kAborted, kInterrupted,
+          absl::StrCat("operation was interrupted after ", i, " of ",
+                       values.size(), " documents were inserted"));
+    }
     auto id = engine_->Insert(name_, std::move(values[i]), options);
     if (!id.ok()) {
       return MongoError(id.status().code(), ErrorCode(id.status()),
@@ -195,6 +201,14 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
     TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
     for (const std::string& id : ids) {
+      if (options.interrupt != nullptr && options.interrupt->load()) {
+        return MongoError(
+            absl::StatusCode::kAborted, kInterrupted,
+            absl::StrCat(
+                "operation was interrupted after ", result.modified_count,
+                " of ", ids.size(), " matching documents were ",
+                request.kind == WriteKind::kDelete ? "deleted" : "modified"));
+      }
       MutexLock l(&engine->write_mu_);
       auto current = engine->GetState(coll);
       if (current == nullptr) break;

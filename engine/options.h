@@ -2,6 +2,7 @@
 #ifndef TTLDB_ENGINE_OPTIONS_H_
 #define TTLDB_ENGINE_OPTIONS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -151,6 +152,12 @@ struct WriteOptions {
   // Sync the LevelDB log before acknowledging: survives a machine crash, not
   // only a process crash. Slower.
   bool sync = false;
+  // Checked between the documents of a multi-document write (InsertMany,
+  // UpdateMany, DeleteMany): once it reads true the write stops there with
+  // 11601 Interrupted, "operation was interrupted after N documents were
+  // written"; the documents already written stay written (MongoDB's killOp
+  // of a multi-document write). Not owned; null: never interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 }  // namespace ttldb

@@ -22,7 +22,6 @@
 // Without --db the data directory is $TTLDB_HOME, else
 // $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/default; the shell says
 // which on standard error unless --quiet.
-#include <editline/readline.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +45,7 @@
 #include "tools/engine_backend.h"
 #include "tools/import_export.h"
 #include "tools/ops_commands.h"
+#include "tools/repl.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
 
@@ -338,41 +338,6 @@ std::string HistoryPath() {
   return absl::StrCat(home != nullptr ? home : ".", "/.ttldb_history");
 }
 
-int Repl(shell::Evaluator* ev, bool quiet) {
-  if (!quiet) {
-    std::cout << "ttldb shell: the mongo shell's syntax over ttldb. Type "
-                 "\"help\" for help, \"exit\" or Ctrl-D to leave.\n";
-  }
-  const std::string history = HistoryPath();
-  using_history();
-  read_history(history.c_str());
-  std::string buffer;
-  while (!ev->exit_requested()) {
-    const std::string prompt = buffer.empty() ? ev->database() + "> " : "... ";
-    char* raw = readline(prompt.c_str());
-    if (raw == nullptr) {  // Ctrl-D
-      std::cout << "\n";
-      break;
-    }
-    std::string line(raw);
-    std::free(raw);
-    if (buffer.empty() && line.find_first_not_of(" \t") == std::string::npos) {
-      continue;
-    }
-    buffer += line + "\n";
-    if (!shell::StatementIsComplete(buffer)) continue;
-    std::string entry = buffer;
-    if (!entry.empty() && entry.back() == '\n') entry.pop_back();
-    add_history(entry.c_str());
-    absl::Status s = ev->Run(buffer);
-    std::cout.flush();
-    if (!s.ok()) std::cerr << shell::FormatError(s) << "\n";
-    buffer.clear();
-  }
-  write_history(history.c_str());
-  return ev->exit_code();
-}
-
 int RunShell(Flags& f) {
   Options opts;
   opts.ttl_monitor_sleep = absl::Seconds(f.monitor_sleep_secs);
@@ -426,7 +391,7 @@ int RunShell(Flags& f) {
     shell::EvaluatorOptions repl_opts = eo;
     repl_opts.print_results = true;
     shell::Evaluator repl_ev(&backend, &std::cout, repl_opts);
-    return finish(Repl(&repl_ev, f.quiet));
+    return finish(RunRepl(&repl_ev, &backend, f.quiet, HistoryPath()));
   }
   // Piped standard input: one script, each expression's value printed, as
   // `mongosh < script.js` prints them.

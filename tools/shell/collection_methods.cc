@@ -6,6 +6,7 @@
 #include "base/status.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/evaluator_internal.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace shell {
@@ -387,7 +388,10 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
 
 absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
     const ShellValue& cursor) {
-  return backend_->Find(cursor.collection, cursor.find);
+  ASSIGN_OR_RETURN(std::vector<Value> docs,
+                   backend_->Find(cursor.collection, cursor.find));
+  if (InterruptRequested()) return InterruptedError();
+  return docs;
 }
 
 absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
@@ -463,7 +467,10 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
           "functions");
     }
     ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
-    for (const Value& d : docs) *out_ << Render(d) << "\n";
+    for (const Value& d : docs) {
+      if (InterruptRequested()) return InterruptedError();
+      *out_ << Render(d) << "\n";
+    }
     return ShellValue::Undefined();
   }
   return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));

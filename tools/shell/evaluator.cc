@@ -14,6 +14,7 @@
 #include "tools/shell/arithmetic.h"
 #include "tools/shell/builtins.h"
 #include "tools/shell/evaluator_internal.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace shell {
@@ -69,6 +70,7 @@ absl::Status Evaluator::Run(absl::string_view source) {
   if (!program.ok()) return program.status();
   for (const Statement& st : *program) {
     if (exit_requested_) break;
+    if (InterruptRequested()) return InterruptedError();
     absl::Status s = Execute(st);
     if (!s.ok()) return s;
   }
@@ -719,6 +721,7 @@ std::string FormatError(const absl::Status& status) {
                                           "ReferenceError:",
                                           "RangeError:",
                                           "MongoshInvalidInputError:",
+                                          "MongoshInterruptedError:",
                                           "MongoInvalidArgumentError:",
                                           "BSONError:",
                                           "MongoServerError",
