@@ -16,6 +16,7 @@
 #include "engine/collection.h"
 #include "engine/cursor.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -128,7 +129,7 @@ TEST(Backup, ConsistentWhileWritersWrite) {
   }
   // The TTL index of the copy works: two hours later everything expired.
   clock.Advance(absl::Hours(2));
-  (*copy)->TEST_RunTtlPass(clock.WallNow());
+  DatabaseInternal::RunTtlPass(**copy, clock.WallNow());
   EXPECT_EQ(*(*copy)->collection("a").CountDocuments(), 0);
   ExpectValid(copy->get(), "a");
 }
