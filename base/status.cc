@@ -14,6 +14,8 @@ absl::string_view MongoCodeName(int code) {
   switch (code) {
     case kBadValue:
       return "BadValue";
+    case kInterrupted:
+      return "Interrupted";
     case kFailedToParse:
       return "FailedToParse";
     case kTypeMismatch:

@@ -36,6 +36,7 @@ enum MongoCode : int {
   kQueryExceededMemoryLimitNoDiskUseAllowed = 292,
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
+  kInterrupted = 11601,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
 };
 

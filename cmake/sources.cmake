@@ -32,6 +32,7 @@ set(TTLDB_SOURCES
   document/path_keys.cc
   document/storable.cc
   document/value.cc
+  engine/backup.cc
   engine/blocking_sort.cc
   engine/collection.cc
   engine/database.cc
@@ -42,7 +43,9 @@ set(TTLDB_SOURCES
   engine/keys.cc
   engine/live_cursors.cc
   engine/query_exec.cc
+  engine/read_only_env.cc
   engine/read_options.cc
+  engine/repair.cc
   engine/ttl_sweep.cc
   engine/validate.cc
   engine/write_path.cc
@@ -97,6 +100,7 @@ set(TTLDB_HEADERS
   engine/doc_arg.h
   engine/entry_value.h
   engine/options.h
+  engine/repair.h
   engine/results.h
   index/index_spec.h
   index/key_codec.h

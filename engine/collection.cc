@@ -77,6 +77,12 @@ absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
     values.push_back(std::move(*v));
   }
   for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0 && options.interrupt != nullptr && options.interrupt->load()) {
+      return MongoError(
+          absl::StatusCode::kAborted, kInterrupted,
+          absl::StrCat("operation was interrupted after ", i, " of ",
+                       values.size(), " documents were inserted"));
+    }
     auto id = engine_->Insert(name_, std::move(values[i]), options);
     if (!id.ok()) {
       return MongoError(id.status().code(), ErrorCode(id.status()),
@@ -172,6 +178,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
                                              const WriteOptions& options) {
   RETURN_IF_ERROR(engine->CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  RETURN_IF_ERROR(engine->CheckCollection(coll));
   UpdateResult result;
   const absl::Time now = engine->clock()->WallNow();
   auto state = engine->GetState(coll);
@@ -194,6 +201,14 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
     TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
     for (const std::string& id : ids) {
+      if (options.interrupt != nullptr && options.interrupt->load()) {
+        return MongoError(
+            absl::StatusCode::kAborted, kInterrupted,
+            absl::StrCat(
+                "operation was interrupted after ", result.modified_count,
+                " of ", ids.size(), " matching documents were ",
+                request.kind == WriteKind::kDelete ? "deleted" : "modified"));
+      }
       MutexLock l(&engine->write_mu_);
       auto current = engine->GetState(coll);
       if (current == nullptr) break;
@@ -334,7 +349,7 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
 // ---- Reads -----------------------------------------------------------------
 
 absl::StatusOr<Value> Collection::FindById(const Value& id) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
     return absl::NotFoundError(
@@ -352,7 +367,7 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   return engine_->live_cursors()->Open([&] {
@@ -370,7 +385,7 @@ absl::StatusOr<std::optional<Value>> Collection::FindOne(
 }
 
 absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   FindOptions opts;
   opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
@@ -414,7 +429,7 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
 
 absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                                           const FindOptions& options) {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   auto state = engine_->GetState(name_);

@@ -30,6 +30,10 @@ absl::StatusOr<std::vector<std::string>> Database::ListCollectionNames() {
   return engine_->ListCollectionNames();
 }
 
+std::map<std::string, std::string> Database::CatalogDamage() {
+  return engine_->CatalogDamage();
+}
+
 absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
   return engine_->DropCollection(name);
 }

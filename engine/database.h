@@ -13,6 +13,7 @@
 #ifndef TTLDB_ENGINE_DATABASE_H_
 #define TTLDB_ENGINE_DATABASE_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,12 +64,30 @@ class Database {
   absl::Status CreateCollection(absl::string_view name);
   // Names of the existing collections, sorted.
   absl::StatusOr<std::vector<std::string>> ListCollectionNames();
+  // The collections whose catalog entries are damaged (unparsable, invalid,
+  // or sharing their storage id with another collection), by name, with
+  // what is wrong. Open succeeds with the healthy collections; these are
+  // left out of ListCollectionNames, every operation on them fails with
+  // DataLoss (301 DataCorruptionDetected) naming `ttldb repair`, and
+  // DropCollection removes the entry. Empty for a healthy database.
+  std::map<std::string, std::string> CatalogDamage();
   // Drops a collection, its documents and its indexes. Returns whether it
   // existed.
   absl::StatusOr<bool> DropCollection(absl::string_view name);
   // Renames a collection (its documents keep their keys: O(1)).
   // NotFound if `from` does not exist, AlreadyExists if `to` does.
   absl::Status RenameCollection(absl::string_view from, absl::string_view to);
+
+  // ---- Operations ----------------------------------------------------------
+  // Writes a consistent copy of the database, as of one moment, into
+  // `dest_dir` (created with its parents; it must not exist or be empty,
+  // else AlreadyExists), which Database::Open then opens. Writers go on
+  // meanwhile and are not in the copy after that moment. Works on a
+  // read_only database too. Every checksum is verified while reading: a
+  // corrupted source fails the backup (DataLoss 301). See engine/backup.cc
+  // for how. A running server exposes it as the admin command
+  // {createBackup: 1, backupDir: DIR} (docs/operations.md).
+  absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
 
   // ---- TTL monitor ---------------------------------------------------------
 

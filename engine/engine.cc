@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
+#include "engine/read_only_env.h"
 #include "engine/read_options.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -114,7 +115,8 @@ Engine::Engine(std::string path, const Options& options)
 }
 
 absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
-                                                     const Options& options) {
+                                                     const Options& options,
+                                                     bool repair) {
   if (options.ttl_monitor_sleep <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
         "ttl_monitor_sleep must be greater than 0 (ttlMonitorSleepSecs)");
@@ -136,6 +138,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
         "in-memory database starts empty");
   }
   std::unique_ptr<Engine> engine(new Engine(std::string(path), options));
+  engine->repair_ = repair;
   RETURN_IF_ERROR(engine->Init());
   return engine;
 }
@@ -160,6 +163,12 @@ absl::Status Engine::Init() {
   if (options_.logger) {
     info_log_ = std::make_unique<LevelDbLogger>(options_.logger);
     lopts.info_log = info_log_.get();
+  }
+  if (options_.read_only) {
+    // LevelDB writes at every open (LOCK, a new log and MANIFEST, the
+    // replayed log's table): keep all of it in memory (read_only_env.h).
+    read_only_env_ = std::make_unique<ReadOnlyEnv>(lopts.env);
+    lopts.env = read_only_env_.get();
   }
   // Corruption found while recovering the log or compacting is an error,
   // never skipped data (docs/reliability.md).
@@ -271,18 +280,22 @@ absl::Status Engine::LoadCatalog() {
     // collection's documents to the next new collection.
     std::unique_ptr<leveldb::Iterator> any(db_->NewIterator(VerifiedRead()));
     any->SeekToFirst();
-    if (any->Valid()) {
+    if (any->Valid() && !repair_) {
       return absl::DataLossError(absl::StrCat(
           "database '", path_,
           "' holds data but no metadata record; refusing to open it as a new "
-          "database. Restore the directory from a backup"));
+          "database. Restore the directory from a backup, or run `ttldb "
+          "repair` to rebuild the record from the catalog"));
     }
     if (!any->status().ok()) {
       return ReadFailure(any->status(), "the database");
     }
+    // A new database; or, in repair, a lost record: its next collection id
+    // is raised above every id in use below.
     meta_.set_format_version(kFormatVersion);
     meta_.set_next_collection_id(1);
-    if (!options_.read_only) {
+    meta_rebuilt_ = any->Valid();
+    if (!options_.read_only && !any->Valid()) {
       RETURN_IF_ERROR(persist_meta());
     }
   } else if (!s.ok()) {
@@ -306,6 +319,7 @@ absl::Status Engine::LoadCatalog() {
   // it rebuilds again. Format 2 only added a form of TTL entry value that
   // format 1 never wrote (engine/entry_value.h); the new version is written
   // before anything else so that an older ttldb refuses the database.
+  std::vector<std::shared_ptr<const CollectionState>> loaded;
   std::string marker;
   const bool rekey_pending =
       (stored_version != 0 && stored_version < 3) ||
@@ -327,22 +341,67 @@ absl::Status Engine::LoadCatalog() {
     if (!ws.ok()) return absl::InternalError(ws.ToString());
   }
 
+  // The catalog. A damaged entry (unparsable, invalid, or naming an id
+  // another entry uses too: two collections sharing storage) is set aside
+  // with what is wrong, and the healthy collections open (issue 18 item 3).
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
   const std::string prefix(1, kCatalogTag);
-  std::vector<std::shared_ptr<const CollectionState>> loaded;
+  std::map<std::string, std::shared_ptr<const CollectionState>> healthy;
+  std::map<std::string, std::string, std::less<>> damaged;
+  std::map<uint32_t, std::vector<std::string>> names_by_id;
+  uint32_t max_id = 0;
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
+    const std::string name = it->key().ToString().substr(1);
     proto::CollectionInfo info;
     if (!info.ParseFromArray(it->value().data(), it->value().size())) {
-      return absl::DataLossError(absl::StrCat(
-          "database '", path_, "': corrupt catalog entry for collection '",
-          it->key().ToString().substr(1), "'"));
+      damaged[name] = "its catalog entry is corrupt (it does not parse)";
+      continue;
     }
-    ASSIGN_OR_RETURN(auto state, Compile(info));
-    if (rekey_pending) loaded.push_back(state);
-    Publish(info.name(), std::move(state));
+    max_id = std::max(max_id, info.id());
+    if (info.name() != name || info.id() == 0) {
+      damaged[name] =
+          absl::StrCat("its catalog entry is corrupt (it names collection '",
+                       info.name(), "' with id ", info.id(), ")");
+      continue;
+    }
+    absl::StatusOr<std::shared_ptr<const CollectionState>> state =
+        Compile(info);
+    if (!state.ok()) {
+      damaged[name] = absl::StrCat("its catalog entry is corrupt (",
+                                   state.status().message(), ")");
+      continue;
+    }
+    names_by_id[info.id()].push_back(name);
+    healthy[name] = *std::move(state);
   }
   if (!it->status().ok()) return ReadFailure(it->status(), "the catalog");
+  for (const auto& [id, names] : names_by_id) {
+    if (names.size() < 2) continue;
+    for (const std::string& name : names) {
+      damaged[name] =
+          absl::StrCat("its catalog entry gives it collection id ", id,
+                       ", which collections '", absl::StrJoin(names, "', '"),
+                       "' share, so their documents cannot be told apart");
+      healthy.erase(name);
+    }
+  }
+  // No new collection may reuse an id that holds data or is in the catalog
+  // (a lost or stale meta record would hand it out again).
+  ASSIGN_OR_RETURN(const uint32_t data_max_id, MaxIdInData());
+  const uint32_t needed = std::max(max_id, data_max_id) + 1;
+  if (meta_.next_collection_id() < needed) {
+    meta_.set_next_collection_id(needed);
+    if (!options_.read_only) RETURN_IF_ERROR(persist_meta());
+  }
+  for (auto& [name, state] : healthy) {
+    if (rekey_pending) loaded.push_back(state);
+    Publish(name, std::move(state));
+  }
+  {
+    MutexLock l(&catalog_mu_);
+    damaged_ = std::move(damaged);
+  }
   if (rekey_pending) {
     for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
     leveldb::WriteBatch batch;
@@ -353,6 +412,29 @@ absl::Status Engine::LoadCatalog() {
     if (!ws.ok()) return absl::InternalError(ws.ToString());
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<uint32_t> Engine::MaxIdInData() const {
+  uint32_t max_id = 0;
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  for (char tag : {kDocumentTag, kIndexTag}) {
+    // The last key with this tag: its id is the highest.
+    it->Seek(std::string(1, static_cast<char>(tag + 1)));
+    if (it->Valid()) {
+      it->Prev();
+    } else {
+      it->SeekToLast();
+    }
+    if (!it->status().ok()) return ReadFailure(it->status(), "the database");
+    if (!it->Valid()) continue;
+    const leveldb::Slice key = it->key();
+    if (key.size() < 5 || key[0] != tag) continue;
+    const auto* b = reinterpret_cast<const unsigned char*>(key.data()) + 1;
+    const uint32_t id = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
+                        (uint32_t{b[2]} << 8) | uint32_t{b[3]};
+    max_id = std::max(max_id, id);
+  }
+  return max_id;
 }
 
 absl::Status Engine::RekeyLocked(const CollectionState& state) {
@@ -472,6 +554,23 @@ absl::Status Engine::CheckOpen() const {
   return absl::OkStatus();
 }
 
+absl::Status Engine::CheckCollection(absl::string_view name) const {
+  MutexLock l(&catalog_mu_);
+  if (closed_) return absl::FailedPreconditionError("database is closed");
+  auto it = damaged_.find(name);
+  if (it == damaged_.end()) return absl::OkStatus();
+  return MongoError(
+      absl::StatusCode::kDataLoss, kDataCorruptionDetected,
+      absl::StrCat("collection '", name, "' cannot be used: ", it->second,
+                   ". Run `ttldb repair` on the database, or "
+                   "drop the collection"));
+}
+
+std::map<std::string, std::string> Engine::CatalogDamage() const {
+  MutexLock l(&catalog_mu_);
+  return std::map<std::string, std::string>(damaged_.begin(), damaged_.end());
+}
+
 absl::Status Engine::CheckWritable() const {
   RETURN_IF_ERROR(CheckOpen());
   if (options_.read_only) {
@@ -565,6 +664,7 @@ absl::Status Engine::CreateCollection(absl::string_view name,
                                       bool must_not_exist) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(name));
+  RETURN_IF_ERROR(CheckCollection(name));
   MutexLock l(&write_mu_);
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();
@@ -612,7 +712,23 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
   MutexLock l(&write_mu_);
   auto state = GetState(name);
-  if (state == nullptr) return false;
+  if (state == nullptr) {
+    // A collection whose catalog entry is damaged: dropping it removes the
+    // entry (its data, under an id nobody knows, stays as garbage).
+    {
+      MutexLock cl(&catalog_mu_);
+      if (damaged_.find(name) == damaged_.end()) return false;
+    }
+    leveldb::WriteBatch batch;
+    batch.Delete(CatalogKey(name));
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status s = Commit(wo, &batch);
+    if (!s.ok()) return absl::InternalError(s.ToString());
+    MutexLock cl(&catalog_mu_);
+    damaged_.erase(damaged_.find(name));
+    return true;
+  }
   leveldb::WriteBatch batch;
   batch.Delete(CatalogKey(name));
   leveldb::WriteOptions wo;
@@ -633,6 +749,8 @@ absl::Status Engine::RenameCollection(absl::string_view from,
                                       absl::string_view to) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(to));
+  RETURN_IF_ERROR(CheckCollection(from));
+  RETURN_IF_ERROR(CheckCollection(to));
   MutexLock l(&write_mu_);
   auto state = GetState(from);
   if (state == nullptr) {

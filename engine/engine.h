@@ -28,6 +28,7 @@
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
+#include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
@@ -69,8 +70,11 @@ struct CollectionState {
 
 class Engine : public TtlStore {
  public:
+  // `repair`: for engine/repair.cc after LevelDB's RepairDB: a missing
+  // meta record is rebuilt from the catalog instead of refused.
   static absl::StatusOr<std::unique_ptr<Engine>> Open(absl::string_view path,
-                                                      const Options& options);
+                                                      const Options& options,
+                                                      bool repair = false);
   ~Engine() override;
   absl::Status Close();
 
@@ -206,6 +210,17 @@ class Engine : public TtlStore {
   // write (see Commit).
   absl::Status CheckWritable() const;
   absl::Status CheckOpen() const;
+  // CheckOpen, then DataLoss when the catalog entry of collection `name` is
+  // damaged (see CatalogDamage): its data cannot be found, so it can be
+  // neither read nor written (a write would create a new, empty collection
+  // over it) until `ttldb repair` or a drop.
+  absl::Status CheckCollection(absl::string_view name) const;
+  // Database::Backup (engine/backup.cc).
+  absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
+  // The collections whose catalog entries could not be loaded at open
+  // (unparsable, invalid, or sharing their id with another collection), by
+  // name, with what is wrong. The other collections open normally.
+  std::map<std::string, std::string> CatalogDamage() const;
 
  private:
   Engine(std::string path, const Options& options);
@@ -216,6 +231,9 @@ class Engine : public TtlStore {
   // Rewrites a collection's document keys and all its index entries in the
   // current encoding (an upgrade from an older format). Requires write_mu_.
   absl::Status RekeyLocked(const CollectionState& state);
+  // The highest collection id any document or index entry is stored under
+  // (0 when there is none).
+  absl::StatusOr<uint32_t> MaxIdInData() const;
   // Compiles `info` and publishes it under `name` (nullptr removes).
   absl::StatusOr<std::shared_ptr<const CollectionState>> Compile(
       const proto::CollectionInfo& info) const;
@@ -275,6 +293,9 @@ class Engine : public TtlStore {
   // LevelDB's messages to Options::logger. Both outlive db_.
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::Logger> info_log_;
+  // read_only: the Env that keeps LevelDB's writes in memory
+  // (engine/read_only_env.h); outlives db_.
+  std::unique_ptr<leveldb::Env> read_only_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
@@ -322,6 +343,12 @@ class Engine : public TtlStore {
   std::map<std::string, std::unique_ptr<Collection>, std::less<>> handles_
       ABSL_GUARDED_BY(catalog_mu_);
   bool closed_ ABSL_GUARDED_BY(catalog_mu_) = false;
+  // Collections whose catalog entry is damaged: name -> what is wrong.
+  std::map<std::string, std::string, std::less<>> damaged_
+      ABSL_GUARDED_BY(catalog_mu_);
+  bool repair_ = false;        // opened by engine/repair.cc
+  bool meta_rebuilt_ = false;  // repair_: the meta record was missing
+  friend class Repairer;
 };
 
 // Checks a collection name: 1..120 bytes, valid UTF-8, no '$' or NUL, not

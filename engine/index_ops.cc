@@ -63,6 +63,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     const IndexBuildProgress& progress) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  RETURN_IF_ERROR(CheckCollection(coll));
   ASSIGN_OR_RETURN(proto::IndexSpec spec, ParseIndexSpec(keys, options));
   const std::string spec_text = ToJson(IndexSpecToValue(spec));
   if (spec.has_expire_after_seconds()) {
@@ -324,6 +325,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
 
 absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(CheckCollection(coll));
   if (name == "_id_") {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                       "cannot drop _id index");
@@ -357,6 +359,7 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
 absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                                       const Value& command) {
   RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(CheckCollection(coll));
   const Value* index_arg = command.Get("index");
   for (const auto& [name, value] : command.object_fields()) {
     if (name != "index" && name != "collMod") {
@@ -592,7 +595,7 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
 }
 
 absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   std::vector<Value> out;
   auto state = engine_->GetState(name_);
   if (state == nullptr) return out;

@@ -2,6 +2,7 @@
 #ifndef TTLDB_ENGINE_OPTIONS_H_
 #define TTLDB_ENGINE_OPTIONS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -36,7 +37,12 @@ struct Options {
   // Fail if a database already exists.
   bool error_if_exists = false;
   // Open without writing: writes return FailedPrecondition and the TTL
-  // monitor does not start.
+  // monitor does not start. Nothing in the directory is created, changed or
+  // removed, not even LevelDB's LOCK, log, MANIFEST or LOG files: what
+  // LevelDB writes while opening (the replayed log's table) stays in memory
+  // (engine/read_only_env.h). So a database on read-only media or a full
+  // disk opens. The existing LOCK file is still locked when the medium
+  // allows it, so a directory another Database has open is refused.
   bool read_only = false;
 
   // --- TTL monitor ---
@@ -136,10 +142,22 @@ struct Options {
   leveldb::Env* env = nullptr;
 };
 
+// What Database::Backup copied.
+struct BackupStats {
+  int64_t keys = 0;   // LevelDB keys: documents, index entries, catalog
+  int64_t bytes = 0;  // their keys and values
+};
+
 struct WriteOptions {
   // Sync the LevelDB log before acknowledging: survives a machine crash, not
   // only a process crash. Slower.
   bool sync = false;
+  // Checked between the documents of a multi-document write (InsertMany,
+  // UpdateMany, DeleteMany): once it reads true the write stops there with
+  // 11601 Interrupted, "operation was interrupted after N documents were
+  // written"; the documents already written stay written (MongoDB's killOp
+  // of a multi-document write). Not owned; null: never interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 }  // namespace ttldb

@@ -51,7 +51,7 @@ bool SiblingsAgree(absl::Span<const IndexState* const> indexes,
 }  // namespace
 
 absl::StatusOr<Value> Collection::Validate() {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   Value::Array errors;
   int64_t nrecords = 0;
@@ -220,7 +220,7 @@ absl::Status CountStored(Engine* engine, const CollectionState& state,
 }  // namespace
 
 absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   int64_t count = 0, size = 0;
   if (state != nullptr) {
@@ -230,7 +230,7 @@ absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
 }
 
 absl::StatusOr<Value> Collection::Stats() {
-  RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   int64_t count = 0, size = 0;
   Value::Array names;

@@ -501,6 +501,7 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
   // An existing collection's name is valid (checked when it was created).
   if (GetState(coll) == nullptr) {
     RETURN_IF_ERROR(ValidateCollectionName(coll));
+    RETURN_IF_ERROR(CheckCollection(coll));
   }
   if (!doc.is_object()) {
     return absl::InvalidArgumentError("a document must be an object");

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace {
@@ -125,7 +126,14 @@ absl::StatusOr<Value> EngineBackend::InsertMany(absl::string_view coll,
     first_error = c.InsertMany(args, &ids, Write());
   } else {
     // Unordered: every document is tried; the first failure is reported.
-    for (const Value& d : docs) {
+    for (size_t i = 0; i < docs.size(); ++i) {
+      const Value& d = docs[i];
+      if (i > 0 && shell::InterruptRequested()) {
+        return MongoError(
+            absl::StatusCode::kAborted, kInterrupted,
+            absl::StrCat("operation was interrupted after ", ids.size(), " of ",
+                         docs.size(), " documents were inserted"));
+      }
       absl::StatusOr<Value> id = c.InsertOne(d, Write());
       if (id.ok()) {
         ids.push_back(*std::move(id));
@@ -148,7 +156,13 @@ absl::StatusOr<std::vector<Value>> EngineBackend::Find(
     absl::string_view coll, const shell::FindRequest& req) {
   ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
                    db_->collection(coll).Find(req.filter, ToFindOptions(req)));
-  return cursor->ToVector();
+  std::vector<Value> docs;
+  while (true) {
+    if (shell::InterruptRequested()) return shell::InterruptedError();
+    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+    if (!doc.has_value()) return docs;
+    docs.push_back(*std::move(doc));
+  }
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "tools/shell/interrupt.h"
 #include "tools/shell/shell_backend.h"
 
 namespace ttldb {
@@ -79,6 +80,7 @@ class EngineBackend : public shell::ShellBackend {
   WriteOptions Write() const {
     WriteOptions w;
     w.sync = sync_writes_;
+    w.interrupt = &shell::InterruptFlag();  // Ctrl-C (tools/shell/interrupt.h)
     return w;
   }
 

@@ -7,6 +7,8 @@
 //                [--canonical]
 //   ttldb import --db PATH --collection NAME [--file FILE] [--drop]
 //                [--indexes FILE] [--skew-tolerance-secs N]
+//   ttldb repair --db DIR            (tools/ops_commands.h)
+//   ttldb backup --db DIR --out DEST
 //
 // The shell runs --eval code (printing the value of each expression, as
 // `mongosh --eval` does), then FILE scripts (printing only print() /
@@ -21,7 +23,6 @@
 // Without --db the data directory is $TTLDB_HOME, else
 // $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/default; the shell says
 // which on standard error unless --quiet.
-#include <editline/readline.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +46,8 @@
 #include "engine/database.h"
 #include "tools/engine_backend.h"
 #include "tools/import_export.h"
+#include "tools/ops_commands.h"
+#include "tools/repl.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
 
@@ -60,6 +63,8 @@ constexpr char kUsage[] =
                [--canonical]
   ttldb import [--db PATH] --collection NAME [--file FILE] [--drop]
                [--indexes FILE] [--skew-tolerance-secs N]
+  ttldb repair --db DIR
+  ttldb backup --db DIR --out DEST
 )";
 
 // 60 s: MongoDB's ttlMonitorSleepSecs default.
@@ -338,41 +343,6 @@ std::string HistoryPath() {
   return absl::StrCat(home != nullptr ? home : ".", "/.ttldb_history");
 }
 
-int Repl(shell::Evaluator* ev, bool quiet) {
-  if (!quiet) {
-    std::cout << "ttldb shell: the mongo shell's syntax over ttldb. Type "
-                 "\"help\" for help, \"exit\" or Ctrl-D to leave.\n";
-  }
-  const std::string history = HistoryPath();
-  using_history();
-  read_history(history.c_str());
-  std::string buffer;
-  while (!ev->exit_requested()) {
-    const std::string prompt = buffer.empty() ? ev->database() + "> " : "... ";
-    char* raw = readline(prompt.c_str());
-    if (raw == nullptr) {  // Ctrl-D
-      std::cout << "\n";
-      break;
-    }
-    std::string line(raw);
-    std::free(raw);
-    if (buffer.empty() && line.find_first_not_of(" \t") == std::string::npos) {
-      continue;
-    }
-    buffer += line + "\n";
-    if (!shell::StatementIsComplete(buffer)) continue;
-    std::string entry = buffer;
-    if (!entry.empty() && entry.back() == '\n') entry.pop_back();
-    add_history(entry.c_str());
-    absl::Status s = ev->Run(buffer);
-    std::cout.flush();
-    if (!s.ok()) std::cerr << shell::FormatError(s) << "\n";
-    buffer.clear();
-  }
-  write_history(history.c_str());
-  return ev->exit_code();
-}
-
 int RunShell(Flags& f) {
   Options opts;
   opts.ttl_monitor_sleep = absl::Seconds(f.monitor_sleep_secs);
@@ -426,7 +396,7 @@ int RunShell(Flags& f) {
     shell::EvaluatorOptions repl_opts = eo;
     repl_opts.print_results = true;
     shell::Evaluator repl_ev(&backend, &std::cout, repl_opts);
-    return finish(Repl(&repl_ev, f.quiet));
+    return finish(RunRepl(&repl_ev, &backend, f.quiet, HistoryPath()));
   }
   // Piped standard input: one script, each expression's value printed, as
   // `mongosh < script.js` prints them.
@@ -444,6 +414,11 @@ int RunShell(Flags& f) {
 
 int main(int argc, char** argv) {
   using ttldb::Flags;
+  if (argc > 1 && ttldb::IsOpsCommand(argv[1])) {
+    return ttldb::RunOpsCommand(
+        argv[1], std::vector<std::string>(argv + 2, argv + argc), std::cout,
+        std::cerr);
+  }
   std::string command;
   int first = 1;
   if (argc > 1 &&

@@ -6,6 +6,7 @@
 #include "base/status.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/evaluator_internal.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace shell {
@@ -24,6 +25,7 @@ using internal::JsNumber;
 using internal::NodeText;
 using internal::NumberOf;
 using internal::ObjectArg;
+using internal::RequireArgs;
 using internal::SetField;
 using internal::Truthy;
 using internal::TypeError;
@@ -170,6 +172,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     return wrap(backend_->FindOne(coll, filter, projection));
   }
   if (method == "insertOne") {
+    RETURN_IF_ERROR(RequireArgs(args, 1, "Collection.insertOne"));
     ASSIGN_OR_RETURN(Value doc, ObjectArg(args, 0, "doc"));
     return wrap(backend_->InsertOne(coll, doc));
   }
@@ -179,6 +182,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
            "Collection.insert() is deprecated. Use insertOne, insertMany, "
            "or bulkWrite.");
     }
+    RETURN_IF_ERROR(RequireArgs(args, 1, absl::StrCat("Collection.", method)));
     ASSIGN_OR_RETURN(Value docs, Arg(args, 0, Value::Null(), "docs"));
     ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
     const Value* ordered = FieldOf(options, "ordered");
@@ -208,6 +212,13 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
   }
   if (method == "updateOne" || method == "updateMany" ||
       method == "replaceOne" || method == "update") {
+    if (method == "update") {
+      Warn("update",
+           "Collection.update() is deprecated. Use updateOne, updateMany, "
+           "or bulkWrite.");
+    }
+    RETURN_IF_ERROR(RequireArgs(args, method == "update" ? 2 : 1,
+                                absl::StrCat("Collection.", method)));
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(Value update, Arg(args, 1, Value::Null(), "update"));
     bool upsert = false, multi = false;
@@ -233,9 +244,6 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     }
     const bool has_ops = pipeline || HasOperatorKeys(update);
     if (method == "update") {
-      Warn("update",
-           "Collection.update() is deprecated. Use updateOne, updateMany, "
-           "or bulkWrite.");
       if (!has_ops) {
         return wrap(backend_->ReplaceOne(coll, filter, update, upsert));
       }
@@ -264,6 +272,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
                                    array_filters));
   }
   if (method == "deleteOne" || method == "deleteMany") {
+    RETURN_IF_ERROR(RequireArgs(args, 1, absl::StrCat("Collection.", method)));
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     return wrap(method == "deleteOne" ? backend_->DeleteOne(coll, filter)
                                       : backend_->DeleteMany(coll, filter));
@@ -272,6 +281,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     Warn("remove",
          "Collection.remove() is deprecated. Use deleteOne, deleteMany, "
          "findOneAndDelete, or bulkWrite.");
+    RETURN_IF_ERROR(RequireArgs(args, 1, "Collection.remove"));
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(Value just_one,
                      Arg(args, 1, Value::Bool(false), "justOne"));
@@ -310,11 +320,13 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     return wrap(backend_->Distinct(coll, key.string_value(), filter));
   }
   if (method == "createIndex" || method == "ensureIndex") {
+    RETURN_IF_ERROR(RequireArgs(args, 1, absl::StrCat("Collection.", method)));
     ASSIGN_OR_RETURN(Value keys, ObjectArg(args, 0, "keys"));
     ASSIGN_OR_RETURN(Value options, ObjectArg(args, 1, "options"));
     return wrap(backend_->CreateIndex(coll, keys, options));
   }
   if (method == "createIndexes") {
+    RETURN_IF_ERROR(RequireArgs(args, 1, "Collection.createIndexes"));
     ASSIGN_OR_RETURN(Value list, Arg(args, 0, Value::Null(), "keyPatterns"));
     if (!list.is_array()) {
       return absl::InvalidArgumentError(
@@ -376,7 +388,10 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
 
 absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
     const ShellValue& cursor) {
-  return backend_->Find(cursor.collection, cursor.find);
+  ASSIGN_OR_RETURN(std::vector<Value> docs,
+                   backend_->Find(cursor.collection, cursor.find));
+  if (InterruptRequested()) return InterruptedError();
+  return docs;
 }
 
 absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
@@ -452,7 +467,10 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
           "functions");
     }
     ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
-    for (const Value& d : docs) *out_ << Render(d) << "\n";
+    for (const Value& d : docs) {
+      if (InterruptRequested()) return InterruptedError();
+      *out_ << Render(d) << "\n";
+    }
     return ShellValue::Undefined();
   }
   return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));

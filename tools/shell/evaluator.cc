@@ -11,8 +11,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "base/status.h"
+#include "tools/shell/arithmetic.h"
 #include "tools/shell/builtins.h"
 #include "tools/shell/evaluator_internal.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace shell {
@@ -68,6 +70,7 @@ absl::Status Evaluator::Run(absl::string_view source) {
   if (!program.ok()) return program.status();
   for (const Statement& st : *program) {
     if (exit_requested_) break;
+    if (InterruptRequested()) return InterruptedError();
     absl::Status s = Execute(st);
     if (!s.ok()) return s;
   }
@@ -339,6 +342,21 @@ absl::Status Evaluator::Assign(const Node& target, ShellValue value) {
   return absl::OkStatus();
 }
 
+JsOperand Evaluator::Operand(const ShellValue& v) const {
+  switch (v.kind) {
+    case Kind::kUndefined:
+      return std::nullopt;
+    case Kind::kValue:
+      return v.value;
+    case Kind::kDatabase:  // mongosh's toString() of db and db.c
+      return Value::String(options_.database);
+    case Kind::kCollection:
+      return Value::String(absl::StrCat(options_.database, ".", v.collection));
+    default:
+      return Value::String("[object Object]");
+  }
+}
+
 absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
   switch (node.kind) {
     case NodeKind::kLiteral:
@@ -454,20 +472,26 @@ absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
       if (!v.ok()) return v.status();
       return ShellValue::Of(*std::move(v));
     }
-    case NodeKind::kNegate: {
+    case NodeKind::kNegate:
+    case NodeKind::kPlus: {
       absl::StatusOr<ShellValue> v = Evaluate(*node.target);
       if (!v.ok()) return v.status();
-      if (v->kind != Kind::kValue || !IsNumeric(v->value)) {
-        return ShellValue::Of(Value::Double(std::nan("")));
+      const JsOperand operand = Operand(*v);
+      return ShellValue::Of(node.kind == NodeKind::kNegate
+                                ? JsNegate(operand)
+                                : JsUnaryPlus(operand));
+    }
+    case NodeKind::kBinary: {
+      absl::StatusOr<ShellValue> first = Evaluate(*node.items[0]);
+      if (!first.ok()) return first.status();
+      JsOperand acc = Operand(*first);
+      for (size_t i = 1; i < node.items.size(); ++i) {
+        absl::StatusOr<ShellValue> next = Evaluate(*node.items[i]);
+        if (!next.ok()) return next.status();
+        acc =
+            JsBinary(node.name[i - 1], acc, Operand(*next), options_.time_zone);
       }
-      const Value& n = v->value;
-      if (n.type() == ValueType::kInt64 && n.int64_value() != INT64_MIN) {
-        return ShellValue::Of(Value::Int64(-n.int64_value()));
-      }
-      if (n.type() == ValueType::kInt32 && n.int32_value() != 0) {
-        return ShellValue::Of(JsNumber(-NumberOf(n)));
-      }
-      return ShellValue::Of(Value::Double(-NumberOf(n)));
+      return ShellValue::Of(*std::move(acc));
     }
   }
   return ShellValue::Undefined();
@@ -697,6 +721,7 @@ std::string FormatError(const absl::Status& status) {
                                           "ReferenceError:",
                                           "RangeError:",
                                           "MongoshInvalidInputError:",
+                                          "MongoshInterruptedError:",
                                           "MongoInvalidArgumentError:",
                                           "BSONError:",
                                           "MongoServerError",

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -172,6 +173,8 @@ class Evaluator {
                                              const Node& node);
   absl::StatusOr<std::vector<Value>> RunCursor(const ShellValue& cursor);
   int64_t Now() const;
+  // A value as an operand of + - * / % (undefined is std::nullopt).
+  std::optional<Value> Operand(const ShellValue& v) const;
 
   ShellBackend* backend_;
   std::ostream* out_;

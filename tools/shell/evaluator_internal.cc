@@ -113,6 +113,19 @@ absl::StatusOr<Value> Arg(const std::vector<ShellValue>& args, size_t i,
   return args[i].value;
 }
 
+absl::Status RequireArgs(const std::vector<ShellValue>& args, size_t n,
+                         absl::string_view function) {
+  for (size_t i = 0; i < n; ++i) {
+    if (i >= args.size() || args[i].kind == Kind::kUndefined) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "MongoshInvalidInputError: [COMMON-10001] Missing required "
+          "argument at position ",
+          i, " (", function, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> ObjectArg(const std::vector<ShellValue>& args, size_t i,
                                 absl::string_view what) {
   absl::StatusOr<Value> v = Arg(args, i, Value::MakeObject(), what);

@@ -39,6 +39,13 @@ bool HasOperatorKeys(const Value& doc);
 // Argument i as a BSON value; undefined or missing gives `fallback`.
 absl::StatusOr<Value> Arg(const std::vector<ShellValue>& args, size_t i,
                           const Value& fallback, absl::string_view what);
+// mongosh's assertArgsDefinedType for required arguments: the first `n`
+// arguments must be given and not undefined, else
+// "MongoshInvalidInputError: [COMMON-10001] Missing required argument at
+// position i (Collection.insertOne)" (mongosh packages/shell-api
+// src/helpers.ts).
+absl::Status RequireArgs(const std::vector<ShellValue>& args, size_t n,
+                         absl::string_view function);
 // Argument i as an object; missing, undefined or null give {}.
 absl::StatusOr<Value> ObjectArg(const std::vector<ShellValue>& args, size_t i,
                                 absl::string_view what);

@@ -507,7 +507,7 @@ TEST_F(EvaluatorTest, GlobalsAndShellCommands) {
                 "ISODate('2013-07-22T14:00:00Z').toISOString()\n"
                 "ObjectId('65a1b2c3d4e5f60718293a4b').getTimestamp()\n"
                 "ObjectId('65a1b2c3d4e5f60718293a4b').str\n"
-                "x = -5\n-x;\n[-Infinity, NaN, -0, 1.0, 2.5]\n"
+                "x = -5;\n-x;\n[-Infinity, NaN, -0, 1.0, 2.5]\n"
                 "use other\nuse other\nit\nquit()\nprint('not reached')"),
             "a 1 { b: 2 }\n{ b: [ 1, 'x' ] }\n1795255200000\n"
             "ISODate('2026-11-21T10:00:00.000Z')\n"
@@ -522,6 +522,64 @@ TEST_F(EvaluatorTest, GlobalsAndShellCommands) {
             "! MongoshInvalidInputError: [COMMON-10001] 'users' is not a "
             "valid argument for \"show\".");
   EXPECT_EQ(Run("db.c.find().forEach(printjson)"), "");
+}
+
+// ECMA-262 number semantics (13.7, 13.8: ToNumber, ToPrimitive, string
+// concatenation), shown as mongosh shows the resulting JavaScript value.
+TEST_F(EvaluatorTest, Arithmetic) {
+  EXPECT_EQ(Run("10 / 4; 7 % -3; -7 % 3; 1 + 2 * 3; (1 + 2) * 3; 2 - 3 - 4;"
+                "0.1 + 0.2; 1 / 0; -1 / 0; 0 / 0; -(0); 2 * -0;"),
+            "2.5\n1\n-1\n7\n9\n-5\n0.30000000000000004\nInfinity\n"
+            "-Infinity\nNaN\n-0\n-0\n");
+  EXPECT_EQ(Run("'a' + 1 + 2; 1 + 2 + 'a'; '6' * '7'; '10' / '4'; +'0x1F';"
+                "+' 12 '; +'1e3'; +'abc'; +''; +true; +null; +undefined;"
+                "+[]; +[7]; +{}; 'n=' + null; 'u=' + undefined; [1, 2] + '';"
+                "'x' + 2.5; 'x' + -0; 'x' + 1e21; true + 1;"),
+            "a12\n3a\n42\n2.5\n31\n12\n1000\nNaN\n0\n1\n0\nNaN\n0\n7\n"
+            "NaN\nn=null\nu=undefined\n1,2\nx2.5\nx0\nx1e+21\n2\n");
+  // Dates: minus gives milliseconds, plus concatenates toString().
+  EXPECT_EQ(Run("new Date(Date.now() - 3600 * 1000);"
+                "new Date(0) - 0; Date.now() - new Date(0);"
+                "new Date(0) + '!';"),
+            "ISODate('2026-11-21T09:00:00.000Z')\n0\n1795255200000\n"
+            "Thu Jan 01 1970 00:00:00 GMT+0000 (UTC)!\n");
+  EXPECT_EQ(Run("var x = 10; x / 2 / 5; x = x * 3; db.c.insertOne({a: x / 4,"
+                " b: x - 30, c: 'k' + x}); db.c.findOne({}, {_id: 0})"),
+            "1\n30\n{\n  acknowledged: true,\n"
+            "  insertedId: ObjectId('650000000000000000000001')\n}\n"
+            "{ _id: ObjectId('650000000000000000000001'), a: 7.5, b: 0, c: "
+            "'k30' }\n");
+  EXPECT_EQ(Run("NumberLong(5) * 2; -NumberLong(5); db + '!'; db.c + '!'"),
+            "10\nLong('-5')\ntest!\ntest.c!\n");
+}
+
+// mongosh's assertArgsDefinedType (packages/shell-api/src/collection.ts:
+// insertOne asserts [doc], update asserts [filter, update]).
+TEST_F(EvaluatorTest, RequiredArgumentsAreChecked) {
+  EXPECT_EQ(Run("db.c.insertOne()"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.insertOne)");
+  EXPECT_EQ(Run("db.c.insertOne(undefined)"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.insertOne)");
+  EXPECT_EQ(Run("db.c.insertMany()"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.insertMany)");
+  EXPECT_EQ(Run("db.c.deleteMany()"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.deleteMany)");
+  EXPECT_EQ(Run("db.c.updateOne()"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.updateOne)");
+  EXPECT_EQ(Run("db.c.createIndex()"),
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 0 (Collection.createIndex)");
+  EXPECT_EQ(Run("db.c.update({})"),
+            "DeprecationWarning: Collection.update() is deprecated. Use "
+            "updateOne, updateMany, or bulkWrite.\n"
+            "! MongoshInvalidInputError: [COMMON-10001] Missing required "
+            "argument at position 1 (Collection.update)");
+  EXPECT_TRUE(backend_.colls["c"].empty());
 }
 
 TEST_F(EvaluatorTest, JsonMode) {

@@ -41,6 +41,36 @@ void AppendUtf8(uint32_t cp, std::string* out) {
   }
 }
 
+// Whether a '/' after these tokens starts a regex literal rather than
+// being the division operator. JavaScript decides by grammar; the rule
+// every tokenizer that does not parse uses (and that agrees with it for the
+// shell's language) looks at the previous token: after a value (a number,
+// string, regex, identifier other than an operator keyword, or ')' or ']')
+// a '/' divides; at the start, after an operator or an opening bracket it
+// starts a regex. After '}' it starts one too, as after a block statement.
+bool RegexAllowedAfter(const std::vector<Token>& tokens) {
+  if (tokens.empty()) return true;
+  const Token& prev = tokens.back();
+  switch (prev.kind) {
+    case TokenKind::kNumber:
+    case TokenKind::kString:
+    case TokenKind::kRegex:
+      return false;
+    case TokenKind::kIdentifier:
+      return prev.text == "return" || prev.text == "typeof" ||
+             prev.text == "instanceof" || prev.text == "in" ||
+             prev.text == "of" || prev.text == "new" || prev.text == "delete" ||
+             prev.text == "void" || prev.text == "throw" ||
+             prev.text == "case" || prev.text == "do" || prev.text == "else" ||
+             prev.text == "yield" || prev.text == "await";
+    case TokenKind::kPunct:
+      return !(prev.Is(')') || prev.Is(']'));
+    case TokenKind::kEnd:
+      return true;
+  }
+  return true;
+}
+
 class Lexer {
  public:
   explicit Lexer(absl::string_view src) : src_(src) {}
@@ -110,7 +140,7 @@ class Lexer {
           tokens->push_back(MakeToken(TokenKind::kEnd, false));
           return absl::OkStatus();
         }
-      } else if (c == '/') {
+      } else if (c == '/' && RegexAllowedAfter(*tokens)) {
         token.kind = TokenKind::kRegex;
         absl::Status s = LexRegex(&token);
         if (!s.ok()) return s;

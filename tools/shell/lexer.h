@@ -2,9 +2,10 @@
 //
 // The shell is not a JavaScript interpreter: it reads what people type into
 // mongosh (identifiers, member access, calls, object/array literals, strings,
-// numbers, regex literals, `new`, `var/let/const`, assignment, unary minus).
-// The language has no division, so a `/` that does not start a comment
-// always starts a regex literal.
+// numbers, regex literals, `new`, `var/let/const`, assignment, arithmetic).
+// A `/` that does not start a comment is division after a value (a number,
+// string, regex, identifier, `)` or `]`: `10 / 4`) and starts a regex
+// literal anywhere else (`find({a: /x/})`), as JavaScript tokenizers decide.
 #ifndef TTLDB_TOOLS_SHELL_LEXER_H_
 #define TTLDB_TOOLS_SHELL_LEXER_H_
 
@@ -23,8 +24,8 @@ enum class TokenKind {
   kNumber,      // text holds the lexeme without sign: "12", "0x1F", "1.5e3"
   kString,      // text holds the decoded value
   kRegex,       // text holds the pattern, flags the flags as written
-  kPunct,       // text holds one character: { } [ ] ( ) , : ; . = - or any
-                // other character, which the parser rejects
+  kPunct,       // text holds one character: { } [ ] ( ) , : ; . = + - * / %
+                // or any other character, which the parser rejects
 };
 
 struct Token {

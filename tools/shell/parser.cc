@@ -143,27 +143,68 @@ class Parser {
       return SyntaxError("Expression nested too deeply", Cur().line,
                          Cur().column);
     }
-    absl::Status s = ParseUnary(out);
+    absl::Status s = ParseAdditive(out);
     --depth_;
     return s;
   }
 
-  absl::Status ParseUnary(std::unique_ptr<Node>* out) {
-    if (Cur().Is('-')) {
-      Token minus = Cur();
+  // One precedence level of left-associative binary operators: `ops` are
+  // its operator characters, `operand` parses the next tighter level.
+  absl::Status ParseChain(
+      absl::string_view ops,
+      absl::Status (Parser::*operand)(std::unique_ptr<Node>*),
+      std::unique_ptr<Node>* out) {
+    std::unique_ptr<Node> first;
+    absl::Status s = (this->*operand)(&first);
+    if (!s.ok()) return s;
+    std::unique_ptr<Node> chain;
+    while (Cur().kind == TokenKind::kPunct && Cur().text.size() == 1 &&
+           ops.find(Cur().text[0]) != absl::string_view::npos) {
+      if (chain == nullptr) {
+        chain = MakeNode(NodeKind::kBinary, Cur());
+        chain->items.push_back(std::move(first));
+      }
+      chain->name.push_back(Cur().text[0]);
       Next();
-      if (Cur().kind == TokenKind::kNumber) {
-        auto n = MakeNode(NodeKind::kLiteral, minus);
+      std::unique_ptr<Node> next;
+      s = (this->*operand)(&next);
+      if (!s.ok()) return s;
+      chain->items.push_back(std::move(next));
+    }
+    *out = chain != nullptr ? std::move(chain) : std::move(first);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseAdditive(std::unique_ptr<Node>* out) {
+    return ParseChain("+-", &Parser::ParseMultiplicative, out);
+  }
+
+  absl::Status ParseMultiplicative(std::unique_ptr<Node>* out) {
+    return ParseChain("*/%", &Parser::ParseUnary, out);
+  }
+
+  absl::Status ParseUnary(std::unique_ptr<Node>* out) {
+    if (Cur().Is('-') || Cur().Is('+')) {
+      Token sign = Cur();
+      Next();
+      if (sign.Is('-') && Cur().kind == TokenKind::kNumber) {
+        auto n = MakeNode(NodeKind::kLiteral, sign);
         absl::StatusOr<Value> v = NumberLiteral(Cur().text, true);
         if (!v.ok())
-          return SyntaxError("Invalid number", minus.line, minus.column);
+          return SyntaxError("Invalid number", sign.line, sign.column);
         n->literal = *std::move(v);
         Next();
         *out = std::move(n);
         return ParsePostfix(out);
       }
-      auto n = MakeNode(NodeKind::kNegate, minus);
-      absl::Status s = ParseExpr(&n->target);
+      if (++depth_ > kMaxDepth) {
+        return SyntaxError("Expression nested too deeply", Cur().line,
+                           Cur().column);
+      }
+      auto n =
+          MakeNode(sign.Is('-') ? NodeKind::kNegate : NodeKind::kPlus, sign);
+      absl::Status s = ParseUnary(&n->target);
+      --depth_;
       if (!s.ok()) return s;
       *out = std::move(n);
       return absl::OkStatus();
@@ -430,7 +471,8 @@ bool StatementIsComplete(absl::string_view buffer) {
   if (tokens.size() < 2) return true;
   const Token& last = tokens[tokens.size() - 2];
   if (last.Is('.') || last.Is(',') || last.Is(':') || last.Is('=') ||
-      last.Is('-')) {
+      last.Is('-') || last.Is('+') || last.Is('*') || last.Is('/') ||
+      last.Is('%')) {
     return false;
   }
   if (last.IsWord("new") || last.IsWord("var") || last.IsWord("let") ||

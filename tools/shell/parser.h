@@ -3,13 +3,17 @@
 //
 // Grammar (statements end at ';', at a line break, or at the end of input;
 // a statement goes on across lines while a bracket is open, after a line
-// ending in '.', ',', ':', '=' or '-', and before a line starting with '.'):
+// ending in '.', ',', ':', '=' or an arithmetic operator, and before a line
+// starting with '.'):
 //
 //   statement   := ('var'|'let'|'const') IDENT ['=' expr]
 //                | 'show' WORD | 'use' WORD | 'help' [WORD]
 //                | 'exit' | 'quit' | 'it'
 //                | expr ['=' expr]
-//   expr        := '-' expr | postfix
+//   expr        := additive
+//   additive    := multiplicative { ('+'|'-') multiplicative }
+//   multiplicative := unary { ('*'|'/'|'%') unary }
+//   unary       := ('-'|'+') unary | postfix
 //   postfix     := primary { '.' IDENT | '[' expr ']' | '(' args ')' }
 //   primary     := NUMBER | STRING | REGEX | IDENT | object | array
 //                | '(' expr ')' | 'new' IDENT { '.' IDENT } ['(' args ')']
@@ -49,6 +53,11 @@ enum class NodeKind {
   kCall,        // target(items...)
   kNew,         // new name(items...): name may be dotted ("ISODate")
   kNegate,      // -target
+  kPlus,        // +target (JavaScript's ToNumber)
+  kBinary,      // items[0] name[0] items[1] name[1] items[2] ...: a chain of
+                // left-associative operators of one precedence level, each
+                // one character of `name` ("+-" for a + b - c); kept flat so
+                // a long sum does not nest (nor recurse) deeply
 };
 
 struct Node {
@@ -88,7 +97,8 @@ absl::StatusOr<std::vector<Statement>> ParseProgram(absl::string_view source);
 // For the REPL: whether `buffer` holds complete statements, or the user is
 // still typing. False while a bracket is open, inside a /* comment, inside a
 // string whose line ends with a backslash, or when the last token is one
-// that needs more ('.', ',', ':', '=', '-', 'new', var/let/const).
+// that needs more ('.', ',', ':', '=', an arithmetic
+// operator, 'new', var/let/const).
 // Like mongosh (Node's REPL), an unterminated plain string or a stray
 // closing bracket is complete: parsing it reports the error at once.
 bool StatementIsComplete(absl::string_view buffer);

@@ -61,6 +61,16 @@ std::string Dump(const Node& n) {
       return absl::StrCat(Dump(*n.target), "[", Dump(*n.index), "]");
     case NodeKind::kNegate:
       return absl::StrCat("-(", Dump(*n.target), ")");
+    case NodeKind::kPlus:
+      return absl::StrCat("+(", Dump(*n.target), ")");
+    case NodeKind::kBinary: {
+      std::string out = absl::StrCat("(", Dump(*n.items[0]));
+      for (size_t i = 1; i < n.items.size(); ++i) {
+        absl::StrAppend(&out, " ", std::string(1, n.name[i - 1]), " ",
+                        Dump(*n.items[i]));
+      }
+      return absl::StrCat(out, ")");
+    }
   }
   return "?";
 }
@@ -202,6 +212,44 @@ TEST(ParserTest, Expressions) {
   EXPECT_EQ(Parse("(1)"), "1");
 }
 
+// Arithmetic with JavaScript's precedence (ECMA-262 13.7 multiplicative
+// over 13.8 additive, both left-associative; unary minus and plus bind
+// tightest). `new Date(Date.now() - 3600 * 1000)` is the TTL tutorials'
+// line (MongoDB manual, "Expire Data from Collections by Setting TTL").
+TEST(ParserTest, ArithmeticPrecedence) {
+  EXPECT_EQ(Parse("1 + 2 * 3"), "(1 + (2 * 3))");
+  EXPECT_EQ(Parse("(1 + 2) * 3"), "((1 + 2) * 3)");
+  EXPECT_EQ(Parse("a - b - c"), "(a - b - c)");
+  EXPECT_EQ(Parse("8 / 4 / 2 % 3"), "(8 / 4 / 2 % 3)");
+  EXPECT_EQ(Parse("-a * -2 + +b"), "((-(a) * -2) + +(b))");
+  EXPECT_EQ(Parse("- - x"), "-(-(x))");
+  EXPECT_EQ(Parse("new Date(Date.now() - 3600 * 1000)"),
+            "new Date((Date.now() - (3600 * 1000)))");
+  EXPECT_EQ(Parse("db.c.find({t: {$lt: Date.now() - 60 * 1000}})"),
+            "db.c.find({t:{$lt:(Date.now() - (60 * 1000))}})");
+  EXPECT_EQ(Parse("'a' + x.y[0]"), "('a' + x.y[0])");
+  EXPECT_EQ(Parse("x = 1 + 2\ny"), "x = (1 + 2) ; y");
+}
+
+// A '/' after a value divides; anywhere else it starts a regex literal
+// (the ECMAScript lexical grammar's InputElementDiv/InputElementRegExp
+// goal symbols, decided here by the previous token).
+TEST(ParserTest, DivisionOrRegexByPreviousToken) {
+  EXPECT_EQ(Parse("10 / 4"), "(10 / 4)");
+  EXPECT_EQ(Parse("10/4/2"), "(10 / 4 / 2)");
+  EXPECT_EQ(Parse("x / 2"), "(x / 2)");
+  EXPECT_EQ(Parse("(x) / 2"), "(x / 2)");
+  EXPECT_EQ(Parse("a[0] / 2"), "(a[0] / 2)");
+  EXPECT_EQ(Parse("'6' / 2"), "('6' / 2)");
+  EXPECT_EQ(Parse("db.c.find({a: /x/})"), "db.c.find({a:/x/})");
+  EXPECT_EQ(Parse("/a/i"), "/a/i");
+  EXPECT_EQ(Parse("[/a/, /b/]"), "[/a/,/b/]");
+  EXPECT_EQ(Parse("f(/a/)"), "f(/a/)");
+  EXPECT_EQ(Parse("x = /a/"), "x = /a/");
+  EXPECT_EQ(Parse("1 + /a/"), "(1 + /a/)");
+  EXPECT_EQ(Parse("/a/ / 2"), "(/a/ / 2)");
+}
+
 TEST(ParserTest, StatementsSpanLines) {
   EXPECT_EQ(Parse("db.c.find({\n  a: 1,\n  b: [\n1,\n2]\n})\nx"),
             "db.c.find({a:1,b:[1,2]}) ; x");
@@ -242,8 +290,10 @@ TEST(ParserTest, SyntaxErrorsCarryLineAndColumn) {
             "SyntaxError: Unterminated comment (line 1, column 8)");
   EXPECT_EQ(Parse("x = 3in"),
             "SyntaxError: Invalid or unexpected token (line 1, column 6)");
-  EXPECT_EQ(Parse("x = 1 + 2"),
-            "SyntaxError: Unexpected token '+' (line 1, column 7)");
+  EXPECT_EQ(Parse("x = 1 + "),
+            "SyntaxError: Unexpected end of input (line 1, column 9)");
+  EXPECT_EQ(Parse("x = 1 * * 2"),
+            "SyntaxError: Unexpected token '*' (line 1, column 9)");
   EXPECT_EQ(Parse("'\\u12'"),
             "SyntaxError: Invalid Unicode escape sequence (line 1, column 2)");
   EXPECT_EQ(Parse("const z"),
@@ -273,6 +323,10 @@ TEST(StatementIsCompleteTest, Incremental) {
   EXPECT_TRUE(StatementIsComplete("x = 1 // {"));
   EXPECT_TRUE(StatementIsComplete("db.c.find())"));  // stray closer: error
   EXPECT_TRUE(StatementIsComplete("db.c.insertOne({\n a: 1\n})"));
+  EXPECT_FALSE(StatementIsComplete("x = 10 /"));  // division, not a regex
+  EXPECT_FALSE(StatementIsComplete("x = 10 *"));
+  EXPECT_FALSE(StatementIsComplete("x = 'a' +"));
+  EXPECT_TRUE(StatementIsComplete("x = 10 / 4"));
 }
 
 TEST(ParserTest, NegativeZeroIsADouble) {

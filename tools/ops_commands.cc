@@ -1,0 +1,139 @@
+#include "tools/ops_commands.h"
+
+#include <memory>
+#include <ostream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/database.h"
+#include "engine/repair.h"
+#include "tools/shell/evaluator.h"
+#include "tools/shell/value_format.h"
+
+namespace ttldb {
+namespace {
+
+constexpr char kOpsUsage[] =
+    "usage:\n"
+    "  ttldb repair --db DIR [--quiet]\n"
+    "  ttldb backup --db DIR --out DEST [--quiet]\n";
+
+struct OpsFlags {
+  std::string db;
+  std::string out;
+  bool quiet = false;
+};
+
+// "" on success, else the usage error.
+std::string Parse(const std::string& command,
+                  const std::vector<std::string>& args, OpsFlags* f) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    std::string value;
+    bool has_inline = false;
+    const size_t eq = arg.find('=');
+    if (absl::StartsWith(arg, "--") && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_inline = true;
+    }
+    auto take = [&](std::string* into) {
+      if (has_inline) {
+        *into = value;
+        return true;
+      }
+      if (i + 1 >= args.size()) return false;
+      *into = args[++i];
+      return true;
+    };
+    if (arg == "--db") {
+      if (!take(&f->db)) return "bad or missing value for --db";
+    } else if (command == "backup" && arg == "--out") {
+      if (!take(&f->out)) return "bad or missing value for --out";
+    } else if (arg == "--quiet" && !has_inline) {
+      f->quiet = true;
+    } else if (arg == "--help" || arg == "-h") {
+      return "help";
+    } else {
+      return absl::StrCat("unknown option ", arg);
+    }
+  }
+  if (f->db.empty()) return absl::StrCat(command, " needs --db DIR");
+  if (command == "backup" && f->out.empty()) return "backup needs --out DEST";
+  return "";
+}
+
+int Repair(const OpsFlags& f, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<RepairReport> report = RepairDatabase(f.db);
+  if (!report.ok()) {
+    err << "ttldb repair: " << shell::FormatError(report.status()) << "\n";
+    return 1;
+  }
+  if (!f.quiet) {
+    for (const std::string& line : report->catalog) {
+      err << "ttldb repair: " << line << "\n";
+    }
+    for (const auto& c : report->collections) {
+      err << "ttldb repair: collection '" << c.name << "': " << c.documents
+          << " documents kept, " << c.lost_documents << " known lost, "
+          << c.unreadable_documents << " unreadable deleted, "
+          << c.index_entries_rebuilt << " index entries rebuilt"
+          << (c.valid ? "" : "; STILL INVALID") << "\n";
+    }
+  }
+  out << shell::FormatValue(report->ToValue()) << "\n";
+  return report->AllValid() ? 0 : 1;
+}
+
+int Backup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
+  Options o;
+  o.read_only = true;  // nothing in the source directory is written
+  o.create_if_missing = false;
+  o.ttl_monitor_enabled = false;
+  absl::StatusOr<std::unique_ptr<Database>> db = Database::Open(f.db, o);
+  if (!db.ok()) {
+    err << "ttldb backup: " << shell::FormatError(db.status()) << "\n";
+    if (absl::IsFailedPrecondition(db.status()) &&
+        absl::StrContains(db.status().message(), "already open")) {
+      err << "ttldb backup: a running server holds " << f.db
+          << "; ask it for the backup instead:\n"
+          << "  db.adminCommand({createBackup: 1, backupDir: \"" << f.out
+          << "\"})\n";
+    }
+    return 1;
+  }
+  absl::StatusOr<BackupStats> stats = (*db)->Backup(f.out);
+  if (!stats.ok()) {
+    err << "ttldb backup: " << shell::FormatError(stats.status()) << "\n";
+    return 1;
+  }
+  if (!f.quiet) {
+    out << "backed up " << f.db << " to " << f.out << ": " << stats->keys
+        << " keys, " << stats->bytes << " bytes\n";
+  }
+  return (*db)->Close().ok() ? 0 : 1;
+}
+
+}  // namespace
+
+bool IsOpsCommand(const std::string& name) {
+  return name == "repair" || name == "backup";
+}
+
+int RunOpsCommand(const std::string& command,
+                  const std::vector<std::string>& args, std::ostream& out,
+                  std::ostream& err) {
+  OpsFlags f;
+  const std::string error = Parse(command, args, &f);
+  if (error == "help") {
+    out << kOpsUsage;
+    return 0;
+  }
+  if (!error.empty()) {
+    err << "ttldb " << command << ": " << error << "\n" << kOpsUsage;
+    return 2;
+  }
+  return command == "repair" ? Repair(f, out, err) : Backup(f, out, err);
+}
+
+}  // namespace ttldb
