@@ -639,7 +639,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
     // rename_collection.cpp checkSourceAndTargetNamespaces(); a rename onto
     // itself: jstests/core/rename_collection_to_itself.js.
     if (from == to) {
-      return MongoError(absl::StatusCode::kInvalidArgument, 20,
+      return MongoError(absl::StatusCode::kInvalidArgument, kIllegalOperation,
                         "Can't rename a collection to itself");
     }
     auto state = GetState(from);
@@ -650,7 +650,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
     }
     dropped = GetState(to);
     if (dropped != nullptr && !drop_target) {
-      return MongoError(absl::StatusCode::kAlreadyExists, 48,
+      return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
                         "target namespace exists");
     }
     // One synced batch: the target's catalog entry (if dropped) and the

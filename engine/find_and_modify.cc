@@ -105,9 +105,28 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
   std::shared_ptr<const CollectionState> state = engine->GetState(coll);
   std::optional<Value> doc;
   if (state != nullptr) {
-    // Hidden (expired) documents are skipped by the cursor itself.
-    ASSIGN_OR_RETURN(auto cursor, ExecuteQuery(engine, state, query, now));
-    ASSIGN_OR_RETURN(doc, cursor->Next());
+    const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
+    ASSIGN_OR_RETURN(QueryPlan plan,
+                     PlanQuery(*state, filter, sort, query.hint));
+    if (plan.kind == QueryPlan::Kind::kIdLookup &&
+        (sort == nullptr || plan.ids.size() <= 1)) {
+      // By _id: under the lock the latest committed documents are what a
+      // snapshot would hold, so they are read through the document cache
+      // (a snapshot read parses the stored JSON every time).
+      for (const std::string& id : plan.ids) {
+        ASSIGN_OR_RETURN(std::optional<Value> candidate,
+                         engine->ReadDocument(*state, id));
+        if (candidate.has_value() && filter.Matches(*candidate) &&
+            !engine->IsHidden(*state, *candidate, now)) {
+          doc = std::move(candidate);
+          break;
+        }
+      }
+    } else {
+      // Hidden (expired) documents are skipped by the cursor itself.
+      ASSIGN_OR_RETURN(auto cursor, ExecuteQuery(engine, state, query, now));
+      ASSIGN_OR_RETURN(doc, cursor->Next());
+    }
   }
   // A test holds the lock here, between the read and the write, while
   // another writer tries to come in.
