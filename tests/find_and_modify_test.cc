@@ -265,6 +265,45 @@ TEST_F(FindAndModifyTest, ExpiredDocumentsDoNotMatch) {
   EXPECT_TRUE(Valid(c));
 }
 
+// The upsert's collision with a hidden document on a unique key removes
+// it in the same step and hands it to the expiry listener once, after the
+// lock is released (tests/hidden_writes_test.cc's rule for findAndModify).
+class FindAndModifyListenerTest : public DbTest {
+ protected:
+  void AdjustOptions(Options* options) override {
+    options->expiry_listener = [this](absl::string_view coll,
+                                      const Value& doc) {
+      expired_.push_back(absl::StrCat(coll, ":", ToJson(doc)));
+    };
+  }
+  std::vector<std::string> expired_;
+};
+
+TEST_F(FindAndModifyListenerTest, UpsertEvictsHiddenUniqueCollision) {
+  Collection& c = db_->collection("sessions");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 10})").ok());
+  ASSERT_TRUE(c.CreateIndex(R"({"u": 1})", R"({"unique": true})").ok());
+  ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": 1, "u": "a", "at": )",
+                                       DateJson(kTestStart), "}"))
+                  .ok());
+  clock_.Advance(absl::Seconds(11));
+  FindOneAndModifyOptions o;
+  o.upsert = true;
+  o.return_new = true;
+  o.projection = V(R"({"_id": 0})");
+  EXPECT_EQ(J(c.FindOneAndUpdate(R"({"u": "a"})",
+                                 absl::StrCat(R"({"$set": {"at": )",
+                                              DateJson(clock_.WallNow()), "}}"),
+                                 o)),
+            absl::StrCat(R"({"u":"a","at":{"$date":")",
+                         "2027-01-15T08:00:11.000Z", R"("}})"));
+  ASSERT_EQ(expired_.size(), 1u);
+  EXPECT_EQ(expired_[0].rfind("sessions:{\"_id\":1,", 0), 0u) << expired_[0];
+  EXPECT_EQ(*c.EstimatedDocumentCount(), 1);
+  EXPECT_TRUE(Valid(c));
+}
+
 // The read and the write are one step: writer A is held between its read
 // and its write (sync point FindAndModify:AfterRead) while writer B runs
 // the same findOneAndUpdate; B must not read before A has written, so the
