@@ -38,6 +38,8 @@ enum MongoCode : int {
   kDataCorruptionDetected = 301,
   kInterrupted = 11601,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
+  kIllegalOperation = 20,
+  kNamespaceExists = 48,
 };
 
 // The MongoDB code name for a code ("IndexOptionsConflict"), or "" if unknown.

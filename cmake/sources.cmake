@@ -34,11 +34,14 @@ set(TTLDB_SOURCES
   document/value.cc
   engine/backup.cc
   engine/blocking_sort.cc
+  engine/bulk_write.cc
   engine/collection.cc
   engine/database.cc
+  engine/db_stats.cc
   engine/doc_cache.cc
   engine/engine.cc
   engine/entry_value.cc
+  engine/find_and_modify.cc
   engine/index_ops.cc
   engine/keys.cc
   engine/live_cursors.cc
