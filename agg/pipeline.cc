@@ -207,9 +207,12 @@ absl::StatusOr<Value> Pipeline::Explain(absl::string_view collection,
     for (size_t i = 0; i < pushed; ++i) {
       pushed_stages.push_back(stages_[i]->Explain());
     }
-    Value::Object cursor = {
-        Field("queryPlanner", std::move(plan)),
-        Field("pushedDown", Value::MakeArray(std::move(pushed_stages)))};
+    // The find's explain (queryPlanner, executionStats), then which stages
+    // it answers.
+    Value::Object cursor =
+        plan.is_object() ? plan.object_fields() : Value::Object{};
+    cursor.emplace_back("pushedDown",
+                        Value::MakeArray(std::move(pushed_stages)));
     stages.push_back(Value::MakeObject(
         {Field("$cursor", Value::MakeObject(std::move(cursor)))}));
   }

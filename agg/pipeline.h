@@ -42,8 +42,9 @@ class Pipeline {
   absl::StatusOr<std::unique_ptr<DocStream>> OpenOver(
       std::unique_ptr<DocStream> input, RunContext* ctx) const;
 
-  // {stages: [{$cursor: {queryPlanner: <the scan's explain>, pushedDown:
-  // [...]}}, {$group: ...}, ...]}.
+  // {stages: [{$cursor: {queryPlanner: ..., executionStats: ... (the
+  // pushed-down find's explain), pushedDown: [the stages it answers]}},
+  // {$group: ...}, ...]}.
   absl::StatusOr<Value> Explain(absl::string_view collection,
                                 RunContext* ctx) const;
 

@@ -100,6 +100,10 @@ struct ShellValue {
   Value value;
   std::string collection;
   FindRequest find;
+  // An aggregate() cursor (kCursor) when not null: the pipeline (an
+  // array) and the options given with it.
+  Value pipeline;
+  Value aggregate_options;
   std::string name;
 
   static ShellValue Undefined() { return ShellValue(); }
