@@ -211,11 +211,6 @@ const ours = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
 let agree = 0, mismatches = 0;
 const skipped = {};
 cases.forEach((c, i) => {
-  const k = known.find((kd) => kd.applies(c.pipeline, c.docs));
-  if (k) {
-    skipped[k.name] = (skipped[k.name] || 0) + 1;
-    return;
-  }
   let theirs;
   try {
     theirs = { ok: mingo.aggregate(JSON.parse(JSON.stringify(c.docs)), c.pipeline) };
@@ -233,6 +228,13 @@ cases.forEach((c, i) => {
     agree++;
     return;
   }
+  // A disagreement in a pipeline a known difference covers is counted
+  // under it, not compared further.
+  const k = known.find((kd) => kd.applies(c.pipeline, c.docs));
+  if (k) {
+    skipped[k.name] = (skipped[k.name] || 0) + 1;
+    return;
+  }
   mismatches++;
   if (mismatches <= 10 || verbose) {
     console.log("MISMATCH case", i);
@@ -242,5 +244,5 @@ cases.forEach((c, i) => {
     console.log("  mingo:   ", JSON.stringify(theirs));
   }
 });
-console.log(`cases ${N}: agree ${agree}, mismatches ${mismatches}, skipped (known differences) ${JSON.stringify(skipped)}`);
+console.log(`cases ${N}: agree ${agree}, mismatches ${mismatches}, disagreements explained by known differences ${JSON.stringify(skipped)}`);
 process.exit(mismatches === 0 ? 0 : 1);
