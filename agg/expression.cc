@@ -2,10 +2,12 @@
 
 #include <utility>
 
+#include "absl/base/call_once.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "agg/ops_util.h"
 #include "base/status.h"
 
 namespace ttldb {
@@ -138,6 +140,32 @@ Registry& GetRegistry() {
   return *registry;
 }
 
+// Registers the built-in operators. Called exactly once, before the first
+// lookup, so that registration does not depend on static initializers (which
+// a linker drops from a static library when nothing references their file).
+thread_local bool registering_builtins = false;
+
+void RegisterBuiltinOperators() {
+  registering_builtins = true;
+  RegisterArithmeticOperators();
+  RegisterComparisonOperators();
+  RegisterBooleanOperators();
+  RegisterConditionalOperators();
+  RegisterStringOperators();
+  RegisterArrayOperators();
+  RegisterSetOperators();
+  RegisterDateOperators();
+  RegisterTypeOperators();
+  RegisterVariableOperators();
+  RegisterObjectOperators();
+  registering_builtins = false;
+}
+
+void EnsureBuiltinOperators() {
+  static absl::once_flag once;
+  absl::call_once(once, RegisterBuiltinOperators);
+}
+
 absl::StatusOr<std::unique_ptr<Expression>> ParseLiteralOperator(
     const Value& operand, ParseContext*) {
   return std::unique_ptr<Expression>(new LiteralExpr(operand));
@@ -194,7 +222,12 @@ absl::Status ValidateVariableName(absl::string_view name) {
 void RegisterOperator(absl::string_view name, OperatorParser parser) {
   Registry& r = GetRegistry();
   absl::MutexLock lock(&r.mu);
-  r.parsers[std::string(name)] = parser;
+  if (registering_builtins) {
+    // A registration made before the built-ins were loaded wins.
+    r.parsers.try_emplace(std::string(name), parser);
+  } else {
+    r.parsers[std::string(name)] = parser;
+  }
 }
 
 absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
@@ -252,6 +285,7 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
 absl::StatusOr<std::unique_ptr<Expression>> ParseOperator(
     absl::string_view name, const Value& operand, ParseContext* ctx) {
   if (name == "$literal") return ParseLiteralOperator(operand, ctx);
+  EnsureBuiltinOperators();
   OperatorParser parser = nullptr;
   {
     Registry& r = GetRegistry();

@@ -127,8 +127,11 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
 absl::StatusOr<std::unique_ptr<Expression>> ParseOperator(
     absl::string_view name, const Value& operand, ParseContext* ctx);
 
-// Operators register a parser under their name ("$add") at static
-// initialization (see REGISTER_EXPRESSION in expression_registry.h).
+// Registers (or replaces) the parser of operator `name` ("$add"). The
+// built-in operators (agg/ops_*.cc) are registered once, by the first
+// ParseOperator call (absl::call_once), not by static initializers, so
+// linking //agg:expression statically is enough; a parser registered here
+// before that keeps precedence over a built-in of the same name.
 using OperatorParser = absl::StatusOr<std::unique_ptr<Expression>> (*)(
     const Value& operand, ParseContext* ctx);
 void RegisterOperator(absl::string_view name, OperatorParser parser);
