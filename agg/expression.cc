@@ -59,7 +59,7 @@ std::optional<Value> WalkPath(const Value& v,
 // "$a.b" (variable CURRENT) or "$$name.a.b".
 class FieldPathExpr : public Expression {
  public:
-  enum class Base { kCurrent, kRoot, kNow, kUser };
+  enum class Base { kCurrent, kRoot, kNow, kRemove, kUser };
   FieldPathExpr(Base base, int var_id, std::vector<std::string> path)
       : base_(base), var_id_(var_id), path_(std::move(path)) {}
 
@@ -77,6 +77,8 @@ class FieldPathExpr : public Expression {
         now = Value::Date(vars->now_millis());
         start = &now;
         break;
+      case Base::kRemove:
+        return std::optional<Value>();
       case Base::kUser:
         start = vars->Get(var_id_);
         if (start == nullptr) return std::optional<Value>();
@@ -250,6 +252,10 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
       base = FieldPathExpr::Base::kCurrent;
     } else if (var == "NOW") {
       base = FieldPathExpr::Base::kNow;
+    } else if (var == "REMOVE") {
+      // $$REMOVE evaluates to missing ($project / $addFields drop the
+      // field; $cond: [c, "$$REMOVE", x] is the usual conditional removal).
+      base = FieldPathExpr::Base::kRemove;
     } else {
       var_id = ctx->Lookup(var);
       if (var_id < 0) {

@@ -7,6 +7,7 @@
 //   ASSIGN_OR_RETURN(std::optional<Value> v, expr->Evaluate(doc, &vars));
 //
 // An expression is a field path ("$a.b"), a variable ("$$ROOT", "$$NOW",
+// "$$REMOVE" (missing),
 // "$$x" bound by $let/$map/$filter/$reduce or a pipeline's `let`), a
 // literal, an object of expressions ({a: "$x", b: {$add: [1, 2]}}), an
 // array of expressions, or an operator ({$add: [...]}, {$literal: v}).

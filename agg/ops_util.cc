@@ -233,6 +233,47 @@ bool IsIntegral32(const Value& v) {
          x <= std::numeric_limits<int32_t>::max();
 }
 
+absl::StatusOr<std::string> CoerceToString(const Opt& v) {
+  if (!v.has_value()) return std::string();
+  switch (v->type()) {
+    case ValueType::kNull:
+      return std::string();
+    case ValueType::kString:
+      return v->string_value();
+    case ValueType::kInt32:
+    case ValueType::kInt64:
+      return absl::StrCat(v->int64_value());
+    case ValueType::kDouble:
+      return FormatDoubleForMessage(v->double_value());
+    case ValueType::kDecimal:
+      return v->decimal_value().ToString();
+    case ValueType::kDate:
+      return FormatIsoDate(v->date_millis());
+    case ValueType::kTimestamp:
+      return absl::StrCat("Timestamp(", v->timestamp_value().t, ", ",
+                          v->timestamp_value().i, ")");
+    default:
+      return ExprError(16007, absl::StrCat("can't convert from BSON type ",
+                                           TypeName(v->type()), " to String"));
+  }
+}
+
+size_t CodePointLength(char lead) {
+  unsigned char c = static_cast<unsigned char>(lead);
+  if (c < 0x80 || (c & 0xC0) == 0x80) return 1;
+  if ((c & 0xE0) == 0xC0) return 2;
+  if ((c & 0xF0) == 0xE0) return 3;
+  return 4;
+}
+
+size_t CountCodePoints(absl::string_view s) {
+  size_t n = 0;
+  for (char c : s) {
+    if (!IsContinuationByte(c)) ++n;
+  }
+  return n;
+}
+
 int CompareResults(const Opt& a, const Opt& b) {
   if (a.has_value() && b.has_value()) return CompareValues(*a, *b);
   if (!a.has_value() && !b.has_value()) return 0;

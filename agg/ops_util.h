@@ -114,6 +114,20 @@ bool IsIntegral64(const Value& v, int64_t* out);
 // A double as MongoDB's str::stream() writes it (%g: 6 significant digits).
 std::string FormatDoubleForMessage(double d);
 
+// Value::coerceToString: strings as they are, numbers as MongoDB prints
+// them, dates as "%Y-%m-%dT%H:%M:%S.%LZ", null/missing as ""; any other
+// type is 16007 "can't convert from BSON type <t> to String".
+absl::StatusOr<std::string> CoerceToString(const Opt& v);
+
+// UTF-8: the length of the code point a lead byte starts (1 for ASCII and,
+// defensively, for a stray continuation byte), whether a byte continues a
+// code point, and the number of code points in `s`.
+size_t CodePointLength(char lead);
+inline bool IsContinuationByte(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+size_t CountCodePoints(absl::string_view s);
+
 // Compares two results as ExpressionCompare does: a missing value sorts
 // with undefined, after MinKey and before null; otherwise CompareValues.
 int CompareResults(const Opt& a, const Opt& b);
