@@ -45,9 +45,9 @@ std::optional<Value> WalkPath(const Value& v,
   if (v.is_array()) {
     Value::Array out;
     for (const Value& e : v.array_items()) {
-      // Non-object elements yield nothing for a further field (MongoDB
-      // skips them), but nested arrays recurse.
-      if (!e.is_object() && !e.is_array()) continue;
+      // ExpressionFieldPath::evaluatePathArray: only object elements are
+      // walked; scalars and nested arrays yield nothing.
+      if (!e.is_object()) continue;
       std::optional<Value> r = WalkPath(e, path, i);
       if (r.has_value()) out.push_back(std::move(*r));
     }

@@ -16,9 +16,9 @@
 //    that names nothing. $project/$addFields omit a missing result; inside
 //    an array expression missing becomes null; most operators treat missing
 //    as null;
-//  - "$a.b" through an array yields the array of what each element holds
-//    (elements holding nothing are skipped; nested arrays are not
-//    flattened);
+//  - "$a.b" through an array yields the array of what each object element
+//    holds (elements holding nothing, scalars and nested arrays are
+//    skipped, as ExpressionFieldPath::evaluatePathArray does);
 //  - parse errors and run-time type errors are InvalidArgument with
 //    MongoDB's code and wording (e.g. 16554 "$add only supports numeric or
 //    date types, not string", 17276 "Use of undefined variable: x",

@@ -58,6 +58,13 @@ TEST(ExpressionCore, FieldPaths) {
             "error 17276: Use of undefined variable: nosuch");
 }
 
+// src/mongo/db/pipeline/expression.cpp ExpressionFieldPath::
+// evaluatePathArray skips every array element that is not an object,
+// nested arrays included.
+TEST(ExpressionCore, FieldPathSkipsNestedArrays) {
+  EXPECT_EQ(Eval(R"("$a.b")", R"({"a": [[{"b": 1}], {"b": 2}, 3]})"), "[2]");
+}
+
 TEST(ExpressionCore, Truthiness) {
   EXPECT_FALSE(IsTruthy(std::nullopt));
   EXPECT_FALSE(IsTruthy(Value::Int64(0)));
