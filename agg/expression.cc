@@ -2,10 +2,12 @@
 
 #include <utility>
 
+#include "absl/base/call_once.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "agg/ops_util.h"
 #include "base/status.h"
 
 namespace ttldb {
@@ -43,9 +45,9 @@ std::optional<Value> WalkPath(const Value& v,
   if (v.is_array()) {
     Value::Array out;
     for (const Value& e : v.array_items()) {
-      // Non-object elements yield nothing for a further field (MongoDB
-      // skips them), but nested arrays recurse.
-      if (!e.is_object() && !e.is_array()) continue;
+      // ExpressionFieldPath::evaluatePathArray: only object elements are
+      // walked; scalars and nested arrays yield nothing.
+      if (!e.is_object()) continue;
       std::optional<Value> r = WalkPath(e, path, i);
       if (r.has_value()) out.push_back(std::move(*r));
     }
@@ -57,7 +59,7 @@ std::optional<Value> WalkPath(const Value& v,
 // "$a.b" (variable CURRENT) or "$$name.a.b".
 class FieldPathExpr : public Expression {
  public:
-  enum class Base { kCurrent, kRoot, kNow, kUser };
+  enum class Base { kCurrent, kRoot, kNow, kRemove, kUser };
   FieldPathExpr(Base base, int var_id, std::vector<std::string> path)
       : base_(base), var_id_(var_id), path_(std::move(path)) {}
 
@@ -75,6 +77,8 @@ class FieldPathExpr : public Expression {
         now = Value::Date(vars->now_millis());
         start = &now;
         break;
+      case Base::kRemove:
+        return std::optional<Value>();
       case Base::kUser:
         start = vars->Get(var_id_);
         if (start == nullptr) return std::optional<Value>();
@@ -138,6 +142,32 @@ Registry& GetRegistry() {
   return *registry;
 }
 
+// Registers the built-in operators. Called exactly once, before the first
+// lookup, so that registration does not depend on static initializers (which
+// a linker drops from a static library when nothing references their file).
+thread_local bool registering_builtins = false;
+
+void RegisterBuiltinOperators() {
+  registering_builtins = true;
+  RegisterArithmeticOperators();
+  RegisterComparisonOperators();
+  RegisterBooleanOperators();
+  RegisterConditionalOperators();
+  RegisterStringOperators();
+  RegisterArrayOperators();
+  RegisterSetOperators();
+  RegisterDateOperators();
+  RegisterTypeOperators();
+  RegisterVariableOperators();
+  RegisterObjectOperators();
+  registering_builtins = false;
+}
+
+void EnsureBuiltinOperators() {
+  static absl::once_flag once;
+  absl::call_once(once, RegisterBuiltinOperators);
+}
+
 absl::StatusOr<std::unique_ptr<Expression>> ParseLiteralOperator(
     const Value& operand, ParseContext*) {
   return std::unique_ptr<Expression>(new LiteralExpr(operand));
@@ -194,7 +224,12 @@ absl::Status ValidateVariableName(absl::string_view name) {
 void RegisterOperator(absl::string_view name, OperatorParser parser) {
   Registry& r = GetRegistry();
   absl::MutexLock lock(&r.mu);
-  r.parsers[std::string(name)] = parser;
+  if (registering_builtins) {
+    // A registration made before the built-ins were loaded wins.
+    r.parsers.try_emplace(std::string(name), parser);
+  } else {
+    r.parsers[std::string(name)] = parser;
+  }
 }
 
 absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
@@ -217,6 +252,10 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
       base = FieldPathExpr::Base::kCurrent;
     } else if (var == "NOW") {
       base = FieldPathExpr::Base::kNow;
+    } else if (var == "REMOVE") {
+      // $$REMOVE evaluates to missing ($project / $addFields drop the
+      // field; $cond: [c, "$$REMOVE", x] is the usual conditional removal).
+      base = FieldPathExpr::Base::kRemove;
     } else {
       var_id = ctx->Lookup(var);
       if (var_id < 0) {
@@ -252,6 +291,7 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
 absl::StatusOr<std::unique_ptr<Expression>> ParseOperator(
     absl::string_view name, const Value& operand, ParseContext* ctx) {
   if (name == "$literal") return ParseLiteralOperator(operand, ctx);
+  EnsureBuiltinOperators();
   OperatorParser parser = nullptr;
   {
     Registry& r = GetRegistry();

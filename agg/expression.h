@@ -7,6 +7,7 @@
 //   ASSIGN_OR_RETURN(std::optional<Value> v, expr->Evaluate(doc, &vars));
 //
 // An expression is a field path ("$a.b"), a variable ("$$ROOT", "$$NOW",
+// "$$REMOVE" (missing),
 // "$$x" bound by $let/$map/$filter/$reduce or a pipeline's `let`), a
 // literal, an object of expressions ({a: "$x", b: {$add: [1, 2]}}), an
 // array of expressions, or an operator ({$add: [...]}, {$literal: v}).
@@ -15,9 +16,9 @@
 //    that names nothing. $project/$addFields omit a missing result; inside
 //    an array expression missing becomes null; most operators treat missing
 //    as null;
-//  - "$a.b" through an array yields the array of what each element holds
-//    (elements holding nothing are skipped; nested arrays are not
-//    flattened);
+//  - "$a.b" through an array yields the array of what each object element
+//    holds (elements holding nothing, scalars and nested arrays are
+//    skipped, as ExpressionFieldPath::evaluatePathArray does);
 //  - parse errors and run-time type errors are InvalidArgument with
 //    MongoDB's code and wording (e.g. 16554 "$add only supports numeric or
 //    date types, not string", 17276 "Use of undefined variable: x",
@@ -127,8 +128,11 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseFieldPath(
 absl::StatusOr<std::unique_ptr<Expression>> ParseOperator(
     absl::string_view name, const Value& operand, ParseContext* ctx);
 
-// Operators register a parser under their name ("$add") at static
-// initialization (see REGISTER_EXPRESSION in expression_registry.h).
+// Registers (or replaces) the parser of operator `name` ("$add"). The
+// built-in operators (agg/ops_*.cc) are registered once, by the first
+// ParseOperator call (absl::call_once), not by static initializers, so
+// linking //agg:expression statically is enough; a parser registered here
+// before that keeps precedence over a built-in of the same name.
 using OperatorParser = absl::StatusOr<std::unique_ptr<Expression>> (*)(
     const Value& operand, ParseContext* ctx);
 void RegisterOperator(absl::string_view name, OperatorParser parser);

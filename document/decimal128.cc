@@ -223,6 +223,77 @@ Decimal128 Decimal128::Multiply(const Decimal128& o) const {
       bid128_mul(Lib(*this), Lib(o), BID_ROUNDING_TO_NEAREST, &flags));
 }
 
+Decimal128 Decimal128::Divide(const Decimal128& o) const {
+  _IDEC_flags flags = 0;
+  return FromLib(
+      bid128_div(Lib(*this), Lib(o), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Modulo(const Decimal128& o) const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_fmod(Lib(*this), Lib(o), &flags));
+}
+
+Decimal128 Decimal128::Sqrt() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_sqrt(Lib(*this), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Exp() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_exp(Lib(*this), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Ln() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_log(Lib(*this), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Log10() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_log10(Lib(*this), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Pow(const Decimal128& o) const {
+  _IDEC_flags flags = 0;
+  return FromLib(
+      bid128_pow(Lib(*this), Lib(o), BID_ROUNDING_TO_NEAREST, &flags));
+}
+
+Decimal128 Decimal128::Abs() const { return FromLib(bid128_abs(Lib(*this))); }
+
+Decimal128 Decimal128::Negate() const {
+  return FromLib(bid128_negate(Lib(*this)));
+}
+
+Decimal128 Decimal128::Ceil() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_round_integral_positive(Lib(*this), &flags));
+}
+
+Decimal128 Decimal128::Floor() const {
+  _IDEC_flags flags = 0;
+  return FromLib(bid128_round_integral_negative(Lib(*this), &flags));
+}
+
+Decimal128 Decimal128::Quantize(int exponent, bool truncate,
+                                bool* invalid) const {
+  _IDEC_flags flags = 0;
+  Decimal128 q = FromLib(bid128_quantize(
+      Lib(*this), Lib(PowerOfTen(exponent)),
+      truncate ? BID_ROUNDING_TO_ZERO : BID_ROUNDING_TO_NEAREST, &flags));
+  if (invalid != nullptr) *invalid = (flags & BID_INVALID_EXCEPTION) != 0;
+  return q;
+}
+
+bool Decimal128::ToInt64RoundEven(int64_t* out) const {
+  _IDEC_flags flags = 0;
+  int64_t v = bid128_to_int64_rnint(Lib(*this), &flags);
+  if (flags & BID_INVALID_EXCEPTION) return false;
+  *out = v;
+  return true;
+}
+
 double Decimal128::ToDouble(bool* inexact) const {
   _IDEC_flags flags = 0;
   double d = bid128_to_binary64(Lib(*this), BID_ROUNDING_TO_NEAREST, &flags);

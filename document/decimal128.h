@@ -60,6 +60,30 @@ class Decimal128 {
   Decimal128 Add(const Decimal128& o) const;
   Decimal128 Subtract(const Decimal128& o) const;
   Decimal128 Multiply(const Decimal128& o) const;
+  // The aggregation operators' decimal arithmetic ($divide, $mod, $sqrt,
+  // $exp, $ln, $log10, $pow), round-to-nearest-even as MongoDB's
+  // Decimal128 (mongo/platform/decimal128.cpp). Modulo is bid128_fmod (the
+  // sign of the dividend, as fmod).
+  Decimal128 Divide(const Decimal128& o) const;
+  Decimal128 Modulo(const Decimal128& o) const;
+  Decimal128 Sqrt() const;
+  Decimal128 Exp() const;
+  Decimal128 Ln() const;
+  Decimal128 Log10() const;
+  Decimal128 Pow(const Decimal128& o) const;
+  Decimal128 Abs() const;
+  Decimal128 Negate() const;
+  // Rounds to an integral value toward +infinity (Ceil) or -infinity
+  // (Floor), keeping the value's exponent where it is already >= 0.
+  Decimal128 Ceil() const;
+  Decimal128 Floor() const;
+  // Quantizes to exponent `exponent` (1E<exponent> as the quantum): ties to
+  // even, or toward zero when `truncate`; NaN when the result needs more
+  // than 34 digits (the library's invalid flag, reported in *invalid).
+  Decimal128 Quantize(int exponent, bool truncate, bool* invalid) const;
+  // The value rounded to the nearest int64 (ties to even), as MongoDB's
+  // Decimal128::toLong; false when out of range or NaN.
+  bool ToInt64RoundEven(int64_t* out) const;
 
   // A finite value as sign, coefficient and exponent (value = (-1)^negative
   // * coefficient * 10^exponent, coefficient < 10^34), and back. Parts

@@ -141,7 +141,9 @@ class PlanCursor : public Cursor {
       if (!more) return std::optional<Value>();
       if (!doc.has_value()) continue;
       ++stats_->docs_examined;
-      if (!query_.filter.Matches(*doc)) continue;
+      // A $expr evaluation error fails the query, as in MongoDB.
+      ASSIGN_OR_RETURN(bool matched, query_.filter.MatchesOrError(*doc));
+      if (!matched) continue;
       if (engine_->IsHidden(*state_, *doc, now_)) continue;
       return doc;
     }

@@ -163,7 +163,8 @@ bool Truthy(const Value& v) {
   }
 }
 
-absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out);
+absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
+                           bool top = false);
 absl::Status ParseOperators(absl::string_view path, const Value& ops,
                             std::vector<MatchExpr>* out);
 
@@ -182,7 +183,7 @@ absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
     RETURN_IF_ERROR(ParseOperators("", arg, &e.children));
   } else {
     e.elem_match_object = true;
-    RETURN_IF_ERROR(ParseTopLevel(arg, &e.children));
+    RETURN_IF_ERROR(ParseTopLevel(arg, &e.children, /*top=*/false));
   }
   return e;
 }
@@ -435,7 +436,7 @@ absl::Status ParseOperators(absl::string_view path, const Value& ops,
 }
 
 absl::Status ParseLogical(absl::string_view op, const Value& arg,
-                          std::vector<MatchExpr>* out) {
+                          std::vector<MatchExpr>* out, bool top) {
   if (!arg.is_array() || arg.array_items().empty()) {
     return BadValue(absl::StrCat(op, " must be a nonempty array"));
   }
@@ -447,18 +448,58 @@ absl::Status ParseLogical(absl::string_view op, const Value& arg,
     }
     MatchExpr child;
     child.kind = Kind::kAnd;
-    RETURN_IF_ERROR(ParseTopLevel(item, &child.children));
+    RETURN_IF_ERROR(ParseTopLevel(item, &child.children, top));
     e.children.push_back(std::move(child));
   }
   out->push_back(std::move(e));
   return absl::OkStatus();
 }
 
-absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out) {
+// The $$NOW that $expr nodes being parsed on this thread see (set by
+// Filter::Parse).
+thread_local int64_t parse_now_millis = 0;
+
+// {$expr: <expression>} (src/mongo/db/matcher/expression_parser.cpp
+// parseExpr: only at the top level of a query, $and/$or/$nor included).
+absl::Status ParseExprNode(const Value& spec, bool top,
+                           std::vector<MatchExpr>* out) {
+  if (!top) {
+    return BadValue("$expr can only be applied to the top-level document");
+  }
+  agg::ParseContext ctx;
+  ASSIGN_OR_RETURN(std::unique_ptr<agg::Expression> expr,
+                   agg::ParseExpression(spec, &ctx));
+  MatchExpr e;
+  e.kind = Kind::kExpr;
+  e.operand = spec;
+  e.expr = std::shared_ptr<const agg::Expression>(std::move(expr));
+  e.now_millis = parse_now_millis;
+  out->push_back(std::move(e));
+  return absl::OkStatus();
+}
+
+// The first $expr evaluation error of the current Matches call on this
+// thread (MatchesOrError reads it; Matches ignores it).
+thread_local absl::Status* expr_error = nullptr;
+
+bool EvalExprNode(const MatchExpr& e, const Value& doc) {
+  agg::Variables vars(&doc, e.now_millis);
+  agg::ExprResult r = e.expr->Evaluate(doc, &vars);
+  if (!r.ok()) {
+    if (expr_error != nullptr && expr_error->ok()) *expr_error = r.status();
+    return false;
+  }
+  return agg::IsTruthy(*r);
+}
+
+absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
+                           bool top) {
   for (const auto& [name, v] : doc.object_fields()) {
     if (StartsWithDollar(name)) {
       if (name == "$and" || name == "$or" || name == "$nor") {
-        RETURN_IF_ERROR(ParseLogical(name, v, out));
+        RETURN_IF_ERROR(ParseLogical(name, v, out, top));
+      } else if (name == "$expr") {
+        RETURN_IF_ERROR(ParseExprNode(v, top, out));
       } else if (name == "$comment") {
         continue;
       } else {
@@ -681,6 +722,9 @@ bool EvalElement(const MatchExpr& e, const Value* v) {
       return true;
     case Kind::kAlwaysFalse:
       return false;
+    case Kind::kExpr:
+      // A $expr is never below a path (it is only parsed at the top).
+      return false;
   }
   return false;
 }
@@ -746,6 +790,8 @@ bool EvalDoc(const MatchExpr& e, const Value& doc) {
       return true;
     case Kind::kAlwaysFalse:
       return false;
+    case Kind::kExpr:
+      return EvalExprNode(e, doc);
     default:
       return AnyValue(e, doc, true);
   }
@@ -758,14 +804,29 @@ bool ComparisonMatches(const MatchExpr& e, const Value* v) {
 }
 
 absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc) {
+  return Parse(filter_doc, absl::Now());
+}
+
+absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc, absl::Time now) {
   if (!filter_doc.is_object()) {
     return BadValue(absl::StrCat("filter must be an object, not ",
                                  TypeName(filter_doc.type())));
   }
   Filter f;
   f.root_.kind = Kind::kAnd;
-  RETURN_IF_ERROR(ParseTopLevel(filter_doc, &f.root_.children));
+  parse_now_millis = absl::ToUnixMillis(now);
+  RETURN_IF_ERROR(ParseTopLevel(filter_doc, &f.root_.children, /*top=*/true));
   return f;
+}
+
+absl::StatusOr<bool> Filter::MatchesOrError(const Value& doc) const {
+  absl::Status error;
+  absl::Status* saved = expr_error;
+  expr_error = &error;
+  const bool matched = EvalDoc(root_, doc);
+  expr_error = saved;
+  if (!error.ok()) return error;
+  return matched;
 }
 
 absl::StatusOr<Filter> Filter::ParseValueCondition(const Value& operators) {
@@ -879,6 +940,7 @@ void RecordKey(const MatchExpr& e, const Value& doc,
     case Kind::kNin:
     case Kind::kAlwaysTrue:
     case Kind::kAlwaysFalse:
+    case Kind::kExpr:
       return;
     case Kind::kExists:
       if (!e.operand.bool_value()) return;  // MongoDB: $not of $exists

@@ -5,7 +5,9 @@
 //
 // Supported: implicit equality and $eq $ne $gt $gte $lt $lte $in $nin
 // $exists $type $and $or $nor $not $all $size $elemMatch $regex/$options
-// $mod, and $comment (ignored). Semantics follow MongoDB's documentation:
+// $mod, $expr (an aggregation expression, agg/expression.h, evaluated with
+// the document as $$ROOT and $$CURRENT and $$NOW fixed when the filter is
+// parsed), and $comment (ignored). Semantics follow MongoDB's documentation:
 //  - a path reaching an array matches if the array itself or any element
 //    matches ({a: 5} matches {a: [1, 5]}; {a: [1, 5]} matches the array);
 //    dotted paths traverse arrays of objects ({"a.b": 1} matches
@@ -34,6 +36,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "agg/expression.h"
 #include "document/value.h"
 #include "query/regex.h"
 
@@ -75,6 +79,12 @@ struct MatchExpr {
     kMod,    // operand: [divisor, remainder] as Int64 values
     kAlwaysTrue,
     kAlwaysFalse,
+    // {$expr: <aggregation expression>} at the top level (or inside
+    // $and/$or/$nor): `expr` holds the parsed expression, `operand` its
+    // spec, `now_millis` the $$NOW it sees; no path. The document matches
+    // when the expression's value is truthy (agg::IsTruthy). The planner
+    // never uses it to bound an index scan.
+    kExpr,
   };
 
   Kind kind = Kind::kAlwaysTrue;
@@ -107,6 +117,9 @@ struct MatchExpr {
     std::vector<size_t> regex_indexes;  // into operands/regexes
   };
   std::shared_ptr<const InSet> in_set;
+  // kExpr only.
+  std::shared_ptr<const agg::Expression> expr;
+  int64_t now_millis = 0;
 };
 
 // What Filter::Matches can report besides the verdict.
@@ -127,15 +140,24 @@ struct MatchDetails {
 class Filter {
  public:
   // Parses a filter document (type kObject). {} matches every document.
+  // $$NOW in a $expr is the wall-clock time of this call.
   static absl::StatusOr<Filter> Parse(const Value& filter_doc);
+  // As above with $$NOW = `now` (the query's time, for an injected clock).
+  static absl::StatusOr<Filter> Parse(const Value& filter_doc, absl::Time now);
 
   // Parses the operator form of a condition on one value, as $pull and
   // $elemMatch use it: {$gte: 6} or {$in: [1, 2]}. The result's root is a
   // kAnd of leaves with path "". Use MatchesValue with it.
   static absl::StatusOr<Filter> ParseValueCondition(const Value& operators);
 
-  // True if `doc` satisfies the filter.
+  // True if `doc` satisfies the filter. A $expr whose evaluation fails
+  // (e.g. {$divide: [1, 0]}) does not match here; use MatchesOrError to
+  // report the error as MongoDB does (the whole query fails).
   bool Matches(const Value& doc) const;
+
+  // As Matches, but fails with the first $expr evaluation error (MongoDB's
+  // code and message) instead of treating it as no match.
+  absl::StatusOr<bool> MatchesOrError(const Value& doc) const;
 
   // As above, and fills *details when the document matches. Slower: use it
   // only when a positional "$" needs the matched position.

@@ -607,3 +607,70 @@ TEST(FilterTest, InSetEquivalentToOrOfEqualities) {
 
 }  // namespace
 }  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// $expr (manual, "$expr": "Compare Two Fields from A Single Document":
+// {$expr: {$gt: ["$spent", "$budget"]}} selects the documents that spent
+// over budget; "Use $expr With Conditional Statements").
+TEST(FilterExprTest, ComparesFieldsOfOneDocument) {
+  const char* f = R"({"$expr": {"$gt": ["$spent", "$budget"]}})";
+  EXPECT_TRUE(M(f, R"({"category": "food", "budget": 400, "spent": 450})"));
+  EXPECT_FALSE(M(f, R"({"category": "misc", "budget": 500, "spent": 300})"));
+  EXPECT_TRUE(M(R"({"$expr": {"$lt": [{"$cond": {
+      "if": {"$gte": ["$qty", 100]},
+      "then": {"$multiply": ["$price", 0.5]},
+      "else": {"$multiply": ["$price", 0.75]}}}, 5]}})",
+                R"({"qty": 300, "price": 9})"));
+  // Truthiness, not strict booleans (ExprMatchExpression coerces to bool).
+  EXPECT_TRUE(M(R"({"$expr": "$a"})", R"({"a": "x"})"));
+  EXPECT_FALSE(M(R"({"$expr": "$a"})", R"({"a": 0})"));
+  EXPECT_FALSE(M(R"({"$expr": "$a"})", R"({})"));
+}
+
+// $expr combines with other predicates and sits inside $and/$or/$nor
+// (expression_parser.cpp: top-level only).
+TEST(FilterExprTest, InsideLogicalOperators) {
+  EXPECT_TRUE(M(R"({"x": 1, "$expr": {"$eq": ["$a", "$b"]}})",
+                R"({"x": 1, "a": 2, "b": 2})"));
+  EXPECT_FALSE(M(R"({"x": 2, "$expr": {"$eq": ["$a", "$b"]}})",
+                 R"({"x": 1, "a": 2, "b": 2})"));
+  EXPECT_TRUE(M(R"({"$or": [{"x": 5}, {"$expr": {"$eq": ["$a", "$b"]}}]})",
+                R"({"a": 2, "b": 2})"));
+  EXPECT_TRUE(M(R"({"$nor": [{"$expr": {"$eq": ["$a", "$b"]}}]})",
+                R"({"a": 2, "b": 3})"));
+  ExpectBadValue(R"({"a": {"$elemMatch": {"$expr": {"$eq": [1, 1]}}}})",
+                 "$expr can only be applied to the top-level document");
+}
+
+// A bad expression is the expression's parse error; an evaluation error
+// fails MatchesOrError (MongoDB fails the query) and is no match for
+// Matches.
+TEST(FilterExprTest, Errors) {
+  absl::Status s = ParseError(R"({"$expr": {"$nosuch": 1}})");
+  EXPECT_EQ(ErrorCode(s), 168) << s;
+  EXPECT_EQ(s.message(), "Unrecognized expression '$nosuch'");
+  auto f = Filter::Parse(Doc(R"({"$expr": {"$divide": [1, "$d"]}})"));
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_FALSE(f->Matches(Doc(R"({"d": 0})")));
+  auto r = f->MatchesOrError(Doc(R"({"d": 0})"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(ErrorCode(r.status()), 2);
+  EXPECT_EQ(r.status().message(), "can't $divide by zero");
+  auto ok = f->MatchesOrError(Doc(R"({"d": 2})"));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+}
+
+// $$NOW is the time given to Parse (the query's time).
+TEST(FilterExprTest, NowIsTheQueryTime) {
+  auto f = Filter::Parse(Doc(R"({"$expr": {"$lt": ["$expires", "$$NOW"]}})"),
+                         absl::FromUnixMillis(1000));
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_TRUE(f->Matches(Doc(R"({"expires": {"$date": 999}})")));
+  EXPECT_FALSE(f->Matches(Doc(R"({"expires": {"$date": 1000}})")));
+}
+
+}  // namespace
+}  // namespace ttldb

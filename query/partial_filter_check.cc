@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/json.h"
 #include "query/shell_format.h"
 
 namespace ttldb {
@@ -157,6 +158,9 @@ void Debug(const MatchExpr& node, int indent, bool document, std::string* out) {
       return;
     case Kind::kAlwaysFalse:
       absl::StrAppend(out, pad, "$alwaysFalse\n");
+      return;
+    case Kind::kExpr:
+      absl::StrAppend(out, pad, "$expr ", ToJson(e.operand), "\n");
       return;
   }
 }

@@ -122,4 +122,34 @@ bool CompiledRegex::Search(absl::string_view text) const {
   return rc >= 0;
 }
 
+int CompiledRegex::CaptureCount() const {
+  uint32_t n = 0;
+  pcre2_pattern_info(code_->code, PCRE2_INFO_CAPTURECOUNT, &n);
+  return static_cast<int>(n);
+}
+
+std::optional<CompiledRegex::Match> CompiledRegex::Find(
+    absl::string_view text, size_t start, bool not_empty_at_start) const {
+  std::unique_ptr<pcre2_match_data, MatchDataFree> data(
+      pcre2_match_data_create_from_pattern(code_->code, nullptr));
+  const uint32_t options = not_empty_at_start ? PCRE2_NOTEMPTY_ATSTART : 0;
+  const int rc = pcre2_match(
+      code_->code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(),
+      start, options, data.get(), code_->match_context);
+  if (rc < 0) return std::nullopt;
+  const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data.get());
+  Match m;
+  m.begin = ov[0];
+  m.end = ov[1];
+  const int groups = CaptureCount();
+  for (int g = 1; g <= groups; ++g) {
+    if (g < rc && ov[2 * g] != PCRE2_UNSET) {
+      m.groups.emplace_back(std::make_pair(ov[2 * g], ov[2 * g + 1]));
+    } else {
+      m.groups.emplace_back(std::nullopt);
+    }
+  }
+  return m;
+}
+
 }  // namespace ttldb

@@ -24,7 +24,10 @@
 #define TTLDB_QUERY_REGEX_H_
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -44,6 +47,23 @@ class CompiledRegex {
   // True if the pattern matches somewhere in `text`. Thread-safe: the match
   // data is per thread.
   bool Search(absl::string_view text) const;
+
+  // One match as $regexFind reports it: byte offsets into the subject of
+  // the whole match and of each capture group (std::nullopt for a group
+  // that did not participate).
+  struct Match {
+    size_t begin = 0;
+    size_t end = 0;
+    std::vector<std::optional<std::pair<size_t, size_t>>> groups;
+  };
+  // The first match in `text` starting at byte `start` (a code point
+  // boundary), or std::nullopt when there is none (or on a PCRE2 error,
+  // which counts as no match). `not_empty_at_start`: refuse an empty match
+  // at `start` (how $regexFindAll steps past an empty match). Thread-safe.
+  std::optional<Match> Find(absl::string_view text, size_t start,
+                            bool not_empty_at_start = false) const;
+  // The number of capture groups in the pattern.
+  int CaptureCount() const;
 
   ~CompiledRegex();
   CompiledRegex(const CompiledRegex&) = delete;

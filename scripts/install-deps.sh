@@ -31,6 +31,7 @@ PACKAGES=(
   clang                    # libFuzzer targets (scripts/fuzz.sh)
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   python3
+  tzdata                   # Olson time zones for the date operators (absl::LoadTimeZone)
 )
 
 missing=()
