@@ -116,7 +116,8 @@ bool Pipeline::writes() const {
                               stages_.back()->name() == "$merge");
 }
 
-size_t Pipeline::PushDown(ScanRequest* request) const {
+absl::StatusOr<size_t> Pipeline::PushDown(ScanRequest* request,
+                                          RunContext* ctx) const {
   size_t i = 0;
   Value::Array matches;
   bool have_sort = false;
@@ -125,7 +126,8 @@ size_t Pipeline::PushDown(ScanRequest* request) const {
   for (; i < stages_.size(); ++i) {
     absl::string_view name = stages_[i]->name();
     if (name == "$match") {
-      matches.push_back(Operand(*stages_[i]));
+      ASSIGN_OR_RETURN(Value filter, stages_[i]->BoundOperand(ctx));
+      matches.push_back(std::move(filter));
     } else if (name == "$sort" && !have_sort) {
       request->sort = Operand(*stages_[i]);
       have_sort = true;
@@ -166,7 +168,7 @@ absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::Open(
     absl::string_view collection, RunContext* ctx) const {
   if (starts_with_documents()) return OpenOver(nullptr, ctx);
   ScanRequest request;
-  size_t pushed = PushDown(&request);
+  ASSIGN_OR_RETURN(size_t pushed, PushDown(&request, ctx));
   ASSIGN_OR_RETURN(std::unique_ptr<DocStream> input,
                    ctx->db->Scan(collection, request));
   Pipeline rest;
@@ -201,7 +203,7 @@ absl::StatusOr<Value> Pipeline::Explain(absl::string_view collection,
   size_t pushed = 0;
   if (!starts_with_documents()) {
     ScanRequest request;
-    pushed = PushDown(&request);
+    ASSIGN_OR_RETURN(pushed, PushDown(&request, ctx));
     ASSIGN_OR_RETURN(Value plan, ctx->db->ExplainScan(collection, request));
     Value::Array pushed_stages;
     for (size_t i = 0; i < pushed; ++i) {

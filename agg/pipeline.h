@@ -59,7 +59,7 @@ class Pipeline {
 
  private:
   // How many leading stages the scan answers, and the request.
-  size_t PushDown(ScanRequest* request) const;
+  absl::StatusOr<size_t> PushDown(ScanRequest* request, RunContext* ctx) const;
 
   std::vector<std::shared_ptr<const StageSpec>> stages_;
 };

@@ -107,6 +107,13 @@ class StageSpec {
   // Chains this stage after `input`. `ctx` outlives the stream.
   virtual absl::StatusOr<std::unique_ptr<DocStream>> Open(
       std::unique_ptr<DocStream> input, RunContext* ctx) const = 0;
+  // The stage's operand as the find it is pushed into must see it ($match:
+  // its filter with the run's variables bound). Default: the operand as
+  // parsed.
+  virtual absl::StatusOr<Value> BoundOperand(RunContext* ctx) const {
+    (void)ctx;
+    return spec_.object_fields()[0].second;
+  }
   // The stage as explain shows it ({$match: {...}}): by default the spec it
   // was parsed from.
   virtual Value Explain() const { return spec_; }

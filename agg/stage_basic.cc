@@ -16,6 +16,82 @@ namespace {
 
 // ---- $match ----------------------------------------------------------------
 
+// A $match whose $expr reads variables of the pipeline ($lookup's `let`,
+// the command's `let`) is bound per run: each "$$name..." inside a $expr
+// is replaced by {$literal: <its value>} ("$$REMOVE" when missing), as
+// MongoDB binds a $lookup sub-pipeline's variables before running it; the
+// bound filter is then a plain find filter (and can be pushed down).
+struct VarRef {
+  std::string text;  // "$$name.a.b"
+  std::shared_ptr<const Expression> expr;
+};
+
+bool IsSystemVariable(absl::string_view name) {
+  return name == "ROOT" || name == "CURRENT" || name == "NOW" ||
+         name == "REMOVE" || name == "CLUSTER_TIME" || name == "DESCEND" ||
+         name == "PRUNE" || name == "KEEP" || name == "SEARCH_META" ||
+         name == "USER_ROLES";
+}
+
+// Collects the "$$var" strings under $expr (in_expr) that name a variable
+// in scope.
+absl::Status CollectVarRefs(const Value& v, bool in_expr, ParseContext* ctx,
+                            std::vector<VarRef>* out) {
+  if (v.is_string() && in_expr) {
+    const std::string& s = v.string_value();
+    if (s.size() > 2 && s[0] == '$' && s[1] == '$') {
+      std::string name =
+          s.substr(2, s.find('.') == std::string::npos ? std::string::npos
+                                                       : s.find('.') - 2);
+      if (!IsSystemVariable(name) && ctx->Lookup(name) >= 0) {
+        for (const VarRef& r : *out) {
+          if (r.text == s) return absl::OkStatus();
+        }
+        ASSIGN_OR_RETURN(std::unique_ptr<Expression> e, ParseFieldPath(s, ctx));
+        out->push_back({s, std::move(e)});
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (v.is_array()) {
+    for (const Value& e : v.array_items()) {
+      RETURN_IF_ERROR(CollectVarRefs(e, in_expr, ctx, out));
+    }
+  } else if (v.is_object()) {
+    for (const Field& f : v.object_fields()) {
+      RETURN_IF_ERROR(
+          CollectVarRefs(f.second, in_expr || f.first == "$expr", ctx, out));
+    }
+  }
+  return absl::OkStatus();
+}
+
+Value Substitute(const Value& v, bool in_expr,
+                 const std::vector<std::pair<std::string, Value>>& values) {
+  if (v.is_string() && in_expr) {
+    for (const auto& [text, value] : values) {
+      if (v.string_value() == text) return value;
+    }
+    return v;
+  }
+  if (v.is_array()) {
+    Value::Array out;
+    for (const Value& e : v.array_items()) {
+      out.push_back(Substitute(e, in_expr, values));
+    }
+    return Value::MakeArray(std::move(out));
+  }
+  if (v.is_object()) {
+    Value::Object out;
+    for (const Field& f : v.object_fields()) {
+      out.emplace_back(
+          f.first, Substitute(f.second, in_expr || f.first == "$expr", values));
+    }
+    return Value::MakeObject(std::move(out));
+  }
+  return v;
+}
+
 class MatchStream : public MapStream {
  public:
   MatchStream(std::unique_ptr<DocStream> in, std::shared_ptr<const Filter> f)
@@ -23,7 +99,9 @@ class MatchStream : public MapStream {
 
  protected:
   absl::StatusOr<std::optional<Value>> Map(Value doc) override {
-    if (!filter_->Matches(doc)) return std::optional<Value>();
+    // A $expr evaluation error fails the pipeline, as in MongoDB.
+    ASSIGN_OR_RETURN(bool matched, filter_->MatchesOrError(doc));
+    if (!matched) return std::optional<Value>();
     return std::optional<Value>(std::move(doc));
   }
 
@@ -33,16 +111,40 @@ class MatchStream : public MapStream {
 
 class MatchSpec : public StageSpec {
  public:
-  explicit MatchSpec(std::shared_ptr<const Filter> f) : filter_(std::move(f)) {}
+  MatchSpec(Value filter, std::vector<VarRef> refs)
+      : filter_(std::move(filter)), refs_(std::move(refs)) {}
   absl::string_view name() const override { return "$match"; }
+
+  absl::StatusOr<Value> BoundOperand(RunContext* ctx) const override {
+    if (refs_.empty()) return filter_;
+    Variables vars = StageVariables(*ctx);
+    Value empty = Value::MakeObject();
+    vars.set_root(&empty);
+    std::vector<std::pair<std::string, Value>> values;
+    for (const VarRef& r : refs_) {
+      ASSIGN_OR_RETURN(std::optional<Value> v, r.expr->Evaluate(empty, &vars));
+      values.emplace_back(
+          r.text, v.has_value()
+                      ? Value::MakeObject({Field("$literal", std::move(*v))})
+                      : Value::String("$$REMOVE"));
+    }
+    return Substitute(filter_, false, values);
+  }
+
   absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext*) const override {
-    return std::unique_ptr<DocStream>(
-        std::make_unique<MatchStream>(std::move(input), filter_));
+      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+    ASSIGN_OR_RETURN(Value bound, BoundOperand(ctx));
+    // Parsed per run: $$NOW is the run's.
+    ASSIGN_OR_RETURN(
+        Filter f,
+        Filter::Parse(bound, absl::FromUnixMillis(ctx->vars.now_millis())));
+    return std::unique_ptr<DocStream>(std::make_unique<MatchStream>(
+        std::move(input), std::make_shared<const Filter>(std::move(f))));
   }
 
  private:
-  std::shared_ptr<const Filter> filter_;
+  Value filter_;
+  std::vector<VarRef> refs_;
 };
 
 // ---- $limit / $skip ---------------------------------------------------------
@@ -253,14 +355,21 @@ absl::Status StageError(int code, absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, message);
 }
 
-absl::Status ParseMatch(const Value& spec, ParseContext*, StageList* out) {
+absl::Status ParseMatch(const Value& spec, ParseContext* ctx, StageList* out) {
   if (!spec.is_object()) {
     return StageError(15959,
                       "the match filter must be an expression in an object");
   }
-  ASSIGN_OR_RETURN(Filter f, Filter::Parse(spec));
-  out->push_back(std::make_shared<MatchSpec>(
-      std::make_shared<const Filter>(std::move(f))));
+  std::vector<VarRef> refs;
+  RETURN_IF_ERROR(CollectVarRefs(spec, false, ctx, &refs));
+  // Checked now, with every variable reference bound to null, so that a
+  // bad filter fails at parse time.
+  std::vector<std::pair<std::string, Value>> nulls;
+  for (const VarRef& r : refs) {
+    nulls.emplace_back(r.text, Value::MakeObject({Field("$literal", Value())}));
+  }
+  RETURN_IF_ERROR(Filter::Parse(Substitute(spec, false, nulls)).status());
+  out->push_back(std::make_shared<MatchSpec>(spec, std::move(refs)));
   return absl::OkStatus();
 }
 

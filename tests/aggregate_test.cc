@@ -704,6 +704,113 @@ TEST_F(AggregateTest, LetVariables) {
   EXPECT_EQ(Code(c, R"([{"$project":{"t":"$$undefinedVar"}}])"), 17276);
 }
 
+// ---- Pipelines with expression operators (agg/ops_*.cc)
+// -----------------------
+
+TEST_F(AggregateTest, LookupCorrelatedSubqueryWithExpr) {
+  // https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/
+  // ("Perform Multiple Joins and a Correlated Subquery with $lookup").
+  Collection& orders = coll("orders");
+  Collection& warehouses = coll("warehouses");
+  Insert(orders, {R"({"_id":1,"item":"almonds","price":12,"ordered":2})",
+                  R"({"_id":2,"item":"pecans","price":20,"ordered":1})",
+                  R"({"_id":3,"item":"cookies","price":10,"ordered":60})"});
+  Insert(warehouses,
+         {R"({"_id":1,"stock_item":"almonds","warehouse":"A","instock":120})",
+          R"({"_id":2,"stock_item":"pecans","warehouse":"A","instock":80})",
+          R"({"_id":3,"stock_item":"almonds","warehouse":"B","instock":60})",
+          R"({"_id":4,"stock_item":"cookies","warehouse":"B","instock":40})",
+          R"({"_id":5,"stock_item":"cookies","warehouse":"A","instock":80})"});
+  ASSERT_TRUE(warehouses.CreateIndex(R"({"stock_item":1})").ok());
+  EXPECT_EQ(
+      Run(orders,
+          R"([{"$lookup":{"from":"warehouses","let":{"order_item":"$item","order_qty":"$ordered"},)"
+          R"("pipeline":[{"$match":{"$expr":{"$and":[{"$eq":["$stock_item","$$order_item"]},)"
+          R"({"$gte":["$instock","$$order_qty"]}]}}},{"$project":{"stock_item":0,"_id":0}}],)"
+          R"("as":"stockdata"}}])"),
+      R"([{"_id":1,"item":"almonds","price":12,"ordered":2,"stockdata":[)"
+      R"({"warehouse":"A","instock":120},{"warehouse":"B","instock":60}]},)"
+      R"({"_id":2,"item":"pecans","price":20,"ordered":1,"stockdata":[{"warehouse":"A","instock":80}]},)"
+      R"({"_id":3,"item":"cookies","price":10,"ordered":60,"stockdata":[{"warehouse":"A","instock":80}]}])");
+  // A variable that no let binds: 17276 at parse time.
+  EXPECT_EQ(
+      Code(orders, R"([{"$lookup":{"from":"warehouses","pipeline":[{"$match":)"
+                   R"({"$expr":{"$eq":["$x","$$nope"]}}}],"as":"s"}}])"),
+      17276);
+}
+
+TEST_F(AggregateTest, GroupAndAddFieldsWithOperators) {
+  // https://www.mongodb.com/docs/manual/reference/operator/aggregation/addFields/
+  // ("Using Two $addFields Stages").
+  Collection& c = coll("scores");
+  Insert(
+      c,
+      {R"({"_id":1,"student":"Maya","homework":[10,5,10],"quiz":[10,8],"extraCredit":0})",
+       R"({"_id":2,"student":"Ryan","homework":[5,6,5],"quiz":[8,8],"extraCredit":8})"});
+  EXPECT_EQ(
+      Run(c,
+          R"([{"$addFields":{"totalHomework":{"$sum":"$homework"},"totalQuiz":{"$sum":"$quiz"}}},)"
+          R"({"$addFields":{"totalScore":{"$add":["$totalHomework","$totalQuiz","$extraCredit"]}}},)"
+          R"({"$project":{"student":1,"totalHomework":1,"totalQuiz":1,"totalScore":1,"_id":0}}])"),
+      R"([{"student":"Maya","totalHomework":25,"totalQuiz":18,"totalScore":43},)"
+      R"({"student":"Ryan","totalHomework":16,"totalQuiz":16,"totalScore":40}])");
+  // .../group/ ("Group by Item Having"): $sum of $multiply, then $match.
+  Collection& s = coll("sales");
+  Insert(s, {R"({"_id":1,"item":"abc","price":10,"quantity":2})",
+             R"({"_id":2,"item":"jkl","price":20,"quantity":1})",
+             R"({"_id":3,"item":"xyz","price":5,"quantity":10})",
+             R"({"_id":4,"item":"xyz","price":5,"quantity":20})",
+             R"({"_id":5,"item":"abc","price":10,"quantity":10})",
+             R"({"_id":6,"item":"def","price":7.5,"quantity":5})",
+             R"({"_id":7,"item":"def","price":7.5,"quantity":10})",
+             R"({"_id":8,"item":"abc","price":10,"quantity":5})"});
+  EXPECT_EQ(
+      Run(s,
+          R"([{"$group":{"_id":"$item","totalSaleAmount":{"$sum":{"$multiply":["$price","$quantity"]}}}},)"
+          R"({"$match":{"totalSaleAmount":{"$gte":100}}},{"$sort":{"_id":1}}])"),
+      R"([{"_id":"abc","totalSaleAmount":170},{"_id":"def","totalSaleAmount":112.5},)"
+      R"({"_id":"xyz","totalSaleAmount":150}])");
+  // A run-time expression error fails the pipeline with the operator's
+  // code (MongoDB 8.0's $add: 14 TypeMismatch).
+  EXPECT_EQ(Code(s, R"([{"$project":{"x":{"$add":["$item",1]}}}])"), 14);
+  EXPECT_EQ(Msg(s, R"([{"$project":{"x":{"$add":["$item",1]}}}])"),
+            "$add only supports numeric or date types, not string");
+  // $$REMOVE in $project removes the field.
+  EXPECT_EQ(
+      Run(s, R"([{"$match":{"_id":1}},{"$project":{"item":1,"price":)"
+             R"({"$cond":[{"$gt":["$price",5]},"$$REMOVE","$price"]}}}])"),
+      R"([{"_id":1,"item":"abc"}])");
+}
+
+TEST_F(AggregateTest, BucketOutputAndReplaceRootWithOperators) {
+  // .../bucket/ ("Bucket by Year and Filter by Bucket Results": the
+  // $concat output) and .../replaceRoot/ ("$replaceRoot with
+  // $mergeObjects").
+  Collection& c = coll("artists");
+  Insert(
+      c,
+      {R"({"_id":1,"last_name":"Bernard","first_name":"Emil","year_born":1868})",
+       R"({"_id":4,"last_name":"Van Gogh","first_name":"Vincent","year_born":1853})",
+       R"({"_id":8,"last_name":"Diriks","first_name":"Edvard","year_born":1855})"});
+  EXPECT_EQ(
+      Run(c,
+          R"([{"$bucket":{"groupBy":"$year_born","boundaries":[1840,1850,1860,1870,1880],)"
+          R"("output":{"count":{"$sum":1},"artists":{"$push":{"name":{"$concat":)"
+          R"(["$first_name"," ","$last_name"]},"year_born":"$year_born"}}}}},)"
+          R"({"$match":{"count":{"$gt":1}}}])"),
+      R"([{"_id":1850,"count":2,"artists":[{"name":"Vincent Van Gogh","year_born":1853},)"
+      R"({"name":"Edvard Diriks","year_born":1855}]}])");
+  Collection& p = coll("people");
+  Insert(p, {R"({"_id":1,"name":"Arlene","age":34,"pets":{"dogs":2,"cats":1}})",
+             R"({"_id":2,"name":"Sam","age":41,"pets":{"cats":1,"fish":3}})",
+             R"({"_id":3,"name":"Maria","age":25})"});
+  EXPECT_EQ(
+      Run(p, R"([{"$replaceRoot":{"newRoot":{"$mergeObjects":)"
+             R"([{"dogs":0,"cats":0,"birds":0,"fish":0},"$pets"]}}}])"),
+      R"([{"dogs":2,"cats":1,"birds":0,"fish":0},{"dogs":0,"cats":1,"birds":0,"fish":3},)"
+      R"({"dogs":0,"cats":0,"birds":0,"fish":0}])");
+}
+
 // ---- Pushdown and explain
 // -------------------------------------------------------------
 
