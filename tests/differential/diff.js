@@ -83,6 +83,11 @@ function stage(st, depth) {
   const k = pick(kinds);
   switch (k) {
     case "match":
+      if (chance(0.2)) {
+        return { $match: { $expr: pick([
+          { $gt: ["$b", 4] }, { $eq: ["$c", "x"] }, { $lt: ["$d.x", "$b"] },
+        ]) } };
+      }
       return { $match: matchSpecs() };
     case "project": {
       const fields = ["a", "b", "c", "d", "arr"].filter(() => chance(0.4));
@@ -103,6 +108,11 @@ function stage(st, depth) {
     case "addFields":
       return { [pick(["$addFields", "$set"])]: pick([
         { f: "$a" }, { "d.y": "$b" }, { g: { $literal: 5 } }, { b: "$c" },
+        { h: { $add: ["$b", 1] } }, { h: { $multiply: ["$b", "$d.x"] } },
+        { k: { $cond: [{ $gt: ["$b", 4] }, "big", "small"] } },
+        { k: { $ifNull: ["$c", "none"] } }, { n: { $size: { $ifNull: ["$arr2", []] } } },
+        { m: { $concat: [{ $ifNull: ["$c", "?"] }, "-", "x"] } },
+        { t: { $type: "$a" } },
       ]) };
     case "unset":
       return { $unset: pick(["a", ["b", "c"], "d.x", "arr"]) };

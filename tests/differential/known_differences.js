@@ -21,6 +21,17 @@ function stagesOf(pipeline) {
 
 module.exports = [
   {
+    name: "expr-comparison-with-missing",
+    why:
+      "Aggregation comparisons order a missing field below null and every " +
+      "other value (ValueComparator; manual: $lt 'compares both value and " +
+      "type, using the BSON comparison order'), so {$lt: ['$d.x', '$b']} is " +
+      "true when d.x is missing; mingo 7.2.7 answers false (seed 1, case " +
+      "913).",
+    applies: (pipeline) =>
+      JSON.stringify(pipeline).includes('"$expr":{"$lt":["$d.x","$b"]}'),
+  },
+  {
     name: "count-of-nothing",
     why:
       "$count is $group {_id: null, n: {$sum: 1}} + $project " +
