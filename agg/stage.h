@@ -64,6 +64,8 @@ class DatabaseAccess {
   // Renames `from` to `to`, which must not exist (used by $out after it
   // has dropped the old target).
   virtual absl::Status Rename(absl::string_view from, absl::string_view to) = 0;
+  // Creates an empty collection (no-op if it exists).
+  virtual absl::Status Create(absl::string_view collection) = 0;
   // Drops a collection; false if it did not exist.
   virtual absl::StatusOr<bool> Drop(absl::string_view collection) = 0;
   // The list of index specs of `collection` (listIndexes shape).

@@ -49,6 +49,7 @@ class OutStream : public DocStream {
 
  private:
   absl::Status Write(const std::string& tmp) {
+    RETURN_IF_ERROR(ctx_->db->Create(tmp));
     ASSIGN_OR_RETURN(std::vector<Value> indexes,
                      ctx_->db->ListIndexes(target_));
     bool any = false;
@@ -74,10 +75,8 @@ class OutStream : public DocStream {
     }
     ASSIGN_OR_RETURN(bool existed_tmp, ctx_->db->Drop(target_));
     (void)existed_tmp;
-    // An empty result leaves an empty target (MongoDB creates it).
-    absl::Status r = ctx_->db->Rename(tmp, target_);
-    if (absl::IsNotFound(r)) return absl::OkStatus();  // nothing written
-    return r;
+    // An empty result leaves an empty target, as MongoDB's.
+    return ctx_->db->Rename(tmp, target_);
   }
 
   std::unique_ptr<DocStream> input_;

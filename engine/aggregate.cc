@@ -63,6 +63,9 @@ class EngineAccess : public agg::DatabaseAccess {
   absl::Status Rename(absl::string_view from, absl::string_view to) override {
     return engine_->RenameCollection(from, to);
   }
+  absl::Status Create(absl::string_view coll) override {
+    return engine_->CreateCollection(coll, /*must_not_exist=*/false);
+  }
   absl::StatusOr<bool> Drop(absl::string_view coll) override {
     return engine_->DropCollection(coll);
   }

@@ -651,6 +651,11 @@ TEST_F(AggregateTest, OutReplacesTargetKeepingItsIndexes) {
   auto names = db_->ListCollectionNames();
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(names->size(), 2u);
+  // An empty result leaves an empty target collection.
+  EXPECT_EQ(Run(books, R"([{"$match":{"x":1}},{"$out":"empty"}])"), "[]");
+  names = db_->ListCollectionNames();
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->size(), 3u);
 }
 
 TEST_F(AggregateTest, Merge) {
