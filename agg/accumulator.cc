@@ -339,8 +339,15 @@ class TopNAcc : public Accumulator {
     return absl::OkStatus();
   }
   Value Partial() const override {
+    // In arrival order, so that Merge re-inserts them with their relative
+    // order (the tie-breaker, and $lastN's order) intact.
+    std::vector<const Item*> by_seq;
+    for (const Item& i : items_) by_seq.push_back(&i);
+    std::sort(by_seq.begin(), by_seq.end(),
+              [](const Item* a, const Item* b) { return a->seq < b->seq; });
     Value::Array out;
-    for (const Item& i : items_) {
+    for (const Item* ip : by_seq) {
+      const Item& i = *ip;
       Value::Object o = {Field("o", i.output)};
       if (i.root) o.emplace_back("r", *i.root);
       out.push_back(Value::MakeObject(std::move(o)));
