@@ -79,6 +79,13 @@ class EngineAccess : public agg::DatabaseAccess {
     return engine_->collection(coll).CreateIndex(keys, options).status();
   }
   absl::StatusOr<std::string> TempDir() override {
+    if (engine_->options().in_memory) {
+      // No file is ever created for an in-memory database.
+      return MongoError(absl::StatusCode::kResourceExhausted,
+                        kQueryExceededMemoryLimitNoDiskUseAllowed,
+                        "allowDiskUse cannot spill: the database is in "
+                        "memory (Options::in_memory)");
+    }
     std::string dir = engine_->path() + "/_tmp";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

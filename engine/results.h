@@ -36,7 +36,8 @@ struct AggregateOptions {
   // sorted runs to a temporary area inside the database directory
   // (<db>/_tmp), removed when the cursor is destroyed and at the next Open
   // after a crash. false: such a pipeline fails with 292
-  // QueryExceededMemoryLimitNoDiskUseAllowed.
+  // QueryExceededMemoryLimitNoDiskUseAllowed (also with allow_disk_use
+  // when the database is Options::in_memory, which never writes files).
   bool allow_disk_use = false;
   // Variables for the pipeline's expressions ({x: 5} makes "$$x" 5): an
   // object of expressions evaluated once, before the pipeline runs; null:
