@@ -116,11 +116,21 @@ bool Pipeline::writes() const {
                               stages_.back()->name() == "$merge");
 }
 
-absl::StatusOr<size_t> Pipeline::PushDown(ScanRequest* request,
+// {$and: filters}, the one filter, or {}.
+static Value AndOf(Value::Array filters) {
+  if (filters.empty()) return Value::MakeObject();
+  if (filters.size() == 1) return std::move(filters[0]);
+  return Value::MakeObject(
+      {Field("$and", Value::MakeArray(std::move(filters)))});
+}
+
+absl::StatusOr<size_t> Pipeline::PushDown(absl::string_view collection,
+                                          ScanRequest* request,
                                           RunContext* ctx) const {
   size_t i = 0;
   Value::Array matches;
   bool have_sort = false;
+  size_t sort_at = 0;
   // A run of $match stages and at most one $sort ($match commutes with
   // $sort, as MongoDB's optimizer swaps them).
   for (; i < stages_.size(); ++i) {
@@ -131,15 +141,29 @@ absl::StatusOr<size_t> Pipeline::PushDown(ScanRequest* request,
     } else if (name == "$sort" && !have_sort) {
       request->sort = Operand(*stages_[i]);
       have_sort = true;
+      sort_at = i;
     } else {
       break;
     }
   }
-  if (matches.size() == 1) {
-    request->filter = matches[0];
-  } else if (matches.size() > 1) {
-    request->filter = Value::MakeObject(
-        {Field("$and", Value::MakeArray(std::move(matches)))});
+  request->filter = AndOf(matches);
+  if (have_sort) {
+    // A sort the find would do in memory stays a pipeline stage, where the
+    // stage's bound and allowDiskUse apply; the find then takes only the
+    // $match stages before it.
+    ASSIGN_OR_RETURN(
+        bool by_index,
+        ctx->db->ProvidesSort(collection, request->filter, request->sort));
+    if (!by_index) {
+      request->sort = Value();
+      matches.clear();
+      for (size_t j = 0; j < sort_at; ++j) {
+        ASSIGN_OR_RETURN(Value filter, stages_[j]->BoundOperand(ctx));
+        matches.push_back(std::move(filter));
+      }
+      request->filter = AndOf(std::move(matches));
+      return sort_at;
+    }
   }
   // Then $skip / $limit, composed.
   int64_t skip = 0, limit = 0;  // limit 0: none
@@ -168,7 +192,7 @@ absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::Open(
     absl::string_view collection, RunContext* ctx) const {
   if (starts_with_documents()) return OpenOver(nullptr, ctx);
   ScanRequest request;
-  ASSIGN_OR_RETURN(size_t pushed, PushDown(&request, ctx));
+  ASSIGN_OR_RETURN(size_t pushed, PushDown(collection, &request, ctx));
   ASSIGN_OR_RETURN(std::unique_ptr<DocStream> input,
                    ctx->db->Scan(collection, request));
   Pipeline rest;
@@ -203,7 +227,7 @@ absl::StatusOr<Value> Pipeline::Explain(absl::string_view collection,
   size_t pushed = 0;
   if (!starts_with_documents()) {
     ScanRequest request;
-    ASSIGN_OR_RETURN(pushed, PushDown(&request, ctx));
+    ASSIGN_OR_RETURN(pushed, PushDown(collection, &request, ctx));
     ASSIGN_OR_RETURN(Value plan, ctx->db->ExplainScan(collection, request));
     Value::Array pushed_stages;
     for (size_t i = 0; i < pushed; ++i) {

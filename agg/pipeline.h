@@ -59,7 +59,8 @@ class Pipeline {
 
  private:
   // How many leading stages the scan answers, and the request.
-  absl::StatusOr<size_t> PushDown(ScanRequest* request, RunContext* ctx) const;
+  absl::StatusOr<size_t> PushDown(absl::string_view collection,
+                                  ScanRequest* request, RunContext* ctx) const;
 
   std::vector<std::shared_ptr<const StageSpec>> stages_;
 };

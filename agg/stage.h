@@ -50,6 +50,13 @@ class DatabaseAccess {
   // A find over `collection` (empty if it does not exist).
   virtual absl::StatusOr<std::unique_ptr<DocStream>> Scan(
       absl::string_view collection, const ScanRequest& request) = 0;
+  // Whether the find's plan for `filter` returns documents in `sort`'s
+  // order by itself (an index scan), without an in-memory sort. A $sort it
+  // cannot provide stays in the pipeline, where the stage's memory bound
+  // and allowDiskUse apply.
+  virtual absl::StatusOr<bool> ProvidesSort(absl::string_view collection,
+                                            const Value& filter,
+                                            const Value& sort) = 0;
   // The find's explain (Collection::Explain) for the same request.
   virtual absl::StatusOr<Value> ExplainScan(absl::string_view collection,
                                             const ScanRequest& request) = 0;

@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
+#include "engine/query_exec.h"
 
 namespace ttldb {
 namespace {
@@ -44,6 +45,17 @@ class EngineAccess : public agg::DatabaseAccess {
         engine_->collection(coll).Find(r.filter, ToFindOptions(r)));
     return std::unique_ptr<agg::DocStream>(
         std::make_unique<CursorStream>(std::move(c)));
+  }
+  absl::StatusOr<bool> ProvidesSort(absl::string_view coll, const Value& filter,
+                                    const Value& sort) override {
+    auto state = engine_->GetState(coll);
+    if (state == nullptr) return true;  // nothing to sort
+    FindOptions o;
+    o.sort = sort;
+    ASSIGN_OR_RETURN(Query q, ParseQuery(filter, o));
+    ASSIGN_OR_RETURN(QueryPlan plan,
+                     PlanQuery(*state, q.filter, &*q.sort, q.hint));
+    return plan.provides_sort && !plan.sort_needs_not_multikey;
   }
   absl::StatusOr<Value> ExplainScan(absl::string_view coll,
                                     const agg::ScanRequest& r) override {

@@ -831,13 +831,28 @@ TEST_F(AggregateTest, LeadingMatchAndSortUseTheIndex) {
   ASSERT_TRUE(e.ok()) << e.status();
   std::string json = ToJson(*e);
   EXPECT_NE(json.find(R"("stage":"IXSCAN")"), std::string::npos) << json;
+  // The {page: 1} index answers the $match but not the sort: the $sort
+  // stays in the pipeline (its memory bound and allowDiskUse apply), with
+  // the $limit after it.
   EXPECT_NE(
       json.find(
-          R"("pushedDown":[{"$match":{"page":"a"}},{"$sort":{"t":1}},{"$limit":5}])"),
+          R"("pushedDown":[{"$match":{"page":"a"}}]}},{"$sort":{"t":1}},{"$limit":5},)"),
       std::string::npos)
       << json;
   EXPECT_NE(json.find(R"({"$group":{"_id":"$page","n":{"$sum":1}}})"),
             std::string::npos)
+      << json;
+  // With {page: 1, t: 1} the find provides the order: all three go down.
+  ASSERT_TRUE(c.CreateIndex(R"({"page":1,"t":1})").ok());
+  e = c.ExplainAggregate(
+      R"([{"$match":{"page":"a"}},{"$sort":{"t":1}},)"
+      R"({"$limit":5},{"$group":{"_id":"$page","n":{"$sum":1}}}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  json = ToJson(*e);
+  EXPECT_NE(
+      json.find(
+          R"("pushedDown":[{"$match":{"page":"a"}},{"$sort":{"t":1}},{"$limit":5}])"),
+      std::string::npos)
       << json;
   // A leading $sort alone is answered by the {t: 1} index.
   auto e2 = c.ExplainAggregate(R"([{"$sort":{"t":1}},{"$project":{"t":1}}])");
@@ -964,6 +979,24 @@ TEST_F(AggregateSpillTest, TempAreaRemovedAtOpen) {
   { std::ofstream(dir_.path() + "/_tmp/spill-99.jsonl") << "{}\n"; }
   Open();
   EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/_tmp"));
+}
+
+class AggregateInMemoryTest : public AggregateSpillTest {
+ protected:
+  void AdjustOptions(Options* options) override { options->in_memory = true; }
+};
+
+TEST_F(AggregateInMemoryTest, NoSpillingAndNoFiles) {
+  // An in-memory database writes no file: allowDiskUse cannot spill.
+  Collection& c = coll("c");
+  Fill(c, 500);
+  AggregateOptions small;
+  small.max_memory_bytes = 16 << 10;
+  small.allow_disk_use = true;
+  EXPECT_EQ(Code(c, R"([{"$sort":{"k":1}}])", small), 292);
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/_tmp"));
+  EXPECT_EQ(Run(c, R"([{"$sort":{"k":1}},{"$limit":1},{"$project":{"k":1}}])"),
+            R"([{"_id":0,"k":0}])");
 }
 
 }  // namespace
