@@ -160,6 +160,7 @@ void RegisterBuiltinOperators() {
   RegisterTypeOperators();
   RegisterVariableOperators();
   RegisterObjectOperators();
+  RegisterTrigOperators();
   registering_builtins = false;
 }
 

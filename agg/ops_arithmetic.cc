@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "agg/ops_util.h"
 #include "base/status.h"
@@ -584,9 +585,26 @@ ExprResult RoundOrTrunc(std::vector<Opt>& args) {
   }
 }
 
+// $rand: a double in [0, 1), fresh on every evaluation (never constant).
+class RandExpr : public Expression {
+ public:
+  ExprResult Evaluate(const Value&, Variables*) const override {
+    thread_local absl::BitGen gen;
+    return Ok(Value::Double(absl::Uniform<double>(gen, 0.0, 1.0)));
+  }
+};
+
+internal::ParseResult ParseRand(const Value& operand, ParseContext*) {
+  if (!operand.is_object() || !operand.object_fields().empty()) {
+    return ExprError(3040501, "$rand does not currently accept arguments");
+  }
+  return internal::ExprPtr(new RandExpr());
+}
+
 }  // namespace
 
 void RegisterArithmeticOperators() {
+  RegisterOperator("$rand", ParseRand);
   TTLDB_REGISTER_EAGER("$add", 0, -1, Add);
   TTLDB_REGISTER_EAGER("$multiply", 0, -1, Multiply);
   TTLDB_REGISTER_EAGER("$subtract", 2, 2, Subtract);

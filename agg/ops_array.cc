@@ -652,9 +652,193 @@ ParseResult ParseReduce(const Value& operand, ParseContext* ctx) {
                                 value_id, this_id, std::move(*in_e)));
 }
 
+// ---- $zip ----
+
+class ZipExpr : public Expression {
+ public:
+  ZipExpr(std::vector<ExprPtr> inputs, bool longest,
+          std::vector<ExprPtr> defaults)
+      : inputs_(std::move(inputs)),
+        longest_(longest),
+        defaults_(std::move(defaults)) {}
+  ExprResult Evaluate(const Value& doc, Variables* vars) const override {
+    std::vector<Value::Array> arrays;
+    size_t min_size = 0, max_size = 0;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      ASSIGN_OR_RETURN(Opt v, inputs_[i]->Evaluate(doc, vars));
+      if (Nullish(v)) return internal::Null();
+      if (!v->is_array()) {
+        return ExprError(34468, absl::StrCat("$zip found a non-array "
+                                             "expression in input: ",
+                                             DebugString(v)));
+      }
+      size_t n = v->array_items().size();
+      min_size = i == 0 ? n : std::min(min_size, n);
+      max_size = i == 0 ? n : std::max(max_size, n);
+      arrays.push_back(v->array_items());
+    }
+    std::vector<Value> defaults(inputs_.size(), Value::Null());
+    if (min_size != max_size) {
+      for (size_t i = 0; i < defaults_.size(); ++i) {
+        ASSIGN_OR_RETURN(Opt d, defaults_[i]->Evaluate(doc, vars));
+        defaults[i] = d.has_value() ? std::move(*d) : Value::Null();
+      }
+    }
+    const size_t rows = longest_ ? max_size : min_size;
+    Value::Array out;
+    for (size_t r = 0; r < rows; ++r) {
+      Value::Array row;
+      for (size_t c = 0; c < arrays.size(); ++c) {
+        row.push_back(r < arrays[c].size() ? arrays[c][r] : defaults[c]);
+      }
+      out.push_back(Value::MakeArray(std::move(row)));
+    }
+    return Ok(Value::MakeArray(std::move(out)));
+  }
+
+ private:
+  std::vector<ExprPtr> inputs_;
+  bool longest_;
+  std::vector<ExprPtr> defaults_;
+};
+
+ParseResult ParseZip(const Value& operand, ParseContext* ctx) {
+  if (!operand.is_object()) {
+    return ExprError(34460, absl::StrCat("$zip only supports an object as an "
+                                         "argument, found ",
+                                         TypeName(operand.type())));
+  }
+  const Value *inputs = nullptr, *defaults = nullptr;
+  bool longest = false;
+  for (const auto& [name, v] : operand.object_fields()) {
+    if (name == "inputs") {
+      if (!v.is_array()) {
+        return ExprError(34461, absl::StrCat("inputs must be an array of "
+                                             "expressions, found ",
+                                             TypeName(v.type())));
+      }
+      inputs = &v;
+    } else if (name == "defaults") {
+      if (!v.is_array()) {
+        return ExprError(34462, absl::StrCat("defaults must be an array of "
+                                             "expressions, found ",
+                                             TypeName(v.type())));
+      }
+      defaults = &v;
+    } else if (name == "useLongestLength") {
+      if (v.type() != ValueType::kBool) {
+        return ExprError(34463, absl::StrCat("useLongestLength must be a bool, "
+                                             "found ",
+                                             TypeName(v.type())));
+      }
+      longest = v.bool_value();
+    } else {
+      return ExprError(34464,
+                       absl::StrCat("$zip found an unknown argument: ", name));
+    }
+  }
+  if (inputs == nullptr || inputs->array_items().empty()) {
+    return ExprError(34465, "$zip requires at least one input array");
+  }
+  if (defaults != nullptr && !longest) {
+    return ExprError(34466,
+                     "cannot specify defaults unless useLongestLength "
+                     "is true");
+  }
+  if (defaults != nullptr &&
+      defaults->array_items().size() != inputs->array_items().size()) {
+    return ExprError(34467, "defaults and inputs must have the same length");
+  }
+  std::vector<ExprPtr> in, def;
+  for (const Value& v : inputs->array_items()) {
+    ASSIGN_OR_RETURN(ExprPtr e, ParseExpression(v, ctx));
+    in.push_back(std::move(e));
+  }
+  if (defaults != nullptr) {
+    for (const Value& v : defaults->array_items()) {
+      ASSIGN_OR_RETURN(ExprPtr e, ParseExpression(v, ctx));
+      def.push_back(std::move(e));
+    }
+  }
+  return ExprPtr(new ZipExpr(std::move(in), longest, std::move(def)));
+}
+
+// ---- $firstN, $lastN (array forms: {n, input}) ----
+
+template <bool kFirst>
+class FirstLastNExpr : public Expression {
+ public:
+  FirstLastNExpr(ExprPtr n, ExprPtr input)
+      : n_(std::move(n)), input_(std::move(input)) {}
+  ExprResult Evaluate(const Value& doc, Variables* vars) const override {
+    const char* op = kFirst ? "$firstN" : "$lastN";
+    ASSIGN_OR_RETURN(Opt n, n_->Evaluate(doc, vars));
+    ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
+    int64_t count = 0;
+    if (!n || !n->is_number() || !internal::IsIntegral64(*n, &count)) {
+      return ExprError(5787902, absl::StrCat("Value for 'n' must be of "
+                                             "integral type, but found ",
+                                             DebugString(n)));
+    }
+    if (count <= 0) {
+      return ExprError(5787908, absl::StrCat("'n' must be greater than 0, "
+                                             "found ",
+                                             count));
+    }
+    if (!input || !input->is_array()) {
+      return ExprError(5788200, absl::StrCat("Input to ", op,
+                                             " must be an "
+                                             "array, but "
+                                             "found ",
+                                             TypeNameOf(input)));
+    }
+    const Value::Array& items = input->array_items();
+    const size_t k = std::min<size_t>(items.size(), count);
+    return Ok(
+        Value::MakeArray(kFirst ? Value::Array(items.begin(), items.begin() + k)
+                                : Value::Array(items.end() - k, items.end())));
+  }
+
+ private:
+  ExprPtr n_, input_;
+};
+
+template <bool kFirst>
+ParseResult ParseFirstLastN(const Value& operand, ParseContext* ctx) {
+  const char* op = kFirst ? "$firstN" : "$lastN";
+  if (!operand.is_object()) {
+    return ExprError(5787801, absl::StrCat("specification must be an object; "
+                                           "found ",
+                                           DebugString(operand), " for ", op));
+  }
+  ExprPtr n, input;
+  for (const auto& [name, v] : operand.object_fields()) {
+    if (name == "n") {
+      ASSIGN_OR_RETURN(n, ParseExpression(v, ctx));
+    } else if (name == "input") {
+      ASSIGN_OR_RETURN(input, ParseExpression(v, ctx));
+    } else {
+      return ExprError(5787901, absl::StrCat("Unknown argument for 'n' "
+                                             "operator: ",
+                                             name));
+    }
+  }
+  if (n == nullptr) {
+    return ExprError(5787906, absl::StrCat("Missing value for 'n' in ", op));
+  }
+  if (input == nullptr) {
+    return ExprError(5787907,
+                     absl::StrCat("Missing value for 'input' in ", op));
+  }
+  return ExprPtr(new FirstLastNExpr<kFirst>(std::move(n), std::move(input)));
+}
+
 }  // namespace
 
 void RegisterArrayOperators() {
+  RegisterOperator("$zip", ParseZip);
+  RegisterOperator("$firstN", ParseFirstLastN<true>);
+  RegisterOperator("$lastN", ParseFirstLastN<false>);
   TTLDB_REGISTER_EAGER("$size", 1, 1, Size);
   TTLDB_REGISTER_EAGER("$arrayElemAt", 2, 2, ArrayElemAt);
   TTLDB_REGISTER_EAGER("$first", 1, 1, First);

@@ -953,9 +953,27 @@ constexpr char kYear[] = "$year", kMonth[] = "$month",
                kIsoWeek[] = "$isoWeek", kIsoWeekYear[] = "$isoWeekYear",
                kIsoDayOfWeek[] = "$isoDayOfWeek";
 
+// $tsSecond / $tsIncrement: the parts of a timestamp, as longs.
+template <bool kSecond>
+ExprResult TsPart(std::vector<Opt>& a) {
+  const char* op = kSecond ? "$tsSecond" : "$tsIncrement";
+  if (Nullish(a[0])) return internal::Null();
+  if (a[0]->type() != ValueType::kTimestamp) {
+    return ExprError(kSecond ? 5687301 : 5687302,
+                     absl::StrCat("Argument to ", op,
+                                  " must be a timestamp, "
+                                  "but is ",
+                                  TypeNameOf(a[0])));
+  }
+  const Timestamp& ts = a[0]->timestamp_value();
+  return Ok(Value::Int64(kSecond ? ts.t : ts.i));
+}
+
 }  // namespace
 
 void RegisterDateOperators() {
+  TTLDB_REGISTER_EAGER("$tsSecond", 1, 1, TsPart<true>);
+  TTLDB_REGISTER_EAGER("$tsIncrement", 1, 1, TsPart<false>);
   RegisterOperator(kYear, ParseDatePart<Part::kYear, kYear>);
   RegisterOperator(kMonth, ParseDatePart<Part::kMonth, kMonth>);
   RegisterOperator(kDayOfMonth, ParseDatePart<Part::kDayOfMonth, kDayOfMonth>);

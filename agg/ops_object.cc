@@ -4,6 +4,7 @@
 // ExpressionSetField).
 #include "absl/strings/str_cat.h"
 #include "agg/ops_util.h"
+#include "document/bson_size.h"
 
 namespace ttldb {
 namespace agg {
@@ -306,9 +307,21 @@ ParseResult ParseSetField(const Value& operand, ParseContext* ctx) {
   return ExprPtr(new SetFieldExpr(std::move(f), std::move(in), std::move(val)));
 }
 
+// $bsonSize: the BSON size in bytes of an object (int), null for null.
+ExprResult BsonSize(std::vector<Opt>& a) {
+  if (Nullish(a[0])) return internal::Null();
+  if (!a[0]->is_object()) {
+    return ExprError(31393, absl::StrCat("$bsonSize requires a document "
+                                         "input, found: ",
+                                         TypeNameOf(a[0])));
+  }
+  return Ok(internal::IntOrLong(static_cast<int64_t>(BsonDocumentSize(*a[0]))));
+}
+
 }  // namespace
 
 void RegisterObjectOperators() {
+  TTLDB_REGISTER_EAGER("$bsonSize", 1, 1, BsonSize);
   TTLDB_REGISTER_EAGER("$mergeObjects", 0, -1, MergeObjects);
   TTLDB_REGISTER_EAGER("$objectToArray", 1, 1, ObjectToArray);
   TTLDB_REGISTER_EAGER("$arrayToObject", 1, 1, ArrayToObject);

@@ -599,9 +599,135 @@ ParseResult ParseRegex(const Value& operand, ParseContext* ctx) {
                                std::move(options)));
 }
 
+// ---- $replaceOne, $replaceAll ----
+
+template <bool kAll>
+class ReplaceExpr : public Expression {
+ public:
+  ReplaceExpr(ExprPtr input, ExprPtr find, ExprPtr replacement)
+      : input_(std::move(input)),
+        find_(std::move(find)),
+        replacement_(std::move(replacement)) {}
+  ExprResult Evaluate(const Value& doc, Variables* vars) const override {
+    const char* op = kAll ? "$replaceAll" : "$replaceOne";
+    ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
+    ASSIGN_OR_RETURN(Opt find, find_->Evaluate(doc, vars));
+    ASSIGN_OR_RETURN(Opt repl, replacement_->Evaluate(doc, vars));
+    if (!Nullish(input) && !input->is_string()) {
+      return ExprError(51746, absl::StrCat(op,
+                                           " requires that 'input' be a "
+                                           "string, found: ",
+                                           DebugString(input)));
+    }
+    if (!Nullish(find) && !find->is_string()) {
+      return ExprError(51745, absl::StrCat(op,
+                                           " requires that 'find' be a "
+                                           "string, found: ",
+                                           DebugString(find)));
+    }
+    if (!Nullish(repl) && !repl->is_string()) {
+      return ExprError(51744, absl::StrCat(op,
+                                           " requires that 'replacement' "
+                                           "be a string, found: ",
+                                           DebugString(repl)));
+    }
+    if (Nullish(input) || Nullish(find) || Nullish(repl)) {
+      return internal::Null();
+    }
+    const std::string& in = input->string_value();
+    const std::string& f = find->string_value();
+    const std::string& r = repl->string_value();
+    std::string out;
+    if (f.empty()) {
+      // "" matches before every code point and at the end.
+      if (!kAll) return Ok(Value::String(r + in));
+      for (size_t i = 0; i < in.size();) {
+        size_t n = std::min(CodePointLength(in[i]), in.size() - i);
+        out += r;
+        out.append(in, i, n);
+        i += n;
+      }
+      out += r;
+      return Ok(Value::String(std::move(out)));
+    }
+    size_t pos = 0;
+    while (true) {
+      size_t hit = in.find(f, pos);
+      if (hit == std::string::npos) break;
+      out.append(in, pos, hit - pos);
+      out += r;
+      pos = hit + f.size();
+      if (!kAll) break;
+    }
+    out.append(in, pos, std::string::npos);
+    return Ok(Value::String(std::move(out)));
+  }
+
+ private:
+  ExprPtr input_, find_, replacement_;
+};
+
+template <bool kAll>
+ParseResult ParseReplace(const Value& operand, ParseContext* ctx) {
+  const char* op = kAll ? "$replaceAll" : "$replaceOne";
+  if (!operand.is_object()) {
+    return ExprError(51751, absl::StrCat(op,
+                                         " requires an object as an "
+                                         "argument, found: ",
+                                         TypeName(operand.type())));
+  }
+  ExprPtr input, find, replacement;
+  for (const auto& [name, v] : operand.object_fields()) {
+    if (name == "input") {
+      ASSIGN_OR_RETURN(input, ParseExpression(v, ctx));
+    } else if (name == "find") {
+      ASSIGN_OR_RETURN(find, ParseExpression(v, ctx));
+    } else if (name == "replacement") {
+      ASSIGN_OR_RETURN(replacement, ParseExpression(v, ctx));
+    } else {
+      return ExprError(51750,
+                       absl::StrCat(op, " found an unknown argument: ", name));
+    }
+  }
+  if (input == nullptr) {
+    return ExprError(51749, absl::StrCat(op,
+                                         " requires 'input' to be "
+                                         "specified"));
+  }
+  if (find == nullptr) {
+    return ExprError(51748, absl::StrCat(op,
+                                         " requires 'find' to be "
+                                         "specified"));
+  }
+  if (replacement == nullptr) {
+    return ExprError(51747, absl::StrCat(op,
+                                         " requires 'replacement' to be "
+                                         "specified"));
+  }
+  return ExprPtr(new ReplaceExpr<kAll>(std::move(input), std::move(find),
+                                       std::move(replacement)));
+}
+
+ExprResult BinarySize(std::vector<Opt>& a) {
+  if (Nullish(a[0])) return internal::Null();
+  if (a[0]->is_string()) {
+    return Ok(Value::Int32(static_cast<int32_t>(a[0]->string_value().size())));
+  }
+  if (a[0]->type() == ValueType::kBinary) {
+    return Ok(
+        Value::Int32(static_cast<int32_t>(a[0]->binary_value().data.size())));
+  }
+  return ExprError(51276, absl::StrCat("$binarySize requires a string or "
+                                       "BinData argument, found: ",
+                                       TypeNameOf(a[0])));
+}
+
 }  // namespace
 
 void RegisterStringOperators() {
+  RegisterOperator("$replaceOne", ParseReplace<false>);
+  RegisterOperator("$replaceAll", ParseReplace<true>);
+  TTLDB_REGISTER_EAGER("$binarySize", 1, 1, BinarySize);
   TTLDB_REGISTER_EAGER("$concat", 0, -1, Concat);
   TTLDB_REGISTER_EAGER("$strcasecmp", 2, 2, Strcasecmp);
   TTLDB_REGISTER_EAGER("$substrBytes", 3, 3, SubstrBytes<false>);

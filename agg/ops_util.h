@@ -148,6 +148,7 @@ void RegisterDateOperators();
 void RegisterTypeOperators();
 void RegisterVariableOperators();
 void RegisterObjectOperators();
+void RegisterTrigOperators();
 
 }  // namespace agg
 }  // namespace ttldb

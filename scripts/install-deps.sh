@@ -28,6 +28,7 @@ PACKAGES=(
   libpcre2-dev             # PCRE2 (UTF mode) for $regex, as MongoDB uses
   libintelrdfpmath-dev     # Decimal128: Intel's BID library, as MongoDB links it
   pkg-config
+  cmake                    # the CMake build (CMakeLists.txt) and its consumer check
   clang                    # libFuzzer targets (scripts/fuzz.sh)
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   python3

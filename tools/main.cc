@@ -2,6 +2,7 @@
 //
 //   ttldb [--db PATH] [--eval CODE] [--json] [--quiet]
 //         [--ttl-monitor-sleep-secs N] [FILE ...]
+//   ttldb --version
 //   ttldb export --db PATH --collection NAME [--out FILE] [--indexes]
 //                [--canonical]
 //   ttldb import --db PATH --collection NAME [--file FILE] [--drop]
@@ -40,6 +41,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/version.h"
 #include "engine/database.h"
 #include "tools/engine_backend.h"
 #include "tools/import_export.h"
@@ -53,6 +55,7 @@ constexpr char kUsage[] =
     R"(usage:
   ttldb [--db PATH] [--eval CODE] [--json] [--quiet]
         [--ttl-monitor-sleep-secs N] [FILE ...]
+  ttldb --version
   ttldb export [--db PATH] --collection NAME [--out FILE] [--indexes]
                [--canonical]
   ttldb import [--db PATH] --collection NAME [--file FILE] [--drop]
@@ -151,6 +154,8 @@ std::string ParseFlags(int argc, char** argv, int first,
       ok = number(&f->skew_tolerance_secs) && f->skew_tolerance_secs >= 0;
     } else if (arg == "--help" || arg == "-h") {
       return "help";
+    } else if (arg == "--version") {
+      return "version";
     } else if (shell && (!absl::StartsWith(arg, "-") || arg == "-")) {
       f->files.push_back(arg);
     } else {
@@ -450,6 +455,11 @@ int main(int argc, char** argv) {
   std::string error = ttldb::ParseFlags(argc, argv, first, command, &flags);
   if (error == "help") {
     std::cout << ttldb::kUsage;
+    return 0;
+  }
+  if (error == "version") {
+    // As `mongosh --version` prints its version alone, with the name first.
+    std::cout << "ttldb " << ttldb::kVersion << "\n";
     return 0;
   }
   if (!error.empty()) return ttldb::UsageError(error);

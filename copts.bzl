@@ -1,0 +1,11 @@
+"""Compiler options that travel with ttldb's targets.
+
+Bazel 4's auto-configured GCC toolchain compiles C++ as -std=c++0x; ttldb,
+Abseil and simdjson need C++17. Every ttldb C++ target sets TTLDB_COPTS, so it
+builds the same inside ttldb and as an external repository, with no flags on
+the consumer's command line. Code that includes ttldb's headers needs C++17
+too: a consumer sets `copts = TTLDB_COPTS` on its own targets (or builds with
+--cxxopt=-std=c++17, as most Abseil users already do).
+"""
+
+TTLDB_COPTS = ["-std=c++17"]
