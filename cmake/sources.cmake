@@ -2,6 +2,7 @@
 # //:ttldb. Do not edit: change the BUILD files and rerun the script
 # (CI checks that this file is up to date).
 set(TTLDB_SOURCES
+  agg/accumulator.cc
   agg/date_util.cc
   agg/expression.cc
   agg/ops_arithmetic.cc
@@ -17,6 +18,16 @@ set(TTLDB_SOURCES
   agg/ops_type.cc
   agg/ops_util.cc
   agg/ops_variables.cc
+  agg/pipeline.cc
+  agg/spill.cc
+  agg/stage_basic.cc
+  agg/stage_facet.cc
+  agg/stage_group.cc
+  agg/stage_lookup.cc
+  agg/stage_out.cc
+  agg/stage_sort.cc
+  agg/stage_unwind.cc
+  agg/transform.cc
   base/clock.cc
   base/status.cc
   base/sync_point.cc
@@ -32,6 +43,7 @@ set(TTLDB_SOURCES
   document/path_keys.cc
   document/storable.cc
   document/value.cc
+  engine/aggregate.cc
   engine/backup.cc
   engine/blocking_sort.cc
   engine/bulk_write.cc
@@ -81,7 +93,11 @@ set(TTLDB_PROTOS
 )
 
 set(TTLDB_HEADERS
+  agg/accumulator.h
   agg/expression.h
+  agg/pipeline.h
+  agg/spill.h
+  agg/stage.h
   base/clock.h
   base/log.h
   base/mutex.h
@@ -97,6 +113,7 @@ set(TTLDB_HEADERS
   document/path_keys.h
   document/storable.h
   document/value.h
+  engine/blocking_sort.h
   engine/collection.h
   engine/cursor.h
   engine/database.h

@@ -198,6 +198,11 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  // Spill files an aggregation left behind when the process died
+  // (agg/spill.h): nothing in <db>/_tmp outlives its cursor.
+  if (!options_.read_only && !options_.in_memory) {
+    RemoveAggregationTempDir(path_);
+  }
   {
     // touch_min_interval must be well below every TTL index's E
     // (ttl/touch_interval.h).
@@ -816,6 +821,9 @@ absl::Status Engine::Close() {
   live_cursors_->CloseAll();
   MutexLock wl(&write_mu_);  // wait for a write in progress
   db_.reset();
+  if (!options_.read_only && !options_.in_memory) {
+    RemoveAggregationTempDir(path_);
+  }
   return absl::OkStatus();
 }
 

@@ -167,6 +167,54 @@ absl::StatusOr<std::vector<Value>> EngineBackend::Find(
 
 namespace {
 
+// The aggregate command's options as mongosh passes them: allowDiskUse,
+// let; batchSize, maxTimeMS, comment, hint and explain are accepted and do
+// not change the result. Others: 40415 as the command's IDL parser says.
+absl::StatusOr<AggregateOptions> ToAggregateOptions(const Value& options) {
+  AggregateOptions o;
+  if (!options.is_object()) return o;
+  for (const Field& f : options.object_fields()) {
+    if (f.first == "allowDiskUse") {
+      if (f.second.type() != ValueType::kBool) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                          "BSON field 'aggregate.allowDiskUse' is the wrong "
+                          "type, expected type 'bool'");
+      }
+      o.allow_disk_use = f.second.bool_value();
+    } else if (f.first == "let") {
+      o.let = f.second;
+    } else if (f.first == "batchSize" || f.first == "maxTimeMS" ||
+               f.first == "comment" || f.first == "hint" ||
+               f.first == "explain" || f.first == "cursor") {
+      continue;
+    } else {
+      return MongoError(absl::StatusCode::kInvalidArgument, 40415,
+                        absl::StrCat("BSON field 'aggregate.", f.first,
+                                     "' is an unknown field."));
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Value>> EngineBackend::Aggregate(
+    absl::string_view coll, const Value& pipeline, const Value& options) {
+  ASSIGN_OR_RETURN(AggregateOptions o, ToAggregateOptions(options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                   db_->collection(coll).Aggregate(pipeline, o));
+  return cursor->ToVector();
+}
+
+absl::StatusOr<Value> EngineBackend::ExplainAggregate(absl::string_view coll,
+                                                      const Value& pipeline,
+                                                      const Value& options) {
+  ASSIGN_OR_RETURN(AggregateOptions o, ToAggregateOptions(options));
+  return db_->collection(coll).ExplainAggregate(pipeline, o);
+}
+
+namespace {
+
 // Collection::UpdateOne, UpdateMany and ReplaceOne share one signature.
 using UpdateCall = absl::StatusOr<UpdateResult> (Collection::*)(
     const DocArg&, const DocArg&, const UpdateOptions&, const WriteOptions&);
