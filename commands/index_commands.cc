@@ -25,7 +25,7 @@ absl::StatusOr<bool> Exists(Database* db, absl::string_view coll) {
 }
 
 // createIndexes: {indexes: [{key, name, ...options}]}. Reply
-// {numIndexesBefore, numIndexesAfter, createdCollectionAutomatically, ok};
+// {createdCollectionAutomatically, numIndexesBefore, numIndexesAfter, ok};
 // when every index already existed, {numIndexesBefore, numIndexesAfter,
 // note: "all indexes already exist", ok}.
 absl::StatusOr<Value> CreateIndexes(CommandContext& ctx) {
@@ -69,12 +69,16 @@ absl::StatusOr<Value> CreateIndexes(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::vector<Value> after_list, c.ListIndexes());
   const int64_t after = static_cast<int64_t>(after_list.size());
-  Value::Object out = {{"numIndexesBefore", Count(before)},
-                       {"numIndexesAfter", Count(after)}};
+  // createIndexesReply (create_indexes.idl) as mongod 8.0 fills it.
+  Value::Object out;
   if (existed && after == before) {
-    out.emplace_back("note", Value::String("all indexes already exist"));
+    out = {{"numIndexesBefore", Count(before)},
+           {"numIndexesAfter", Count(after)},
+           {"note", Value::String("all indexes already exist")}};
   } else {
-    out.emplace_back("createdCollectionAutomatically", Value::Bool(!existed));
+    out = {{"createdCollectionAutomatically", Value::Bool(!existed)},
+           {"numIndexesBefore", Count(before)},
+           {"numIndexesAfter", Count(after)}};
   }
   return OkReply(std::move(out));
 }

@@ -132,7 +132,8 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
     ASSIGN_OR_RETURN(plan, db->collection(coll).Explain(filter, options));
   }
   Value::Object out;
-  for (Field& f : Narrow(std::move(plan)).mutable_object_fields()) {
+  Value narrowed = Narrow(std::move(plan));
+  for (Field& f : narrowed.mutable_object_fields()) {
     if (f.first != "ok") out.push_back(std::move(f));
   }
   out.emplace_back("command", inner);
