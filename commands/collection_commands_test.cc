@@ -32,18 +32,22 @@ TEST_F(CollectionTest, ListCollections) {
             R"("name":"_id_"}}]},"ok":1.0})");
 }
 
-// create on an existing collection: NamespaceExists (48) "Collection
-// test.b already exists." (create_collection.cpp); unsupported options are
-// refused.
-TEST_F(CollectionTest, CreateErrors) {
-  Run("test", R"({"create": "b"})");
-  EXPECT_EQ(RunJson("test", R"({"create": "b"})"),
-            R"({"ok":0.0,"errmsg":"Collection test.b already exists.",)"
-            R"("code":48,"codeName":"NamespaceExists"})");
+// create on an existing collection with the same options succeeds
+// (jstests/core/ddl/create_collection.js: "Creating a collection that
+// already exists with no options specified reports success"); an unknown
+// option is IDLUnknownField; options ttldb lacks are InvalidOptions.
+TEST_F(CollectionTest, CreateIsIdempotent) {
+  EXPECT_EQ(RunJson("test", R"({"create": "b"})"), R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"create": "b"})"), R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"create": "x", "unknown": 1})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'create.unknown' is an )"
+            R"(unknown field.","code":40415,"codeName":"Location40415"})");
   EXPECT_EQ(ToJson(*Run("test", R"({"create": "x", "capped": true,
                          "size": 100})")
                         .Get("code")),
             "72");
+  EXPECT_EQ(RunJson("test", R"({"create": "y", "capped": false})"),
+            R"({"ok":1.0})");
 }
 
 // drop: {nIndexesWas, ns, ok}; a missing collection is {ok: 1} in 8.0.

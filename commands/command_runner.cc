@@ -158,6 +158,11 @@ class Runner : public CommandRunner {
     return reply;
   }
 
+  void TEST_RunTtlPasses(absl::Time now) override {
+    server_->databases->ForEachOpen(
+        [&](const std::string&, Database* db) { db->TEST_RunTtlPass(now); });
+  }
+
   absl::Status Close() override {
     {
       absl::MutexLock lock(&mu_);

@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "commands/connection.h"
 #include "document/value.h"
 #include "engine/database.h"
@@ -77,6 +78,10 @@ class CommandRunner {
   // Closes every database cleanly (waits for running commands). Run fails
   // with ShutdownInProgress (91) afterwards.
   virtual absl::Status Close() = 0;
+
+  // Tests: runs one TTL pass with wall time `now` in every open database
+  // (Database::TEST_RunTtlPass), on the calling thread.
+  virtual void TEST_RunTtlPasses(absl::Time now) { (void)now; }
 };
 
 }  // namespace commands

@@ -80,8 +80,13 @@ Value Now(ServerState* s) {
 absl::StatusOr<Value> Hello(CommandContext& ctx) {
   const bool legacy = ctx.name != "hello";
   Value::Object out;
+  // Any helloOk (true or false) is answered helloOk: true, before the
+  // replication fields (replication_info.cpp).
   const Value* hello_ok = Arg(ctx, "helloOk");
-  if (hello_ok != nullptr && TrueValue(*hello_ok)) {
+  if (hello_ok != nullptr) {
+    if (hello_ok->type() != ValueType::kBool) {
+      return WrongType(absl::StrCat(ctx.name, ".helloOk"), *hello_ok, "bool");
+    }
     out.emplace_back("helloOk", Value::Bool(true));
   }
   const Value* client = Arg(ctx, "client");
