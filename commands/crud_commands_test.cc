@@ -307,6 +307,21 @@ TEST_F(CrudTest, CountAndDistinct) {
             R"(a required field","code":40414,"codeName":"Location40414"})");
 }
 
+// count without a query is the record count (count_cmd.cpp answers it
+// from the collection's numRecords; drivers' estimatedDocumentCount sends
+// it), so an expired document the monitor has not deleted yet counts,
+// while a query counts what reads return (hide_expired).
+TEST_F(CrudTest, CountWithoutQueryIsRecordCount) {
+  Run("test", R"({"createIndexes": "s", "indexes": [{"key": {"t": 1},
+       "name": "t_1", "expireAfterSeconds": 60}]})");
+  Run("test", R"({"insert": "s", "documents": [{"_id": 1, "t": {"$date":
+       {"$numberLong": "1000"}}}, {"_id": 2}]})");
+  EXPECT_EQ(RunJson("test", R"({"count": "s"})"), R"({"n":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count": "s", "query": {"_id": {"$gte":
+                     1}}})"),
+            R"({"n":1,"ok":1.0})");
+}
+
 // explain of a find: the plan with command and serverInfo.
 TEST_F(CrudTest, ExplainFind) {
   Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");

@@ -19,7 +19,8 @@ namespace commands {
 namespace {
 
 // count: {query, limit, skip, hint} -> {n, ok}. A negative limit counts
-// as its absolute value (count_command.idl).
+// as its absolute value (count_command.idl). Without a query it is the
+// record count (count_cmd.cpp uses the collection's numRecords then).
 absl::StatusOr<Value> CountCmd(CommandContext& ctx) {
   RETURN_IF_ERROR(
       CheckFields(ctx, {"query", "limit", "skip", "hint", "collation", "fields",
@@ -40,7 +41,13 @@ absl::StatusOr<Value> CountCmd(CommandContext& ctx) {
   FindOptions o;
   RETURN_IF_ERROR(ApplyHint(ctx, &o));
   int64_t n = 0;
-  if (o.hint.empty() && o.hint_keys.is_null()) {
+  const bool hinted = !o.hint.empty() || !o.hint_keys.is_null();
+  if (query.object_fields().empty() && !hinted) {
+    // No query: the collection's record count, as MongoDB's count answers
+    // it from metadata (what drivers' estimatedDocumentCount sends); with
+    // hide_expired it includes expired documents not yet deleted.
+    ASSIGN_OR_RETURN(n, db->collection(coll).EstimatedDocumentCount());
+  } else if (!hinted) {
     ASSIGN_OR_RETURN(n, db->collection(coll).CountDocuments(query));
   } else {
     // With a hint, count what a hinted find returns (a sparse or partial
