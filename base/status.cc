@@ -50,6 +50,16 @@ absl::string_view MongoCodeName(int code) {
       return "DuplicateKey";
     case kDataCorruptionDetected:
       return "DataCorruptionDetected";
+    case kIllegalOperation:
+      return "IllegalOperation";
+    case kNamespaceExists:
+      return "NamespaceExists";
+    // A required field missing from a write command (IDL) and dbStats'
+    // scale below 1.
+    case 40414:
+      return "Location40414";
+    case 51024:
+      return "Location51024";
     // Assertion codes without an entry in MongoDB's error_codes.yml travel
     // as "Location<code>".
     case 51091:  // regular expression is invalid

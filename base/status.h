@@ -37,6 +37,8 @@ enum MongoCode : int {
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
+  kIllegalOperation = 20,
+  kNamespaceExists = 48,
 };
 
 // The MongoDB code name for a code ("IndexOptionsConflict"), or "" if unknown.

@@ -219,6 +219,100 @@ absl::StatusOr<Value> EngineBackend::DeleteMany(absl::string_view coll,
   return DeleteReply(n);
 }
 
+absl::StatusOr<Value> EngineBackend::FindOneAndModify(
+    absl::string_view coll, const shell::FindAndModifyRequest& req) {
+  Collection& c = db_->collection(coll);
+  FindOneAndModifyOptions o;
+  o.sort = NoneIfEmpty(req.sort);
+  o.projection = NoneIfEmpty(req.projection);
+  o.upsert = req.upsert;
+  o.return_new = req.return_new;
+  if (req.array_filters.is_array()) {
+    o.array_filters = req.array_filters.array_items();
+  } else if (!req.array_filters.is_null()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                      "BSON field 'findAndModify.arrayFilters' is the wrong "
+                      "type, expected type 'array'");
+  }
+  absl::StatusOr<std::optional<Value>> r;
+  switch (req.kind) {
+    case shell::FindAndModifyRequest::Kind::kUpdate:
+      r = c.FindOneAndUpdate(req.filter, req.update, o, Write());
+      break;
+    case shell::FindAndModifyRequest::Kind::kReplace:
+      r = c.FindOneAndReplace(req.filter, req.update, o, Write());
+      break;
+    case shell::FindAndModifyRequest::Kind::kDelete:
+      r = c.FindOneAndDelete(req.filter, o, Write());
+      break;
+  }
+  if (!r.ok()) return r.status();
+  return r->has_value() ? **r : Value::Null();
+}
+
+absl::StatusOr<Value> EngineBackend::BulkWrite(absl::string_view coll,
+                                               const Value& operations,
+                                               bool ordered) {
+  Collection& c = db_->collection(coll);
+  absl::StatusOr<std::vector<WriteModel>> ops =
+      Collection::ParseBulkWriteOps(operations);
+  if (!ops.ok()) {
+    // The driver's own refusals (code 2 here) are not server errors.
+    if (ErrorCode(ops.status()) == kBadValue) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("MongoInvalidArgumentError: ", ops.status().message()));
+    }
+    return ops.status();
+  }
+  ASSIGN_OR_RETURN(BulkWriteResult r, c.BulkWrite(*ops, ordered, Write()));
+  Value::Object inserted, upserted;
+  for (const auto& [i, id] : r.inserted_ids) {
+    inserted.emplace_back(absl::StrCat(i), id);
+  }
+  for (const auto& [i, id] : r.upserted_ids) {
+    upserted.emplace_back(absl::StrCat(i), id);
+  }
+  Value reply = Value::MakeObject({
+      {"acknowledged", Value::Bool(true)},
+      {"insertedCount", Count(r.inserted_count)},
+      {"insertedIds", Value::MakeObject(std::move(inserted))},
+      {"matchedCount", Count(r.matched_count)},
+      {"modifiedCount", Count(r.modified_count)},
+      {"deletedCount", Count(r.deleted_count)},
+      {"upsertedCount", Count(r.upserted_count)},
+      {"upsertedIds", Value::MakeObject(std::move(upserted))},
+  });
+  if (!r.write_errors.empty()) {
+    Value::Array errors;
+    for (const BulkWriteError& e : r.write_errors) {
+      // The operation's document, as the driver's WriteError.op shows it.
+      const Value& entry = operations.array_items()[e.index];
+      const Value& op = entry.object_fields().front().second;
+      const Value* doc = op.Get("document");
+      errors.push_back(Value::MakeObject({
+          {"index", Count(e.index)},
+          {"code", Value::Int32(e.code)},
+          {"errmsg", Value::String(e.errmsg)},
+          {"op", doc != nullptr ? *doc : op},
+      }));
+    }
+    reply.mutable_object_fields().emplace_back(
+        "writeErrors", Value::MakeArray(std::move(errors)));
+  }
+  return reply;
+}
+
+absl::StatusOr<Value> EngineBackend::RenameCollection(absl::string_view coll,
+                                                      absl::string_view to,
+                                                      bool drop_target) {
+  RETURN_IF_ERROR(db_->RenameCollection(coll, to, drop_target));
+  return Ok();
+}
+
+absl::StatusOr<Value> EngineBackend::DbStats(int64_t scale) {
+  return db_->Stats(scale, database_);
+}
+
 absl::StatusOr<Value> EngineBackend::CountDocuments(absl::string_view coll,
                                                     const Value& filter,
                                                     int64_t skip,
