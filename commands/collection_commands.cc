@@ -210,16 +210,14 @@ absl::StatusOr<Value> RenameCollection(CommandContext& ctx) {
   }
   RETURN_IF_ERROR(ValidateCollectionName(to.second));
   ASSIGN_OR_RETURN(bool target, Exists(db.get(), to.second));
-  if (target) {
-    if (!drop) {
-      return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                        "target namespace exists");
-    }
-    ctx.server->cursors->KillNamespace(to_ns);
-    RETURN_IF_ERROR(db->DropCollection(to.second).status());
+  if (target && !drop) {
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      "target namespace exists");
   }
   ctx.server->cursors->KillNamespace(from_ns);
-  RETURN_IF_ERROR(db->RenameCollection(from.second, to.second));
+  if (target) ctx.server->cursors->KillNamespace(to_ns);
+  // One atomic step, the target's drop included.
+  RETURN_IF_ERROR(db->RenameCollection(from.second, to.second, drop));
   return OkReply();
 }
 

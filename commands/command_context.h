@@ -56,6 +56,7 @@ void AddIndexCommands(std::vector<CommandSpec>* specs);
 void AddWriteCommands(std::vector<CommandSpec>* specs);
 void AddFindCommands(std::vector<CommandSpec>* specs);
 void AddReadCommands(std::vector<CommandSpec>* specs);
+void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 
 }  // namespace commands
 }  // namespace ttldb

@@ -51,6 +51,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddWriteCommands(&specs);
     AddFindCommands(&specs);
     AddReadCommands(&specs);
+    AddFindAndModifyCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;

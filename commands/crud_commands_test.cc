@@ -322,6 +322,40 @@ TEST_F(CrudTest, CountWithoutQueryIsRecordCount) {
             R"({"n":1,"ok":1.0})");
 }
 
+// findAndModify (find_and_modify.cpp): {lastErrorObject: {n,
+// updatedExisting, upserted}, value, ok}; remove returns the deleted
+// document; the option conflicts are FailedToParse
+// (jstests/core/write/find_and_modify/find_and_modify.js).
+TEST_F(CrudTest, FindAndModify) {
+  Run("test", R"({"insert": "q", "documents": [{"_id": 1, "s": "new",
+       "p": 1}, {"_id": 2, "s": "new", "p": 5}]})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "query": {"s": "new"},
+                     "sort": {"p": -1}, "update": {"$set": {"s": "taken"}},
+                     "new": true})"),
+            R"({"lastErrorObject":{"n":1,"updatedExisting":true},)"
+            R"("value":{"_id":2,"s":"taken","p":5},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "query": {"_id": 9},
+                     "update": {"$set": {"s": "x"}}, "upsert": true})"),
+            R"({"lastErrorObject":{"n":1,"updatedExisting":false,)"
+            R"("upserted":9},"value":null,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "query": {"_id": 7},
+                     "update": {"$set": {"s": "x"}}})"),
+            R"({"lastErrorObject":{"n":0,"updatedExisting":false},)"
+            R"("value":null,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "query": {"_id": 1},
+                     "remove": true})"),
+            R"({"lastErrorObject":{"n":1},"value":{"_id":1,"s":"new",)"
+            R"("p":1},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "query": {}})"),
+            R"({"ok":0.0,"errmsg":"Either an update or remove=true must be )"
+            R"(specified","code":9,"codeName":"FailedToParse"})");
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "q", "remove": true,
+                     "new": true})"),
+            R"({"ok":0.0,"errmsg":"Cannot specify both new=true and )"
+            R"(remove=true; 'remove' always returns the deleted document",)"
+            R"("code":9,"codeName":"FailedToParse"})");
+}
+
 // explain of a find: the plan with command and serverInfo.
 TEST_F(CrudTest, ExplainFind) {
   Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");

@@ -69,53 +69,41 @@ absl::StatusOr<Value> DropDatabase(CommandContext& ctx) {
   return OkReply({{"dropped", Value::String(ctx.db)}});
 }
 
-// dbStats (dbstats.cpp): counts over the database's collections; sizes are
-// the stored documents' bytes and the files on disk.
+// dbStats (dbstats.cpp): Database::Stats of the database; one that does
+// not exist has zero everything.
 absl::StatusOr<Value> DbStats(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"scale", "freeStorage"}));
   ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, IntArg(ctx, "scale"));
-  int64_t scale = scale_arg.value_or(1);
-  if (scale <= 0) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                      "Scale factor must be greater than zero");
+  const int64_t scale = scale_arg.value_or(1);
+  if (scale < 1) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                      absl::StrCat("BSON field 'scale' value must be >= 1, "
+                                   "actual value '",
+                                   scale, "'"));
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
-  int64_t collections = 0, objects = 0, data_size = 0, indexes = 0;
   if (db != nullptr) {
-    ASSIGN_OR_RETURN(std::vector<std::string> names, db->ListCollectionNames());
-    for (const std::string& n : names) {
-      ASSIGN_OR_RETURN(Value stats, db->collection(n).Stats());
-      ++collections;
-      const Value* count = stats.Get("count");
-      const Value* size = stats.Get("size");
-      const Value* nindexes = stats.Get("nindexes");
-      if (count != nullptr && count->is_number()) {
-        objects += static_cast<int64_t>(count->AsDouble());
-      }
-      if (size != nullptr && size->is_number()) {
-        data_size += static_cast<int64_t>(size->AsDouble());
-      }
-      if (nindexes != nullptr && nindexes->is_number()) {
-        indexes += static_cast<int64_t>(nindexes->AsDouble());
-      }
+    ASSIGN_OR_RETURN(Value stats, db->Stats(scale, ctx.db));
+    Value::Object out;
+    for (Field& f : stats.mutable_object_fields()) {
+      if (f.first != "ok") out.push_back(std::move(f));
     }
+    return OkReply(std::move(out));
   }
-  const int64_t storage =
-      db == nullptr ? 0 : ctx.server->databases->SizeOnDisk(ctx.db);
-  const double avg =
-      objects == 0 ? 0.0 : static_cast<double>(data_size) / objects;
   return OkReply({
       {"db", Value::String(ctx.db)},
-      {"collections", Count(collections)},
+      {"collections", Value::Int32(0)},
       {"views", Value::Int32(0)},
-      {"objects", Count(objects)},
-      {"avgObjSize", Value::Double(avg)},
-      {"dataSize", Value::Double(static_cast<double>(data_size) / scale)},
-      {"storageSize", Value::Double(static_cast<double>(storage) / scale)},
-      {"indexes", Count(indexes)},
-      {"indexSize", Value::Double(0)},
-      {"totalSize", Value::Double(static_cast<double>(storage) / scale)},
+      {"objects", Value::Int32(0)},
+      {"avgObjSize", Value::Int32(0)},
+      {"dataSize", Value::Int32(0)},
+      {"storageSize", Value::Int32(0)},
+      {"indexes", Value::Int32(0)},
+      {"indexSize", Value::Int32(0)},
+      {"totalSize", Value::Int32(0)},
       {"scaleFactor", Count(scale)},
+      {"fsUsedSize", Value::Int32(0)},
+      {"fsTotalSize", Value::Int32(0)},
   });
 }
 

@@ -101,6 +101,69 @@ class Collection {
   absl::StatusOr<int64_t> DeleteMany(const DocArg& filter,
                                      const WriteOptions& options = {});
 
+  // MongoDB's findOneAndUpdate / findOneAndReplace / findOneAndDelete
+  // (the findAndModify command): finds the first document matching
+  // `filter` in `options.sort` order and updates, replaces or deletes it,
+  // in ONE step under the writers' lock: no other write can come between
+  // the read and the write, so two callers racing for
+  // FindOneAndUpdate({state: "new"}, {$set: {state: "taken"}}) never get
+  // the same document. Returns the document before the write, or after it
+  // with options.return_new (projected by options.projection); nullopt
+  // when nothing matched (and, with upsert, when the upsert inserted and
+  // return_new is false). Documents hidden as expired do not match; an
+  // upsert colliding with one removes it (the hidden-means-absent rule of
+  // InsertOne). Errors (nothing written): as UpdateOne / ReplaceOne for the
+  // update, 66 ImmutableField for a change of _id, the projection's and
+  // sort's parse errors; FindOneAndUpdate takes operators or a replacement
+  // (as the findAndModify command), FindOneAndReplace only a replacement
+  // (9 FailedToParse otherwise).
+  absl::StatusOr<std::optional<Value>> FindOneAndUpdate(
+      const DocArg& filter, const DocArg& update,
+      const FindOneAndModifyOptions& fam_options = {},
+      const WriteOptions& options = {});
+  absl::StatusOr<std::optional<Value>> FindOneAndReplace(
+      const DocArg& filter, const DocArg& replacement,
+      const FindOneAndModifyOptions& fam_options = {},
+      const WriteOptions& options = {});
+  // Returns the deleted document. upsert, return_new and array_filters must
+  // be unset (9 FailedToParse, findAndModify's "Cannot specify both
+  // new=true and remove=true; 'remove' always returns the deleted
+  // document", "Cannot specify both upsert=true and remove=true", "Cannot
+  // specify arrayFilters and remove=true").
+  absl::StatusOr<std::optional<Value>> FindOneAndDelete(
+      const DocArg& filter, const FindOneAndModifyOptions& fam_options = {},
+      const WriteOptions& options = {});
+
+  // MongoDB's bulkWrite: runs `ops` in order, each as the single-operation
+  // call would (each is atomic; the bulk as a whole is not). `ordered`
+  // stops at the first failing operation; unordered runs them all. A
+  // failing operation is reported in result.write_errors (index, code,
+  // errmsg) and the call still returns OK with the counts of what was
+  // done. A malformed operation (ParseBulkWriteOps) fails the whole call
+  // before anything is written.
+  absl::StatusOr<BulkWriteResult> BulkWrite(absl::Span<const WriteModel> ops,
+                                            bool ordered = true,
+                                            const WriteOptions& options = {});
+  // The same from MongoDB's array form: [{insertOne: {document: {...}}},
+  // {updateOne: {filter, update, upsert, arrayFilters}}, {updateMany:
+  // ...}, {replaceOne: {filter, replacement, upsert}}, {deleteOne:
+  // {filter}}, {deleteMany: {filter}}].
+  absl::StatusOr<BulkWriteResult> BulkWrite(const Value& ops,
+                                            bool ordered = true,
+                                            const WriteOptions& options = {});
+  // Parses MongoDB's array form. Errors (InvalidArgument, code 2 BadValue
+  // unless said) with the Node driver's messages (bulk/common.ts):
+  // not an array: 'Argument "operations" must be an array of documents';
+  // empty: "Invalid BulkOperation, Batch cannot be empty"; an unknown
+  // operation: "bulkWrite only supports insertOne, updateOne, updateMany,
+  // replaceOne, deleteOne, deleteMany"; replaceOne with operators
+  // "Replacement document must not use atomic operators"; updateOne /
+  // updateMany without "Update document requires atomic operators"; a
+  // missing field: 40414 "BSON field 'update.updates.q' is missing but a
+  // required field" (the server's, as the driver sends it).
+  static absl::StatusOr<std::vector<WriteModel>> ParseBulkWriteOps(
+      const Value& ops);
+
   // Beyond MongoDB: sets `field` (a Date field, typically the TTL index's
   // accessTime) to now in the documents matching `filter`, keeping them
   // alive. With Options::touch_min_interval, a document whose stored date is

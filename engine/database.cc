@@ -35,8 +35,9 @@ absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
 }
 
 absl::Status Database::RenameCollection(absl::string_view from,
-                                        absl::string_view to) {
-  return engine_->RenameCollection(from, to);
+                                        absl::string_view to,
+                                        bool drop_target) {
+  return engine_->RenameCollection(from, to, drop_target);
 }
 
 absl::Status Database::SetTtlMonitorSleep(absl::Duration sleep) {

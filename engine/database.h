@@ -65,9 +65,29 @@ class Database {
   // Drops a collection, its documents and its indexes. Returns whether it
   // existed.
   absl::StatusOr<bool> DropCollection(absl::string_view name);
-  // Renames a collection (its documents keep their keys: O(1)).
-  // NotFound if `from` does not exist, AlreadyExists if `to` does.
-  absl::Status RenameCollection(absl::string_view from, absl::string_view to);
+  // MongoDB's renameCollection within one database: atomic (one synced
+  // batch), O(1) (documents and index entries keep their keys); indexes,
+  // TTL indexes included, stay and keep expiring. With `drop_target`, an
+  // existing `to` is dropped in the same step. Errors, nothing changed (as
+  // rename_collection.cpp): `from` missing: NotFound, 26 NamespaceNotFound
+  // "Source collection <from> does not exist"; `to` exists without
+  // drop_target: AlreadyExists, 48 NamespaceExists "target namespace
+  // exists"; from == to: 20 IllegalOperation "Can't rename a collection to
+  // itself"; an invalid `to`: 73 InvalidNamespace.
+  absl::Status RenameCollection(absl::string_view from, absl::string_view to,
+                                bool drop_target = false);
+
+  // MongoDB's dbStats: {db, collections, views: 0, objects, avgObjSize,
+  // dataSize, storageSize, indexes, indexSize, totalSize, scaleFactor,
+  // fsUsedSize, fsTotalSize, ok: 1}. `scale` (>= 1; MongoDB truncates a
+  // fraction) divides every size; objects and dataSize count documents as
+  // Collection::Stats does (expired ones not yet deleted included);
+  // storageSize and indexSize are LevelDB's approximate on-disk sizes of
+  // the documents' and the index entries' key ranges; db is `db_name`.
+  // Errors: scale < 1: 51024 "BSON field 'scale' value must be >= 1,
+  // actual value '<scale>'" (dbstats.idl's validator).
+  absl::StatusOr<Value> Stats(int64_t scale = 1,
+                              absl::string_view db_name = "test");
 
   // ---- TTL monitor ---------------------------------------------------------
 

@@ -568,27 +568,51 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
 }
 
 absl::Status Engine::RenameCollection(absl::string_view from,
-                                      absl::string_view to) {
+                                      absl::string_view to, bool drop_target) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(to));
-  MutexLock l(&write_mu_);
-  auto state = GetState(from);
-  if (state == nullptr) {
-    return MongoError(
-        absl::StatusCode::kNotFound, kNamespaceNotFound,
-        absl::StrCat("source namespace ", from, " does not exist"));
+  std::shared_ptr<const CollectionState> dropped;
+  {
+    MutexLock l(&write_mu_);
+    // rename_collection.cpp checkSourceAndTargetNamespaces(); a rename onto
+    // itself: jstests/core/rename_collection_to_itself.js.
+    if (from == to) {
+      return MongoError(absl::StatusCode::kInvalidArgument, 20,
+                        "Can't rename a collection to itself");
+    }
+    auto state = GetState(from);
+    if (state == nullptr) {
+      return MongoError(
+          absl::StatusCode::kNotFound, kNamespaceNotFound,
+          absl::StrCat("Source collection ", from, " does not exist"));
+    }
+    dropped = GetState(to);
+    if (dropped != nullptr && !drop_target) {
+      return MongoError(absl::StatusCode::kAlreadyExists, 48,
+                        "target namespace exists");
+    }
+    // One synced batch: the target's catalog entry (if dropped) and the
+    // source's go, the renamed entry comes. The documents and index
+    // entries keep their keys (they hold the collection's id, not its
+    // name), so the rename is O(1) and TTL indexes keep expiring.
+    proto::CollectionInfo info = state->info;
+    info.set_name(std::string(to));
+    leveldb::WriteBatch batch;
+    batch.Delete(CatalogKey(from));
+    RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
+    Publish(std::string(from), nullptr);
+    if (dropped != nullptr) {
+      for (const auto& idx : dropped->indexes) ttl_cursors_.erase(idx->prefix);
+    }
   }
-  if (GetState(to) != nullptr) {
-    return MongoError(absl::StatusCode::kAlreadyExists, 48,
-                      absl::StrCat("target namespace ", to, " exists"));
-  }
-  proto::CollectionInfo info = state->info;
-  info.set_name(std::string(to));
-  leveldb::WriteBatch batch;
-  batch.Delete(CatalogKey(from));
-  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
-  Publish(std::string(from), nullptr);
-  return absl::OkStatus();
+  if (dropped == nullptr) return absl::OkStatus();
+  // The dropped target's data, as DropCollection removes it: no catalog
+  // entry refers to its id any more.
+  const uint32_t id = dropped->info.id();
+  RETURN_IF_ERROR(
+      DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
+  return DeleteRange(CollectionIndexPrefix(id),
+                     KeyPrefixEnd(CollectionIndexPrefix(id)));
 }
 
 absl::Status Engine::Close() {

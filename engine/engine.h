@@ -69,6 +69,7 @@ class Engine : public TtlStore {
 
   Collection& collection(absl::string_view name);
   const Options& options() const { return options_; }
+  const std::string& path() const { return path_; }
   Clock* clock() const { return clock_; }
   leveldb::DB* db() const { return db_.get(); }
   TtlMonitor* monitor() { return monitor_.get(); }
@@ -79,7 +80,8 @@ class Engine : public TtlStore {
   absl::StatusOr<std::vector<std::string>> ListCollectionNames();
   absl::Status CreateCollection(absl::string_view name, bool must_not_exist);
   absl::StatusOr<bool> DropCollection(absl::string_view name);
-  absl::Status RenameCollection(absl::string_view from, absl::string_view to);
+  absl::Status RenameCollection(absl::string_view from, absl::string_view to,
+                                bool drop_target);
 
   // Builds a new index and publishes it (see Collection::CreateIndex).
   absl::StatusOr<std::string> CreateIndex(absl::string_view coll,
@@ -128,6 +130,12 @@ class Engine : public TtlStore {
   // Inserts a document (generating _id). Takes write_mu_.
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options);
+  // Insert's body, for a caller already holding write_mu_ (an upsert that
+  // must not let another write in between its search and its insert).
+  absl::StatusOr<Value> InsertLocked(absl::string_view coll, Value doc,
+                                     const WriteOptions& options,
+                                     ExpiredRemovals* removed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Reads and parses the document with this encoded _id; nullopt if absent.
   // Without a snapshot, served from (and filling) the document cache.
   absl::StatusOr<std::optional<Value>> ReadDocument(

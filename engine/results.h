@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "document/value.h"
@@ -44,6 +45,65 @@ struct UpdateResult {
   int64_t modified_count = 0;
   // Set when an upsert inserted a document.
   std::optional<Value> upserted_id;
+};
+
+// Options of Collection::FindOneAndUpdate / FindOneAndReplace /
+// FindOneAndDelete (MongoDB's findAndModify).
+struct FindOneAndModifyOptions {
+  // Which matching document is modified when several match: the first in
+  // this order ({priority: -1}); null: the first in natural order.
+  Value sort;
+  // Applied to the document returned ({a: 1} or {a: 0}); null: whole.
+  Value projection;
+  // Insert a document built from the filter's equalities and the update
+  // (or the replacement) when nothing matches. Not for FindOneAndDelete.
+  bool upsert = false;
+  // MongoDB's returnDocument: "after" (true) returns the document as
+  // written; "before" (false, the default) as it was, or nothing when an
+  // upsert inserted it.
+  bool return_new = false;
+  // arrayFilters for "$[<identifier>]" paths (FindOneAndUpdate only).
+  std::vector<Value> array_filters;
+};
+
+// One operation of Collection::BulkWrite, MongoDB's write models.
+struct WriteModel {
+  enum class Kind {
+    kInsertOne,
+    kUpdateOne,
+    kUpdateMany,
+    kReplaceOne,
+    kDeleteOne,
+    kDeleteMany
+  };
+  Kind kind = Kind::kInsertOne;
+  Value document;  // kInsertOne
+  Value filter;    // every kind but kInsertOne
+  Value update;    // kUpdateOne/kUpdateMany: operators; kReplaceOne: doc
+  bool upsert = false;
+  std::vector<Value> array_filters;  // kUpdateOne, kUpdateMany
+};
+
+// A failed operation of a bulk write: its index in the operations given,
+// MongoDB's error code and message (BulkWriteError's writeErrors).
+struct BulkWriteError {
+  int64_t index = 0;
+  int code = 0;
+  std::string errmsg;
+};
+
+// MongoDB's BulkWriteResult.
+struct BulkWriteResult {
+  int64_t inserted_count = 0;
+  int64_t matched_count = 0;
+  int64_t modified_count = 0;
+  int64_t deleted_count = 0;
+  int64_t upserted_count = 0;
+  // (operation index, _id) of each document inserted / upserted.
+  std::vector<std::pair<int64_t, Value>> inserted_ids;
+  std::vector<std::pair<int64_t, Value>> upserted_ids;
+  // Empty when every operation succeeded.
+  std::vector<BulkWriteError> write_errors;
 };
 
 // Progress of an index build over existing documents.

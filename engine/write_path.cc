@@ -498,6 +498,19 @@ absl::Status Engine::WriteDocumentLocked(
 absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
                                      const WriteOptions& options) {
   RETURN_IF_ERROR(CheckWritable());
+  ExpiredRemovals removed;
+  absl::StatusOr<Value> id;
+  {
+    MutexLock l(&write_mu_);
+    id = InsertLocked(coll, std::move(doc), options, &removed);
+  }
+  DeliverExpiredRemovals(coll, &removed);
+  return id;
+}
+
+absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
+                                           const WriteOptions& options,
+                                           ExpiredRemovals* removed) {
   // An existing collection's name is valid (checked when it was created).
   if (GetState(coll) == nullptr) {
     RETURN_IF_ERROR(ValidateCollectionName(coll));
@@ -523,29 +536,24 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
   // Shared (not copied) with the document cache: a fresh document is often
   // read back soon.
   auto stored = std::make_shared<const Value>(std::move(doc));
-  ExpiredRemovals removed;
-  {
-    MutexLock l(&write_mu_);
-    // A new collection is created by the document's own batch, so an
-    // insert that fails (bad field name, too large, ...) creates nothing.
-    std::shared_ptr<const CollectionState> state = GetState(coll);
-    std::optional<proto::CollectionInfo> create;
-    if (state == nullptr) {
-      create.emplace();
-      create->set_id(meta_.next_collection_id());
-      create->set_name(std::string(coll));
-      create->set_next_index_id(1);
-      ASSIGN_OR_RETURN(state, Compile(*create));
-    }
-    RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
-                                        &removed, stored,
-                                        create ? &*create : nullptr));
-    if (create.has_value()) {
-      meta_.set_next_collection_id(create->id() + 1);
-      Publish(create->name(), state);
-    }
+  // A new collection is created by the document's own batch, so an
+  // insert that fails (bad field name, too large, ...) creates nothing.
+  std::shared_ptr<const CollectionState> state = GetState(coll);
+  std::optional<proto::CollectionInfo> create;
+  if (state == nullptr) {
+    create.emplace();
+    create->set_id(meta_.next_collection_id());
+    create->set_name(std::string(coll));
+    create->set_next_index_id(1);
+    ASSIGN_OR_RETURN(state, Compile(*create));
   }
-  DeliverExpiredRemovals(coll, &removed);
+  RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
+                                      removed, stored,
+                                      create ? &*create : nullptr));
+  if (create.has_value()) {
+    meta_.set_next_collection_id(create->id() + 1);
+    Publish(create->name(), state);
+  }
   return id;
 }
 

@@ -272,6 +272,130 @@ absl::StatusOr<Value> EngineBackend::DeleteMany(absl::string_view coll,
                             {"deletedCount", Count(AsInt(reply.Get("n")))}});
 }
 
+absl::StatusOr<Value> EngineBackend::FindOneAndModify(
+    absl::string_view coll, const shell::FindAndModifyRequest& req) {
+  using Kind = shell::FindAndModifyRequest::Kind;
+  Value::Object cmd = {{"findAndModify", Str(coll)}, {"query", req.filter}};
+  if (!EmptyObject(req.sort)) cmd.emplace_back("sort", req.sort);
+  if (!EmptyObject(req.projection)) cmd.emplace_back("fields", req.projection);
+  if (req.kind == Kind::kDelete) {
+    cmd.emplace_back("remove", Value::Bool(true));
+  } else {
+    cmd.emplace_back("update", req.update);
+    cmd.emplace_back("new", Value::Bool(req.return_new));
+    cmd.emplace_back("upsert", Value::Bool(req.upsert));
+  }
+  if (!req.array_filters.is_null()) {
+    cmd.emplace_back("arrayFilters", req.array_filters);
+  }
+  Value c = Value::MakeObject(std::move(cmd));
+  if (sync_writes_) {
+    c.Set("writeConcern", Value::MakeObject({{"j", Value::Bool(true)}}));
+  }
+  ASSIGN_OR_RETURN(Value reply, Command(std::move(c)));
+  return *reply.Get("value");
+}
+
+// mongosh's bulkWrite, as the driver runs it: each operation is the
+// insert/update/delete command it stands for, in order; failures are
+// writeErrors with the operation's index (ordered stops at the first).
+absl::StatusOr<Value> EngineBackend::BulkWrite(absl::string_view coll,
+                                               const Value& operations,
+                                               bool ordered) {
+  absl::StatusOr<std::vector<WriteModel>> ops =
+      Collection::ParseBulkWriteOps(operations);
+  if (!ops.ok()) {
+    // The driver's own refusals (code 2 here) are not server errors.
+    if (ErrorCode(ops.status()) == kBadValue) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("MongoInvalidArgumentError: ", ops.status().message()));
+    }
+    return ops.status();
+  }
+  int64_t inserted_count = 0, matched = 0, modified = 0, deleted = 0,
+          upserted_count = 0;
+  Value::Object inserted, upserted;
+  Value::Array errors;
+  for (size_t i = 0; i < ops->size(); ++i) {
+    const WriteModel& m = (*ops)[i];
+    absl::StatusOr<Value> r;
+    switch (m.kind) {
+      case WriteModel::Kind::kInsertOne:
+        r = InsertOne(coll, m.document);
+        if (r.ok()) {
+          ++inserted_count;
+          inserted.emplace_back(absl::StrCat(i), *r->Get("insertedId"));
+        }
+        break;
+      case WriteModel::Kind::kUpdateOne:
+      case WriteModel::Kind::kUpdateMany:
+      case WriteModel::Kind::kReplaceOne: {
+        Value filters = m.array_filters.empty()
+                            ? Value()
+                            : Value::MakeArray(m.array_filters);
+        r = Update(coll, m.filter, m.update, m.upsert,
+                   m.kind == WriteModel::Kind::kUpdateMany, filters);
+        if (r.ok()) {
+          matched += AsInt(r->Get("matchedCount"));
+          modified += AsInt(r->Get("modifiedCount"));
+          if (AsInt(r->Get("upsertedCount")) > 0) {
+            ++upserted_count;
+            upserted.emplace_back(absl::StrCat(i), *r->Get("insertedId"));
+          }
+        }
+        break;
+      }
+      case WriteModel::Kind::kDeleteOne:
+      case WriteModel::Kind::kDeleteMany:
+        r = m.kind == WriteModel::Kind::kDeleteOne ? DeleteOne(coll, m.filter)
+                                                   : DeleteMany(coll, m.filter);
+        if (r.ok()) deleted += AsInt(r->Get("deletedCount"));
+        break;
+    }
+    if (r.ok()) continue;
+    // The operation's document, as the driver's WriteError.op shows it.
+    const Value& entry = operations.array_items()[i];
+    const Value& op = entry.object_fields().front().second;
+    const Value* doc = op.Get("document");
+    errors.push_back(Value::MakeObject({
+        {"index", Count(static_cast<int64_t>(i))},
+        {"code", Value::Int32(ErrorCode(r.status()))},
+        {"errmsg", Str(r.status().message())},
+        {"op", doc != nullptr ? *doc : op},
+    }));
+    if (ordered) break;
+  }
+  Value reply = Value::MakeObject({
+      {"acknowledged", Value::Bool(true)},
+      {"insertedCount", Count(inserted_count)},
+      {"insertedIds", Value::MakeObject(std::move(inserted))},
+      {"matchedCount", Count(matched)},
+      {"modifiedCount", Count(modified)},
+      {"deletedCount", Count(deleted)},
+      {"upsertedCount", Count(upserted_count)},
+      {"upsertedIds", Value::MakeObject(std::move(upserted))},
+  });
+  if (!errors.empty()) {
+    reply.mutable_object_fields().emplace_back(
+        "writeErrors", Value::MakeArray(std::move(errors)));
+  }
+  return reply;
+}
+
+absl::StatusOr<Value> EngineBackend::RenameCollection(absl::string_view coll,
+                                                      absl::string_view to,
+                                                      bool drop_target) {
+  return AdminCommand(Value::MakeObject(
+      {{"renameCollection", Str(absl::StrCat(database_, ".", coll))},
+       {"to", Str(absl::StrCat(database_, ".", to))},
+       {"dropTarget", Value::Bool(drop_target)}}));
+}
+
+absl::StatusOr<Value> EngineBackend::DbStats(int64_t scale) {
+  return RunCommand(Value::MakeObject(
+      {{"dbStats", Value::Int32(1)}, {"scale", Value::Int64(scale)}}));
+}
+
 // countDocuments counts what a find returns (mongosh runs it as an
 // aggregate $match + $group; the count command's empty-query fast count
 // is estimatedDocumentCount's).

@@ -53,6 +53,15 @@ class EngineBackend : public shell::ShellBackend {
                                   const Value& filter) override;
   absl::StatusOr<Value> DeleteMany(absl::string_view coll,
                                    const Value& filter) override;
+  absl::StatusOr<Value> FindOneAndModify(
+      absl::string_view coll, const shell::FindAndModifyRequest& req) override;
+  absl::StatusOr<Value> BulkWrite(absl::string_view coll,
+                                  const Value& operations,
+                                  bool ordered) override;
+  absl::StatusOr<Value> RenameCollection(absl::string_view coll,
+                                         absl::string_view to,
+                                         bool drop_target) override;
+  absl::StatusOr<Value> DbStats(int64_t scale) override;
   absl::StatusOr<Value> CountDocuments(absl::string_view coll,
                                        const Value& filter, int64_t skip,
                                        int64_t limit) override;

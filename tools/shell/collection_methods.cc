@@ -38,9 +38,11 @@ int WriteOptionsArg(const std::string& method) {
     return 1;
   }
   if (method == "updateOne" || method == "updateMany" ||
-      method == "replaceOne" || method == "update") {
+      method == "replaceOne" || method == "update" ||
+      method == "findOneAndUpdate" || method == "findOneAndReplace") {
     return 2;
   }
+  if (method == "findOneAndDelete" || method == "bulkWrite") return 1;
   return -1;
 }
 
@@ -129,6 +131,7 @@ absl::StatusOr<ShellValue> Evaluator::CallDbMethod(const std::string& method,
                                        : backend_->AdminCommand(*cmd));
   }
   if (method == "serverStatus") return wrap(backend_->ServerStatus());
+  if (method == "stats") return DbStats(args);
   if (method == "createCollection") {
     absl::StatusOr<Value> name = Arg(args, 0, Value::Null(), "name");
     if (!name.ok()) return name.status();
@@ -156,10 +159,14 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
   };
   ASSIGN_OR_RETURN(const bool sync, WriteConcernSync(method, args));
   SyncedWrites synced(backend_, sync);
+  ASSIGN_OR_RETURN(std::optional<ShellValue> modified,
+                   CallModifyMethod(coll, method, args));
+  if (modified.has_value()) return *std::move(modified);
   if (method == "find") {
     ShellValue cursor;
     cursor.kind = Kind::kCursor;
     cursor.collection = coll;
+    cursor.cursor_state = std::make_shared<CursorState>();
     ASSIGN_OR_RETURN(cursor.find.filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(cursor.find.projection, ObjectArg(args, 1, "projection"));
     return cursor;
@@ -376,13 +383,87 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
 
 absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
     const ShellValue& cursor) {
-  return backend_->Find(cursor.collection, cursor.find);
+  if (cursor.cursor_state != nullptr && cursor.cursor_state->started) {
+    CursorState& st = *cursor.cursor_state;
+    std::vector<Value> rest(st.docs.begin() + st.pos, st.docs.end());
+    st.pos = st.docs.size();
+    return rest;
+  }
+  ASSIGN_OR_RETURN(std::vector<Value> docs,
+                   backend_->Find(cursor.collection, cursor.find));
+  for (const auto& transform : cursor.transforms) {
+    ShellValue fn;
+    fn.kind = Kind::kFunction;
+    fn.function = transform;
+    for (Value& doc : docs) {
+      ASSIGN_OR_RETURN(ShellValue v, CallFunction(fn, {ShellValue::Of(doc)}));
+      if (v.kind == Kind::kUndefined) {
+        doc = Value::Null();
+      } else if (v.kind != Kind::kValue) {
+        return TypeError("cursor.map(): the function must return a value");
+      } else {
+        doc = std::move(v.value);
+      }
+    }
+  }
+  return docs;
+}
+
+absl::StatusOr<std::vector<Value>> Evaluator::DrainCursor(
+    const ShellValue& cursor) {
+  ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
+  if (cursor.cursor_state != nullptr && !cursor.cursor_state->started) {
+    cursor.cursor_state->started = true;
+    cursor.cursor_state->docs.clear();
+    cursor.cursor_state->pos = 0;
+  }
+  return docs;
 }
 
 absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
     const ShellValue& cursor, const std::string& method, const Args& args,
     const Node& node) {
   ShellValue next = cursor;
+  const bool started =
+      cursor.cursor_state != nullptr && cursor.cursor_state->started;
+  if (started && (method == "sort" || method == "limit" || method == "skip" ||
+                  method == "hint" || method == "map")) {
+    // The Node driver's AbstractCursor once iteration has begun.
+    return absl::InvalidArgumentError(
+        "MongoCursorInUseError: Cursor is already initialized");
+  }
+  if (method == "next" || method == "hasNext" || method == "tryNext") {
+    // mongosh: next() and tryNext() return null once the cursor is
+    // exhausted; hasNext() says whether next() has a document.
+    std::shared_ptr<CursorState> st = cursor.cursor_state;
+    if (st == nullptr) st = std::make_shared<CursorState>();
+    if (!st->started) {
+      ShellValue fresh = cursor;
+      fresh.cursor_state = nullptr;
+      ASSIGN_OR_RETURN(st->docs, RunCursor(fresh));
+      st->started = true;
+      st->pos = 0;
+    }
+    if (method == "hasNext") {
+      return ShellValue::Of(Value::Bool(st->pos < st->docs.size()));
+    }
+    if (st->pos >= st->docs.size()) return ShellValue::Of(Value::Null());
+    return ShellValue::Of(st->docs[st->pos++]);
+  }
+  if (method == "map") {
+    if (args.empty() || args[0].kind != Kind::kFunction ||
+        args[0].function == nullptr) {
+      return TypeError("cursor.map() takes a function, e.g. d => d.name");
+    }
+    next.transforms.push_back(args[0].function);
+    next.cursor_state = std::make_shared<CursorState>();
+    return next;
+  }
+  if (method == "isExhausted") {
+    return ShellValue::Of(
+        Value::Bool(started && cursor.cursor_state->pos >=
+                                   cursor.cursor_state->docs.size()));
+  }
   if (method == "sort") {
     ASSIGN_OR_RETURN(next.find.sort, ObjectArg(args, 0, "sort"));
     return next;
@@ -426,7 +507,7 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
     return ShellValue::Of(std::move(n));
   }
   if (method == "itcount" || method == "toArray") {
-    ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
+    ASSIGN_OR_RETURN(std::vector<Value> docs, DrainCursor(cursor));
     if (method == "itcount") {
       return ShellValue::Of(CountValue(docs.size()));
     }
@@ -448,11 +529,20 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
   if (method == "forEach") {
     if (args.empty() || args[0].kind != Kind::kFunction) {
       return TypeError(
-          "forEach takes print or printjson: the shell runs no JavaScript "
-          "functions");
+          "forEach takes a function: print, printjson or one written in "
+          "the script (d => print(d.name))");
     }
-    ASSIGN_OR_RETURN(std::vector<Value> docs, RunCursor(cursor));
-    for (const Value& d : docs) *out_ << Render(d) << "\n";
+    ASSIGN_OR_RETURN(std::vector<Value> docs, DrainCursor(cursor));
+    for (const Value& d : docs) {
+      if (args[0].function == nullptr) {
+        // print(doc) and printjson(doc) print a document the same way.
+        *out_ << Render(d) << "\n";
+        continue;
+      }
+      ASSIGN_OR_RETURN(ShellValue ignored,
+                       CallFunction(args[0], {ShellValue::Of(d)}));
+      (void)ignored;
+    }
     return ShellValue::Undefined();
   }
   return TypeError(absl::StrCat(NodeText(*node.target), " is not a function"));

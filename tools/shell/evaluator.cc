@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -208,7 +209,11 @@ absl::Status Evaluator::Print(const ShellValue& v) {
       *out_ << options_.database << "." << v.collection << "\n";
       return absl::OkStatus();
     case Kind::kFunction:
-      *out_ << "[Function: " << v.name << "]\n";
+      if (v.function != nullptr && v.name.empty()) {
+        *out_ << "[Function (anonymous)]\n";
+      } else {
+        *out_ << "[Function: " << v.name << "]\n";
+      }
       return absl::OkStatus();
     case Kind::kCursor: {
       absl::StatusOr<std::vector<Value>> docs = RunCursor(v);
@@ -435,6 +440,13 @@ absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
     }
     case NodeKind::kCall:
       return EvalCall(node);
+    case NodeKind::kFunction: {
+      ShellValue fn;
+      fn.kind = Kind::kFunction;
+      fn.name = node.name;
+      fn.function = node.function;
+      return fn;
+    }
     case NodeKind::kNew: {
       if (!IsBuiltinConstructor(node.name)) {
         return TypeError(absl::StrCat(node.name, " is not a constructor"));
@@ -564,6 +576,9 @@ absl::StatusOr<ShellValue> Evaluator::EvalCall(const Node& node) {
   }
   absl::StatusOr<ShellValue> fn = Evaluate(callee);
   if (!fn.ok()) return fn.status();
+  if (fn->kind == Kind::kFunction && fn->function != nullptr) {
+    return CallFunction(*fn, args);
+  }
   if (fn->kind == Kind::kFunction) {
     Node alias;
     alias.kind = NodeKind::kCall;
@@ -573,6 +588,60 @@ absl::StatusOr<ShellValue> Evaluator::EvalCall(const Node& node) {
     return CallGlobal(alias, args);
   }
   return TypeError(absl::StrCat(NodeText(callee), " is not a function"));
+}
+
+absl::StatusOr<ShellValue> Evaluator::CallFunction(const ShellValue& fn,
+                                                   const Args& args) {
+  if (fn.function == nullptr) {
+    Node alias;
+    alias.kind = NodeKind::kCall;
+    alias.target = std::make_unique<Node>();
+    alias.target->kind = NodeKind::kIdentifier;
+    alias.target->name = fn.name;
+    return CallGlobal(alias, args);
+  }
+  // 200 nested calls: a function that calls itself fails as V8 does
+  // instead of overflowing the stack.
+  thread_local int depth = 0;
+  if (depth >= 200) {
+    return absl::InvalidArgumentError(
+        "RangeError: Maximum call stack size exceeded");
+  }
+  ++depth;
+  struct Leave {
+    ~Leave() { --depth; }
+  } leave;
+  // Parameters shadow variables of the same name while the body runs.
+  const FunctionBody& body = *fn.function;
+  std::vector<std::pair<std::string, std::optional<ShellValue>>> saved;
+  for (size_t i = 0; i < body.params.size(); ++i) {
+    const std::string& p = body.params[i];
+    auto it = variables_.find(p);
+    saved.emplace_back(p, it == variables_.end()
+                              ? std::nullopt
+                              : std::optional<ShellValue>(it->second));
+    variables_[p] = i < args.size() ? args[i] : ShellValue::Undefined();
+  }
+  auto restore = [&] {
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+      if (it->second.has_value()) {
+        variables_[it->first] = *it->second;
+      } else {
+        variables_.erase(it->first);
+      }
+    }
+  };
+  absl::StatusOr<ShellValue> result = ShellValue::Undefined();
+  for (const auto& stmt : body.statements) {
+    absl::StatusOr<ShellValue> v = Evaluate(*stmt);
+    if (!v.ok()) {
+      result = v.status();
+      break;
+    }
+  }
+  if (result.ok() && body.result != nullptr) result = Evaluate(*body.result);
+  restore();
+  return result;
 }
 
 absl::StatusOr<ShellValue> Evaluator::CallGlobal(const Node& node,
@@ -698,6 +767,8 @@ std::string FormatError(const absl::Status& status) {
                                           "RangeError:",
                                           "MongoshInvalidInputError:",
                                           "MongoInvalidArgumentError:",
+                                          "MongoBulkWriteError:",
+                                          "MongoCursorInUseError:",
                                           "BSONError:",
                                           "MongoServerError",
                                           "Error:"};

@@ -1,7 +1,9 @@
 // The shell's evaluator: runs parsed statements against a ShellBackend and
 // prints results the way mongosh does.
 //
-// It is not a JavaScript interpreter. It knows the shell's objects (`db`,
+// It is not a JavaScript interpreter. Functions are arrow functions and
+// function expressions whose bodies are expressions (for map/forEach). It
+// knows the shell's objects (`db`,
 // collections, find cursors), the BSON constructors (builtins.h), a few
 // globals (print, printjson, sleep, quit/exit, help, Date.now) and
 // variables bound with var/let/const or plain assignment. Method calls on
@@ -10,7 +12,12 @@
 //   db.c.insertOne(doc) / insertMany(docs, {ordered}) / insert(doc|docs)
 //   db.c.find(filter, projection)[.sort(s).skip(n).limit(n).pretty()
 //       .batchSize(n).count().size().itcount().toArray().explain(v)
-//       .forEach(printjson|print)]
+//       .map(fn).forEach(fn).next().hasNext().tryNext()]
+//   db.c.findOneAndUpdate/findOneAndReplace(filter, update, {sort,
+//       projection, upsert, returnDocument, returnNewDocument, arrayFilters}),
+//       findOneAndDelete(filter, {sort, projection}), findAndModify({...})
+//   db.c.bulkWrite([{insertOne: ...}, ...], {ordered}),
+//       renameCollection(name, dropTarget), db.stats(scale)
 //   db.c.findOne(filter, projection)
 //   db.c.updateOne/updateMany(filter, update, {upsert, arrayFilters})
 //   db.c.replaceOne(filter, update, {upsert})
@@ -42,6 +49,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -86,6 +95,15 @@ struct EvaluatorOptions {
   FormatOptions format;
 };
 
+// Where a find cursor's iteration stands once next()/hasNext() (or
+// toArray/itcount/forEach, which exhaust it) started it. Shared by the
+// copies of one cursor value (a variable and the value read from it).
+struct CursorState {
+  bool started = false;
+  std::vector<Value> docs;  // the results (transformed), once started
+  size_t pos = 0;           // the next one next() returns
+};
+
 // A runtime value: a BSON value, or one of the shell's own objects.
 struct ShellValue {
   enum class Kind {
@@ -94,13 +112,18 @@ struct ShellValue {
     kDatabase,    // db
     kCollection,  // collection: its name
     kCursor,      // collection + find: a find() not yet run
-    kFunction,    // name: print, printjson
+    kFunction,    // name: print, printjson; or a function literal
   };
   Kind kind = Kind::kUndefined;
   Value value;
   std::string collection;
   FindRequest find;
   std::string name;
+  // kCursor: its iteration state, and cursor.map() functions to apply.
+  std::shared_ptr<CursorState> cursor_state;
+  std::vector<std::shared_ptr<const FunctionBody>> transforms;
+  // kFunction written in the script (x => ..., function (x) {...}).
+  std::shared_ptr<const FunctionBody> function;
 
   static ShellValue Undefined() { return ShellValue(); }
   static ShellValue Of(Value v) {
@@ -162,6 +185,12 @@ class Evaluator {
                                                   const std::string& method,
                                                   const Args& args,
                                                   const Node& node);
+  // findOneAndUpdate/Replace/Delete, findAndModify, bulkWrite,
+  // renameCollection (modify_methods.cc); nullopt: not one of them.
+  absl::StatusOr<std::optional<ShellValue>> CallModifyMethod(
+      const std::string& coll, const std::string& method, const Args& args);
+  // db.stats(scale).
+  absl::StatusOr<ShellValue> DbStats(const Args& args);
   absl::StatusOr<ShellValue> CallCursorMethod(const ShellValue& cursor,
                                               const std::string& method,
                                               const Args& args,
@@ -170,7 +199,16 @@ class Evaluator {
                                              const std::string& method,
                                              const Args& args,
                                              const Node& node);
+  // The cursor's documents: the rest of them once started (taking them),
+  // else a fresh run of its find with its map() functions applied.
   absl::StatusOr<std::vector<Value>> RunCursor(const ShellValue& cursor);
+  // As RunCursor, and marks the cursor exhausted (toArray, itcount,
+  // forEach).
+  absl::StatusOr<std::vector<Value>> DrainCursor(const ShellValue& cursor);
+  // Calls a function value: a function literal (its parameters bound as
+  // variables while its body runs) or print/printjson.
+  absl::StatusOr<ShellValue> CallFunction(const ShellValue& fn,
+                                          const Args& args);
   int64_t Now() const;
 
   ShellBackend* backend_;

@@ -265,6 +265,13 @@ class Parser {
       }
       case TokenKind::kIdentifier: {
         if (t.text == "new") return ParseNew(out);
+        if (t.text == "function" &&
+            (PeekToken(1).Is('(') ||
+             (PeekToken(1).kind == TokenKind::kIdentifier &&
+              PeekToken(2).Is('(')))) {
+          return ParseFunction(out);
+        }
+        if (IsArrowAt(1)) return ParseArrow(out);
         auto n = MakeNode(NodeKind::kIdentifier, t);
         n->name = t.text;
         Next();
@@ -282,6 +289,7 @@ class Parser {
           return absl::OkStatus();
         }
         if (t.Is('(')) {
+          if (ArrowParamsAt(pos_)) return ParseArrow(out);
           Next();
           absl::Status s = ParseExpr(out);
           if (!s.ok()) return s;
@@ -292,6 +300,117 @@ class Parser {
         return Unexpected(t);
     }
     return Unexpected(t);
+  }
+
+  // Whether tokens [i, i+1] (relative to the current one) are '=' '>'
+  // written together: an arrow.
+  bool IsArrowAt(size_t i) {
+    const Token& eq = PeekToken(i);
+    const Token& gt = PeekToken(i + 1);
+    return eq.Is('=') && gt.Is('>') && gt.line == eq.line &&
+           gt.column == eq.column + 1;
+  }
+
+  // Whether the '(' at absolute position `at` opens an arrow's parameter
+  // list: '(' [IDENT {',' IDENT}] ')' '=>'.
+  bool ArrowParamsAt(size_t at) {
+    size_t i = at - pos_ + 1;
+    if (PeekToken(i).Is(')')) return IsArrowAt(i + 1);
+    while (true) {
+      if (PeekToken(i).kind != TokenKind::kIdentifier) return false;
+      ++i;
+      if (PeekToken(i).Is(')')) return IsArrowAt(i + 1);
+      if (!PeekToken(i).Is(',')) return false;
+      ++i;
+    }
+  }
+
+  // '(' [IDENT {',' IDENT}] ')' into *params.
+  absl::Status ParseParams(std::vector<std::string>* params) {
+    absl::Status s = Expect('(');
+    if (!s.ok()) return s;
+    while (!Cur().Is(')')) {
+      if (Cur().kind != TokenKind::kIdentifier) return Unexpected(Cur());
+      params->push_back(Cur().text);
+      Next();
+      if (Cur().Is(',')) {
+        Next();
+      } else if (!Cur().Is(')')) {
+        return Unexpected(Cur());
+      }
+    }
+    Next();
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseArrow(std::unique_ptr<Node>* out) {
+    auto n = MakeNode(NodeKind::kFunction, Cur());
+    auto body = std::make_shared<FunctionBody>();
+    if (Cur().kind == TokenKind::kIdentifier) {
+      body->params.push_back(Cur().text);
+      Next();
+    } else {
+      absl::Status s = ParseParams(&body->params);
+      if (!s.ok()) return s;
+    }
+    Next();  // '='
+    Next();  // '>'
+    absl::Status s =
+        Cur().Is('{') ? ParseBlock(body.get()) : ParseExpr(&body->result);
+    if (!s.ok()) return s;
+    n->function = std::move(body);
+    *out = std::move(n);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseFunction(std::unique_ptr<Node>* out) {
+    auto n = MakeNode(NodeKind::kFunction, Cur());
+    Next();  // 'function'
+    if (Cur().kind == TokenKind::kIdentifier) {
+      n->name = Cur().text;
+      Next();
+    }
+    auto body = std::make_shared<FunctionBody>();
+    absl::Status s = ParseParams(&body->params);
+    if (!s.ok()) return s;
+    if (!Cur().Is('{')) return Unexpected(Cur());
+    s = ParseBlock(body.get());
+    if (!s.ok()) return s;
+    n->function = std::move(body);
+    *out = std::move(n);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseBlock(FunctionBody* body) {
+    Next();  // '{'
+    while (!Cur().Is('}')) {
+      if (Cur().Is(';')) {
+        Next();
+        continue;
+      }
+      if (Cur().kind == TokenKind::kEnd) return Unexpected(Cur());
+      if (body->result != nullptr) return Unexpected(Cur());
+      if (Cur().IsWord("return")) {
+        Token ret = Cur();
+        Next();
+        if (Cur().Is(';') || Cur().Is('}') || Cur().newline_before) {
+          // `return;`: undefined.
+          auto undefined = MakeNode(NodeKind::kIdentifier, ret);
+          undefined->name = "undefined";
+          body->result = std::move(undefined);
+          continue;
+        }
+        absl::Status s = ParseExpr(&body->result);
+        if (!s.ok()) return s;
+        continue;
+      }
+      std::unique_ptr<Node> stmt;
+      absl::Status s = ParseExpr(&stmt);
+      if (!s.ok()) return s;
+      body->statements.push_back(std::move(stmt));
+    }
+    Next();  // '}'
+    return absl::OkStatus();
   }
 
   absl::Status ParseNew(std::unique_ptr<Node>* out) {

@@ -13,6 +13,11 @@
 //   postfix     := primary { '.' IDENT | '[' expr ']' | '(' args ')' }
 //   primary     := NUMBER | STRING | REGEX | IDENT | object | array
 //                | '(' expr ')' | 'new' IDENT { '.' IDENT } ['(' args ')']
+//                | function
+//   function    := (IDENT | '(' [IDENT {',' IDENT}] ')') '=>' (expr | block)
+//                | 'function' [IDENT] '(' [IDENT {',' IDENT}] ')' block
+//   block       := '{' { expr [';'] } ['return' [expr] [';']] '}'
+// (functions are for cursor.map/forEach and the like: no other statements)
 //   object      := '{' [ key ':' expr { ',' key ':' expr } [','] ] '}'
 //   key         := IDENT | STRING | NUMBER
 //   array       := '[' [ expr { ',' expr } [','] ] ']'
@@ -49,6 +54,19 @@ enum class NodeKind {
   kCall,        // target(items...)
   kNew,         // new name(items...): name may be dotted ("ISODate")
   kNegate,      // -target
+  kFunction,    // function: an arrow function or function expression
+};
+
+struct Node;
+
+// The parameters and body of `x => expr`, `(x, y) => expr`,
+// `x => { stmt; ...; return expr }` or `function (x) { ...; return expr }`:
+// expression statements, then an optional `return`. Shared, so that a
+// function value outlives the statement that wrote it.
+struct FunctionBody {
+  std::vector<std::string> params;
+  std::vector<std::unique_ptr<Node>> statements;
+  std::unique_ptr<Node> result;  // null: returns undefined
 };
 
 struct Node {
@@ -62,6 +80,7 @@ struct Node {
   std::unique_ptr<Node> target;
   std::unique_ptr<Node> index;
   bool has_args = false;  // kNew: written with parentheses
+  std::shared_ptr<const FunctionBody> function;  // kFunction
 };
 
 enum class StatementKind {

@@ -61,6 +61,16 @@ std::string Dump(const Node& n) {
       return absl::StrCat(Dump(*n.target), "[", Dump(*n.index), "]");
     case NodeKind::kNegate:
       return absl::StrCat("-(", Dump(*n.target), ")");
+    case NodeKind::kFunction: {
+      std::vector<std::string> body;
+      for (const auto& st : n.function->statements) body.push_back(Dump(*st));
+      if (n.function->result != nullptr) {
+        body.push_back(absl::StrCat("return ", Dump(*n.function->result)));
+      }
+      return absl::StrCat("fn ", n.name, "(",
+                          absl::StrJoin(n.function->params, ","), "){",
+                          absl::StrJoin(body, ";"), "}");
+    }
   }
   return "?";
 }
@@ -160,6 +170,25 @@ TEST(ParserTest, Numbers) {
 TEST(ParserTest, LiteralsAndTrailingCommas) {
   EXPECT_EQ(Parse("[true, false, null, undefined, [], {}, [1,2,], {a: 1,},]"),
             "[true,false,null,undefined,[],{},[1,2],{a:1}]");
+}
+
+// Arrow functions and function expressions, for cursor.map/forEach.
+TEST(ParserTest, Functions) {
+  EXPECT_EQ(Parse("c.map(d => d.name)"), "c.map(fn (d){return d.name})");
+  EXPECT_EQ(Parse("c.map((a, b) => [b, a])"), "c.map(fn (a,b){return [b,a]})");
+  EXPECT_EQ(Parse("f = () => 1"), "f = fn (){return 1}");
+  EXPECT_EQ(Parse("c.forEach(d => { print(d); return d.a; })"),
+            "c.forEach(fn (d){print(d);return d.a})");
+  EXPECT_EQ(Parse("c.forEach(function (d) {\n  print(d.a)\n  printjson(d)\n})"),
+            "c.forEach(fn (d){print(d.a);printjson(d)})");
+  EXPECT_EQ(Parse("var g = function named(x) { return }"),
+            "var g = fn named(x){return undefined}");
+  // A parenthesized expression is still one.
+  EXPECT_EQ(Parse("(a)"), "a");
+  EXPECT_EQ(Parse("d = > 1"),
+            "SyntaxError: Unexpected token '>' (line 1, column 5)");
+  EXPECT_EQ(Parse("x => { return 1; 2 }"),
+            "SyntaxError: Unexpected number (line 1, column 18)");
 }
 
 TEST(ParserTest, Comments) {

@@ -38,6 +38,19 @@ struct FindRequest {
   Value hint;
 };
 
+// A findOneAndUpdate / findOneAndReplace / findOneAndDelete.
+struct FindAndModifyRequest {
+  enum class Kind { kUpdate, kReplace, kDelete };
+  Kind kind = Kind::kUpdate;
+  Value filter = Value::MakeObject();
+  Value update;  // the update or the replacement; null for kDelete
+  Value sort = Value::MakeObject();
+  Value projection = Value::MakeObject();
+  bool upsert = false;
+  bool return_new = false;  // returnDocument: 'after'
+  Value array_filters;      // null: none
+};
+
 class ShellBackend {
  public:
   virtual ~ShellBackend() = default;
@@ -84,6 +97,41 @@ class ShellBackend {
                                           const Value& filter) = 0;
   virtual absl::StatusOr<Value> DeleteMany(absl::string_view coll,
                                            const Value& filter) = 0;
+  // The document before (or, with return_new, after) the write, projected,
+  // or null when nothing matched.
+  virtual absl::StatusOr<Value> FindOneAndModify(
+      absl::string_view coll, const FindAndModifyRequest& req) {
+    (void)coll;
+    (void)req;
+    return absl::UnimplementedError("findAndModify is not supported");
+  }
+  // mongosh's BulkWriteResult: { acknowledged: true, insertedCount,
+  // insertedIds: {'<op index>': _id}, matchedCount, modifiedCount,
+  // deletedCount, upsertedCount, upsertedIds }; when operations failed,
+  // also writeErrors: [{index, code, errmsg, op}] (the shell turns that
+  // into a MongoBulkWriteError).
+  virtual absl::StatusOr<Value> BulkWrite(absl::string_view coll,
+                                          const Value& operations,
+                                          bool ordered) {
+    (void)coll;
+    (void)operations;
+    (void)ordered;
+    return absl::UnimplementedError("bulkWrite is not supported");
+  }
+  // { ok: 1 }.
+  virtual absl::StatusOr<Value> RenameCollection(absl::string_view coll,
+                                                 absl::string_view to,
+                                                 bool drop_target) {
+    (void)coll;
+    (void)to;
+    (void)drop_target;
+    return absl::UnimplementedError("renameCollection is not supported");
+  }
+  // MongoDB's dbStats reply for the current database.
+  virtual absl::StatusOr<Value> DbStats(int64_t scale) {
+    (void)scale;
+    return absl::UnimplementedError("dbStats is not supported");
+  }
   // A number (Int32 when it fits, else Int64). limit 0: none.
   virtual absl::StatusOr<Value> CountDocuments(absl::string_view coll,
                                                const Value& filter,

@@ -1,0 +1,85 @@
+// Database::Stats: MongoDB's dbStats over every collection of the database.
+#include <sys/statvfs.h>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "engine/database.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "index/key_codec.h"
+#include "leveldb/db.h"
+
+namespace ttldb {
+namespace {
+
+// LevelDB's estimate of the bytes on disk for keys in [begin, end).
+int64_t ApproximateSize(leveldb::DB* db, const std::string& begin,
+                        const std::string& end) {
+  leveldb::Range range(begin, end);
+  uint64_t size = 0;
+  db->GetApproximateSizes(&range, 1, &size);
+  return static_cast<int64_t>(size);
+}
+
+}  // namespace
+
+absl::StatusOr<Value> Database::Stats(int64_t scale,
+                                      absl::string_view db_name) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  if (scale < 1) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                      absl::StrCat("BSON field 'scale' value must be >= 1, "
+                                   "actual value '",
+                                   scale, "'"));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> names,
+                   engine_->ListCollectionNames());
+  int64_t objects = 0, data_size = 0, storage_size = 0, indexes = 0,
+          index_size = 0;
+  int64_t collections = 0;
+  for (const std::string& name : names) {
+    std::shared_ptr<const CollectionState> state = engine_->GetState(name);
+    if (state == nullptr) continue;  // dropped meanwhile
+    ++collections;
+    ASSIGN_OR_RETURN(Value stats, collection(name).Stats());
+    objects += stats.Get("count")->int64_value();
+    data_size += stats.Get("size")->int64_value();
+    indexes += static_cast<int64_t>(state->indexes.size()) + 1;  // and _id_
+    const uint32_t id = state->info.id();
+    storage_size += ApproximateSize(engine_->db(), DocumentPrefix(id),
+                                    KeyPrefixEnd(DocumentPrefix(id)));
+    index_size += ApproximateSize(engine_->db(), CollectionIndexPrefix(id),
+                                  KeyPrefixEnd(CollectionIndexPrefix(id)));
+  }
+  double fs_used = 0, fs_total = 0;
+  struct statvfs fs;
+  if (statvfs(engine_->path().c_str(), &fs) == 0) {
+    fs_total = static_cast<double>(fs.f_blocks) * fs.f_frsize;
+    fs_used = static_cast<double>(fs.f_blocks - fs.f_bfree) * fs.f_frsize;
+  }
+  auto scaled = [scale](double bytes) {
+    return Value::Double(
+        static_cast<double>(static_cast<int64_t>(bytes) / scale));
+  };
+  return Value::MakeObject({
+      Field("db", Value::String(std::string(db_name))),
+      Field("collections", Value::Int64(collections)),
+      Field("views", Value::Int64(0)),
+      Field("objects", Value::Int64(objects)),
+      // Unscaled, as MongoDB's (dataSize / objects in bytes).
+      Field("avgObjSize",
+            Value::Double(objects ? static_cast<double>(data_size) / objects
+                                  : 0)),
+      Field("dataSize", scaled(data_size)),
+      Field("storageSize", scaled(storage_size)),
+      Field("indexes", Value::Int64(indexes)),
+      Field("indexSize", scaled(index_size)),
+      Field("totalSize", scaled(storage_size + index_size)),
+      Field("scaleFactor", Value::Int64(scale)),
+      Field("fsUsedSize", scaled(fs_used)),
+      Field("fsTotalSize", scaled(fs_total)),
+      Field("ok", Value::Double(1)),
+  });
+}
+
+}  // namespace ttldb
