@@ -12,7 +12,9 @@ namespace {
 
 using CollectionTest = CommandTest;
 
-// listCollections (list_collections.cpp): a cursor {id: 0, ns:
+// listCollections (list_collections.cpp, whose reply is
+// cursor_response.cpp's appendCursorResponseObject: id, ns, then
+// firstBatch): a cursor {id: 0, ns:
 // "<db>.$cmd.listCollections", firstBatch: [{name, type, options, info,
 // idIndex}]}; nameOnly gives {name, type}; filter matches the entries.
 TEST_F(CollectionTest, ListCollections) {

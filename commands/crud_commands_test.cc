@@ -1,6 +1,9 @@
 // insert/update/delete, find/getMore/killCursors, count and distinct
 // through CommandRunner::Run, with MongoDB's reply shapes.
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_test_util.h"
@@ -116,10 +119,10 @@ TEST_F(CrudTest, DeleteShapes) {
             R"("codeName":"Location40414"})");
 }
 
-// find: a cursor reply {cursor: {firstBatch, id, ns}, ok}
-// (cursor_response.idl CursorInitialReply); the default first batch is 101
-// documents; getMore continues with nextBatch and id 0 at the end
-// (jstests/core/query/getmore/getmore_cmd_basic.js).
+// find: a cursor reply {cursor: {firstBatch, id, ns}, ok} (the batch
+// first: src/mongo/db/query/cursor_response.cpp CursorResponseBuilder); the
+// default first batch is 101 documents; getMore continues with nextBatch and id
+// 0 at the end (jstests/core/query/getmore/getmore_cmd_basic.js).
 TEST_F(CrudTest, FindAndGetMoreBatches) {
   std::string docs;
   for (int i = 0; i < 250; ++i) {
@@ -366,6 +369,55 @@ TEST_F(CrudTest, ExplainFind) {
   EXPECT_EQ(ToJson(*r.Get("ok")), "1.0");
   EXPECT_NE(ToJson(r).find("IXSCAN"), std::string::npos) << ToJson(r);
   EXPECT_EQ(ToJson(*r.Get("command")), R"({"find":"c","filter":{"a":1}})");
+}
+
+// Many connections at once (Run is thread-safe with one Connection per
+// thread): every acknowledged insert is found, cursors of different
+// connections do not mix, and dropping one connection kills only its
+// cursors.
+TEST_F(CrudTest, ConcurrentConnections) {
+  constexpr int kThreads = 8;
+  constexpr int kDocs = 50;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      auto conn = runner_->NewConnection();
+      for (int i = 0; i < kDocs; ++i) {
+        Value r = Run("test",
+                      absl::StrCat(R"({"insert": "c", "documents": [{"t": )", t,
+                                   R"(, "i": )", i, "}]}"),
+                      conn.get());
+        if (ToJson(r) != R"({"n":1,"ok":1.0})") ++failures;
+      }
+      // Read this thread's documents back in batches of 7.
+      Value r = Run("test",
+                    absl::StrCat(R"({"find": "c", "filter": {"t": )", t,
+                                 R"(}, "batchSize": 7})"),
+                    conn.get());
+      int64_t seen = r.Get("cursor")->Get("firstBatch")->array_items().size();
+      int64_t id = r.Get("cursor")->Get("id")->int64_value();
+      while (id != 0) {
+        Value more = Run("test",
+                         absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                                      R"("}, "collection": "c",
+                                      "batchSize": 7})"),
+                         conn.get());
+        if (more.Get("cursor") == nullptr) {
+          ++failures;
+          break;
+        }
+        seen += more.Get("cursor")->Get("nextBatch")->array_items().size();
+        id = more.Get("cursor")->Get("id")->int64_value();
+      }
+      if (seen != kDocs) ++failures;
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(RunJson("test", R"({"count": "c"})"),
+            absl::StrCat(R"({"n":)", kThreads * kDocs, R"(,"ok":1.0})"));
+  EXPECT_EQ(ToJson(*Run("test", R"({"validate": "c"})").Get("valid")), "true");
 }
 
 }  // namespace
