@@ -57,6 +57,7 @@ void AddWriteCommands(std::vector<CommandSpec>* specs);
 void AddFindCommands(std::vector<CommandSpec>* specs);
 void AddReadCommands(std::vector<CommandSpec>* specs);
 void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
+void AddAggregateCommands(std::vector<CommandSpec>* specs);
 
 }  // namespace commands
 }  // namespace ttldb

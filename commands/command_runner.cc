@@ -52,6 +52,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddFindCommands(&specs);
     AddReadCommands(&specs);
     AddFindAndModifyCommands(&specs);
+    AddAggregateCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;

@@ -359,6 +359,46 @@ TEST_F(CrudTest, FindAndModify) {
             R"("code":9,"codeName":"FailedToParse"})");
 }
 
+// aggregate (run_aggregate.cpp): a cursor reply like find's, batches by
+// cursor.batchSize and getMore; cursor is required without explain
+// (aggregate.idl: "The 'cursor' option is required, except for aggregate
+// with the explain argument"); $out creates its database.
+TEST_F(CrudTest, Aggregate) {
+  Run("test", R"({"insert": "s", "documents": [{"item": "a", "q": 1},
+       {"item": "b", "q": 2}, {"item": "a", "q": 3}]})");
+  EXPECT_EQ(RunJson("test", R"({"aggregate": "s", "pipeline": [{"$group":
+                     {"_id": "$item", "n": {"$sum": "$q"}}}, {"$sort":
+                     {"_id": 1}}], "cursor": {}})"),
+            R"({"cursor":{"firstBatch":[{"_id":"a","n":4},{"_id":"b","n":2}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.s"},"ok":1.0})");
+  Value first = Run("test", R"({"aggregate": "s", "pipeline": [{"$sort":
+                     {"q": 1}}, {"$project": {"_id": 0}}], "cursor":
+                     {"batchSize": 2}})");
+  const int64_t id = first.Get("cursor")->Get("id")->int64_value();
+  ASSERT_NE(id, 0);
+  EXPECT_EQ(RunJson("test", absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                                         R"("}, "collection": "s"})")),
+            R"({"cursor":{"nextBatch":[{"item":"a","q":3}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.s"},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"aggregate": "s", "pipeline": []})"),
+            R"({"ok":0.0,"errmsg":"The 'cursor' option is required, except )"
+            R"(for aggregate with the explain argument","code":9,)"
+            R"("codeName":"FailedToParse"})");
+  EXPECT_EQ(ToJson(*Run("test", R"({"aggregate": "s", "pipeline": [{"$bogus":
+                         1}], "cursor": {}})")
+                        .Get("code")),
+            "40324");
+  EXPECT_EQ(RunJson("test", R"({"aggregate": "s", "pipeline": [{"$match":
+                     {"item": "a"}}, {"$out": "t"}], "cursor": {}})"),
+            R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
+            R"("ns":"test.s"},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count": "t"})"), R"({"n":2,"ok":1.0})");
+  Value explain = Run("test", R"({"aggregate": "s", "pipeline": [{"$match":
+                       {"item": "a"}}], "explain": true})");
+  EXPECT_EQ(ToJson(*explain.Get("ok")), "1.0");
+  EXPECT_NE(explain.Get("stages"), nullptr) << ToJson(explain);
+}
+
 // explain of a find: the plan with command and serverInfo.
 TEST_F(CrudTest, ExplainFind) {
   Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");

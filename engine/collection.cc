@@ -43,6 +43,11 @@ absl::StatusOr<Value> DocArg::Resolve() const {
   return ParseDocument(json_);
 }
 
+absl::StatusOr<Value> DocArg::ResolveAny() const {
+  if (value_ != nullptr) return *value_;
+  return ParseValue(json_);
+}
+
 absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
   std::vector<Value> out;
   while (true) {

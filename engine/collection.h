@@ -202,6 +202,29 @@ class Collection {
   absl::StatusOr<Value> Explain(const DocArg& filter,
                                 const FindOptions& options = {});
 
+  // Runs an aggregation pipeline (an array of stages, as JSON text or a
+  // Value) over this collection and returns a streaming cursor over its
+  // results. Stages: $match $project $addFields/$set $unset $group $sort
+  // $limit $skip $unwind $count $sortByCount $replaceRoot/$replaceWith
+  // $lookup $facet $bucket $sample $documents $out $merge, with MongoDB
+  // 8.0's semantics and parse errors (agg/pipeline.h; an unknown stage is
+  // 40324). A leading $match / $sort / $match+$sort (with a $skip/$limit
+  // right after) runs as a Find, so it uses the planner and the indexes.
+  // Every stage, $lookup's foreign side included, reads through the
+  // collection reads, so expired documents are invisible (hide_expired).
+  // Blocking stages are bounded by options.max_memory_bytes (see
+  // AggregateOptions). A pipeline ending in $out/$merge runs to completion
+  // before Aggregate returns (its cursor is empty). Parse errors are
+  // returned here; run-time errors ($add of a string, 292) by the cursor's
+  // Next, or here for $out/$merge.
+  absl::StatusOr<std::unique_ptr<Cursor>> Aggregate(
+      const DocArg& pipeline, const AggregateOptions& options = {});
+  // The pipeline's plan: {stages: [{$cursor: {queryPlanner: <Explain of
+  // the pushed-down find>, pushedDown: [the stages the find answers]}},
+  // {$group: ...}, ...]}.
+  absl::StatusOr<Value> ExplainAggregate(const DocArg& pipeline,
+                                         const AggregateOptions& options = {});
+
   // ---- Indexes -------------------------------------------------------------
 
   // Creates an index from a key pattern ({accessTime: 1}) and options

@@ -20,6 +20,8 @@ class DocArg {
 
   // The document: parsed from JSON (an object is required), or the Value.
   absl::StatusOr<Value> Resolve() const;
+  // Any JSON value (an aggregation pipeline is an array), or the Value.
+  absl::StatusOr<Value> ResolveAny() const;
   // For errors: "filter", "update", ... is prepended by the caller.
 
  private:

@@ -138,6 +138,9 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  // Spill files an aggregation left behind when the process died
+  // (agg/spill.h): nothing in <db>/_tmp outlives its cursor.
+  if (!options_.read_only) RemoveAggregationTempDir(path_);
   {
     // touch_min_interval must be well below every TTL index's E
     // (ttl/touch_interval.h).
@@ -633,6 +636,7 @@ absl::Status Engine::Close() {
   if (compact_thread_.joinable()) compact_thread_.join();
   MutexLock wl(&write_mu_);  // wait for a write in progress
   db_.reset();
+  if (!options_.read_only) RemoveAggregationTempDir(path_);
   return absl::OkStatus();
 }
 

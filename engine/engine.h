@@ -60,6 +60,9 @@ struct CollectionState {
   const IndexState* FindIndex(absl::string_view name) const;
 };
 
+// Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
+void RemoveAggregationTempDir(const std::string& db_path);
+
 class Engine : public TtlStore {
  public:
   static absl::StatusOr<std::unique_ptr<Engine>> Open(absl::string_view path,
@@ -69,6 +72,7 @@ class Engine : public TtlStore {
 
   Collection& collection(absl::string_view name);
   const Options& options() const { return options_; }
+  // The database directory.
   const std::string& path() const { return path_; }
   Clock* clock() const { return clock_; }
   leveldb::DB* db() const { return db_.get(); }

@@ -31,6 +31,25 @@ struct FindOptions {
   Value hint_keys;
 };
 
+// Options of Collection::Aggregate (MongoDB's aggregate command options).
+struct AggregateOptions {
+  // Let $sort, $group and $bucket go beyond their memory bound by spilling
+  // sorted runs to a temporary area inside the database directory
+  // (<db>/_tmp), removed when the cursor is destroyed and at the next Open
+  // after a crash. false: such a pipeline fails with 292
+  // QueryExceededMemoryLimitNoDiskUseAllowed.
+  bool allow_disk_use = false;
+  // Variables for the pipeline's expressions ({x: 5} makes "$$x" 5): an
+  // object of expressions evaluated once, before the pipeline runs; null:
+  // none.
+  Value let;
+  // The memory bound of each blocking stage ($group, $sort, $bucket,
+  // $facet's buffer), in bytes. 0: Options::max_blocking_sort_bytes (100
+  // MiB by default: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes
+  // and internalDocumentSourceGroupMaxMemoryBytes).
+  size_t max_memory_bytes = 0;
+};
+
 struct UpdateOptions {
   // Insert a document built from the filter's equalities and the update
   // when nothing matches.

@@ -3,6 +3,15 @@
 # Idempotent and quiet when everything is already installed.
 set -euo pipefail
 
+# The aggregation differential test's pinned mingo (tests/differential,
+# package-lock.json), when npm is there (otherwise its test installs it).
+if command -v npm >/dev/null 2>&1 &&
+  [ ! -d "$(dirname "$0")/../tests/differential/node_modules/mingo" ]; then
+  (cd "$(dirname "$0")/../tests/differential" &&
+    npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+    echo "ttldb: npm ci in tests/differential failed" >&2
+fi
+
 PACKAGES=(
   bazel-bootstrap          # Bazel 4.2.3 (pulls in OpenJDK 17 headless)
   g++

@@ -86,7 +86,45 @@ commands::RunnerOptions ShellRunner() {
   return o;
 }
 
+// aggregate as mongosh sends it: {aggregate, pipeline, cursor: {batchSize}}
+// with the options (allowDiskUse, let, hint, comment, maxTimeMS).
+Value AggregateCommand(absl::string_view coll, const Value& pipeline,
+                       const Value& options, bool explain) {
+  Value::Object cmd = {{"aggregate", Str(coll)}, {"pipeline", pipeline}};
+  Value::Object cursor;
+  if (options.is_object()) {
+    for (const Field& f : options.object_fields()) {
+      if (f.first == "batchSize") {
+        cursor.push_back(f);
+      } else if (f.first != "explain" && f.first != "cursor") {
+        cmd.push_back(f);
+      }
+    }
+  }
+  if (explain) {
+    cmd.emplace_back("explain", Value::Bool(true));
+  } else {
+    cmd.emplace_back("cursor", Value::MakeObject(std::move(cursor)));
+  }
+  return Value::MakeObject(std::move(cmd));
+}
+
 }  // namespace
+
+absl::StatusOr<std::vector<Value>> EngineBackend::Aggregate(
+    absl::string_view coll, const Value& pipeline, const Value& options) {
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(AggregateCommand(coll, pipeline, options, false)));
+  return Drain(coll, std::move(reply));
+}
+
+absl::StatusOr<Value> EngineBackend::ExplainAggregate(absl::string_view coll,
+                                                      const Value& pipeline,
+                                                      const Value& options) {
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(AggregateCommand(coll, pipeline, options, true)));
+  return DisplayOk(std::move(reply));
+}
 
 EngineBackend::EngineBackend(Database* db)
     : runner_(commands::CommandRunner::ForDatabase(db, "test", ShellRunner())),

@@ -78,6 +78,12 @@ class EngineBackend : public shell::ShellBackend {
   absl::StatusOr<Value> Stats(absl::string_view coll) override;
   absl::StatusOr<Value> Validate(absl::string_view coll,
                                  const Value& options) override;
+  absl::StatusOr<std::vector<Value>> Aggregate(absl::string_view coll,
+                                               const Value& pipeline,
+                                               const Value& options) override;
+  absl::StatusOr<Value> ExplainAggregate(absl::string_view coll,
+                                         const Value& pipeline,
+                                         const Value& options) override;
   absl::StatusOr<Value> Explain(absl::string_view coll,
                                 const shell::FindRequest& req,
                                 absl::string_view verbosity) override;

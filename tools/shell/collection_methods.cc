@@ -171,6 +171,34 @@ absl::StatusOr<ShellValue> Evaluator::CallCollectionMethod(
     ASSIGN_OR_RETURN(cursor.find.projection, ObjectArg(args, 1, "projection"));
     return cursor;
   }
+  if (method == "aggregate") {
+    // mongosh: aggregate([stages], options) or aggregate(stage, stage, ...).
+    ShellValue cursor;
+    cursor.kind = Kind::kCursor;
+    cursor.collection = coll;
+    ASSIGN_OR_RETURN(Value first, Arg(args, 0, Value::MakeArray(), "pipeline"));
+    Value options = Value::MakeObject();
+    if (first.is_array()) {
+      cursor.pipeline = first;
+      ASSIGN_OR_RETURN(options, ObjectArg(args, 1, "options"));
+    } else {
+      Value::Array stages;
+      for (const ShellValue& a : args) {
+        if (a.kind != Kind::kValue || !a.value.is_object()) {
+          return absl::InvalidArgumentError(
+              "MongoInvalidArgumentError: Argument \"pipeline\" must be an "
+              "array of stages");
+        }
+        stages.push_back(a.value);
+      }
+      cursor.pipeline = Value::MakeArray(std::move(stages));
+    }
+    cursor.aggregate_options = options;
+    if (const Value* e = FieldOf(options, "explain"); e && Truthy(*e)) {
+      return wrap(backend_->ExplainAggregate(coll, cursor.pipeline, options));
+    }
+    return cursor;
+  }
   if (method == "findOne") {
     ASSIGN_OR_RETURN(Value filter, ObjectArg(args, 0, "filter"));
     ASSIGN_OR_RETURN(Value projection, ObjectArg(args, 1, "projection"));
@@ -389,8 +417,14 @@ absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
     st.pos = st.docs.size();
     return rest;
   }
-  ASSIGN_OR_RETURN(std::vector<Value> docs,
-                   backend_->Find(cursor.collection, cursor.find));
+  std::vector<Value> docs;
+  if (!cursor.pipeline.is_null()) {
+    ASSIGN_OR_RETURN(docs,
+                     backend_->Aggregate(cursor.collection, cursor.pipeline,
+                                         cursor.aggregate_options));
+  } else {
+    ASSIGN_OR_RETURN(docs, backend_->Find(cursor.collection, cursor.find));
+  }
   for (const auto& transform : cursor.transforms) {
     ShellValue fn;
     fn.kind = Kind::kFunction;
@@ -521,6 +555,12 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
       v = verbosity.string_value();
     } else if (verbosity.type() == ValueType::kBool) {
       v = verbosity.bool_value() ? "allPlansExecution" : "queryPlanner";
+    }
+    if (!cursor.pipeline.is_null()) {
+      ASSIGN_OR_RETURN(Value plan, backend_->ExplainAggregate(
+                                       cursor.collection, cursor.pipeline,
+                                       cursor.aggregate_options));
+      return ShellValue::Of(std::move(plan));
     }
     ASSIGN_OR_RETURN(Value plan,
                      backend_->Explain(cursor.collection, cursor.find, v));

@@ -118,6 +118,10 @@ struct ShellValue {
   Value value;
   std::string collection;
   FindRequest find;
+  // An aggregate() cursor (kCursor) when not null: the pipeline (an
+  // array) and the options given with it.
+  Value pipeline;
+  Value aggregate_options;
   std::string name;
   // kCursor: its iteration state, and cursor.map() functions to apply.
   std::shared_ptr<CursorState> cursor_state;

@@ -196,6 +196,22 @@ class ShellBackend {
     (void)name;
     return absl::OkStatus();
   }
+  // aggregate(pipeline, options): the results of the pipeline (an array of
+  // stage documents); options as mongosh takes them ({allowDiskUse: true,
+  // let: {...}}). Default: unsupported.
+  virtual absl::StatusOr<std::vector<Value>> Aggregate(absl::string_view coll,
+                                                       const Value& pipeline,
+                                                       const Value& options) {
+    (void)coll, (void)pipeline, (void)options;
+    return absl::UnimplementedError("aggregate is not supported");
+  }
+  // The pipeline's explain: {stages: [{$cursor: ...}, ...]}.
+  virtual absl::StatusOr<Value> ExplainAggregate(absl::string_view coll,
+                                                 const Value& pipeline,
+                                                 const Value& options) {
+    (void)coll, (void)pipeline, (void)options;
+    return absl::UnimplementedError("aggregate is not supported");
+  }
   // `show dbs`: an array of { name, sizeOnDisk } objects.
   virtual absl::StatusOr<Value> ListDatabases() {
     return absl::UnimplementedError("show dbs is not supported");

@@ -1,0 +1,115 @@
+// $facet (document_source_facet.cpp): several sub-pipelines over the same
+// input, one output document {name: [results], ...}. The input is buffered
+// in memory, bounded by RunContext::max_memory_bytes (292 beyond it; the
+// buffer does not spill).
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "agg/pipeline.h"
+#include "agg/spill.h"
+#include "agg/stages.h"
+#include "base/status.h"
+#include "document/bson_size.h"
+
+namespace ttldb {
+namespace agg {
+namespace {
+
+struct FacetDef {
+  std::vector<std::pair<std::string, Pipeline>> facets;
+};
+
+class FacetStream : public DocStream {
+ public:
+  FacetStream(std::unique_ptr<DocStream> in,
+              std::shared_ptr<const FacetDef> def, RunContext* ctx)
+      : input_(std::move(in)), def_(std::move(def)), ctx_(ctx) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    if (done_) return std::optional<Value>();
+    done_ = true;
+    std::vector<Value> docs;
+    size_t bytes = 0;
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<Value> d, input_->Next());
+      if (!d.has_value()) break;
+      bytes += BsonValueSize(*d);
+      if (bytes > ctx_->max_memory_bytes) {
+        return SortMemoryLimitError(ctx_->max_memory_bytes);
+      }
+      docs.push_back(std::move(*d));
+    }
+    Value::Object out;
+    for (const auto& [name, pipeline] : def_->facets) {
+      ASSIGN_OR_RETURN(
+          std::unique_ptr<DocStream> s,
+          pipeline.OpenOver(std::make_unique<VectorStream>(docs), ctx_));
+      Value::Array results;
+      while (true) {
+        ASSIGN_OR_RETURN(std::optional<Value> d, s->Next());
+        if (!d.has_value()) break;
+        results.push_back(std::move(*d));
+      }
+      out.emplace_back(name, Value::MakeArray(std::move(results)));
+    }
+    return std::optional<Value>(Value::MakeObject(std::move(out)));
+  }
+
+ private:
+  std::unique_ptr<DocStream> input_;
+  std::shared_ptr<const FacetDef> def_;
+  RunContext* ctx_;
+  bool done_ = false;
+};
+
+class FacetSpec : public StageSpec {
+ public:
+  explicit FacetSpec(std::shared_ptr<const FacetDef> d) : def_(std::move(d)) {}
+  absl::string_view name() const override { return "$facet"; }
+  absl::StatusOr<std::unique_ptr<DocStream>> Open(
+      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+    return std::unique_ptr<DocStream>(
+        std::make_unique<FacetStream>(std::move(input), def_, ctx));
+  }
+
+ private:
+  std::shared_ptr<const FacetDef> def_;
+};
+
+}  // namespace
+
+absl::Status ParseFacet(const Value& spec, ParseContext* ctx, StageList* out) {
+  if (!spec.is_object() || spec.object_fields().empty()) {
+    return StageError(40169,
+                      "the $facet specification must be a non-empty object");
+  }
+  auto def = std::make_shared<FacetDef>();
+  for (const Field& f : spec.object_fields()) {
+    if (f.first.empty() || f.first[0] == '$' ||
+        f.first.find('.') != std::string::npos) {
+      return StageError(40352,
+                        absl::StrCat("FieldPath field names may not start "
+                                     "with '$' or contain '.': ",
+                                     f.first));
+    }
+    if (!f.second.is_array()) {
+      return StageError(
+          40170, absl::StrCat("arguments to $facet must be arrays, ", f.first,
+                              " is type ", TypeName(f.second.type())));
+    }
+    ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(f.second, ctx));
+    for (const auto& s : p.stages()) {
+      if (s->name() == "$out" || s->name() == "$merge" ||
+          s->name() == "$facet" || s->name() == "$documents") {
+        return StageError(40600, absl::StrCat(s->name(),
+                                              " is not allowed to be used "
+                                              "within a $facet stage"));
+      }
+    }
+    def->facets.emplace_back(f.first, std::move(p));
+  }
+  out->push_back(std::make_shared<FacetSpec>(std::move(def)));
+  return absl::OkStatus();
+}
+
+}  // namespace agg
+}  // namespace ttldb

@@ -1,0 +1,194 @@
+// Collection::Aggregate: runs an agg::Pipeline with the engine as its
+// agg::DatabaseAccess.
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "agg/pipeline.h"
+#include "base/clock.h"
+#include "base/status.h"
+#include "engine/collection.h"
+#include "engine/engine.h"
+
+namespace ttldb {
+namespace {
+
+class CursorStream : public agg::DocStream {
+ public:
+  explicit CursorStream(std::unique_ptr<Cursor> c) : cursor_(std::move(c)) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    return cursor_->Next();
+  }
+
+ private:
+  std::unique_ptr<Cursor> cursor_;
+};
+
+FindOptions ToFindOptions(const agg::ScanRequest& r) {
+  FindOptions o;
+  o.sort = r.sort;
+  o.skip = r.skip;
+  o.limit = r.limit;
+  return o;
+}
+
+class EngineAccess : public agg::DatabaseAccess {
+ public:
+  explicit EngineAccess(Engine* engine) : engine_(engine) {}
+
+  absl::StatusOr<std::unique_ptr<agg::DocStream>> Scan(
+      absl::string_view coll, const agg::ScanRequest& r) override {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Cursor> c,
+        engine_->collection(coll).Find(r.filter, ToFindOptions(r)));
+    return std::unique_ptr<agg::DocStream>(
+        std::make_unique<CursorStream>(std::move(c)));
+  }
+  absl::StatusOr<Value> ExplainScan(absl::string_view coll,
+                                    const agg::ScanRequest& r) override {
+    return engine_->collection(coll).Explain(r.filter, ToFindOptions(r));
+  }
+  absl::Status Insert(absl::string_view coll, const Value& doc) override {
+    return engine_->collection(coll).InsertOne(doc).status();
+  }
+  absl::Status ReplaceById(absl::string_view coll, const Value& doc) override {
+    Value filter = Value::MakeObject(
+        {Field("_id", Value::MakeObject({Field("$eq", *doc.Get("_id"))}))});
+    return engine_->collection(coll).ReplaceOne(filter, doc).status();
+  }
+  absl::Status DeleteAll(absl::string_view coll) override {
+    return engine_->collection(coll).DeleteMany("{}").status();
+  }
+  absl::Status Rename(absl::string_view from, absl::string_view to) override {
+    return engine_->RenameCollection(from, to, /*drop_target=*/false);
+  }
+  absl::StatusOr<bool> Drop(absl::string_view coll) override {
+    return engine_->DropCollection(coll);
+  }
+  absl::StatusOr<std::vector<Value>> ListIndexes(
+      absl::string_view coll) override {
+    if (engine_->GetState(coll) == nullptr) return std::vector<Value>();
+    return engine_->collection(coll).ListIndexes();
+  }
+  absl::Status CreateIndex(absl::string_view coll, const Value& keys,
+                           const Value& options) override {
+    return engine_->collection(coll).CreateIndex(keys, options).status();
+  }
+  absl::StatusOr<std::string> TempDir() override {
+    std::string dir = engine_->path() + "/_tmp";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      return absl::InternalError(absl::StrCat(
+          "cannot create the temporary directory ", dir, ": ", ec.message()));
+    }
+    return dir;
+  }
+
+ private:
+  Engine* engine_;
+};
+
+// The cursor Aggregate returns: owns the pipeline, its run state and the
+// stream of its last stage.
+class AggregateCursor : public Cursor {
+ public:
+  absl::StatusOr<std::optional<Value>> Next() override {
+    if (!status_.ok()) return status_;
+    if (done_) return std::optional<Value>();
+    absl::StatusOr<std::optional<Value>> r = stream_->Next();
+    if (!r.ok()) {
+      status_ = r.status();
+      stream_.reset();  // releases spill files now
+    } else if (!r->has_value()) {
+      done_ = true;
+      stream_.reset();
+    }
+    return r;
+  }
+
+  std::unique_ptr<EngineAccess> access;
+  agg::Pipeline pipeline;
+  agg::RunContext ctx;
+  std::unique_ptr<agg::DocStream> stream_;
+
+ private:
+  absl::Status status_;
+  bool done_ = false;
+};
+
+absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
+    Engine* engine, const std::string& coll, const DocArg& pipeline,
+    const AggregateOptions& options) {
+  auto spec = pipeline.ResolveAny();
+  if (!spec.ok()) {
+    return MongoError(
+        spec.status().code(), ErrorCode(spec.status()),
+        absl::StrCat("invalid pipeline: ", spec.status().message()));
+  }
+  auto c = std::make_unique<AggregateCursor>();
+  c->access = std::make_unique<EngineAccess>(engine);
+  c->ctx.db = c->access.get();
+  c->ctx.collection = coll;
+  c->ctx.allow_disk_use = options.allow_disk_use;
+  c->ctx.max_memory_bytes = options.max_memory_bytes != 0
+                                ? options.max_memory_bytes
+                                : engine->options().max_blocking_sort_bytes;
+  int64_t now = absl::ToUnixMillis(engine->clock()->WallNow());
+  c->ctx.vars = agg::Variables(nullptr, now);
+  agg::ParseContext pctx;
+  if (!options.let.is_null()) {
+    if (!options.let.is_object()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                        "BSON field 'aggregate.let' is the wrong type, "
+                        "expected type 'object'");
+    }
+    Value empty = Value::MakeObject();
+    agg::Variables vars(&empty, now);
+    for (const Field& f : options.let.object_fields()) {
+      RETURN_IF_ERROR(agg::ValidateVariableName(f.first));
+      ASSIGN_OR_RETURN(std::unique_ptr<agg::Expression> e,
+                       agg::ParseExpression(f.second, &pctx));
+      ASSIGN_OR_RETURN(std::optional<Value> v, e->Evaluate(empty, &vars));
+      int id = pctx.Push(f.first);
+      c->ctx.vars.Set(id, v.value_or(Value::Null()));
+      vars.Set(id, v.value_or(Value::Null()));
+    }
+  }
+  ASSIGN_OR_RETURN(c->pipeline, agg::Pipeline::Parse(*spec, &pctx));
+  return c;
+}
+
+}  // namespace
+
+void RemoveAggregationTempDir(const std::string& db_path) {
+  std::error_code ec;
+  std::filesystem::remove_all(db_path + "/_tmp", ec);
+}
+
+absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
+    const DocArg& pipeline, const AggregateOptions& options) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
+                   Prepare(engine_, name_, pipeline, options));
+  ASSIGN_OR_RETURN(c->stream_, c->pipeline.Open(name_, &c->ctx));
+  if (c->pipeline.writes()) {
+    // $out / $merge: run now, so that errors surface here.
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<Value> d, c->Next());
+      if (!d.has_value()) break;
+    }
+  }
+  return std::unique_ptr<Cursor>(std::move(c));
+}
+
+absl::StatusOr<Value> Collection::ExplainAggregate(
+    const DocArg& pipeline, const AggregateOptions& options) {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
+                   Prepare(engine_, name_, pipeline, options));
+  return c->pipeline.Explain(name_, &c->ctx);
+}
+
+}  // namespace ttldb
