@@ -15,6 +15,7 @@
 #include "commands/reply.h"
 #include "commands/server_state.h"
 #include "commands/write_concern.h"
+#include "engine/database_internal.h"
 
 namespace ttldb {
 namespace commands {
@@ -161,8 +162,9 @@ class Runner : public CommandRunner {
   }
 
   void TEST_RunTtlPasses(absl::Time now) override {
-    server_->databases->ForEachOpen(
-        [&](const std::string&, Database* db) { db->TEST_RunTtlPass(now); });
+    server_->databases->ForEachOpen([&](const std::string&, Database* db) {
+      DatabaseInternal::RunTtlPass(*db, now);
+    });
   }
 
   absl::Status Close() override {

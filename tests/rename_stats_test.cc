@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
@@ -77,7 +78,7 @@ TEST_F(RenameTest, TtlIndexKeepsExpiring) {
   ASSERT_EQ(idx->size(), 2u);
   EXPECT_EQ((*idx)[1].Get("expireAfterSeconds")->AsDouble(), 60);
   EXPECT_EQ(*b.EstimatedDocumentCount(), 1);
-  db_->TEST_RunTtlPass(kTestStart + absl::Seconds(61));
+  DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(61));
   EXPECT_EQ(*b.EstimatedDocumentCount(), 0);
   EXPECT_TRUE(Valid(b));
 }
