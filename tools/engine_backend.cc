@@ -1,21 +1,17 @@
 #include "tools/engine_backend.h"
 
+#include "tools/shell/interrupt.h"
+
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace {
-
-// 59: MongoDB's CommandNotFound.
-constexpr int kCommandNotFound = 59;
 
 // A count as mongosh shows it: Int32 when it fits.
 Value Count(int64_t n) {
@@ -26,229 +22,263 @@ Value Count(int64_t n) {
   return Value::Int64(n);
 }
 
-// Empty objects mean "none" in a FindRequest; the engine wants null.
-Value NoneIfEmpty(const Value& v) {
-  if (v.is_object() && v.object_fields().empty()) return Value::Null();
-  return v;
+int64_t AsInt(const Value* v) {
+  if (v == nullptr || !v->is_number()) return 0;
+  if (v->type() == ValueType::kInt32 || v->type() == ValueType::kInt64) {
+    return v->int64_value();
+  }
+  return static_cast<int64_t>(v->AsDouble());
 }
 
-FindOptions ToFindOptions(const shell::FindRequest& req) {
-  FindOptions o;
-  o.projection = NoneIfEmpty(req.projection);
-  o.sort = NoneIfEmpty(req.sort);
-  o.skip = req.skip;
-  o.limit = req.limit < 0 ? -req.limit : req.limit;
-  if (req.hint.is_string()) {
-    o.hint = req.hint.string_value();
-  } else if (!req.hint.is_null()) {
-    o.hint_keys = req.hint;
+// mongosh prints a reply's ok: 1.0 as 1; the shell keeps number types, so
+// ok becomes an Int32 for display (top level only).
+Value DisplayOk(Value reply) {
+  if (reply.is_object()) {
+    Value* ok = reply.GetMutable("ok");
+    if (ok != nullptr && ok->type() == ValueType::kDouble &&
+        ok->double_value() == static_cast<int32_t>(ok->double_value())) {
+      *ok = Value::Int32(static_cast<int32_t>(ok->double_value()));
+    }
   }
+  return reply;
+}
+
+// The Status of an error reply {ok: 0, errmsg, code, codeName}.
+absl::Status ReplyStatus(const Value& reply) {
+  const Value* errmsg = reply.Get("errmsg");
+  const int code = static_cast<int>(AsInt(reply.Get("code")));
+  return MongoError(absl::StatusCode::kFailedPrecondition, code,
+                    errmsg != nullptr && errmsg->is_string()
+                        ? errmsg->string_value()
+                        : "command failed");
+}
+
+bool IsOk(const Value& reply) {
+  const Value* ok = reply.Get("ok");
+  return ok != nullptr && ok->is_number() && ok->AsDouble() == 1;
+}
+
+bool EmptyObject(const Value& v) {
+  return v.is_null() || (v.is_object() && v.object_fields().empty());
+}
+
+Value Str(absl::string_view s) { return Value::String(std::string(s)); }
+
+// The find command of a FindRequest (mongosh's cursor modifiers): a
+// negative limit is limit n in a single batch.
+Value FindCommand(absl::string_view coll, const shell::FindRequest& req) {
+  Value::Object cmd = {{"find", Str(coll)}, {"filter", req.filter}};
+  if (!EmptyObject(req.projection))
+    cmd.emplace_back("projection", req.projection);
+  if (!EmptyObject(req.sort)) cmd.emplace_back("sort", req.sort);
+  if (!req.hint.is_null()) cmd.emplace_back("hint", req.hint);
+  if (req.skip != 0) cmd.emplace_back("skip", Value::Int64(req.skip));
+  if (req.limit != 0) {
+    cmd.emplace_back("limit",
+                     Value::Int64(req.limit < 0 ? -req.limit : req.limit));
+    if (req.limit < 0) cmd.emplace_back("singleBatch", Value::Bool(true));
+  }
+  return Value::MakeObject(std::move(cmd));
+}
+
+// The shell has no server address: replies name "localhost".
+commands::RunnerOptions ShellRunner() {
+  commands::RunnerOptions o;
+  o.host_port = "localhost";
   return o;
 }
 
-Value UpdateReply(const UpdateResult& r) {
-  return Value::MakeObject({
-      {"acknowledged", Value::Bool(true)},
-      {"insertedId",
-       r.upserted_id.has_value() ? *r.upserted_id : Value::Null()},
-      {"matchedCount", Count(r.matched_count)},
-      {"modifiedCount", Count(r.modified_count)},
-      {"upsertedCount", Count(r.upserted_id.has_value() ? 1 : 0)},
-  });
-}
-
-Value DeleteReply(int64_t n) {
-  return Value::MakeObject(
-      {{"acknowledged", Value::Bool(true)}, {"deletedCount", Count(n)}});
-}
-
-// Int64 values that fit in an int32 become Int32, recursively: the engine
-// reports counters as Int64, MongoDB's replies hold plain ints that mongosh
-// prints without Long('...').
-Value Narrow(Value v) {
-  if (v.type() == ValueType::kInt64) return Count(v.int64_value());
-  if (v.is_object()) {
-    for (Field& f : v.mutable_object_fields()) f.second = Narrow(f.second);
-  } else if (v.is_array()) {
-    for (Value& item : v.mutable_array_items()) item = Narrow(item);
+// aggregate as mongosh sends it: {aggregate, pipeline, cursor: {batchSize}}
+// with the options (allowDiskUse, let, hint, comment, maxTimeMS).
+Value AggregateCommand(absl::string_view coll, const Value& pipeline,
+                       const Value& options, bool explain) {
+  Value::Object cmd = {{"aggregate", Str(coll)}, {"pipeline", pipeline}};
+  Value::Object cursor;
+  if (options.is_object()) {
+    for (const Field& f : options.object_fields()) {
+      if (f.first == "batchSize") {
+        cursor.push_back(f);
+      } else if (f.first != "explain" && f.first != "cursor") {
+        cmd.push_back(f);
+      }
+    }
   }
-  return v;
-}
-
-Value Ok() { return Value::MakeObject({{"ok", Value::Int32(1)}}); }
-
-// The collection a command names: {collMod: "c"}'s string value.
-absl::StatusOr<std::string> CommandCollection(const Value& cmd,
-                                              absl::string_view command) {
-  const Value* v = cmd.Get(command);
-  if (v == nullptr || !v->is_string() || v->string_value().empty()) {
-    return MongoError(
-        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-        absl::StrCat("collection name has invalid type ",
-                     v == nullptr ? "missing" : TypeName(v->type())));
-  }
-  return v->string_value();
-}
-
-// A whole number of seconds from a shell number (Int32, Int64 or a Double
-// without a fraction), as setParameter accepts.
-absl::StatusOr<int64_t> WholeNumber(const Value& v, absl::string_view name) {
-  if (v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64) {
-    return v.int64_value();
-  }
-  if (v.type() == ValueType::kDouble && std::isfinite(v.double_value()) &&
-      std::trunc(v.double_value()) == v.double_value() &&
-      std::fabs(v.double_value()) < 9e15) {
-    return static_cast<int64_t>(v.double_value());
-  }
-  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                    absl::StrCat("Invalid value for parameter ", name, ": ",
-                                 ToJson(v), " is not a whole number"));
-}
-
-}  // namespace
-
-absl::StatusOr<Value> EngineBackend::InsertOne(absl::string_view coll,
-                                               const Value& doc) {
-  ASSIGN_OR_RETURN(Value id, db_->collection(coll).InsertOne(doc, Write()));
-  return Value::MakeObject(
-      {{"acknowledged", Value::Bool(true)}, {"insertedId", std::move(id)}});
-}
-
-absl::StatusOr<Value> EngineBackend::InsertMany(absl::string_view coll,
-                                                const std::vector<Value>& docs,
-                                                bool ordered) {
-  Collection& c = db_->collection(coll);
-  std::vector<Value> ids;
-  absl::Status first_error;
-  if (ordered) {
-    std::vector<DocArg> args(docs.begin(), docs.end());
-    first_error = c.InsertMany(args, &ids, Write());
+  if (explain) {
+    cmd.emplace_back("explain", Value::Bool(true));
   } else {
-    // Unordered: every document is tried; the first failure is reported.
-    for (size_t i = 0; i < docs.size(); ++i) {
-      const Value& d = docs[i];
-      if (i > 0 && shell::InterruptRequested()) {
-        return MongoError(
-            absl::StatusCode::kAborted, kInterrupted,
-            absl::StrCat("operation was interrupted after ", ids.size(), " of ",
-                         docs.size(), " documents were inserted"));
-      }
-      absl::StatusOr<Value> id = c.InsertOne(d, Write());
-      if (id.ok()) {
-        ids.push_back(*std::move(id));
-      } else if (first_error.ok()) {
-        first_error = id.status();
-      }
-    }
+    cmd.emplace_back("cursor", Value::MakeObject(std::move(cursor)));
   }
-  if (!first_error.ok()) return first_error;
-  Value::Object inserted;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    inserted.emplace_back(absl::StrCat(i), std::move(ids[i]));
-  }
-  return Value::MakeObject(
-      {{"acknowledged", Value::Bool(true)},
-       {"insertedIds", Value::MakeObject(std::move(inserted))}});
-}
-
-absl::StatusOr<std::vector<Value>> EngineBackend::Find(
-    absl::string_view coll, const shell::FindRequest& req) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
-                   db_->collection(coll).Find(req.filter, ToFindOptions(req)));
-  std::vector<Value> docs;
-  while (true) {
-    if (shell::InterruptRequested()) return shell::InterruptedError();
-    ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
-    if (!doc.has_value()) return docs;
-    docs.push_back(*std::move(doc));
-  }
-}
-
-namespace {
-
-// The aggregate command's options as mongosh passes them: allowDiskUse,
-// let; batchSize, maxTimeMS, comment, hint and explain are accepted and do
-// not change the result. Others: 40415 as the command's IDL parser says.
-absl::StatusOr<AggregateOptions> ToAggregateOptions(const Value& options) {
-  AggregateOptions o;
-  if (!options.is_object()) return o;
-  for (const Field& f : options.object_fields()) {
-    if (f.first == "allowDiskUse") {
-      if (f.second.type() != ValueType::kBool) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
-                          "BSON field 'aggregate.allowDiskUse' is the wrong "
-                          "type, expected type 'bool'");
-      }
-      o.allow_disk_use = f.second.bool_value();
-    } else if (f.first == "let") {
-      o.let = f.second;
-    } else if (f.first == "batchSize" || f.first == "maxTimeMS" ||
-               f.first == "comment" || f.first == "hint" ||
-               f.first == "explain" || f.first == "cursor") {
-      continue;
-    } else {
-      return MongoError(absl::StatusCode::kInvalidArgument, 40415,
-                        absl::StrCat("BSON field 'aggregate.", f.first,
-                                     "' is an unknown field."));
-    }
-  }
-  return o;
+  return Value::MakeObject(std::move(cmd));
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<Value>> EngineBackend::Aggregate(
     absl::string_view coll, const Value& pipeline, const Value& options) {
-  ASSIGN_OR_RETURN(AggregateOptions o, ToAggregateOptions(options));
-  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
-                   db_->collection(coll).Aggregate(pipeline, o));
-  return cursor->ToVector();
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(AggregateCommand(coll, pipeline, options, false)));
+  return Drain(coll, std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::ExplainAggregate(absl::string_view coll,
                                                       const Value& pipeline,
                                                       const Value& options) {
-  ASSIGN_OR_RETURN(AggregateOptions o, ToAggregateOptions(options));
-  return db_->collection(coll).ExplainAggregate(pipeline, o);
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(AggregateCommand(coll, pipeline, options, true)));
+  return DisplayOk(std::move(reply));
 }
 
-namespace {
+EngineBackend::EngineBackend(Database* db)
+    : runner_(commands::CommandRunner::ForDatabase(db, "test", ShellRunner())),
+      conn_(runner_->NewConnection()) {
+  conn_->set_interrupt(&shell::InterruptFlag());  // Ctrl-C
+}
 
-// Collection::UpdateOne, UpdateMany and ReplaceOne share one signature.
-using UpdateCall = absl::StatusOr<UpdateResult> (Collection::*)(
-    const DocArg&, const DocArg&, const UpdateOptions&, const WriteOptions&);
+EngineBackend::~EngineBackend() {
+  conn_.reset();
+  runner_->Close().IgnoreError();  // leaves the Database open (not ours)
+}
 
-absl::StatusOr<Value> RunUpdate(Collection& c, UpdateCall call,
-                                const Value& filter, const Value& doc,
-                                bool upsert, const WriteOptions& w,
-                                const Value& array_filters = Value()) {
-  UpdateOptions o;
-  o.upsert = upsert;
-  if (!array_filters.is_null()) {
-    // The update command's IDL check on the option's type.
-    if (!array_filters.is_array()) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kTypeMismatch,
-          absl::StrCat("BSON field 'update.updates.arrayFilters' is the wrong "
-                       "type '",
-                       TypeName(array_filters.type()),
-                       "', expected type 'array'"));
-    }
-    o.array_filters = array_filters.array_items();
+absl::StatusOr<Value> EngineBackend::Command(Value cmd, absl::string_view db) {
+  Value reply = runner_->Run(conn_.get(), db.empty() ? database_ : db, cmd);
+  if (!IsOk(reply)) return ReplyStatus(reply);
+  return reply;
+}
+
+absl::StatusOr<Value> EngineBackend::Write(Value cmd) {
+  if (sync_writes_) {
+    cmd.Set("writeConcern", Value::MakeObject({{"j", Value::Bool(true)}}));
   }
-  ASSIGN_OR_RETURN(UpdateResult r, (c.*call)(filter, doc, o, w));
-  return UpdateReply(r);
+  ASSIGN_OR_RETURN(Value reply, Command(std::move(cmd)));
+  const Value* errors = reply.Get("writeErrors");
+  if (errors != nullptr && errors->is_array() &&
+      !errors->array_items().empty()) {
+    last_error_index_ = AsInt(errors->array_items()[0].Get("index"));
+    return ReplyStatus(errors->array_items()[0]);
+  }
+  return reply;
 }
 
-}  // namespace
+absl::StatusOr<std::vector<Value>> EngineBackend::Drain(absl::string_view coll,
+                                                        Value reply) {
+  std::vector<Value> out;
+  bool first = true;
+  while (true) {
+    const Value* cursor = reply.Get("cursor");
+    if (cursor == nullptr || !cursor->is_object()) {
+      return absl::InternalError("a cursor reply without a cursor");
+    }
+    const Value* batch = cursor->Get(first ? "firstBatch" : "nextBatch");
+    if (batch != nullptr && batch->is_array()) {
+      for (const Value& d : batch->array_items()) out.push_back(d);
+    }
+    const int64_t id = AsInt(cursor->Get("id"));
+    if (id == 0) return out;
+    if (shell::InterruptRequested()) {
+      (void)Command(Value::MakeObject(
+          {{"killCursors", Str(coll)},
+           {"cursors", Value::MakeArray({Value::Int64(id)})}}));
+      return shell::InterruptedError();
+    }
+    first = false;
+    ASSIGN_OR_RETURN(reply,
+                     Command(Value::MakeObject({{"getMore", Value::Int64(id)},
+                                                {"collection", Str(coll)}})));
+  }
+}
+
+absl::StatusOr<Value> EngineBackend::InsertOne(absl::string_view coll,
+                                               const Value& doc) {
+  ASSIGN_OR_RETURN(Value reply, Insert(coll, {doc}, true, false));
+  return Value::MakeObject(
+      {{"acknowledged", Value::Bool(true)},
+       {"insertedId", *reply.Get("insertedIds")->Get("0")}});
+}
+
+absl::StatusOr<Value> EngineBackend::InsertMany(absl::string_view coll,
+                                                const std::vector<Value>& docs,
+                                                bool ordered) {
+  return Insert(coll, docs, ordered, ordered);
+}
+
+absl::StatusOr<Value> EngineBackend::Insert(absl::string_view coll,
+                                            const std::vector<Value>& docs,
+                                            bool ordered, bool say_which) {
+  // As mongosh: the client gives each document its _id (an ObjectId,
+  // first) so that it can report the ids.
+  Value::Array with_ids;
+  Value::Object ids;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    Value d = docs[i];
+    if (d.is_object() && d.Get("_id") == nullptr) {
+      Value::Object fields = {{"_id", Value::Oid(ObjectId::Generate())}};
+      for (Field& f : d.mutable_object_fields()) fields.push_back(std::move(f));
+      d = Value::MakeObject(std::move(fields));
+    }
+    if (d.is_object()) ids.emplace_back(absl::StrCat(i), *d.Get("_id"));
+    with_ids.push_back(std::move(d));
+  }
+  absl::StatusOr<Value> reply = Write(
+      Value::MakeObject({{"insert", Str(coll)},
+                         {"documents", Value::MakeArray(std::move(with_ids))},
+                         {"ordered", Value::Bool(ordered)}}));
+  if (!reply.ok()) {
+    if (!say_which) return reply.status();
+    // An ordered insertMany says which document failed and how many went
+    // in before it (all those before it, as the batch is ordered).
+    const int64_t index = last_error_index_;
+    return MongoError(reply.status().code(), ErrorCode(reply.status()),
+                      absl::StrCat(reply.status().message(), " (document ",
+                                   index, "; ", index, " inserted before it)"));
+  }
+  return Value::MakeObject(
+      {{"acknowledged", Value::Bool(true)},
+       {"insertedIds", Value::MakeObject(std::move(ids))}});
+}
+
+absl::StatusOr<std::vector<Value>> EngineBackend::Find(
+    absl::string_view coll, const shell::FindRequest& req) {
+  ASSIGN_OR_RETURN(Value reply, Command(FindCommand(coll, req)));
+  return Drain(coll, std::move(reply));
+}
+
+absl::StatusOr<Value> EngineBackend::Update(absl::string_view coll,
+                                            const Value& filter,
+                                            const Value& update, bool upsert,
+                                            bool multi,
+                                            const Value& array_filters) {
+  Value::Object op = {{"q", filter},
+                      {"u", update},
+                      {"upsert", Value::Bool(upsert)},
+                      {"multi", Value::Bool(multi)}};
+  if (!array_filters.is_null()) op.emplace_back("arrayFilters", array_filters);
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Write(Value::MakeObject({{"update", Str(coll)},
+                               {"updates", Value::MakeArray({Value::MakeObject(
+                                               std::move(op))})}})));
+  const Value* upserted = reply.Get("upserted");
+  Value upserted_id;
+  int64_t n_upserted = 0;
+  if (upserted != nullptr && upserted->is_array() &&
+      !upserted->array_items().empty()) {
+    upserted_id = *upserted->array_items()[0].Get("_id");
+    n_upserted = 1;
+  }
+  return Value::MakeObject({
+      {"acknowledged", Value::Bool(true)},
+      {"insertedId", upserted_id},
+      {"matchedCount", Count(AsInt(reply.Get("n")) - n_upserted)},
+      {"modifiedCount", Count(AsInt(reply.Get("nModified")))},
+      {"upsertedCount", Count(n_upserted)},
+  });
+}
 
 absl::StatusOr<Value> EngineBackend::UpdateOne(absl::string_view coll,
                                                const Value& filter,
                                                const Value& update, bool upsert,
                                                const Value& array_filters) {
-  return RunUpdate(db_->collection(coll), &Collection::UpdateOne, filter,
-                   update, upsert, Write(), array_filters);
+  return Update(coll, filter, update, upsert, false, array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
@@ -256,66 +286,70 @@ absl::StatusOr<Value> EngineBackend::UpdateMany(absl::string_view coll,
                                                 const Value& update,
                                                 bool upsert,
                                                 const Value& array_filters) {
-  return RunUpdate(db_->collection(coll), &Collection::UpdateMany, filter,
-                   update, upsert, Write(), array_filters);
+  return Update(coll, filter, update, upsert, true, array_filters);
 }
 
 absl::StatusOr<Value> EngineBackend::ReplaceOne(absl::string_view coll,
                                                 const Value& filter,
                                                 const Value& replacement,
                                                 bool upsert) {
-  return RunUpdate(db_->collection(coll), &Collection::ReplaceOne, filter,
-                   replacement, upsert, Write());
+  return Update(coll, filter, replacement, upsert, false, Value());
 }
 
 absl::StatusOr<Value> EngineBackend::DeleteOne(absl::string_view coll,
                                                const Value& filter) {
-  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).DeleteOne(filter, Write()));
-  return DeleteReply(n);
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Write(Value::MakeObject(
+          {{"delete", Str(coll)},
+           {"deletes", Value::MakeArray({Value::MakeObject(
+                           {{"q", filter}, {"limit", Value::Int32(1)}})})}})));
+  return Value::MakeObject({{"acknowledged", Value::Bool(true)},
+                            {"deletedCount", Count(AsInt(reply.Get("n")))}});
 }
 
 absl::StatusOr<Value> EngineBackend::DeleteMany(absl::string_view coll,
                                                 const Value& filter) {
-  ASSIGN_OR_RETURN(int64_t n,
-                   db_->collection(coll).DeleteMany(filter, Write()));
-  return DeleteReply(n);
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Write(Value::MakeObject(
+          {{"delete", Str(coll)},
+           {"deletes", Value::MakeArray({Value::MakeObject(
+                           {{"q", filter}, {"limit", Value::Int32(0)}})})}})));
+  return Value::MakeObject({{"acknowledged", Value::Bool(true)},
+                            {"deletedCount", Count(AsInt(reply.Get("n")))}});
 }
 
 absl::StatusOr<Value> EngineBackend::FindOneAndModify(
     absl::string_view coll, const shell::FindAndModifyRequest& req) {
-  Collection& c = db_->collection(coll);
-  FindOneAndModifyOptions o;
-  o.sort = NoneIfEmpty(req.sort);
-  o.projection = NoneIfEmpty(req.projection);
-  o.upsert = req.upsert;
-  o.return_new = req.return_new;
-  if (req.array_filters.is_array()) {
-    o.array_filters = req.array_filters.array_items();
-  } else if (!req.array_filters.is_null()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
-                      "BSON field 'findAndModify.arrayFilters' is the wrong "
-                      "type, expected type 'array'");
+  using Kind = shell::FindAndModifyRequest::Kind;
+  Value::Object cmd = {{"findAndModify", Str(coll)}, {"query", req.filter}};
+  if (!EmptyObject(req.sort)) cmd.emplace_back("sort", req.sort);
+  if (!EmptyObject(req.projection)) cmd.emplace_back("fields", req.projection);
+  if (req.kind == Kind::kDelete) {
+    cmd.emplace_back("remove", Value::Bool(true));
+  } else {
+    cmd.emplace_back("update", req.update);
+    cmd.emplace_back("new", Value::Bool(req.return_new));
+    cmd.emplace_back("upsert", Value::Bool(req.upsert));
   }
-  absl::StatusOr<std::optional<Value>> r;
-  switch (req.kind) {
-    case shell::FindAndModifyRequest::Kind::kUpdate:
-      r = c.FindOneAndUpdate(req.filter, req.update, o, Write());
-      break;
-    case shell::FindAndModifyRequest::Kind::kReplace:
-      r = c.FindOneAndReplace(req.filter, req.update, o, Write());
-      break;
-    case shell::FindAndModifyRequest::Kind::kDelete:
-      r = c.FindOneAndDelete(req.filter, o, Write());
-      break;
+  if (!req.array_filters.is_null()) {
+    cmd.emplace_back("arrayFilters", req.array_filters);
   }
-  if (!r.ok()) return r.status();
-  return r->has_value() ? **r : Value::Null();
+  Value c = Value::MakeObject(std::move(cmd));
+  if (sync_writes_) {
+    c.Set("writeConcern", Value::MakeObject({{"j", Value::Bool(true)}}));
+  }
+  ASSIGN_OR_RETURN(Value reply, Command(std::move(c)));
+  return *reply.Get("value");
 }
 
+// mongosh's bulkWrite, as the driver runs it: each operation is the
+// insert/update/delete command it stands for, in order; failures are
+// writeErrors with the operation's index (ordered stops at the first).
 absl::StatusOr<Value> EngineBackend::BulkWrite(absl::string_view coll,
                                                const Value& operations,
                                                bool ordered) {
-  Collection& c = db_->collection(coll);
   absl::StatusOr<std::vector<WriteModel>> ops =
       Collection::ParseBulkWriteOps(operations);
   if (!ops.ok()) {
@@ -326,38 +360,70 @@ absl::StatusOr<Value> EngineBackend::BulkWrite(absl::string_view coll,
     }
     return ops.status();
   }
-  ASSIGN_OR_RETURN(BulkWriteResult r, c.BulkWrite(*ops, ordered, Write()));
+  int64_t inserted_count = 0, matched = 0, modified = 0, deleted = 0,
+          upserted_count = 0;
   Value::Object inserted, upserted;
-  for (const auto& [i, id] : r.inserted_ids) {
-    inserted.emplace_back(absl::StrCat(i), id);
-  }
-  for (const auto& [i, id] : r.upserted_ids) {
-    upserted.emplace_back(absl::StrCat(i), id);
+  Value::Array errors;
+  for (size_t i = 0; i < ops->size(); ++i) {
+    const WriteModel& m = (*ops)[i];
+    absl::StatusOr<Value> r;
+    switch (m.kind) {
+      case WriteModel::Kind::kInsertOne:
+        r = InsertOne(coll, m.document);
+        if (r.ok()) {
+          ++inserted_count;
+          inserted.emplace_back(absl::StrCat(i), *r->Get("insertedId"));
+        }
+        break;
+      case WriteModel::Kind::kUpdateOne:
+      case WriteModel::Kind::kUpdateMany:
+      case WriteModel::Kind::kReplaceOne: {
+        Value filters = m.array_filters.empty()
+                            ? Value()
+                            : Value::MakeArray(m.array_filters);
+        r = Update(coll, m.filter, m.update, m.upsert,
+                   m.kind == WriteModel::Kind::kUpdateMany, filters);
+        if (r.ok()) {
+          matched += AsInt(r->Get("matchedCount"));
+          modified += AsInt(r->Get("modifiedCount"));
+          if (AsInt(r->Get("upsertedCount")) > 0) {
+            ++upserted_count;
+            upserted.emplace_back(absl::StrCat(i), *r->Get("insertedId"));
+          }
+        }
+        break;
+      }
+      case WriteModel::Kind::kDeleteOne:
+      case WriteModel::Kind::kDeleteMany:
+        r = m.kind == WriteModel::Kind::kDeleteOne ? DeleteOne(coll, m.filter)
+                                                   : DeleteMany(coll, m.filter);
+        if (r.ok()) deleted += AsInt(r->Get("deletedCount"));
+        break;
+    }
+    if (r.ok()) continue;
+    // The operation's document, as the driver's WriteError.op shows it.
+    const Value& entry = operations.array_items()[i];
+    const Value& op = entry.object_fields().front().second;
+    const Value* doc = op.Get("document");
+    errors.push_back(Value::MakeObject({
+        {"index", Count(static_cast<int64_t>(i))},
+        {"code", Value::Int32(ErrorCode(r.status()))},
+        {"errmsg", Str(r.status().message())},
+        {"op", doc != nullptr ? *doc : op},
+    }));
+    if (ordered) break;
   }
   Value reply = Value::MakeObject({
       {"acknowledged", Value::Bool(true)},
-      {"insertedCount", Count(r.inserted_count)},
+      {"insertedCount", Count(inserted_count)},
       {"insertedIds", Value::MakeObject(std::move(inserted))},
-      {"matchedCount", Count(r.matched_count)},
-      {"modifiedCount", Count(r.modified_count)},
-      {"deletedCount", Count(r.deleted_count)},
-      {"upsertedCount", Count(r.upserted_count)},
+      {"matchedCount", Count(matched)},
+      {"modifiedCount", Count(modified)},
+      {"deletedCount", Count(deleted)},
+      {"upsertedCount", Count(upserted_count)},
       {"upsertedIds", Value::MakeObject(std::move(upserted))},
   });
-  if (!r.write_errors.empty()) {
-    Value::Array errors;
-    for (const BulkWriteError& e : r.write_errors) {
-      // The operation's document, as the driver's WriteError.op shows it.
-      const Value& entry = operations.array_items()[e.index];
-      const Value& op = entry.object_fields().front().second;
-      const Value* doc = op.Get("document");
-      errors.push_back(Value::MakeObject({
-          {"index", Count(e.index)},
-          {"code", Value::Int32(e.code)},
-          {"errmsg", Value::String(e.errmsg)},
-          {"op", doc != nullptr ? *doc : op},
-      }));
-    }
+  if (!errors.empty()) {
     reply.mutable_object_fields().emplace_back(
         "writeErrors", Value::MakeArray(std::move(errors)));
   }
@@ -367,350 +433,172 @@ absl::StatusOr<Value> EngineBackend::BulkWrite(absl::string_view coll,
 absl::StatusOr<Value> EngineBackend::RenameCollection(absl::string_view coll,
                                                       absl::string_view to,
                                                       bool drop_target) {
-  RETURN_IF_ERROR(db_->RenameCollection(coll, to, drop_target));
-  return Ok();
+  return AdminCommand(Value::MakeObject(
+      {{"renameCollection", Str(absl::StrCat(database_, ".", coll))},
+       {"to", Str(absl::StrCat(database_, ".", to))},
+       {"dropTarget", Value::Bool(drop_target)}}));
 }
 
 absl::StatusOr<Value> EngineBackend::DbStats(int64_t scale) {
-  return db_->Stats(scale, database_);
+  return RunCommand(Value::MakeObject(
+      {{"dbStats", Value::Int32(1)}, {"scale", Value::Int64(scale)}}));
 }
 
+// countDocuments counts what a find returns (mongosh runs it as an
+// aggregate $match + $group; the count command's empty-query fast count
+// is estimatedDocumentCount's).
 absl::StatusOr<Value> EngineBackend::CountDocuments(absl::string_view coll,
                                                     const Value& filter,
                                                     int64_t skip,
                                                     int64_t limit) {
-  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).CountDocuments(filter));
-  n = skip > 0 ? std::max<int64_t>(0, n - skip) : n;
-  if (limit != 0) n = std::min<int64_t>(n, limit < 0 ? -limit : limit);
-  return Count(n);
+  shell::FindRequest req;
+  req.filter = filter.is_object() ? filter : Value::MakeObject();
+  req.projection = Value::MakeObject({{"_id", Value::Int32(1)}});
+  req.skip = skip;
+  req.limit = limit < 0 ? -limit : limit;
+  ASSIGN_OR_RETURN(std::vector<Value> docs, Find(coll, req));
+  return Count(static_cast<int64_t>(docs.size()));
 }
 
 absl::StatusOr<Value> EngineBackend::EstimatedDocumentCount(
     absl::string_view coll) {
-  ASSIGN_OR_RETURN(int64_t n, db_->collection(coll).EstimatedDocumentCount());
-  return Count(n);
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(Value::MakeObject({{"count", Str(coll)}})));
+  return Count(AsInt(reply.Get("n")));
 }
 
 absl::StatusOr<Value> EngineBackend::Distinct(absl::string_view coll,
                                               absl::string_view key,
                                               const Value& filter) {
-  ASSIGN_OR_RETURN(std::vector<Value> values,
-                   db_->collection(coll).Distinct(key, filter));
-  return Value::MakeArray(std::move(values));
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Command(Value::MakeObject(
+          {{"distinct", Str(coll)}, {"key", Str(key)}, {"query", filter}})));
+  return *reply.Get("values");
 }
 
 absl::StatusOr<Value> EngineBackend::CreateIndex(absl::string_view coll,
                                                  const Value& keys,
                                                  const Value& options) {
-  Value opts = options.is_object() ? options : Value::MakeObject();
-  ASSIGN_OR_RETURN(std::string name,
-                   db_->collection(coll).CreateIndex(keys, opts));
-  return Value::String(std::move(name));
+  Value::Object spec = {{"key", keys}};
+  if (options.is_object()) {
+    for (const Field& f : options.object_fields()) spec.push_back(f);
+  }
+  RETURN_IF_ERROR(
+      Command(Value::MakeObject(
+                  {{"createIndexes", Str(coll)},
+                   {"indexes", Value::MakeArray({Value::MakeObject(spec)})}}))
+          .status());
+  const Value* name = options.is_object() ? options.Get("name") : nullptr;
+  if (name != nullptr && name->is_string()) return *name;
+  // The name the server gave it: the index with this key pattern.
+  ASSIGN_OR_RETURN(Value list, ListIndexes(coll));
+  const std::string want = ToJson(keys, JsonFormat::kStorage);
+  for (const Value& s : list.array_items()) {
+    const Value* key = s.Get("key");
+    if (key != nullptr && ToJson(*key, JsonFormat::kStorage) == want) {
+      return *s.Get("name");
+    }
+  }
+  // ttldb takes {_id: -1} as the _id index itself (issue 13).
+  if (keys.is_object() && keys.object_fields().size() == 1 &&
+      keys.object_fields()[0].first == "_id") {
+    return Value::String("_id_");
+  }
+  return absl::InternalError("the index created is not listed");
 }
 
 absl::StatusOr<Value> EngineBackend::ListIndexes(absl::string_view coll) {
-  ASSIGN_OR_RETURN(std::vector<Value> specs,
-                   db_->collection(coll).ListIndexes());
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(Value::MakeObject({{"listIndexes", Str(coll)}})));
+  ASSIGN_OR_RETURN(std::vector<Value> specs, Drain(coll, std::move(reply)));
   return Value::MakeArray(std::move(specs));
 }
 
 absl::StatusOr<Value> EngineBackend::DropIndex(absl::string_view coll,
                                                const Value& name_or_keys) {
-  Collection& c = db_->collection(coll);
-  ASSIGN_OR_RETURN(std::vector<Value> before, c.ListIndexes());
-  if (name_or_keys.is_string() && name_or_keys.string_value() == "*") {
-    // dropIndex("*"): every index but _id_, as MongoDB's dropIndexes.
-    for (const Value& spec : before) {
-      const Value* name = spec.Get("name");
-      if (name == nullptr || !name->is_string() ||
-          name->string_value() == "_id_") {
-        continue;
-      }
-      RETURN_IF_ERROR(c.DropIndex(name->string_value()));
-    }
-  } else if (name_or_keys.is_string()) {
-    RETURN_IF_ERROR(c.DropIndex(name_or_keys.string_value()));
-  } else if (name_or_keys.is_object()) {
-    RETURN_IF_ERROR(c.DropIndexByKey(name_or_keys));
-  } else {
+  if (!name_or_keys.is_string() && !name_or_keys.is_object()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
                       "dropIndex takes an index name or a key pattern");
   }
-  return Value::MakeObject(
-      {{"nIndexesWas", Count(before.size())}, {"ok", Value::Int32(1)}});
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(Value::MakeObject(
+                       {{"dropIndexes", Str(coll)}, {"index", name_or_keys}})));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::DropCollection(absl::string_view coll) {
-  ASSIGN_OR_RETURN(bool existed, db_->DropCollection(coll));
-  return Value::Bool(existed);
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(Value::MakeObject({{"drop", Str(coll)}})));
+  return Value::Bool(reply.Get("ns") != nullptr);  // absent: did not exist
 }
 
 absl::StatusOr<Value> EngineBackend::ListCollections() {
-  ASSIGN_OR_RETURN(std::vector<std::string> names, db_->ListCollectionNames());
-  Value::Array out;
-  for (std::string& n : names) out.push_back(Value::String(std::move(n)));
-  return Value::MakeArray(std::move(out));
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Command(Value::MakeObject({{"listCollections", Value::Int32(1)},
+                                 {"nameOnly", Value::Bool(true)}})));
+  Value::Array names;
+  for (const Value& c : reply.Get("cursor")->Get("firstBatch")->array_items()) {
+    names.push_back(*c.Get("name"));
+  }
+  return Value::MakeArray(std::move(names));
 }
 
 absl::StatusOr<Value> EngineBackend::Stats(absl::string_view coll) {
-  ASSIGN_OR_RETURN(Value stats, db_->collection(coll).Stats());
-  if (!stats.is_object()) return stats;
-  stats = Narrow(std::move(stats));
-  stats.Set("ns", Value::String(absl::StrCat(database_, ".", coll)));
-  if (stats.Get("ok") == nullptr) stats.Set("ok", Value::Int32(1));
-  return stats;
+  ASSIGN_OR_RETURN(Value reply,
+                   Command(Value::MakeObject({{"collStats", Str(coll)}})));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::Validate(absl::string_view coll,
                                               const Value& options) {
-  (void)options;  // {full: true} changes nothing: every check is full
-  ASSIGN_OR_RETURN(Value report, db_->collection(coll).Validate());
-  Value::Object out = {
-      {"ns", Value::String(absl::StrCat(database_, ".", coll))}};
-  if (report.is_object()) {
-    for (const Field& f : report.object_fields()) {
-      if (f.first != "ns" && f.first != "ok") {
-        out.emplace_back(f.first, Narrow(f.second));
-      }
-    }
+  Value::Object cmd = {{"validate", Str(coll)}};
+  if (options.is_object()) {
+    for (const Field& f : options.object_fields()) cmd.push_back(f);
   }
-  out.emplace_back("ok", Value::Int32(1));
-  return Value::MakeObject(std::move(out));
+  ASSIGN_OR_RETURN(Value reply, Command(Value::MakeObject(std::move(cmd))));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::Explain(absl::string_view coll,
                                              const shell::FindRequest& req,
                                              absl::string_view verbosity) {
-  (void)verbosity;  // the engine always reports executionStats
-  ASSIGN_OR_RETURN(Value plan, db_->collection(coll).Explain(
-                                   req.filter, ToFindOptions(req)));
-  return Narrow(std::move(plan));
+  ASSIGN_OR_RETURN(
+      Value reply,
+      Command(Value::MakeObject({{"explain", FindCommand(coll, req)},
+                                 {"verbosity", Str(verbosity)}})));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::RunCommand(const Value& cmd) {
-  if (!cmd.is_object() || cmd.object_fields().empty()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                      "a command must be a non-empty document");
-  }
-  const std::string& name = cmd.object_fields()[0].first;
-  if (name == "collMod") {
-    ASSIGN_OR_RETURN(std::string coll, CommandCollection(cmd, name));
-    ASSIGN_OR_RETURN(Value reply, db_->collection(coll).CollMod(cmd));
-    return Narrow(std::move(reply));
-  }
-  if (name == "create") {
-    ASSIGN_OR_RETURN(std::string coll, CommandCollection(cmd, name));
-    for (const Field& f : cmd.object_fields()) {
-      if (f.first != "create") {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          absl::StrCat("create: option '", f.first,
-                                       "' is not supported by ttldb"));
-      }
-    }
-    RETURN_IF_ERROR(db_->CreateCollection(coll));
-    return Ok();
-  }
-  if (name == "drop") {
-    ASSIGN_OR_RETURN(std::string coll, CommandCollection(cmd, name));
-    ASSIGN_OR_RETURN(bool existed, db_->DropCollection(coll));
-    if (!existed) {
-      return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
-                        "ns not found");
-    }
-    return Ok();
-  }
-  if (name == "dropIndexes") {
-    ASSIGN_OR_RETURN(std::string coll, CommandCollection(cmd, name));
-    const Value* index = cmd.Get("index");
-    return DropIndex(coll, index == nullptr ? Value::String("*") : *index);
-  }
-  if (name == "listCollections") {
-    ASSIGN_OR_RETURN(Value names, ListCollections());
-    Value::Array batch;
-    for (const Value& n : names.array_items()) {
-      batch.push_back(Value::MakeObject(
-          {{"name", n}, {"type", Value::String("collection")}}));
-    }
-    return Value::MakeObject(
-        {{"cursor", Value::MakeObject(
-                        {{"id", Value::Int64(0)},
-                         {"ns", Value::String(absl::StrCat(
-                                    database_, ".$cmd.listCollections"))},
-                         {"firstBatch", Value::MakeArray(std::move(batch))}})},
-         {"ok", Value::Int32(1)}});
-  }
-  if (name == "ping") return Ok();
-  if (name == "serverStatus") return ServerStatus();
-  if (name == "setParameter" || name == "getParameter") {
-    return MongoError(absl::StatusCode::kFailedPrecondition, 13,
-                      absl::StrCat(name,
-                                   " may only be run against the admin "
-                                   "database."));
-  }
-  return MongoError(absl::StatusCode::kInvalidArgument, kCommandNotFound,
-                    absl::StrCat("no such command: '", name, "'"));
+  ASSIGN_OR_RETURN(Value reply, Command(cmd));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::AdminCommand(const Value& cmd) {
-  if (cmd.is_object() && !cmd.object_fields().empty()) {
-    const std::string& name = cmd.object_fields()[0].first;
-    if (name == "setParameter") return SetParameter(cmd);
-    if (name == "getParameter") return GetParameter(cmd);
-  }
-  return RunCommand(cmd);
-}
-
-// {setParameter: 1, ttlMonitorSleepSecs: N} -> {was: <old>, ok: 1}, as
-// MongoDB replies. One parameter per command, as MongoDB requires.
-absl::StatusOr<Value> EngineBackend::SetParameter(const Value& cmd) {
-  if (cmd.object_fields().size() != 2) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                      cmd.object_fields().size() < 2
-                          ? "no option found to set, use help:true to see "
-                            "options "
-                          : "setParameter takes one parameter at a time");
-  }
-  const auto& [name, value] = cmd.object_fields()[1];
-  if (name == "ttlMonitorSleepSecs") {
-    ASSIGN_OR_RETURN(int64_t secs, WholeNumber(value, name));
-    if (secs < 1 || secs > std::numeric_limits<int32_t>::max()) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kBadValue,
-          absl::StrCat("Invalid value for parameter ttlMonitorSleepSecs: ",
-                       secs, " is not greater than or equal to 1"));
-    }
-    const int64_t was = absl::ToInt64Seconds(db_->ttl_monitor_sleep());
-    RETURN_IF_ERROR(db_->SetTtlMonitorSleep(absl::Seconds(secs)));
-    return Value::MakeObject({{"was", Count(was)}, {"ok", Value::Int32(1)}});
-  }
-  // MongoDB's int parameters with validator gte 0 (src/mongo/db/ttl/ttl.idl).
-  if (name == "ttlIndexDeleteTargetDocs" ||
-      name == "ttlIndexDeleteTargetTimeMS" ||
-      name == "ttlMonitorSubPassTargetSecs") {
-    ASSIGN_OR_RETURN(int64_t n, WholeNumber(value, name));
-    if (n < 0 || n > std::numeric_limits<int32_t>::max()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                        absl::StrCat("Invalid value for parameter ", name, ": ",
-                                     n, " is not greater than or equal to 0"));
-    }
-    int64_t was = 0;
-    if (name == "ttlIndexDeleteTargetDocs") {
-      was = db_->ttl_batch_docs_max();
-      RETURN_IF_ERROR(db_->SetTtlBatchDocsMax(n));
-    } else if (name == "ttlIndexDeleteTargetTimeMS") {
-      was = absl::ToInt64Milliseconds(db_->ttl_batch_time_max());
-      RETURN_IF_ERROR(db_->SetTtlBatchTimeMax(absl::Milliseconds(n)));
-    } else {
-      was = absl::ToInt64Seconds(db_->ttl_sub_pass_target());
-      RETURN_IF_ERROR(db_->SetTtlSubPassTarget(absl::Seconds(n)));
-    }
-    return Value::MakeObject({{"was", Count(was)}, {"ok", Value::Int32(1)}});
-  }
-  if (name == "ttlMonitorBatchDeletes") {
-    if (value.type() != ValueType::kBool) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kBadValue,
-          absl::StrCat("Invalid value for parameter ttlMonitorBatchDeletes: ",
-                       ToJson(value), " is not a boolean"));
-    }
-    const bool was = db_->ttl_batch_deletes();
-    RETURN_IF_ERROR(db_->SetTtlBatchDeletes(value.bool_value()));
-    return Value::MakeObject(
-        {{"was", Value::Bool(was)}, {"ok", Value::Int32(1)}});
-  }
-  if (name == "ttlMonitorEnabled") {
-    if (value.type() != ValueType::kBool) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kBadValue,
-          absl::StrCat("Invalid value for parameter ttlMonitorEnabled: ",
-                       ToJson(value), " is not a boolean"));
-    }
-    const bool was = db_->ttl_monitor_enabled();
-    RETURN_IF_ERROR(db_->SetTtlMonitorEnabled(value.bool_value()));
-    return Value::MakeObject(
-        {{"was", Value::Bool(was)}, {"ok", Value::Int32(1)}});
-  }
-  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                    absl::StrCat("attempted to set unrecognized parameter [",
-                                 name, "], use help:true to see options "));
-}
-
-// {getParameter: 1, ttlMonitorSleepSecs: 1} -> {ttlMonitorSleepSecs: 60,
-// ok: 1}; getParameter: "*" returns every TTL parameter.
-absl::StatusOr<Value> EngineBackend::GetParameter(const Value& cmd) {
-  const Value& selector = cmd.object_fields()[0].second;
-  const bool all = selector.is_string() && selector.string_value() == "*";
-  Value::Object out;
-  auto add = [&](absl::string_view name) {
-    if (name == "ttlMonitorSleepSecs") {
-      out.emplace_back(std::string(name),
-                       Count(absl::ToInt64Seconds(db_->ttl_monitor_sleep())));
-      return true;
-    }
-    if (name == "ttlMonitorEnabled") {
-      out.emplace_back(std::string(name),
-                       Value::Bool(db_->ttl_monitor_enabled()));
-      return true;
-    }
-    if (name == "ttlMonitorBatchDeletes") {
-      out.emplace_back(std::string(name),
-                       Value::Bool(db_->ttl_batch_deletes()));
-      return true;
-    }
-    if (name == "ttlIndexDeleteTargetDocs") {
-      out.emplace_back(std::string(name), Count(db_->ttl_batch_docs_max()));
-      return true;
-    }
-    if (name == "ttlIndexDeleteTargetTimeMS") {
-      out.emplace_back(
-          std::string(name),
-          Count(absl::ToInt64Milliseconds(db_->ttl_batch_time_max())));
-      return true;
-    }
-    if (name == "ttlMonitorSubPassTargetSecs") {
-      out.emplace_back(std::string(name),
-                       Count(absl::ToInt64Seconds(db_->ttl_sub_pass_target())));
-      return true;
-    }
-    return false;
-  };
-  if (all) {
-    add("ttlIndexDeleteTargetDocs");
-    add("ttlIndexDeleteTargetTimeMS");
-    add("ttlMonitorBatchDeletes");
-    add("ttlMonitorEnabled");
-    add("ttlMonitorSleepSecs");
-    add("ttlMonitorSubPassTargetSecs");
-  } else {
-    for (size_t i = 1; i < cmd.object_fields().size(); ++i) {
-      const std::string& name = cmd.object_fields()[i].first;
-      if (!add(name)) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          absl::StrCat("no option found to get: ", name));
-      }
-    }
-    if (out.empty()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                        "no option found to get");
-    }
-  }
-  out.emplace_back("ok", Value::Int32(1));
-  return Value::MakeObject(std::move(out));
+  ASSIGN_OR_RETURN(Value reply, Command(cmd, "admin"));
+  return DisplayOk(std::move(reply));
 }
 
 absl::StatusOr<Value> EngineBackend::ServerStatus() {
-  return db_->ServerStatus();
+  return AdminCommand(Value::MakeObject({{"serverStatus", Value::Int32(1)}}));
 }
 
 absl::Status EngineBackend::UseDatabase(absl::string_view name) {
+  // The same check every command makes of its database name.
+  Value reply = runner_->Run(conn_.get(), name,
+                             Value::MakeObject({{"ping", Value::Int32(1)}}));
+  if (!IsOk(reply)) return ReplyStatus(reply);
   database_ = std::string(name);
   return absl::OkStatus();
 }
 
 absl::StatusOr<Value> EngineBackend::ListDatabases() {
-  // One database per directory: it is listed under the current name.
-  return Value::MakeArray({Value::MakeObject(
-      {{"name", Value::String(database_)}, {"sizeOnDisk", Value::Int32(0)}})});
+  ASSIGN_OR_RETURN(
+      Value reply,
+      AdminCommand(Value::MakeObject({{"listDatabases", Value::Int32(1)}})));
+  return *reply.Get("databases");
 }
 
 }  // namespace ttldb

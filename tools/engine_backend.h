@@ -1,33 +1,37 @@
-// EngineBackend: the shell's ShellBackend over a ttldb::Database.
+// EngineBackend: the shell's ShellBackend over the command layer.
 //
-// Every command maps onto engine/ (database.h, collection.h) and replies in
-// mongosh's shapes (see tools/shell/shell_backend.h). Engine errors pass
-// through unchanged: they carry MongoDB codes, so the shell prints
-// "MongoServerError[IndexOptionsConflict]: ...".
+// Every shell operation becomes the database command mongosh would send
+// (insertOne -> {insert, documents}, find -> {find, ...} then getMore,
+// getIndexes -> {listIndexes}, ...) and runs through commands/
+// CommandRunner, the same code `ttldb serve` answers drivers with, so a
+// command cannot behave differently in the shell and the server. This
+// adapter only does what mongosh does on the client side: generate _id
+// before an insert, drain a cursor, name an index, and turn replies into
+// mongosh's result shapes ({acknowledged: true, insertedId: ...}) and
+// error replies into absl::Status values with the MongoDB code, so the
+// shell prints "MongoServerError[IndexOptionsConflict]: ...".
 //
-// Commands understood by RunCommand: collMod (the command document goes to
-// Collection::CollMod as is), create, drop, dropIndexes, ping, serverStatus,
-// listCollections; by AdminCommand additionally setParameter / getParameter
-// for ttlMonitorSleepSecs and ttlMonitorEnabled (replies as MongoDB's:
-// {was: <old>, ok: 1} and {ttlMonitorSleepSecs: n, ok: 1}). Anything else
-// is 59 CommandNotFound "no such command: 'x'".
+// The shell opens one database directory: every database name (`use x`)
+// maps to that one database (CommandRunner::ForDatabase).
 //
 // Not thread-safe (one shell session); the Database must outlive it.
 #ifndef TTLDB_TOOLS_ENGINE_BACKEND_H_
 #define TTLDB_TOOLS_ENGINE_BACKEND_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "commands/command_runner.h"
 #include "engine/database.h"
-#include "tools/shell/interrupt.h"
 #include "tools/shell/shell_backend.h"
 
 namespace ttldb {
 
 class EngineBackend : public shell::ShellBackend {
  public:
-  explicit EngineBackend(Database* db) : db_(db) {}
+  explicit EngineBackend(Database* db);
+  ~EngineBackend() override;
 
   absl::StatusOr<Value> InsertOne(absl::string_view coll,
                                   const Value& doc) override;
@@ -88,23 +92,33 @@ class EngineBackend : public shell::ShellBackend {
   absl::StatusOr<Value> ServerStatus() override;
   absl::Status UseDatabase(absl::string_view name) override;
   absl::StatusOr<Value> ListDatabases() override;
-  // writeConcern {j: true} / {fsync: true}: WriteOptions::sync.
+  // writeConcern {j: true} / {fsync: true}: the write commands carry
+  // writeConcern {j: true}.
   void SetSyncWrites(bool sync) override { sync_writes_ = sync; }
 
  private:
-  WriteOptions Write() const {
-    WriteOptions w;
-    w.sync = sync_writes_;
-    w.interrupt = &shell::InterruptFlag();  // Ctrl-C (tools/shell/interrupt.h)
-    return w;
-  }
+  // Runs `cmd` against `db` ("" : the current database); an error reply
+  // becomes its Status.
+  absl::StatusOr<Value> Command(Value cmd, absl::string_view db = "");
+  // A write command with the session's writeConcern; its first writeError
+  // becomes the Status.
+  absl::StatusOr<Value> Write(Value cmd);
+  // find + getMore until the cursor is exhausted.
+  absl::StatusOr<std::vector<Value>> Drain(absl::string_view coll, Value reply);
+  // insertOne/insertMany; `say_which` adds "(document i; n inserted before
+  // it)" to an error.
+  absl::StatusOr<Value> Insert(absl::string_view coll,
+                               const std::vector<Value>& docs, bool ordered,
+                               bool say_which);
+  absl::StatusOr<Value> Update(absl::string_view coll, const Value& filter,
+                               const Value& update, bool upsert, bool multi,
+                               const Value& array_filters);
 
-  absl::StatusOr<Value> SetParameter(const Value& cmd);
-  absl::StatusOr<Value> GetParameter(const Value& cmd);
-
-  Database* const db_;
-  std::string database_ = "test";  // the name `use` selected (cosmetic)
+  std::unique_ptr<commands::CommandRunner> runner_;
+  std::unique_ptr<commands::Connection> conn_;
+  std::string database_ = "test";  // the name `use` selected
   bool sync_writes_ = false;
+  int64_t last_error_index_ = 0;  // of the last writeError Write returned
 };
 
 }  // namespace ttldb

@@ -1,0 +1,116 @@
+// aggregate (src/mongo/db/commands/run_aggregate.cpp, aggregate.idl) over
+// Collection::Aggregate: a cursor reply like find's; explain: true gives
+// the pipeline's plan.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "commands/command_args.h"
+#include "commands/command_context.h"
+#include "commands/cursor_reply.h"
+#include "commands/reply.h"
+#include "commands/server_info.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(
+      ctx, {"pipeline", "explain", "allowDiskUse", "cursor", "hint",
+            "bypassDocumentValidation", "collation", "let", "fromMongos",
+            "needsMerge", "exchange", "isMapReduceCommand", "collectionUUID",
+            "passthroughToShard", "$_requestReshardingResumeToken",
+            "$_generateV2ResumeTokens", "includeQueryStatsMetrics"}));
+  const Value& target = ctx.first();
+  if (!target.is_string()) {
+    // aggregate: 1 runs collection-less stages ($documents, $currentOp).
+    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                      "ttldb runs aggregate on a collection only");
+  }
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(const Value::Array* stages, ArrayArg(ctx, "pipeline"));
+  ASSIGN_OR_RETURN(bool explain, BoolArg(ctx, "explain", false));
+  ASSIGN_OR_RETURN(Value cursor_opts, ObjectArg(ctx, "cursor"));
+  if (!explain && !cursor_opts.is_object()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "The 'cursor' option is required, except for "
+                      "aggregate with the explain argument");
+  }
+  int64_t batch_size = -1;
+  if (cursor_opts.is_object()) {
+    if (const Value* b = cursor_opts.Get("batchSize"); b != nullptr) {
+      if (!b->is_number()) {
+        return WrongTypes("aggregate.cursor.batchSize", *b,
+                          "[long, int, decimal, double]");
+      }
+      batch_size = static_cast<int64_t>(b->AsDouble());
+      if (batch_size < 0) {
+        return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                          absl::StrCat("BSON field 'batchSize' value must be "
+                                       ">= 0, actual value '",
+                                       batch_size, "'"));
+      }
+    }
+  }
+  AggregateOptions o;
+  ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
+  ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
+  o.let = std::move(let);
+  // A pipeline that writes ($out, $merge) creates the database.
+  bool writes = false;
+  if (!stages->empty() && stages->back().is_object() &&
+      !stages->back().object_fields().empty()) {
+    const std::string& last = stages->back().object_fields()[0].first;
+    writes = last == "$out" || last == "$merge";
+  }
+  const Value pipeline = *Arg(ctx, "pipeline");
+  const std::string ns = Ns(ctx.db, coll);
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(writes));
+  if (explain) {
+    Value plan = Value::MakeObject();
+    if (db != nullptr) {
+      ASSIGN_OR_RETURN(plan,
+                       db->collection(coll).ExplainAggregate(pipeline, o));
+    }
+    Value::Object out;
+    Value narrowed = Narrow(std::move(plan));
+    for (Field& f : narrowed.mutable_object_fields()) {
+      if (f.first != "ok") out.push_back(std::move(f));
+    }
+    out.emplace_back("command", ctx.cmd);
+    out.emplace_back(
+        "serverInfo",
+        Value::MakeObject({{"host", Value::String(ctx.server->host)},
+                           {"version", Value::String(kMongoVersion)}}));
+    return OkReply(std::move(out));
+  }
+  if (db == nullptr) {
+    // Nothing to read; a parse error must still be reported, so parse the
+    // pipeline over an empty scratch run is not possible without a
+    // database: MongoDB answers an empty batch here too.
+    return CursorReply(ns, 0, {}, true);
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> engine_cursor,
+                   db->collection(coll).Aggregate(pipeline, o));
+  auto cursor = std::make_unique<ServerCursor>();
+  cursor->db = ctx.db;
+  cursor->ns = ns;
+  cursor->database = std::move(db);
+  cursor->cursor = std::move(engine_cursor);
+  return FirstBatchReply(ctx, std::move(cursor), batch_size,
+                         /*single_batch=*/false);
+}
+
+}  // namespace
+
+void AddAggregateCommands(std::vector<CommandSpec>* specs) {
+  specs->push_back({"aggregate", Aggregate, false,
+                    /*takes_write_concern=*/true});
+}
+
+}  // namespace commands
+}  // namespace ttldb
