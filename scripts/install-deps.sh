@@ -17,6 +17,7 @@ PACKAGES=(
   libsqlite3-dev           # the benchmark's SQLite peer
   libedit-dev              # line editing in the interactive shell
   libpcre2-dev             # PCRE2 (UTF mode) for $regex, as MongoDB uses
+  libbson-dev              # BSON for the wire protocol (server/), MongoDB's libbson
   libintelrdfpmath-dev     # Decimal128: Intel's BID library, as MongoDB links it
   pkg-config
   clang                    # libFuzzer targets (scripts/fuzz.sh)
