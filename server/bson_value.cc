@@ -3,7 +3,6 @@
 #include <libbson-1.0/bson/bson.h>
 
 #include <cstring>
-#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -263,16 +262,21 @@ absl::StatusOr<std::string> ValueToBson(const Value& document) {
   if (!document.is_object()) {
     return absl::InvalidArgumentError("ValueToBson: not a document");
   }
-  std::unique_ptr<bson_t, void (*)(bson_t*)> b(bson_new(), bson_destroy);
+  // On the stack: bson_t is declared 128-byte aligned, which bson_new's
+  // heap block need not be.
+  bson_t b;
+  bson_init(&b);
   for (const auto& [name, item] : document.object_fields()) {
-    if (!Append(b.get(), name.data(), static_cast<int>(name.size()), item)) {
+    if (!Append(&b, name.data(), static_cast<int>(name.size()), item)) {
+      bson_destroy(&b);
       return MongoError(absl::StatusCode::kResourceExhausted,
                         kBsonObjectTooLarge,
                         "BSONObj size is too large to encode");
     }
   }
-  return std::string(reinterpret_cast<const char*>(bson_get_data(b.get())),
-                     b->len);
+  std::string out(reinterpret_cast<const char*>(bson_get_data(&b)), b.len);
+  bson_destroy(&b);
+  return out;
 }
 
 }  // namespace server
