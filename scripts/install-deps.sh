@@ -23,6 +23,7 @@ PACKAGES=(
   clang                    # libFuzzer targets (scripts/fuzz.sh)
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   python3
+  nodejs                   # the real-client tests (scripts/client_tests.sh)
 )
 
 missing=()
@@ -31,6 +32,9 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# Debian packages npm apart from nodejs; NodeSource's nodejs bundles it (and
+# conflicts with Debian's npm), so ask for it only when there is none.
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 SUDO=""

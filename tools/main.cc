@@ -6,6 +6,8 @@
 //                [--canonical]
 //   ttldb import --db PATH --collection NAME [--file FILE] [--drop]
 //                [--indexes FILE] [--skew-tolerance-secs N]
+//   ttldb serve [--db DIR] [--bind IP] [--port N] [--unix-socket PATH] ...
+//                (tools/serve.h)
 //
 // The shell runs --eval code (printing the value of each expression, as
 // `mongosh --eval` does), then FILE scripts (printing only print() /
@@ -43,6 +45,7 @@
 #include "engine/database.h"
 #include "tools/engine_backend.h"
 #include "tools/import_export.h"
+#include "tools/serve.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
 
@@ -57,6 +60,8 @@ constexpr char kUsage[] =
                [--canonical]
   ttldb import [--db PATH] --collection NAME [--file FILE] [--drop]
                [--indexes FILE] [--skew-tolerance-secs N]
+  ttldb serve [--db DIR] [--bind 127.0.0.1] [--port 27017] [...]
+               (MongoDB's wire protocol; ttldb serve --help)
 )";
 
 // 60 s: MongoDB's ttlMonitorSleepSecs default.
@@ -439,6 +444,9 @@ int RunShell(Flags& f) {
 
 int main(int argc, char** argv) {
   using ttldb::Flags;
+  if (argc > 1 && std::string(argv[1]) == "serve") {
+    return ttldb::RunServe(argc - 2, argv + 2);
+  }
   std::string command;
   int first = 1;
   if (argc > 1 &&
