@@ -9,10 +9,11 @@ import { join } from 'node:path';
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
 // Resolves to {port, uri, dir, stop()} once the server listens. `args` are
-// extra `ttldb serve` flags. stop() sends SIGTERM and resolves to the exit
-// code (0 after a clean shutdown); it also removes the directory.
-export function startServer(args = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'ttldb-serve-'));
+// extra `ttldb serve` flags; `dir` reuses a data directory. stop() sends
+// SIGTERM and resolves to the exit code (0 after a clean shutdown); it also
+// removes the directory unless `{keep: true}` is passed.
+export function startServer(args = [], dir = undefined) {
+  dir ??= mkdtempSync(join(tmpdir(), 'ttldb-serve-'));
   const child = spawn(TTLDB_BIN, ['serve', '--db', dir, '--port', '0', ...args],
                       { stdio: ['ignore', 'inherit', 'pipe'] });
   let stderr = '';
@@ -33,10 +34,10 @@ export function startServer(args = []) {
           dir,
           uri: `mongodb://127.0.0.1:${port}/`,
           stderr: () => stderr,
-          async stop() {
+          async stop({ keep = false } = {}) {
             child.kill('SIGTERM');
             const code = await exited;
-            rmSync(dir, { recursive: true, force: true });
+            if (!keep) rmSync(dir, { recursive: true, force: true });
             return code;
           },
         });
