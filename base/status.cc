@@ -50,6 +50,46 @@ absl::string_view MongoCodeName(int code) {
       return "DuplicateKey";
     case kDataCorruptionDetected:
       return "DataCorruptionDetected";
+    case kInternalError:
+      return "InternalError";
+    case kNoSuchKey:
+      return "NoSuchKey";
+    case kUnauthorized:
+      return "Unauthorized";
+    case kIllegalOperation:
+      return "IllegalOperation";
+    case kCursorNotFound:
+      return "CursorNotFound";
+    case kNamespaceExists:
+      return "NamespaceExists";
+    case kMaxTimeMSExpired:
+      return "MaxTimeMSExpired";
+    case kCommandNotFound:
+      return "CommandNotFound";
+    case kUnknownReplWriteConcern:
+      return "UnknownReplWriteConcern";
+    case kShutdownInProgress:
+      return "ShutdownInProgress";
+    case kOperationFailed:
+      return "OperationFailed";
+    case kCommandNotSupported:
+      return "CommandNotSupported";
+    case kCursorInUse:
+      return "CursorInUse";
+    case kInvalidUUID:
+      return "InvalidUUID";
+    case kNotImplemented:
+      return "NotImplemented";
+    case kAPIVersionError:
+      return "APIVersionError";
+    case kDatabaseDifferCase:
+      return "DatabaseDifferCase";
+    case kIDLFailedToParse:
+      return "Location40414";
+    case kIDLUnknownField:
+      return "Location40415";
+    case 51024:  // a negative limit/skip/batchSize in find
+      return "Location51024";
     // Assertion codes without an entry in MongoDB's error_codes.yml travel
     // as "Location<code>".
     case 51091:  // regular expression is invalid

@@ -37,6 +37,26 @@ enum MongoCode : int {
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
+  // The command layer's codes (commands/).
+  kInternalError = 1,
+  kNoSuchKey = 4,
+  kUnauthorized = 13,
+  kIllegalOperation = 20,
+  kCursorNotFound = 43,
+  kNamespaceExists = 48,
+  kMaxTimeMSExpired = 50,
+  kCommandNotFound = 59,
+  kUnknownReplWriteConcern = 79,
+  kShutdownInProgress = 91,
+  kOperationFailed = 96,
+  kCommandNotSupported = 115,
+  kCursorInUse = 143,
+  kInvalidUUID = 207,
+  kNotImplemented = 238,
+  kAPIVersionError = 322,
+  kDatabaseDifferCase = 13297,
+  kIDLFailedToParse = 40414,  // a required field is missing
+  kIDLUnknownField = 40415,   // a field the command does not know
 };
 
 // The MongoDB code name for a code ("IndexOptionsConflict"), or "" if unknown.

@@ -23,11 +23,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "commands/connection.h"
 #include "document/value.h"
+#include "engine/database.h"
 #include "engine/options.h"
 
 namespace ttldb {
@@ -42,12 +45,24 @@ struct RunnerOptions {
   int64_t cursor_timeout_millis = 10 * 60 * 1000;
   // Open cursors one connection may hold; beyond it find/aggregate fail.
   int max_cursors_per_connection = 1000;
+  // "host:port" as serverStatus.host, hostInfo and whatsmyuri report this
+  // server ("" : the machine's hostname and 27017).
+  std::string host_port;
+  // The command line, for getCmdLineOpts ({argv: [...], parsed: {...}}).
+  std::vector<std::string> argv;
 };
 
 class CommandRunner {
  public:
   static absl::StatusOr<std::unique_ptr<CommandRunner>> Open(
       absl::string_view root, const RunnerOptions& options);
+  // A runner over one open database that answers to every database name
+  // (the in-process shell, whose --db is one database directory): `use x`
+  // changes only the name replies show; dropDatabase drops its
+  // collections. `db` is not owned and must outlive the runner; Close
+  // leaves it open.
+  static std::unique_ptr<CommandRunner> ForDatabase(
+      Database* db, absl::string_view name, const RunnerOptions& options);
   virtual ~CommandRunner() = default;
 
   // A new client connection. Destroying it kills its cursors.

@@ -1,0 +1,163 @@
+// Databases (listDatabases, dropDatabase, dbStats, the on-disk mapping),
+// parameters and serverStatus through CommandRunner::Run.
+#include <filesystem>
+#include <string>
+
+#include "commands/command_test_util.h"
+#include "document/json.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+using AdminTest = CommandTest;
+
+// Each database is a directory root/<name>, created by its first write;
+// listDatabases lists those with collections as {name, sizeOnDisk, empty}
+// with totalSize/totalSizeMb; nameOnly gives names only
+// (list_databases.cpp, jstests/core/catalog/list_databases.js).
+TEST_F(AdminTest, DatabasesAreDirectories) {
+  EXPECT_EQ(RunJson("admin", R"({"listDatabases": 1, "nameOnly": true})"),
+            R"({"databases":[],"ok":1.0})");
+  Run("app", R"({"insert": "c", "documents": [{"a": 1}]})");
+  Run("other", R"({"insert": "d", "documents": [{"a": 1}]})");
+  EXPECT_TRUE(std::filesystem::is_directory(root_ + "/app"));
+  EXPECT_TRUE(std::filesystem::is_directory(root_ + "/other"));
+  EXPECT_EQ(RunJson("admin", R"({"listDatabases": 1, "nameOnly": true})"),
+            R"({"databases":[{"name":"app"},{"name":"other"}],"ok":1.0})");
+  Value full = Run("admin", R"({"listDatabases": 1})");
+  const Value& app = full.Get("databases")->array_items()[0];
+  EXPECT_EQ(ToJson(*app.Get("name")), R"("app")");
+  EXPECT_GT(app.Get("sizeOnDisk")->int64_value(), 0);
+  EXPECT_EQ(ToJson(*app.Get("empty")), "false");
+  EXPECT_EQ(full.Get("totalSize")->int64_value(),
+            app.Get("sizeOnDisk")->int64_value() + full.Get("databases")
+                                                       ->array_items()[1]
+                                                       .Get("sizeOnDisk")
+                                                       ->int64_value());
+  EXPECT_EQ(RunJson("admin", R"({"listDatabases": 1, "nameOnly": true,
+                     "filter": {"name": "other"}})"),
+            R"({"databases":[{"name":"other"}],"ok":1.0})");
+  // Databases are separate: app's collection is not in other.
+  EXPECT_EQ(RunJson("other", R"({"count": "c"})"), R"({"n":0,"ok":1.0})");
+  // Reads create nothing.
+  Run("ghost", R"({"find": "c"})");
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/ghost"));
+}
+
+// Data survives a restart of the runner.
+TEST_F(AdminTest, ReopenKeepsDatabases) {
+  Run("app", R"({"insert": "c", "documents": [{"_id": 1}]})");
+  conn_.reset();
+  ASSERT_TRUE(runner_->Close().ok());
+  Open();
+  EXPECT_EQ(RunJson("app", R"({"find": "c"})"),
+            R"({"cursor":{"firstBatch":[{"_id":1}],"id":{"$numberLong":"0"},)"
+            R"("ns":"app.c"},"ok":1.0})");
+}
+
+// dropDatabase: {dropped: "<db>", ok: 1}, {ok: 1} when absent
+// (drop_database.cpp); the directory is gone and the cursors are dead.
+TEST_F(AdminTest, DropDatabase) {
+  Run("app", R"({"insert": "c", "documents": [{}, {}]})");
+  const int64_t id = Run("app", R"({"find": "c", "batchSize": 1})")
+                         .Get("cursor")
+                         ->Get("id")
+                         ->int64_value();
+  EXPECT_EQ(RunJson("app", R"({"dropDatabase": 1})"),
+            R"({"dropped":"app","ok":1.0})");
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/app"));
+  EXPECT_EQ(RunJson("app", R"({"dropDatabase": 1})"), R"({"ok":1.0})");
+  EXPECT_EQ(ToJson(*Run("app", absl::StrCat(R"({"getMore": {"$numberLong":
+                        ")",
+                                            id, R"("}, "collection": "c"})"))
+                        .Get("code")),
+            "43");
+  // It can be created again.
+  EXPECT_EQ(RunJson("app", R"({"insert": "c", "documents": [{}]})"),
+            R"({"n":1,"ok":1.0})");
+}
+
+// A database name differing only in case: DatabaseDifferCase (13297).
+TEST_F(AdminTest, DatabaseNamesDifferingInCase) {
+  Run("app", R"({"insert": "c", "documents": [{}]})");
+  EXPECT_EQ(RunJson("App", R"({"insert": "c", "documents": [{}]})"),
+            R"({"ok":0.0,"errmsg":"db already exists with different case )"
+            R"(already have: [app] trying to create [App]","code":13297,)"
+            R"("codeName":"DatabaseDifferCase"})");
+}
+
+// dbStats (dbstats.cpp): counts of the database.
+TEST_F(AdminTest, DbStats) {
+  Run("app", R"({"insert": "c", "documents": [{"a": 1}, {"a": 2}]})");
+  Run("app", R"({"insert": "d", "documents": [{"a": 1}]})");
+  Value r = Run("app", R"({"dbStats": 1})");
+  EXPECT_EQ(ToJson(*r.Get("db")), R"("app")");
+  EXPECT_EQ(ToJson(*r.Get("collections")), "2");
+  EXPECT_EQ(ToJson(*r.Get("objects")), "3");
+  EXPECT_EQ(ToJson(*r.Get("indexes")), "2");
+  EXPECT_EQ(ToJson(*r.Get("ok")), "1.0");
+}
+
+// setParameter replies {was, ok} and applies to every database, open now
+// or later; getParameter reads it back (ttl.idl's parameters).
+TEST_F(AdminTest, TtlParameters) {
+  Run("one", R"({"insert": "c", "documents": [{}]})");
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1,
+                     "ttlMonitorSleepSecs": 5})"),
+            R"({"was":60,"ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"getParameter": 1,
+                     "ttlMonitorSleepSecs": 1})"),
+            R"({"ttlMonitorSleepSecs":5,"ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1,
+                     "ttlMonitorEnabled": true})"),
+            R"({"was":false,"ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1,
+                     "ttlMonitorSleepSecs": 0})"),
+            R"({"ok":0.0,"errmsg":"Invalid value for parameter )"
+            R"(ttlMonitorSleepSecs: 0 is not greater than or equal to 1",)"
+            R"("code":2,"codeName":"BadValue"})");
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1, "nope": 1})"),
+            R"({"ok":0.0,"errmsg":"attempted to set unrecognized parameter )"
+            R"([nope], use help:true to see options ","code":2,)"
+            R"("codeName":"BadValue"})");
+  EXPECT_EQ(RunJson("admin", R"({"getParameter": 1, "ttlMonitorEnabled": 1,
+                     "ttlIndexDeleteTargetDocs": 1})"),
+            R"({"ttlMonitorEnabled":true,"ttlIndexDeleteTargetDocs":50000,)"
+            R"("ok":1.0})");
+  // The open database took the settings; so does one opened afterwards.
+  Run("two", R"({"insert": "c", "documents": [{}]})");
+  Value status = Run("admin", R"({"serverStatus": 1})");
+  EXPECT_EQ(ToJson(*status.Get("ok")), "1.0");
+}
+
+// serverStatus (server_status.cpp): host, version, process, pid, uptime,
+// localTime, connections, metrics.ttl summed over the databases.
+TEST_F(AdminTest, ServerStatusTtlMetrics) {
+  Run("a", R"({"createIndexes": "c", "indexes": [{"key": {"t": 1},
+       "name": "t_1", "expireAfterSeconds": 0}]})");
+  Run("b", R"({"createIndexes": "c", "indexes": [{"key": {"t": 1},
+       "name": "t_1", "expireAfterSeconds": 0}]})");
+  const std::string old = R"({"$date": {"$numberLong": "1000"}})";
+  Run("a", R"({"insert": "c", "documents": [{"t": )" + old + "}]}");
+  Run("b", R"({"insert": "c", "documents": [{"t": )" + old +
+               "}, {\"t\": " + old + "}]}");
+  // Let each database's monitor run one pass now.
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1,
+                     "ttlMonitorSleepSecs": 1})"),
+            R"({"was":60,"ok":1.0})");
+  Value before = Run("admin", R"({"serverStatus": 1})");
+  EXPECT_EQ(ToJson(*before.Get("host")), R"("testhost:27017")");
+  EXPECT_EQ(ToJson(*before.Get("version")), R"("8.0.0")");
+  EXPECT_EQ(ToJson(*before.Get("process")), R"("mongod")");
+  EXPECT_EQ(before.Get("pid")->type(), ValueType::kInt64);
+  EXPECT_EQ(ToJson(*before.Get("connections")->Get("current")), "1");
+  const Value* ttl = before.Get("metrics")->Get("ttl");
+  EXPECT_EQ(ttl->object_fields()[0].first, "deletedDocuments");
+  EXPECT_EQ(ToJson(*ttl->Get("deletedDocuments")), "0");
+}
+
+}  // namespace
+}  // namespace commands
+}  // namespace ttldb

@@ -1,0 +1,268 @@
+// listCollections, create, drop, renameCollection, collMod, validate and
+// collStats (src/mongo/db/commands/list_collections.cpp, create_command.cpp,
+// drop_collection.cpp, rename_collection_cmd.cpp, collection_to_capped...,
+// validate.cpp, coll_stats / dbcommands.cpp).
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "commands/command_args.h"
+#include "commands/command_context.h"
+#include "commands/cursor_reply.h"
+#include "commands/reply.h"
+#include "engine/engine.h"
+#include "query/filter.h"
+
+namespace ttldb {
+namespace commands {
+
+namespace {
+
+absl::StatusOr<bool> Exists(Database* db, absl::string_view coll) {
+  if (db == nullptr) return false;
+  ASSIGN_OR_RETURN(std::vector<std::string> names, db->ListCollectionNames());
+  return std::find(names.begin(), names.end(), coll) != names.end();
+}
+
+absl::Status NsNotFound(absl::string_view message) {
+  return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound, message);
+}
+
+Value IdIndexSpec() {
+  return Value::MakeObject(
+      {{"v", Value::Int32(2)},
+       {"key", Value::MakeObject({{"_id", Value::Int32(1)}})},
+       {"name", Value::String("_id_")}});
+}
+
+// listCollections: every collection as {name, type: "collection", options:
+// {}, info: {readOnly: false}, idIndex}; nameOnly: {name, type}. ttldb has
+// no views and no collection UUIDs.
+absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
+  RETURN_IF_ERROR(
+      CheckFields(ctx, {"filter", "nameOnly", "authorizedCollections", "cursor",
+                        "includePendingDrops"}));
+  ASSIGN_OR_RETURN(Value filter_doc, ObjectArg(ctx, "filter"));
+  ASSIGN_OR_RETURN(bool name_only, SafeBoolArg(ctx, "nameOnly", false));
+  ASSIGN_OR_RETURN(Value cursor_opts, ObjectArg(ctx, "cursor"));
+  std::optional<Filter> filter;
+  if (filter_doc.is_object()) {
+    ASSIGN_OR_RETURN(Filter f, Filter::Parse(filter_doc));
+    filter = std::move(f);
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  std::vector<std::string> names;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(names, db->ListCollectionNames());
+  }
+  Value::Array batch;
+  for (const std::string& n : names) {
+    Value entry =
+        name_only
+            ? Value::MakeObject({{"name", Value::String(n)},
+                                 {"type", Value::String("collection")}})
+            : Value::MakeObject(
+                  {{"name", Value::String(n)},
+                   {"type", Value::String("collection")},
+                   {"options", Value::MakeObject()},
+                   {"info",
+                    Value::MakeObject({{"readOnly", Value::Bool(false)}})},
+                   {"idIndex", IdIndexSpec()}});
+    if (filter.has_value() && !filter->Matches(entry)) continue;
+    batch.push_back(std::move(entry));
+  }
+  // MongoDB's listCollections reply puts id and ns before firstBatch.
+  return Value::MakeObject(
+      {{"cursor", Value::MakeObject(
+                      {{"id", Value::Int64(0)},
+                       {"ns", Value::String(absl::StrCat(
+                                  ctx.db, ".$cmd.listCollections"))},
+                       {"firstBatch", Value::MakeArray(std::move(batch))}})},
+       {"ok", Value::Double(1)}});
+}
+
+// create: an empty collection. Options ttldb has no counterpart for
+// (capped, validator, timeseries, ...) are refused, not ignored.
+absl::StatusOr<Value> Create(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  for (const Field& f : ctx.cmd.object_fields()) {
+    if (&f == &ctx.cmd.object_fields()[0] || IsGenericArgument(f.first)) {
+      continue;
+    }
+    if (f.first == "capped" && !TrueValue(f.second)) continue;
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      absl::StrCat("create: option '", f.first,
+                                   "' is not supported by ttldb"));
+  }
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+  absl::Status s = db->CreateCollection(coll);
+  if (ErrorCode(s) == kNamespaceExists) {
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat("Collection ", Ns(ctx.db, coll), " already exists."));
+  }
+  RETURN_IF_ERROR(s);
+  return OkReply();
+}
+
+// drop: {nIndexesWas, ns, ok: 1}; a collection that does not exist is not
+// an error in MongoDB 8.0 ({ok: 1}). Its cursors die with it.
+absl::StatusOr<Value> Drop(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  if (!exists) return OkReply();
+  ASSIGN_OR_RETURN(std::vector<Value> indexes,
+                   db->collection(coll).ListIndexes());
+  ctx.server->cursors->KillNamespace(Ns(ctx.db, coll));
+  RETURN_IF_ERROR(db->DropCollection(coll).status());
+  return OkReply({{"nIndexesWas", Count(indexes.size())},
+                  {"ns", Value::String(Ns(ctx.db, coll))}});
+}
+
+// Splits "db.coll" at the first dot.
+absl::StatusOr<std::pair<std::string, std::string>> SplitNs(
+    absl::string_view field, const Value* v) {
+  if (v == nullptr)
+    return MissingField(absl::StrCat("renameCollection.", field));
+  if (!v->is_string()) {
+    return WrongType(absl::StrCat("renameCollection.", field), *v, "string");
+  }
+  const std::string& ns = v->string_value();
+  const size_t dot = ns.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == ns.size()) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("Invalid ", field == "to" ? "target" : "source",
+                     " namespace: ", ns));
+  }
+  return std::make_pair(ns.substr(0, dot), ns.substr(dot + 1));
+}
+
+// renameCollection (admin): {renameCollection: "db.a", to: "db.b",
+// dropTarget}. Within one database only.
+absl::StatusOr<Value> RenameCollection(CommandContext& ctx) {
+  RETURN_IF_ERROR(
+      CheckFields(ctx, {"to", "dropTarget", "stayTemp", "collectionUUID",
+                        "expectedSourceUUID", "expectedTargetUUID"}));
+  ASSIGN_OR_RETURN(auto from, SplitNs("renameCollection", &ctx.first()));
+  ASSIGN_OR_RETURN(auto to, SplitNs("to", Arg(ctx, "to")));
+  RETURN_IF_ERROR(ValidateDatabaseName(from.first));
+  RETURN_IF_ERROR(ValidateDatabaseName(to.first));
+  if (from.first != to.first) {
+    return MongoError(absl::StatusCode::kUnimplemented, kIllegalOperation,
+                      "ttldb renames collections within one database only");
+  }
+  const Value* drop_target = Arg(ctx, "dropTarget");
+  const bool drop = drop_target != nullptr && TrueValue(*drop_target);
+  const std::string from_ns = Ns(from.first, from.second);
+  const std::string to_ns = Ns(to.first, to.second);
+  if (from_ns == to_ns) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kIllegalOperation,
+                      "Can't rename a collection to itself");
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db,
+                   ctx.server->databases->Get(from.first, false));
+  ASSIGN_OR_RETURN(bool source, Exists(db.get(), from.second));
+  if (!source) {
+    return NsNotFound(
+        absl::StrCat("Source collection ", from_ns, " does not exist"));
+  }
+  RETURN_IF_ERROR(ValidateCollectionName(to.second));
+  ASSIGN_OR_RETURN(bool target, Exists(db.get(), to.second));
+  if (target) {
+    if (!drop) {
+      return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                        "target namespace exists");
+    }
+    ctx.server->cursors->KillNamespace(to_ns);
+    RETURN_IF_ERROR(db->DropCollection(to.second).status());
+  }
+  ctx.server->cursors->KillNamespace(from_ns);
+  RETURN_IF_ERROR(db->RenameCollection(from.second, to.second));
+  return OkReply();
+}
+
+// collMod: the engine parses {collMod, index: {...}} (TTL and hidden).
+absl::StatusOr<Value> CollMod(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  if (!exists) return NsNotFound("ns does not exist");
+  // The engine reads only the fields it knows; generic ones go away.
+  Value cmd = Value::MakeObject();
+  for (const Field& f : ctx.cmd.object_fields()) {
+    if (!IsGenericArgument(f.first)) cmd.mutable_object_fields().push_back(f);
+  }
+  ASSIGN_OR_RETURN(Value reply, db->collection(coll).CollMod(cmd));
+  Value::Object out;
+  for (Field& f : reply.mutable_object_fields()) {
+    if (f.first != "ok") out.push_back(std::move(f));
+  }
+  return OkReply(Narrow(Value::MakeObject(std::move(out))).object_fields());
+}
+
+// validate: the engine's full check of documents against index entries.
+absl::StatusOr<Value> Validate(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  const std::string ns = Ns(ctx.db, coll);
+  if (!exists) {
+    return NsNotFound(
+        absl::StrCat("Collection '", ns, "' does not exist to validate."));
+  }
+  ASSIGN_OR_RETURN(Value report, db->collection(coll).Validate());
+  Value::Object out = {{"ns", Value::String(ns)}};
+  for (const Field& f : report.object_fields()) {
+    if (f.first != "ns" && f.first != "ok") {
+      out.emplace_back(f.first, Narrow(f.second));
+    }
+  }
+  if (report.Get("warnings") == nullptr) {
+    out.emplace_back("warnings", Value::MakeArray());
+  }
+  return OkReply(std::move(out));
+}
+
+// collStats: the engine's Stats with the namespace.
+absl::StatusOr<Value> CollStats(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  const std::string ns = Ns(ctx.db, coll);
+  if (!exists) {
+    return NsNotFound(absl::StrCat("Collection [", ns, "] not found."));
+  }
+  ASSIGN_OR_RETURN(Value stats, db->collection(coll).Stats());
+  Value::Object out = {{"ns", Value::String(ns)}};
+  for (const Field& f : stats.object_fields()) {
+    if (f.first != "ns" && f.first != "ok") {
+      out.emplace_back(f.first, Narrow(f.second));
+    }
+  }
+  return OkReply(std::move(out));
+}
+
+}  // namespace
+
+void AddCollectionCommands(std::vector<CommandSpec>* specs) {
+  specs->push_back({"listCollections", ListCollections});
+  specs->push_back({"create", Create, false, /*takes_write_concern=*/true});
+  specs->push_back({"drop", Drop, false, true});
+  specs->push_back(
+      {"renameCollection", RenameCollection, /*admin_only=*/true, true});
+  specs->push_back({"collMod", CollMod, false, true});
+  specs->push_back({"validate", Validate});
+  specs->push_back({"collStats", CollStats});
+}
+
+}  // namespace commands
+}  // namespace ttldb

@@ -1,0 +1,155 @@
+// listCollections, create, drop, renameCollection, collMod, validate,
+// collStats, createIndexes, listIndexes and dropIndexes.
+#include <string>
+
+#include "commands/command_test_util.h"
+#include "document/json.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+using CollectionTest = CommandTest;
+
+// listCollections (list_collections.cpp): a cursor {id: 0, ns:
+// "<db>.$cmd.listCollections", firstBatch: [{name, type, options, info,
+// idIndex}]}; nameOnly gives {name, type}; filter matches the entries.
+TEST_F(CollectionTest, ListCollections) {
+  EXPECT_EQ(RunJson("test", R"({"create": "b"})"), R"({"ok":1.0})");
+  Run("test", R"({"insert": "a", "documents": [{}]})");
+  EXPECT_EQ(RunJson("test", R"({"listCollections": 1, "nameOnly": true})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},)"
+            R"("ns":"test.$cmd.listCollections","firstBatch":[)"
+            R"({"name":"a","type":"collection"},)"
+            R"({"name":"b","type":"collection"}]},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"listCollections": 1,
+                     "filter": {"name": "b"}})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},)"
+            R"("ns":"test.$cmd.listCollections","firstBatch":[)"
+            R"({"name":"b","type":"collection","options":{},)"
+            R"("info":{"readOnly":false},"idIndex":{"v":2,"key":{"_id":1},)"
+            R"("name":"_id_"}}]},"ok":1.0})");
+}
+
+// create on an existing collection: NamespaceExists (48) "Collection
+// test.b already exists." (create_collection.cpp); unsupported options are
+// refused.
+TEST_F(CollectionTest, CreateErrors) {
+  Run("test", R"({"create": "b"})");
+  EXPECT_EQ(RunJson("test", R"({"create": "b"})"),
+            R"({"ok":0.0,"errmsg":"Collection test.b already exists.",)"
+            R"("code":48,"codeName":"NamespaceExists"})");
+  EXPECT_EQ(ToJson(*Run("test", R"({"create": "x", "capped": true,
+                         "size": 100})")
+                        .Get("code")),
+            "72");
+}
+
+// drop: {nIndexesWas, ns, ok}; a missing collection is {ok: 1} in 8.0.
+TEST_F(CollectionTest, Drop) {
+  Run("test", R"({"insert": "a", "documents": [{}]})");
+  EXPECT_EQ(RunJson("test", R"({"drop": "a"})"),
+            R"({"nIndexesWas":1,"ns":"test.a","ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"drop": "a"})"), R"({"ok":1.0})");
+}
+
+// renameCollection runs on admin with full namespaces
+// (rename_collection_cmd.cpp); same database only in ttldb.
+TEST_F(CollectionTest, RenameCollection) {
+  Run("test", R"({"insert": "a", "documents": [{"_id": 1}]})");
+  Run("test", R"({"insert": "b", "documents": [{"_id": 2}]})");
+  EXPECT_EQ(ToJson(*Run("test", R"({"renameCollection": "test.a",
+                         "to": "test.c"})")
+                        .Get("code")),
+            "13");
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection": "test.a",
+                     "to": "test.b"})"),
+            R"({"ok":0.0,"errmsg":"target namespace exists","code":48,)"
+            R"("codeName":"NamespaceExists"})");
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection": "test.zz",
+                     "to": "test.y"})"),
+            R"({"ok":0.0,"errmsg":"Source collection test.zz does not )"
+            R"(exist","code":26,"codeName":"NamespaceNotFound"})");
+  EXPECT_EQ(ToJson(*Run("admin", R"({"renameCollection": "test.a",
+                         "to": "other.a"})")
+                        .Get("code")),
+            "20");
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection": "test.a",
+                     "to": "test.b", "dropTarget": true})"),
+            R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"find": "b"})"),
+            R"({"cursor":{"firstBatch":[{"_id":1}],"id":{"$numberLong":"0"},)"
+            R"("ns":"test.b"},"ok":1.0})");
+}
+
+// createIndexes (create_indexes.idl reply): createdCollectionAutomatically,
+// numIndexesBefore, numIndexesAfter; an existing index adds the note "all
+// indexes already exist"; listIndexes is a cursor over the specs.
+TEST_F(CollectionTest, Indexes) {
+  EXPECT_EQ(RunJson("test", R"({"createIndexes": "e", "indexes": [{"key":
+                     {"lastModifiedDate": 1}, "name": "lastModifiedDate_1",
+                     "expireAfterSeconds": 3600}]})"),
+            R"({"createdCollectionAutomatically":true,"numIndexesBefore":1,)"
+            R"("numIndexesAfter":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"createIndexes": "e", "indexes": [{"key":
+                     {"lastModifiedDate": 1}, "name": "lastModifiedDate_1",
+                     "expireAfterSeconds": 3600}]})"),
+            R"({"numIndexesBefore":2,"numIndexesAfter":2,)"
+            R"("note":"all indexes already exist","ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"listIndexes": "e"})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},"ns":"test.e",)"
+            R"("firstBatch":[{"v":2,"key":{"_id":1},"name":"_id_"},)"
+            R"({"v":2,"key":{"lastModifiedDate":1},)"
+            R"("name":"lastModifiedDate_1","expireAfterSeconds":3600}]},)"
+            R"("ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"listIndexes": "nope"})"),
+            R"({"ok":0.0,"errmsg":"ns does not exist: test.nope","code":26,)"
+            R"("codeName":"NamespaceNotFound"})");
+  // Same key, other options: IndexOptionsConflict (85) from the engine.
+  EXPECT_EQ(ToJson(*Run("test", R"({"createIndexes": "e", "indexes":
+                         [{"key": {"lastModifiedDate": 1}, "name":
+                         "lastModifiedDate_1", "expireAfterSeconds": 10}]})")
+                        .Get("code")),
+            "85");
+  // collMod changes expireAfterSeconds in place.
+  Value mod = Run("test", R"({"collMod": "e", "index": {"name":
+                   "lastModifiedDate_1", "expireAfterSeconds": 60}})");
+  EXPECT_EQ(ToJson(*mod.Get("expireAfterSeconds_old")), "3600");
+  EXPECT_EQ(ToJson(*mod.Get("expireAfterSeconds_new")), "60");
+  EXPECT_EQ(ToJson(*mod.Get("ok")), "1.0");
+  // dropIndexes by name, by key, "*".
+  Run("test", R"({"createIndexes": "e", "indexes": [{"key": {"a": 1},
+       "name": "a_1"}, {"key": {"b": 1}, "name": "b_1"}]})");
+  EXPECT_EQ(RunJson("test", R"({"dropIndexes": "e", "index": "a_1"})"),
+            R"({"nIndexesWas":4,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"dropIndexes": "e", "index": {"b": 1}})"),
+            R"({"nIndexesWas":3,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"dropIndexes": "e", "index": ["zz"]})"),
+            R"({"ok":0.0,"errmsg":"index not found with name [zz]",)"
+            R"("code":27,"codeName":"IndexNotFound"})");
+  EXPECT_EQ(RunJson("test", R"({"dropIndexes": "e", "index": "*"})"),
+            R"({"nIndexesWas":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"dropIndexes": "nope", "index": "*"})"),
+            R"({"ok":0.0,"errmsg":"ns not found test.nope","code":26,)"
+            R"("codeName":"NamespaceNotFound"})");
+}
+
+// validate and collStats name the namespace.
+TEST_F(CollectionTest, ValidateAndCollStats) {
+  Run("test", R"({"insert": "a", "documents": [{"x": 1}]})");
+  Value v = Run("test", R"({"validate": "a", "full": true})");
+  EXPECT_EQ(ToJson(*v.Get("ns")), R"("test.a")");
+  EXPECT_EQ(ToJson(*v.Get("valid")), "true");
+  EXPECT_EQ(ToJson(*v.Get("ok")), "1.0");
+  EXPECT_EQ(RunJson("test", R"({"validate": "zz"})"),
+            R"({"ok":0.0,"errmsg":"Collection 'test.zz' does not exist to )"
+            R"(validate.","code":26,"codeName":"NamespaceNotFound"})");
+  Value s = Run("test", R"({"collStats": "a"})");
+  EXPECT_EQ(ToJson(*s.Get("ns")), R"("test.a")");
+  EXPECT_EQ(ToJson(*s.Get("count")), "1");
+}
+
+}  // namespace
+}  // namespace commands
+}  // namespace ttldb

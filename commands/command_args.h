@@ -1,0 +1,76 @@
+// Reading a command's arguments with MongoDB's IDL errors:
+//   unknown field   40415 "BSON field 'find.foo' is an unknown field."
+//   wrong type      14 TypeMismatch "BSON field 'find.limit' is the wrong
+//                   type 'string', expected types '[long, int, decimal,
+//                   double]'"
+//   missing field   40414 "BSON field 'insert.documents' is missing but a
+//                   required field"
+// (src/mongo/idl/idl_parser.cpp). Internal to commands/.
+#ifndef TTLDB_COMMANDS_COMMAND_ARGS_H_
+#define TTLDB_COMMANDS_COMMAND_ARGS_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "commands/command_context.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace commands {
+
+// The generic arguments every command accepts (generic_argument.idl):
+// $db, lsid, txnNumber, writeConcern, readConcern, comment, maxTimeMS, ...
+bool IsGenericArgument(absl::string_view field);
+
+// 40415 for the first field that is neither the command's name, one of
+// `known`, nor a generic argument.
+absl::Status CheckFields(const CommandContext& ctx,
+                         std::initializer_list<absl::string_view> known);
+
+// The collection the command names ({find: "c"}): 73 InvalidNamespace
+// "collection name has invalid type <type>" for a non-string, "Invalid
+// namespace specified '<db>.'" for "".
+absl::StatusOr<std::string> CollectionArg(const CommandContext& ctx);
+
+// "db.coll".
+std::string Ns(absl::string_view db, absl::string_view coll);
+
+// A field of the command, or nullptr.
+const Value* Arg(const CommandContext& ctx, absl::string_view field);
+
+// An object argument; null Value when absent (or null).
+absl::StatusOr<Value> ObjectArg(const CommandContext& ctx,
+                                absl::string_view field);
+// A required array argument (40414 when absent).
+absl::StatusOr<const Value::Array*> ArrayArg(const CommandContext& ctx,
+                                             absl::string_view field);
+// A whole number ([long, int, decimal, double]); nullopt when absent.
+absl::StatusOr<std::optional<int64_t>> IntArg(const CommandContext& ctx,
+                                              absl::string_view field);
+// A strict bool (IDL "bool"); `def` when absent.
+absl::StatusOr<bool> BoolArg(const CommandContext& ctx, absl::string_view field,
+                             bool def);
+// A "safeBool": bool or number (non-zero is true); `def` when absent.
+absl::StatusOr<bool> SafeBoolArg(const CommandContext& ctx,
+                                 absl::string_view field, bool def);
+
+// The IDL errors, for callers checking nested fields ("update.updates.q").
+absl::Status WrongType(absl::string_view path, const Value& v,
+                       absl::string_view expected);
+absl::Status WrongTypes(absl::string_view path, const Value& v,
+                        absl::string_view expected_list);
+absl::Status MissingField(absl::string_view path);
+absl::Status UnknownField(absl::string_view path);
+
+// Whether a value is a number that is truthy as MongoDB's trueValue().
+bool TrueValue(const Value& v);
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_COMMAND_ARGS_H_

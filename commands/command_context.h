@@ -1,0 +1,63 @@
+// What a command's implementation receives, and the registry entry that
+// names it. Internal to commands/: each command family (hello_commands.cc,
+// crud: write_commands.cc, ...) adds its CommandSpecs.
+#ifndef TTLDB_COMMANDS_COMMAND_CONTEXT_H_
+#define TTLDB_COMMANDS_COMMAND_CONTEXT_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "commands/connection.h"
+#include "commands/server_state.h"
+#include "document/value.h"
+#include "engine/options.h"
+
+namespace ttldb {
+namespace commands {
+
+struct CommandContext {
+  ServerState* server;
+  Connection* connection;
+  std::string db;    // the database the command runs against ($db)
+  std::string name;  // the command's name as the client spelled it
+  const Value& cmd;  // the whole command document
+  // writeConcern {j: true}/{fsync: true}/w: "majority": synced writes.
+  WriteOptions write;
+
+  // The command's first value ({find: "c"} -> "c").
+  const Value& first() const { return cmd.object_fields()[0].second; }
+  // The database, or nullptr when it does not exist and !create.
+  absl::StatusOr<std::shared_ptr<Database>> Db(bool create) const {
+    return server->databases->Get(db, create);
+  }
+};
+
+using CommandFn = absl::StatusOr<Value> (*)(CommandContext& ctx);
+
+struct CommandSpec {
+  const char* name;
+  CommandFn fn;
+  // Runs only against "admin": else 13 Unauthorized "<name> may only be
+  // run against the admin database."
+  bool admin_only = false;
+  // Takes writeConcern (else a writeConcern is refused as MongoDB does:
+  // 9 FailedToParse "Command does not support writeConcern").
+  bool takes_write_concern = false;
+};
+
+// Each family's specs (registered by command_runner.cc).
+void AddHelloCommands(std::vector<CommandSpec>* specs);
+void AddParameterCommands(std::vector<CommandSpec>* specs);
+void AddDatabaseCommands(std::vector<CommandSpec>* specs);
+void AddCollectionCommands(std::vector<CommandSpec>* specs);
+void AddIndexCommands(std::vector<CommandSpec>* specs);
+void AddWriteCommands(std::vector<CommandSpec>* specs);
+void AddFindCommands(std::vector<CommandSpec>* specs);
+void AddReadCommands(std::vector<CommandSpec>* specs);
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_COMMAND_CONTEXT_H_

@@ -1,0 +1,324 @@
+// insert/update/delete, find/getMore/killCursors, count and distinct
+// through CommandRunner::Run, with MongoDB's reply shapes.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "commands/command_test_util.h"
+#include "document/json.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+using CrudTest = CommandTest;
+
+// insert: {n, ok}; an ordered batch stops at the first failure and
+// reports it in writeErrors [{index, code, errmsg}] with ok: 1
+// (write_commands.cpp,
+// jstests/core/write/insert/batch_write_command_insert.js).
+TEST_F(CrudTest, InsertOrderedStopsAtFirstError) {
+  EXPECT_EQ(RunJson("test", R"({"insert": "c", "documents": [{"_id": 1}]})"),
+            R"({"n":1,"ok":1.0})");
+  Value r = Run("test", R"({"insert": "c", "documents": [{"_id": 2},
+                 {"_id": 1}, {"_id": 3}]})");
+  EXPECT_EQ(ToJson(*r.Get("n")), "1");
+  const Value& err = r.Get("writeErrors")->array_items().at(0);
+  EXPECT_EQ(ToJson(*err.Get("index")), "1");
+  EXPECT_EQ(ToJson(*err.Get("code")), "11000");
+  EXPECT_EQ(err.Get("errmsg")->string_value().substr(0, 6), "E11000");
+  EXPECT_EQ(ToJson(*r.Get("ok")), "1.0");
+  EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":2,"ok":1.0})");
+}
+
+// ordered: false tries every document.
+TEST_F(CrudTest, InsertUnorderedContinues) {
+  Value r = Run("test", R"({"insert": "c", "documents": [{"_id": 1},
+                 {"_id": 1}, {"_id": 3}], "ordered": false})");
+  EXPECT_EQ(ToJson(*r.Get("n")), "2");
+  EXPECT_EQ(r.Get("writeErrors")->array_items().size(), 1u);
+}
+
+// The IDL's errors: ordered must be a bool; documents is required; an
+// empty batch is InvalidLength (write_ops.idl, write_commands.cpp).
+TEST_F(CrudTest, InsertArgumentErrors) {
+  EXPECT_EQ(RunJson("test", R"({"insert": "c", "documents": [{}],
+                     "ordered": 1})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'insert.ordered' is the wrong )"
+            R"(type 'int', expected type 'bool'","code":14,)"
+            R"("codeName":"TypeMismatch"})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "c"})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'insert.documents' is missing )"
+            R"(but a required field","code":40414,)"
+            R"("codeName":"Location40414"})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "c", "documents": []})"),
+            R"({"ok":0.0,"errmsg":"Write batch sizes must be between 1 and )"
+            R"(100000. Got 0 operations.","code":16,)"
+            R"("codeName":"InvalidLength"})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "c", "documents": [{}],
+                     "bogus": 1})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'insert.bogus' is an unknown )"
+            R"(field.","code":40415,"codeName":"Location40415"})");
+  EXPECT_EQ(RunJson("test", R"({"insert": 5, "documents": [{}]})"),
+            R"({"ok":0.0,"errmsg":"collection name has invalid type int",)"
+            R"("code":73,"codeName":"InvalidNamespace"})");
+}
+
+// update: {n, nModified, ok}; an upsert adds upserted: [{index, _id}]
+// between them, and n counts it (write_commands.cpp, mongod's reply
+// {n: 1, upserted: [...], nModified: 0, ok: 1}).
+TEST_F(CrudTest, UpdateShapes) {
+  Run("test", R"({"insert": "c", "documents": [{"_id": 1, "a": 1},
+       {"_id": 2, "a": 1}]})");
+  EXPECT_EQ(RunJson("test", R"({"update": "c", "updates": [{"q": {"a": 1},
+                     "u": {"$set": {"b": 1}}, "multi": true}]})"),
+            R"({"n":2,"nModified":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"update": "c", "updates": [{"q": {"_id": 9},
+                     "u": {"$set": {"b": 1}}, "upsert": true}]})"),
+            R"({"n":1,"upserted":[{"index":0,"_id":9}],"nModified":0,)"
+            R"("ok":1.0})");
+  // Replacement with multi: FailedToParse (write_ops_parsers.cpp).
+  Value r = Run("test", R"({"update": "c", "updates": [{"q": {},
+                 "u": {"x": 1}, "multi": true}]})");
+  EXPECT_EQ(ToJson(r.Get("writeErrors")->array_items()[0]),
+            R"({"index":0,"code":9,"errmsg":"multi update is not supported )"
+            R"(for replacement-style update"})");
+  // arrayFilters reach the engine.
+  Run("test", R"({"insert": "c", "documents": [{"_id": 5, "v": [1, 5]}]})");
+  EXPECT_EQ(RunJson("test", R"({"update": "c", "updates": [{"q": {"_id": 5},
+                     "u": {"$set": {"v.$[e]": 0}}, "arrayFilters": [{"e":
+                     {"$gt": 2}}]}]})"),
+            R"({"n":1,"nModified":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "filter": {"_id": 5}})"),
+            R"({"cursor":{"firstBatch":[{"_id":5,"v":[1,0]}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.c"},"ok":1.0})");
+}
+
+// delete: limit 0 (all) or 1; anything else fails the command's parse
+// with FailedToParse "The limit field in delete objects must be 0 or 1.
+// Got 2" (write_ops_parsers.cpp, DeleteOpEntry's limit).
+TEST_F(CrudTest, DeleteShapes) {
+  Run("test", R"({"insert": "c", "documents": [{"a": 1}, {"a": 1},
+       {"a": 2}]})");
+  EXPECT_EQ(RunJson("test", R"({"delete": "c", "deletes": [{"q": {"a": 1},
+                     "limit": 1}]})"),
+            R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"delete": "c", "deletes": [{"q": {},
+                     "limit": 0}]})"),
+            R"({"n":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"delete": "c", "deletes": [{"q": {},
+                     "limit": 2}]})"),
+            R"({"ok":0.0,"errmsg":"The limit field in delete objects must )"
+            R"(be 0 or 1. Got 2","code":9,"codeName":"FailedToParse"})");
+  EXPECT_EQ(RunJson("test", R"({"delete": "c", "deletes": [{"q": {}}]})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'delete.deletes.limit' is )"
+            R"(missing but a required field","code":40414,)"
+            R"("codeName":"Location40414"})");
+}
+
+// find: a cursor reply {cursor: {firstBatch, id, ns}, ok}
+// (cursor_response.idl CursorInitialReply); the default first batch is 101
+// documents; getMore continues with nextBatch and id 0 at the end
+// (jstests/core/query/getmore/getmore_cmd_basic.js).
+TEST_F(CrudTest, FindAndGetMoreBatches) {
+  std::string docs;
+  for (int i = 0; i < 250; ++i) {
+    absl::StrAppend(&docs, i == 0 ? "" : ",", "{\"_id\":", i, "}");
+  }
+  Run("test", "{\"insert\": \"c\", \"documents\": [" + docs + "]}");
+  Value first = Run("test", R"({"find": "c", "sort": {"_id": 1}})");
+  const Value* cursor = first.Get("cursor");
+  ASSERT_NE(cursor, nullptr) << ToJson(first);
+  EXPECT_EQ(cursor->object_fields()[0].first, "firstBatch");
+  EXPECT_EQ(cursor->Get("firstBatch")->array_items().size(), 101u);
+  EXPECT_EQ(ToJson(*cursor->Get("ns")), R"("test.c")");
+  const int64_t id = cursor->Get("id")->int64_value();
+  ASSERT_GT(id, 0);
+  const std::string more =
+      absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                   R"("}, "collection": "c", "batchSize": 100})");
+  Value second = Run("test", more);
+  EXPECT_EQ(second.Get("cursor")->Get("nextBatch")->array_items().size(), 100u);
+  EXPECT_EQ(ToJson(second.Get("cursor")->Get("nextBatch")->array_items()[0]),
+            R"({"_id":101})");
+  EXPECT_EQ(second.Get("cursor")->Get("id")->int64_value(), id);
+  Value third = Run("test", more);
+  EXPECT_EQ(third.Get("cursor")->Get("nextBatch")->array_items().size(), 49u);
+  EXPECT_EQ(third.Get("cursor")->Get("id")->int64_value(), 0);
+  // The exhausted cursor is gone: CursorNotFound (43).
+  EXPECT_EQ(
+      RunJson("test", more),
+      absl::StrCat(R"({"ok":0.0,"errmsg":"cursor id )", id,
+                   R"( not found","code":43,"codeName":"CursorNotFound"})"));
+}
+
+// limit, skip, projection, singleBatch; a batch that reaches the limit
+// closes the cursor (id 0).
+TEST_F(CrudTest, FindOptions) {
+  Run("test", R"({"insert": "c", "documents": [{"_id": 1, "a": 1, "b": 1},
+       {"_id": 2, "a": 2, "b": 2}, {"_id": 3, "a": 3, "b": 3}]})");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "filter": {"a": {"$gte": 1}},
+                     "sort": {"a": -1}, "skip": 1, "limit": 1,
+                     "projection": {"_id": 0, "a": 1}})"),
+            R"({"cursor":{"firstBatch":[{"a":2}],"id":{"$numberLong":"0"},)"
+            R"("ns":"test.c"},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "batchSize": 1,
+                     "singleBatch": true})"),
+            R"({"cursor":{"firstBatch":[{"_id":1,"a":1,"b":1}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.c"},"ok":1.0})");
+  // A collection or database that does not exist reads as empty.
+  EXPECT_EQ(RunJson("nodb", R"({"find": "none"})"),
+            R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
+            R"("ns":"nodb.none"},"ok":1.0})");
+  // find_command.idl: limit must be >= 0 (51024).
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "limit": -1})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'limit' value must be >= 0, )"
+            R"(actual value '-1'","code":51024,"codeName":"Location51024"})");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "limit": "x"})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'find.limit' is the wrong )"
+            R"(type 'string', expected types '[long, int, decimal, double]'",)"
+            R"("code":14,"codeName":"TypeMismatch"})");
+  // Accepted generic arguments.
+  EXPECT_EQ(ToJson(*Run("test", R"({"find": "c", "comment": "x",
+                         "maxTimeMS": 1000, "readConcern": {"level":
+                         "local"}, "hint": {"_id": 1}})")
+                        .Get("ok")),
+            "1.0");
+}
+
+// killCursors: {cursorsKilled, cursorsNotFound, cursorsAlive,
+// cursorsUnknown, ok} (kill_cursors.idl); a killed cursor is not found.
+TEST_F(CrudTest, KillCursors) {
+  Run("test", R"({"insert": "c", "documents": [{}, {}, {}]})");
+  Value r = Run("test", R"({"find": "c", "batchSize": 1})");
+  const int64_t id = r.Get("cursor")->Get("id")->int64_value();
+  ASSERT_NE(id, 0);
+  const std::string kill =
+      absl::StrCat(R"({"killCursors": "c", "cursors": [{"$numberLong": ")", id,
+                   R"("}, {"$numberLong": "7"}]})");
+  EXPECT_EQ(RunJson("test", kill),
+            absl::StrCat(R"({"cursorsKilled":[{"$numberLong":")", id,
+                         R"("}],"cursorsNotFound":[{"$numberLong":"7"}],)"
+                         R"("cursorsAlive":[],"cursorsUnknown":[],"ok":1.0})"));
+  EXPECT_EQ(ToJson(*Run("test", absl::StrCat(R"({"getMore": {"$numberLong":
+                         ")",
+                                             id, R"("}, "collection": "c"})"))
+                        .Get("code")),
+            "43");
+}
+
+// A cursor belongs to its namespace: getMore naming another collection is
+// Unauthorized (getmore_cmd.cpp).
+TEST_F(CrudTest, GetMoreWrongNamespace) {
+  Run("test", R"({"insert": "c", "documents": [{}, {}]})");
+  const int64_t id = Run("test", R"({"find": "c", "batchSize": 1})")
+                         .Get("cursor")
+                         ->Get("id")
+                         ->int64_value();
+  Value r = Run("test", absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                                     R"("}, "collection": "d"})"));
+  EXPECT_EQ(ToJson(*r.Get("code")), "13");
+  // getMore's id must be a long (getmore_command.idl).
+  EXPECT_EQ(RunJson("test", R"({"getMore": 5, "collection": "c"})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'getMore.getMore' is the )"
+            R"(wrong type 'int', expected type 'long'","code":14,)"
+            R"("codeName":"TypeMismatch"})");
+}
+
+// Cursors die with their connection, after 10 idle minutes
+// (cursorTimeoutMillis), and a connection holds a bounded number.
+TEST_F(CrudTest, CursorLifetime) {
+  Run("test", R"({"insert": "c", "documents": [{}, {}, {}]})");
+  auto other = runner_->NewConnection();
+  const int64_t id =
+      Run("test", R"({"find": "c", "batchSize": 1})", other.get())
+          .Get("cursor")
+          ->Get("id")
+          ->int64_value();
+  // Another connection may continue it (drivers pool connections).
+  EXPECT_EQ(
+      ToJson(*Run("test",
+                  absl::StrCat(R"({"getMore": {"$numberLong":
+                         ")",
+                               id, R"("}, "collection": "c", "batchSize": 1})"))
+                  .Get("ok")),
+      "1.0");
+  other.reset();
+  EXPECT_EQ(ToJson(*Run("test", absl::StrCat(R"({"getMore": {"$numberLong":
+                         ")",
+                                             id, R"("}, "collection": "c"})"))
+                        .Get("code")),
+            "43");
+
+  const int64_t id2 = Run("test", R"({"find": "c", "batchSize": 1})")
+                          .Get("cursor")
+                          ->Get("id")
+                          ->int64_value();
+  clock_.Advance(absl::Minutes(10) + absl::Seconds(1));
+  EXPECT_EQ(ToJson(*Run("test", absl::StrCat(R"({"getMore": {"$numberLong":
+                         ")",
+                                             id2, R"("}, "collection": "c"})"))
+                        .Get("code")),
+            "43");
+  Value status = Run("admin", R"({"serverStatus": 1})");
+  EXPECT_EQ(ToJson(*status.Get("metrics")->Get("cursor")->Get("timedOut")),
+            "1");
+}
+
+TEST_F(CrudTest, CursorsPerConnectionBounded) {
+  runner_->Close().IgnoreError();
+  options_.max_cursors_per_connection = 2;
+  Open();
+  Run("test", R"({"insert": "c", "documents": [{}, {}, {}]})");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NE(Run("test", R"({"find": "c", "batchSize": 1})")
+                  .Get("cursor")
+                  ->Get("id")
+                  ->int64_value(),
+              0);
+  }
+  EXPECT_EQ(ToJson(*Run("test", R"({"find": "c", "batchSize": 1})").Get("ok")),
+            "0.0");
+  // Another connection has its own allowance.
+  auto other = runner_->NewConnection();
+  EXPECT_EQ(ToJson(*Run("test", R"({"find": "c", "batchSize": 1})", other.get())
+                        .Get("ok")),
+            "1.0");
+}
+
+// count {query, skip, limit} -> {n, ok}; distinct {key, query} ->
+// {values, ok} (count_cmd.cpp, distinct.cpp).
+TEST_F(CrudTest, CountAndDistinct) {
+  Run("test", R"({"insert": "c", "documents": [{"a": 1}, {"a": 2},
+       {"a": [2, 3]}, {"b": 1}]})");
+  EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":4,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count": "c", "query": {"a": {"$gte": 2}},
+                     "skip": 1})"),
+            R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count": "c", "limit": -2})"),
+            R"({"n":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"distinct": "c", "key": "a"})"),
+            R"({"values":[1,2,3],"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"distinct": "c", "key": "a",
+                     "query": {"a": 1}})"),
+            R"({"values":[1],"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"distinct": "c"})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'distinct.key' is missing but )"
+            R"(a required field","code":40414,"codeName":"Location40414"})");
+}
+
+// explain of a find: the plan with command and serverInfo.
+TEST_F(CrudTest, ExplainFind) {
+  Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");
+  Run("test", R"({"createIndexes": "c", "indexes": [{"key": {"a": 1},
+       "name": "a_1"}]})");
+  Value r = Run("test", R"({"explain": {"find": "c", "filter": {"a": 1}},
+                 "verbosity": "executionStats"})");
+  EXPECT_EQ(ToJson(*r.Get("ok")), "1.0");
+  EXPECT_NE(ToJson(r).find("IXSCAN"), std::string::npos) << ToJson(r);
+  EXPECT_EQ(ToJson(*r.Get("command")), R"({"find":"c","filter":{"a":1}})");
+}
+
+}  // namespace
+}  // namespace commands
+}  // namespace ttldb

@@ -1,0 +1,85 @@
+#include "commands/cursor_reply.h"
+
+#include <utility>
+
+#include "base/status.h"
+#include "document/bson_size.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+// 16 MiB: a reply batch stays within BSONObjMaxUserSize (find_common.cpp).
+constexpr size_t kMaxBatchBytes = 16 * 1024 * 1024;
+}  // namespace
+
+absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
+                                       bool* exhausted) {
+  Value::Array batch;
+  size_t bytes = 0;
+  *exhausted = false;
+  while (batch_size <= 0 || static_cast<int64_t>(batch.size()) < batch_size) {
+    if (c->remaining == 0) {
+      *exhausted = true;
+      break;
+    }
+    std::optional<Value> doc;
+    if (c->pending.has_value()) {
+      doc = std::move(c->pending);
+      c->pending.reset();
+    } else {
+      ASSIGN_OR_RETURN(doc, c->cursor->Next());
+    }
+    if (!doc.has_value()) {
+      *exhausted = true;
+      break;
+    }
+    const size_t size = BsonDocumentSize(*doc);
+    if (!batch.empty() && bytes + size > kMaxBatchBytes) {
+      c->pending = std::move(doc);
+      break;
+    }
+    bytes += size;
+    batch.push_back(*std::move(doc));
+    if (c->remaining > 0) --c->remaining;
+  }
+  if (c->remaining == 0) *exhausted = true;
+  return batch;
+}
+
+Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
+                  bool first) {
+  return Value::MakeObject(
+      {{"cursor", Value::MakeObject({{first ? "firstBatch" : "nextBatch",
+                                      Value::MakeArray(std::move(batch))},
+                                     {"id", Value::Int64(id)},
+                                     {"ns", Value::String(std::string(ns))}})},
+       {"ok", Value::Double(1)}});
+}
+
+absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
+                                      std::unique_ptr<ServerCursor> cursor,
+                                      int64_t batch_size, bool single_batch) {
+  bool exhausted = false;
+  Value::Array batch;
+  if (batch_size != 0) {
+    // batchSize 0 asks for an open cursor and no documents yet.
+    ASSIGN_OR_RETURN(batch,
+                     FillBatch(cursor.get(),
+                               batch_size < 0 ? kDefaultFirstBatch : batch_size,
+                               &exhausted));
+  }
+  const std::string ns = cursor->ns;
+  if (exhausted || single_batch)
+    return CursorReply(ns, 0, std::move(batch), true);
+  cursor->connection_id = ctx.connection == nullptr
+                              ? 0
+                              : static_cast<uint64_t>(ctx.connection->id());
+  ASSIGN_OR_RETURN(ServerCursor * registered,
+                   ctx.server->cursors->Register(std::move(cursor)));
+  const int64_t id = registered->id;
+  ctx.server->cursors->Release(registered, /*exhausted=*/false);
+  return CursorReply(ns, id, std::move(batch), true);
+}
+
+}  // namespace commands
+}  // namespace ttldb

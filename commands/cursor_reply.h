@@ -1,0 +1,42 @@
+// Batches of a server cursor and MongoDB's cursor reply shape:
+//   {cursor: {firstBatch|nextBatch: [...], id: Long, ns: "db.coll"}, ok: 1}
+// (CursorInitialReply / CursorGetMoreReply in cursor_response.idl).
+// Internal to commands/; aggregate and listCollections use it too.
+#ifndef TTLDB_COMMANDS_CURSOR_REPLY_H_
+#define TTLDB_COMMANDS_CURSOR_REPLY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "commands/command_context.h"
+#include "commands/cursor_store.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace commands {
+
+// 101: MongoDB's default first batch (query_request_helper.h).
+inline constexpr int64_t kDefaultFirstBatch = 101;
+
+// Reads up to `batch_size` documents (0: no count limit) from `cursor`,
+// stopping before the batch would pass 16 MiB (the document that does not
+// fit waits in `pending`; the first always goes). *exhausted is set when
+// the cursor has no more (its end, or its limit reached).
+absl::StatusOr<Value::Array> FillBatch(ServerCursor* cursor, int64_t batch_size,
+                                       bool* exhausted);
+
+Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
+                  bool first);
+
+// Serves the first batch of `cursor` and registers it when documents are
+// left (unless single_batch): the find/aggregate reply.
+absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
+                                      std::unique_ptr<ServerCursor> cursor,
+                                      int64_t batch_size, bool single_batch);
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_CURSOR_REPLY_H_

@@ -1,0 +1,122 @@
+// Server-side cursors: the open results of find (and later aggregate and
+// listCollections) that clients read batch by batch with getMore.
+//
+// Each cursor has a random positive 64-bit id (MongoDB's are random too),
+// the namespace it reads ("db.coll"), the connection that opened it and
+// the engine cursor. A cursor is removed when it is exhausted, killed
+// (killCursors), idle longer than the timeout (MongoDB's
+// cursorTimeoutMillis, 10 minutes), or when the connection that opened it
+// is destroyed. A connection may hold a bounded number of cursors.
+//
+// getMore may come from any connection (drivers pool connections and do not
+// pin a cursor to the one that opened it); the cursor still belongs to the
+// connection that opened it.
+//
+// Thread-safe. A cursor is checked out by one getMore at a time; a second
+// concurrent getMore fails with 143 CursorInUse.
+#ifndef TTLDB_COMMANDS_CURSOR_STORE_H_
+#define TTLDB_COMMANDS_CURSOR_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "base/clock.h"
+#include "document/value.h"
+#include "engine/cursor.h"
+#include "engine/database.h"
+
+namespace ttldb {
+namespace commands {
+
+// One open cursor. Fields other than the engine cursor are set at Register.
+struct ServerCursor {
+  int64_t id = 0;
+  std::string db;  // database name
+  std::string ns;  // "db.coll", as replies name it
+  uint64_t connection_id = 0;
+  // Keeps the database open while the cursor lives.
+  std::shared_ptr<Database> database;
+  std::unique_ptr<Cursor> cursor;
+  // A document read but not returned (it did not fit in the last batch).
+  std::optional<Value> pending;
+  // Documents still to return under the find's limit; -1: no limit.
+  int64_t remaining = -1;
+
+  // Store bookkeeping.
+  absl::Time last_used;
+  bool in_use = false;
+  bool killed = false;
+};
+
+class CursorStore {
+ public:
+  // `clock` (steady time) decides idleness; not owned.
+  CursorStore(Clock* clock, absl::Duration timeout, int max_per_connection)
+      : clock_(clock),
+        timeout_(timeout),
+        max_per_connection_(max_per_connection) {}
+
+  // Takes `cursor`, gives it an id and returns it checked out (the caller
+  // fills a first batch, then calls Release). Fails with 2 BadValue when
+  // the connection already holds max_per_connection cursors.
+  absl::StatusOr<ServerCursor*> Register(std::unique_ptr<ServerCursor> cursor);
+
+  // Checks out cursor `id` for a getMore on namespace `ns`: 43
+  // CursorNotFound "cursor id <id> not found" if absent (or timed out), 143
+  // CursorInUse if another getMore has it, 13 Unauthorized if `ns` is not
+  // the cursor's namespace.
+  absl::StatusOr<ServerCursor*> CheckOut(int64_t id, absl::string_view ns);
+  // Returns a checked-out cursor; `exhausted` removes it.
+  void Release(ServerCursor* cursor, bool exhausted);
+
+  // killCursors: removes each id of namespace `ns`. A cursor checked out
+  // is removed when it is released. Ids of other namespaces or unknown
+  // ones are "not found".
+  void Kill(absl::string_view ns, const std::vector<int64_t>& ids,
+            std::vector<int64_t>* killed, std::vector<int64_t>* not_found);
+  // Removes every cursor of a connection / a database / everything.
+  void KillConnection(uint64_t connection_id);
+  void KillDatabase(absl::string_view db);
+  void KillNamespace(absl::string_view ns);
+  void KillAll();
+
+  // Removes cursors idle longer than the timeout.
+  void ReapIdle();
+
+  // serverStatus metrics.cursor: open.total and timedOut.
+  int64_t open_count();
+  int64_t timed_out_count();
+
+ private:
+  // Removes `it` now, or marks it killed if checked out.
+  void KillLocked(std::map<int64_t, std::unique_ptr<ServerCursor>>::iterator it,
+                  std::vector<std::unique_ptr<ServerCursor>>* graveyard)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // One cursor fewer for `connection_id`.
+  void ForgetLocked(uint64_t connection_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReapIdleLocked(std::vector<std::unique_ptr<ServerCursor>>* graveyard)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  Clock* const clock_;
+  const absl::Duration timeout_;
+  const int max_per_connection_;
+
+  absl::Mutex mu_;
+  std::map<int64_t, std::unique_ptr<ServerCursor>> cursors_
+      ABSL_GUARDED_BY(mu_);
+  std::map<uint64_t, int> per_connection_ ABSL_GUARDED_BY(mu_);
+  int64_t timed_out_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_CURSOR_STORE_H_

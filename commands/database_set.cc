@@ -1,0 +1,251 @@
+#include "commands/database_set.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "base/status.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 64: MongoDB's DatabaseName::kMaxDatabaseNameLength (names are shorter).
+constexpr size_t kMaxDatabaseNameLength = 64;
+
+absl::Status Shutdown() {
+  return MongoError(absl::StatusCode::kUnavailable, kShutdownInProgress,
+                    "The server is in quiesce mode and will shut down");
+}
+
+}  // namespace
+
+absl::Status ValidateDatabaseName(absl::string_view name) {
+  bool ok = !name.empty() && name.size() < kMaxDatabaseNameLength;
+  for (char c : name) {
+    if (c == '\0' || c == '/' || c == '\\' || c == '.' || c == ' ' ||
+        c == '"' || c == '$') {
+      ok = false;
+    }
+  }
+  if (ok) return absl::OkStatus();
+  return MongoError(absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+                    absl::StrCat("Invalid database name: '", name, "'"));
+}
+
+DatabaseSet::DatabaseSet(std::string root, Options options)
+    : root_(std::move(root)), options_(std::move(options)) {}
+
+DatabaseSet::~DatabaseSet() { Close().IgnoreError(); }
+
+absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
+    absl::string_view root, const Options& options) {
+  std::error_code ec;
+  fs::create_directories(fs::path(std::string(root)), ec);
+  if (ec || !fs::is_directory(fs::path(std::string(root)))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot use ", root,
+        " as the data directory: ", ec ? ec.message() : "not a directory"));
+  }
+  return std::unique_ptr<DatabaseSet>(
+      new DatabaseSet(std::string(root), options));
+}
+
+std::unique_ptr<DatabaseSet> DatabaseSet::Single(Database* db,
+                                                 absl::string_view name) {
+  // The run-time parameters start as the database has them.
+  Options o;
+  o.ttl_monitor_enabled = db->ttl_monitor_enabled();
+  o.ttl_monitor_sleep = db->ttl_monitor_sleep();
+  o.ttl_batch_docs_max = db->ttl_batch_docs_max();
+  o.ttl_batch_time_max = db->ttl_batch_time_max();
+  o.ttl_batch_deletes = db->ttl_batch_deletes();
+  o.ttl_sub_pass_target = db->ttl_sub_pass_target();
+  std::unique_ptr<DatabaseSet> set(new DatabaseSet("", std::move(o)));
+  set->single_ = db;
+  set->single_name_ = std::string(name);
+  return set;
+}
+
+absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
+    absl::string_view name, bool create) {
+  RETURN_IF_ERROR(ValidateDatabaseName(name));
+  if (single_ != nullptr) {
+    // Not owned: a shared_ptr that deletes nothing.
+    return std::shared_ptr<Database>(single_, [](Database*) {});
+  }
+  absl::MutexLock lock(&mu_);
+  const std::string key(name);
+  while (dropping_.count(key) > 0 && !closed_) dropped_.Wait(&mu_);
+  if (closed_) return Shutdown();
+  auto it = open_.find(key);
+  if (it != open_.end()) return it->second;
+
+  const fs::path dir = fs::path(root_) / key;
+  std::error_code ec;
+  const bool exists = fs::is_directory(dir, ec);
+  if (!exists) {
+    if (!create) return std::shared_ptr<Database>();
+    // MongoDB refuses a second database whose name differs only in case.
+    const std::string lower = absl::AsciiStrToLower(key);
+    for (const auto& entry : fs::directory_iterator(fs::path(root_), ec)) {
+      const std::string other = entry.path().filename().string();
+      if (other != key && absl::AsciiStrToLower(other) == lower &&
+          entry.is_directory()) {
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kDatabaseDifferCase,
+            absl::StrCat("db already exists with different case already "
+                         "have: [",
+                         other, "] trying to create [", key, "]"));
+      }
+    }
+  }
+  Options o = options_;
+  o.create_if_missing = true;
+  o.error_if_exists = false;
+  ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
+                   Database::Open(dir.string(), o));
+  std::shared_ptr<Database> shared(std::move(db));
+  open_[key] = shared;
+  return shared;
+}
+
+absl::StatusOr<std::vector<std::string>> DatabaseSet::List() {
+  if (single_ != nullptr) return std::vector<std::string>{single_name_};
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(fs::path(root_), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && ValidateDatabaseName(name).ok()) {
+      names.push_back(name);
+    }
+  }
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("cannot list ", root_, ": ", ec.message()));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+int64_t DatabaseSet::SizeOnDisk(absl::string_view name) {
+  fs::path dir;
+  if (single_ != nullptr) {
+    // The shell's database: its engine knows no path; report its files
+    // through the Stats of nothing. 0 keeps `show dbs` honest about not
+    // knowing.
+    return 0;
+  }
+  dir = fs::path(root_) / std::string(name);
+  int64_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(dir, ec)) {
+    std::error_code size_ec;
+    if (entry.is_regular_file(size_ec)) {
+      const auto size = entry.file_size(size_ec);
+      if (!size_ec) total += static_cast<int64_t>(size);
+    }
+  }
+  return total;
+}
+
+absl::StatusOr<bool> DatabaseSet::Drop(absl::string_view name) {
+  RETURN_IF_ERROR(ValidateDatabaseName(name));
+  if (single_ != nullptr) {
+    // One database for every name: dropping it drops its collections.
+    ASSIGN_OR_RETURN(std::vector<std::string> colls,
+                     single_->ListCollectionNames());
+    for (const std::string& c : colls) {
+      RETURN_IF_ERROR(single_->DropCollection(c).status());
+    }
+    return !colls.empty();
+  }
+  const std::string key(name);
+  std::shared_ptr<Database> db;
+  {
+    absl::MutexLock lock(&mu_);
+    while (dropping_.count(key) > 0 && !closed_) dropped_.Wait(&mu_);
+    if (closed_) return Shutdown();
+    dropping_.insert(key);
+    auto it = open_.find(key);
+    if (it != open_.end()) {
+      db = std::move(it->second);
+      open_.erase(it);
+    }
+  }
+  absl::Status status;
+  if (db != nullptr) {
+    // Commands and cursors still holding it finish first (the caller has
+    // killed its cursors; a getMore in progress ends its batch).
+    while (db.use_count() > 1) absl::SleepFor(absl::Milliseconds(1));
+    status = db->Close();
+    db.reset();
+  }
+  const fs::path dir = fs::path(root_) / key;
+  std::error_code ec;
+  const bool existed = fs::is_directory(dir, ec);
+  if (status.ok() && existed) {
+    fs::remove_all(dir, ec);
+    if (ec) {
+      status = absl::InternalError(
+          absl::StrCat("cannot delete ", dir.string(), ": ", ec.message()));
+    }
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    dropping_.erase(key);
+    dropped_.SignalAll();
+  }
+  if (!status.ok()) return status;
+  return existed;
+}
+
+void DatabaseSet::ForEachOpen(
+    const std::function<void(const std::string& name, Database* db)>& fn) {
+  if (single_ != nullptr) {
+    fn(single_name_, single_);
+    return;
+  }
+  std::vector<std::pair<std::string, std::shared_ptr<Database>>> dbs;
+  {
+    absl::MutexLock lock(&mu_);
+    dbs.assign(open_.begin(), open_.end());
+  }
+  for (auto& [name, db] : dbs) fn(name, db.get());
+}
+
+void DatabaseSet::UpdateOptions(const std::function<void(Options*)>& update) {
+  absl::MutexLock lock(&mu_);
+  update(&options_);
+}
+
+Options DatabaseSet::options() {
+  absl::MutexLock lock(&mu_);
+  return options_;
+}
+
+absl::Status DatabaseSet::Close() {
+  std::map<std::string, std::shared_ptr<Database>> dbs;
+  {
+    absl::MutexLock lock(&mu_);
+    if (closed_) return absl::OkStatus();
+    closed_ = true;
+    dbs.swap(open_);
+    dropped_.SignalAll();
+  }
+  absl::Status first;
+  for (auto& [name, db] : dbs) {
+    absl::Status s = db->Close();
+    if (first.ok() && !s.ok()) first = s;
+  }
+  return first;
+}
+
+}  // namespace commands
+}  // namespace ttldb

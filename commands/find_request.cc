@@ -1,0 +1,133 @@
+#include "commands/find_request.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "commands/command_args.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+// 51024: find_command.idl's validator "value must be >= 0".
+absl::Status NonNegative(absl::string_view field, int64_t v) {
+  if (v >= 0) return absl::OkStatus();
+  return MongoError(
+      absl::StatusCode::kInvalidArgument, 51024,
+      absl::StrCat("BSON field '", field,
+                   "' value must be >= 0, actual value '", v, "'"));
+}
+
+// Features of find that ttldb does not have: refused rather than ignored,
+// so a query never silently means something else.
+absl::Status Unsupported(absl::string_view what) {
+  return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                    absl::StrCat("ttldb does not support ", what));
+}
+
+}  // namespace
+
+absl::Status ApplyHint(const CommandContext& ctx, FindOptions* options) {
+  const Value* hint = Arg(ctx, "hint");
+  if (hint == nullptr || hint->is_null()) return absl::OkStatus();
+  if (hint->is_string()) {
+    options->hint = hint->string_value();
+  } else if (hint->is_object()) {
+    if (!hint->object_fields().empty()) options->hint_keys = *hint;
+  } else {
+    return WrongTypes(absl::StrCat(ctx.name, ".hint"), *hint,
+                      "[string, object]");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"filter",
+                                    "projection",
+                                    "sort",
+                                    "hint",
+                                    "skip",
+                                    "limit",
+                                    "batchSize",
+                                    "singleBatch",
+                                    "let",
+                                    "collation",
+                                    "allowDiskUse",
+                                    "min",
+                                    "max",
+                                    "returnKey",
+                                    "showRecordId",
+                                    "tailable",
+                                    "oplogReplay",
+                                    "noCursorTimeout",
+                                    "awaitData",
+                                    "allowPartialResults",
+                                    "readOnce",
+                                    "allowSpeculativeMajorityRead",
+                                    "$_requestResumeToken",
+                                    "$_resumeAfter",
+                                    "includeQueryStatsMetrics",
+                                    "term",
+                                    "ntoreturn",
+                                    "requestResumeToken",
+                                    "resumeAfter"}));
+  FindRequest req;
+  ASSIGN_OR_RETURN(req.collection, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(Value filter, ObjectArg(ctx, "filter"));
+  if (filter.is_object()) req.filter = std::move(filter);
+  ASSIGN_OR_RETURN(Value projection, ObjectArg(ctx, "projection"));
+  if (projection.is_object() && !projection.object_fields().empty()) {
+    req.options.projection = std::move(projection);
+  }
+  ASSIGN_OR_RETURN(Value sort, ObjectArg(ctx, "sort"));
+  if (sort.is_object() && !sort.object_fields().empty()) {
+    req.options.sort = std::move(sort);
+  }
+  RETURN_IF_ERROR(ApplyHint(ctx, &req.options));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, IntArg(ctx, "skip"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, IntArg(ctx, "limit"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch, IntArg(ctx, "batchSize"));
+  if (skip.has_value()) {
+    RETURN_IF_ERROR(NonNegative("skip", *skip));
+    req.options.skip = *skip;
+  }
+  if (limit.has_value()) {
+    RETURN_IF_ERROR(NonNegative("limit", *limit));
+    req.options.limit = *limit;
+  }
+  if (batch.has_value()) {
+    RETURN_IF_ERROR(NonNegative("batchSize", *batch));
+    req.batch_size = *batch;
+  }
+  ASSIGN_OR_RETURN(req.single_batch, SafeBoolArg(ctx, "singleBatch", false));
+  ASSIGN_OR_RETURN(bool tailable, SafeBoolArg(ctx, "tailable", false));
+  if (tailable) {
+    // query_planner / find_common: only capped collections are tailable.
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        absl::StrCat("error processing query: ", Ns(ctx.db, req.collection),
+                     " tailable cursor requested on non capped "
+                     "collection"));
+  }
+  for (absl::string_view flag : {"returnKey", "showRecordId"}) {
+    ASSIGN_OR_RETURN(bool on, SafeBoolArg(ctx, flag, false));
+    if (on) return Unsupported(absl::StrCat("find.", flag));
+  }
+  for (absl::string_view obj : {"min", "max"}) {
+    ASSIGN_OR_RETURN(Value v, ObjectArg(ctx, obj));
+    if (v.is_object() && !v.object_fields().empty()) {
+      return Unsupported(absl::StrCat("find.", obj));
+    }
+  }
+  ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));
+  if (collation.is_object() && !collation.object_fields().empty()) {
+    const Value* locale = collation.Get("locale");
+    if (locale == nullptr || !locale->is_string() ||
+        locale->string_value() != "simple") {
+      return Unsupported("collations other than {locale: \"simple\"}");
+    }
+  }
+  return req;
+}
+
+}  // namespace commands
+}  // namespace ttldb

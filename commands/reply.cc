@@ -1,0 +1,54 @@
+#include "commands/reply.h"
+
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "base/status.h"
+
+namespace ttldb {
+namespace commands {
+
+Value OkReply(Value::Object fields) {
+  fields.emplace_back("ok", Value::Double(1));
+  return Value::MakeObject(std::move(fields));
+}
+
+int ReplyCode(const absl::Status& status) {
+  const int code = ErrorCode(status);
+  return code == 0 ? kInternalError : code;
+}
+
+Value ErrorReply(const absl::Status& status) {
+  const int code = ReplyCode(status);
+  absl::string_view name = MongoCodeName(code);
+  std::string code_name =
+      name.empty() ? "Location" + std::to_string(code) : std::string(name);
+  return Value::MakeObject({
+      {"ok", Value::Double(0)},
+      {"errmsg", Value::String(std::string(status.message()))},
+      {"code", Value::Int32(code)},
+      {"codeName", Value::String(std::move(code_name))},
+  });
+}
+
+Value Count(int64_t n) {
+  if (n >= std::numeric_limits<int32_t>::min() &&
+      n <= std::numeric_limits<int32_t>::max()) {
+    return Value::Int32(static_cast<int32_t>(n));
+  }
+  return Value::Int64(n);
+}
+
+Value Narrow(Value v) {
+  if (v.type() == ValueType::kInt64) return Count(v.int64_value());
+  if (v.is_object()) {
+    for (Field& f : v.mutable_object_fields()) f.second = Narrow(f.second);
+  } else if (v.is_array()) {
+    for (Value& item : v.mutable_array_items()) item = Narrow(item);
+  }
+  return v;
+}
+
+}  // namespace commands
+}  // namespace ttldb

@@ -1,0 +1,37 @@
+// MongoDB's command reply shapes: {..., ok: 1} for success and
+// {ok: 0, errmsg, code, codeName} for failure, built from an absl::Status
+// that carries a MongoDB code (base/status.h).
+#ifndef TTLDB_COMMANDS_REPLY_H_
+#define TTLDB_COMMANDS_REPLY_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace commands {
+
+// `fields` followed by ok: 1.0 (mongod replies ok as a double).
+Value OkReply(Value::Object fields = {});
+
+// {ok: 0.0, errmsg, code, codeName} for a failed status. A status without
+// a MongoDB code is reported as 1 InternalError, except absl's NotFound /
+// AlreadyExists / InvalidArgument, which have no code only through a bug
+// and are reported as 1 too: every layer below attaches its code.
+Value ErrorReply(const absl::Status& status);
+
+// The MongoDB code a reply reports for `status` (1 when it has none).
+int ReplyCode(const absl::Status& status);
+
+// A count as MongoDB replies with one: Int32 when it fits, else Int64.
+Value Count(int64_t n);
+
+// Int64 values that fit in an int32 become Int32, recursively (engine
+// reports use Int64 everywhere; MongoDB's replies hold plain ints).
+Value Narrow(Value v);
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_REPLY_H_

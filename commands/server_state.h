@@ -1,0 +1,44 @@
+// What every command of one CommandRunner shares: the databases, the
+// cursors, the clock, the process's identity and counters. Internal to
+// commands/.
+#ifndef TTLDB_COMMANDS_SERVER_STATE_H_
+#define TTLDB_COMMANDS_SERVER_STATE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/time/time.h"
+#include "base/clock.h"
+#include "commands/command_runner.h"
+#include "commands/cursor_store.h"
+#include "commands/database_set.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace commands {
+
+struct ServerState {
+  // Constant after construction.
+  RunnerOptions options;
+  std::unique_ptr<DatabaseSet> databases;
+  std::unique_ptr<CursorStore> cursors;
+  Clock* clock = nullptr;  // never null
+  absl::Time start_wall;
+  absl::Time start_steady;
+  // hello's topologyVersion.processId: new for each runner.
+  ObjectId process_id;
+  std::string host;  // "hostname:port" for serverStatus/hostInfo
+  std::string root;  // the data directory ("" for a single database)
+
+  // Counters (serverStatus.connections).
+  std::atomic<int64_t> connections_current{0};
+  std::atomic<int64_t> connections_total{0};
+  std::atomic<int64_t> next_connection_id{1};
+};
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_SERVER_STATE_H_

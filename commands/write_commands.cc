@@ -1,0 +1,244 @@
+// insert, update and delete (src/mongo/db/commands/write_commands.cpp,
+// write_ops.idl): a batch of operations, ordered (stop at the first
+// failure) or not; per-operation failures are writeErrors
+// [{index, code, errmsg}] in an ok: 1 reply, as MongoDB reports them.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "commands/command_args.h"
+#include "commands/command_context.h"
+#include "commands/reply.h"
+#include "engine/engine.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+// write_ops::kMaxWriteBatchSize.
+constexpr size_t kMaxBatch = 100'000;
+
+absl::Status CheckBatchSize(size_t n) {
+  if (n >= 1 && n <= kMaxBatch) return absl::OkStatus();
+  return MongoError(absl::StatusCode::kInvalidArgument, kInvalidLength,
+                    absl::StrCat("Write batch sizes must be between 1 and ",
+                                 kMaxBatch, ". Got ", n, " operations."));
+}
+
+Value WriteError(size_t index, const absl::Status& s) {
+  return Value::MakeObject(
+      {{"index", Value::Int32(static_cast<int32_t>(index))},
+       {"code", Value::Int32(ReplyCode(s))},
+       {"errmsg", Value::String(std::string(s.message()))}});
+}
+
+// The common head of the three: collection, database (created), ordered.
+struct WriteBatch {
+  std::string collection;
+  std::shared_ptr<Database> db;
+  bool ordered = true;
+  Value::Array write_errors;
+};
+
+absl::StatusOr<WriteBatch> OpenBatch(CommandContext& ctx,
+                                     absl::string_view ops_field) {
+  RETURN_IF_ERROR(
+      CheckFields(ctx, {ops_field, "ordered", "bypassDocumentValidation", "let",
+                        "stmtId", "stmtIds", "isTimeseriesNamespace",
+                        "collectionUUID", "sampleId", "$_fromMongos"}));
+  WriteBatch b;
+  ASSIGN_OR_RETURN(b.collection, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(b.ordered, BoolArg(ctx, "ordered", true));
+  RETURN_IF_ERROR(ValidateCollectionName(b.collection));
+  ASSIGN_OR_RETURN(b.db, ctx.Db(/*create=*/true));
+  return b;
+}
+
+Value Finish(Value::Object fields, WriteBatch& b) {
+  if (!b.write_errors.empty()) {
+    fields.emplace_back("writeErrors",
+                        Value::MakeArray(std::move(b.write_errors)));
+  }
+  return OkReply(std::move(fields));
+}
+
+absl::StatusOr<Value> Insert(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(WriteBatch b, OpenBatch(ctx, "documents"));
+  ASSIGN_OR_RETURN(const Value::Array* docs, ArrayArg(ctx, "documents"));
+  RETURN_IF_ERROR(CheckBatchSize(docs->size()));
+  Collection& c = b.db->collection(b.collection);
+  int64_t n = 0;
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const Value& doc = (*docs)[i];
+    absl::Status s;
+    if (!doc.is_object()) {
+      s = WrongType(absl::StrCat("insert.documents.", i), doc, "object");
+    } else {
+      s = c.InsertOne(doc, ctx.write).status();
+    }
+    if (s.ok()) {
+      ++n;
+      continue;
+    }
+    b.write_errors.push_back(WriteError(i, s));
+    if (b.ordered) break;
+  }
+  return Finish({{"n", Count(n)}}, b);
+}
+
+// Whether an update document is a replacement (no $-operators).
+bool IsReplacement(const Value& u) {
+  return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
+         u.object_fields()[0].first[0] != '$';
+}
+
+absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
+                       const WriteOptions& write, int64_t* matched,
+                       int64_t* modified, Value::Array* upserted) {
+  const std::string at = "update.updates";
+  for (const Field& f : op.object_fields()) {
+    static constexpr absl::string_view kKnown[] = {
+        "q",         "u", "upsert",   "multi",          "arrayFilters", "hint",
+        "collation", "c", "sampleId", "upsertSupplied", "sort"};
+    bool ok = false;
+    for (absl::string_view k : kKnown) ok = ok || f.first == k;
+    if (!ok) return UnknownField(absl::StrCat(at, ".", f.first));
+  }
+  const Value* q = op.Get("q");
+  const Value* u = op.Get("u");
+  if (q == nullptr) return MissingField(at + ".q");
+  if (u == nullptr) return MissingField(at + ".u");
+  if (!q->is_object()) return WrongType(at + ".q", *q, "object");
+  if (u->is_array()) {
+    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                      "ttldb does not support pipeline-style updates yet");
+  }
+  if (!u->is_object()) {
+    return WrongTypes(at + ".u", *u, "[object, array]");
+  }
+  bool upsert = false, multi = false;
+  if (const Value* v = op.Get("upsert"); v != nullptr) {
+    if (v->type() != ValueType::kBool)
+      return WrongType(at + ".upsert", *v, "bool");
+    upsert = v->bool_value();
+  }
+  if (const Value* v = op.Get("multi"); v != nullptr) {
+    if (v->type() != ValueType::kBool)
+      return WrongType(at + ".multi", *v, "bool");
+    multi = v->bool_value();
+  }
+  UpdateOptions o;
+  o.upsert = upsert;
+  if (const Value* af = op.Get("arrayFilters");
+      af != nullptr && !af->is_null()) {
+    if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
+    o.array_filters = af->array_items();
+  }
+  const bool replacement = IsReplacement(*u);
+  if (replacement && multi) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "multi update is not supported for replacement-style "
+                      "update");
+  }
+  absl::StatusOr<UpdateResult> r = replacement ? c.ReplaceOne(*q, *u, o, write)
+                                   : multi     ? c.UpdateMany(*q, *u, o, write)
+                                               : c.UpdateOne(*q, *u, o, write);
+  if (!r.ok()) return r.status();
+  *matched += r->matched_count;
+  *modified += r->modified_count;
+  if (r->upserted_id.has_value()) {
+    ++*matched;  // n counts the upserted document
+    upserted->push_back(
+        Value::MakeObject({{"index", Value::Int32(static_cast<int32_t>(i))},
+                           {"_id", *r->upserted_id}}));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Update(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(WriteBatch b, OpenBatch(ctx, "updates"));
+  ASSIGN_OR_RETURN(const Value::Array* ops, ArrayArg(ctx, "updates"));
+  RETURN_IF_ERROR(CheckBatchSize(ops->size()));
+  Collection& c = b.db->collection(b.collection);
+  int64_t n = 0, modified = 0;
+  Value::Array upserted;
+  for (size_t i = 0; i < ops->size(); ++i) {
+    const Value& op = (*ops)[i];
+    if (!op.is_object()) {
+      return WrongType(absl::StrCat("update.updates.", i), op, "object");
+    }
+    absl::Status s = UpdateOne(c, op, i, ctx.write, &n, &modified, &upserted);
+    if (s.ok()) continue;
+    // Malformed statements fail the whole command, as the IDL parse does.
+    const int code = ErrorCode(s);
+    if (code == kIDLUnknownField || code == kIDLFailedToParse) return s;
+    b.write_errors.push_back(WriteError(i, s));
+    if (b.ordered) break;
+  }
+  Value::Object fields = {{"n", Count(n)}};
+  if (!upserted.empty()) {
+    fields.emplace_back("upserted", Value::MakeArray(std::move(upserted)));
+  }
+  fields.emplace_back("nModified", Count(modified));
+  return Finish(std::move(fields), b);
+}
+
+absl::StatusOr<Value> Delete(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(WriteBatch b, OpenBatch(ctx, "deletes"));
+  ASSIGN_OR_RETURN(const Value::Array* ops, ArrayArg(ctx, "deletes"));
+  RETURN_IF_ERROR(CheckBatchSize(ops->size()));
+  Collection& c = b.db->collection(b.collection);
+  int64_t n = 0;
+  const std::string at = "delete.deletes";
+  for (size_t i = 0; i < ops->size(); ++i) {
+    const Value& op = (*ops)[i];
+    if (!op.is_object()) {
+      return WrongType(absl::StrCat(at, ".", i), op, "object");
+    }
+    for (const Field& f : op.object_fields()) {
+      if (f.first != "q" && f.first != "limit" && f.first != "hint" &&
+          f.first != "collation" && f.first != "sampleId") {
+        return UnknownField(absl::StrCat(at, ".", f.first));
+      }
+    }
+    const Value* q = op.Get("q");
+    const Value* limit = op.Get("limit");
+    if (q == nullptr) return MissingField(at + ".q");
+    if (limit == nullptr) return MissingField(at + ".limit");
+    if (!q->is_object()) return WrongType(at + ".q", *q, "object");
+    if (!limit->is_number()) {
+      return WrongTypes(at + ".limit", *limit, "[long, int, decimal, double]");
+    }
+    const double l = limit->AsDouble();
+    if (l != 0 && l != 1) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kFailedToParse,
+          absl::StrCat("The limit field in delete objects must be 0 or 1. "
+                       "Got ",
+                       l));
+    }
+    absl::StatusOr<int64_t> r =
+        l == 1 ? c.DeleteOne(*q, ctx.write) : c.DeleteMany(*q, ctx.write);
+    if (r.ok()) {
+      n += *r;
+      continue;
+    }
+    b.write_errors.push_back(WriteError(i, r.status()));
+    if (b.ordered) break;
+  }
+  return Finish({{"n", Count(n)}}, b);
+}
+
+}  // namespace
+
+void AddWriteCommands(std::vector<CommandSpec>* specs) {
+  specs->push_back({"insert", Insert, false, /*takes_write_concern=*/true});
+  specs->push_back({"update", Update, false, true});
+  specs->push_back({"delete", Delete, false, true});
+}
+
+}  // namespace commands
+}  // namespace ttldb
