@@ -241,6 +241,10 @@ bool Append(bson_t* b, const char* key, int key_len, const Value& v) {
 
 }  // namespace
 
+bool IsValidUtf8Key(absl::string_view key) {
+  return bson_utf8_validate(key.data(), key.size(), /*allow_null=*/false);
+}
+
 absl::StatusOr<Value> BsonToValue(const uint8_t* data, size_t size) {
   if (size < 5) return InvalidBson("a document has at least 5 bytes");
   int32_t declared;

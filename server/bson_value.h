@@ -26,6 +26,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "document/value.h"
 
 namespace ttldb {
@@ -37,6 +38,9 @@ constexpr int kMaxBsonDepth = 200;
 // Decodes one BSON document occupying exactly data[0, size) into an object
 // Value. Errors carry MongoDB's code (base/status.h ErrorCode).
 absl::StatusOr<Value> BsonToValue(const uint8_t* data, size_t size);
+
+// Whether `key` is valid UTF-8 (NUL-free), as every BSON key must be.
+bool IsValidUtf8Key(absl::string_view key);
 
 // Encodes an object Value as one BSON document. Fails (BSONObjectTooLarge,
 // 10334) only when the document exceeds what BSON can hold; a non-object

@@ -139,6 +139,11 @@ absl::StatusOr<Request> ParseOpMsg(const MessageHeader& header,
       }
       size_t section_end = pos + section_size;
       ASSIGN_OR_RETURN(std::string name, CStringAt(body, pos + 4, section_end));
+      // The identifier becomes a field name of the command.
+      if (!IsValidUtf8Key(name)) {
+        return Error(kInvalidBson,
+                     "invalid BSON: document sequence identifier is not UTF-8");
+      }
       for (const auto& s : sequences) {
         if (s.first == name) {
           return Error(40431,

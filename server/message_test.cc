@@ -136,6 +136,9 @@ TEST(MessageTest, StructuralErrors) {
              ping + Sequence("a", {}) + Sequence("b", {}) + Sequence("c", {})),
        233},
       {OpMsg(0, ping + Sequence("a", {}) + Sequence("a", {})), 40431},
+      // A sequence identifier that is not UTF-8 (found by
+      // fuzz/wire_message_fuzz: it became a key that could not re-encode).
+      {OpMsg(0, ping + Sequence("\xff", {})), 22},
       // A body whose length runs past the message.
       {OpMsg(0, ping.substr(0, ping.size() - 1)), 22},
       // A sequence holding half a document.
