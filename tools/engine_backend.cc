@@ -13,9 +13,6 @@
 namespace ttldb {
 namespace {
 
-// 59: MongoDB's CommandNotFound.
-constexpr int kCommandNotFound = 59;
-
 // A count as mongosh shows it: Int32 when it fits.
 Value Count(int64_t n) {
   if (n >= std::numeric_limits<int32_t>::min() &&

@@ -114,6 +114,11 @@ int RunServe(int argc, char** argv) {
     }
   }
   if (root.empty()) root = DefaultRoot();
+  ro.argv = {"ttldb", "serve"};
+  for (int i = 0; i < argc; ++i) ro.argv.push_back(argv[i]);
+  // With --port 0 the port is known only once bound; the runner then
+  // reports its default.
+  if (so.port != 0) ro.host_port = absl::StrCat(so.bind_ip, ":", so.port);
 
   // SIGTERM and SIGINT are taken by sigwait below: block them before any
   // thread (TTL monitors, connections) starts, so every thread inherits
