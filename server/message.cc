@@ -114,6 +114,7 @@ absl::StatusOr<Request> ParseOpMsg(const MessageHeader& header,
   Request request;
   request.header = header;
   request.more_to_come = (flags & kMoreToCome) != 0;
+  request.exhaust_allowed = (flags & kExhaustAllowed) != 0;
   bool have_body = false;
   std::vector<std::pair<std::string, Value>> sequences;
   size_t pos = 4;
@@ -298,7 +299,8 @@ Value ErrorReply(const absl::Status& status) {
 }
 
 std::string EncodeReply(const MessageHeader& request, bool legacy,
-                        int32_t request_id, const Value& reply) {
+                        int32_t request_id, const Value& reply,
+                        uint32_t flags) {
   absl::StatusOr<std::string> bson = ValueToBson(reply);
   if (!bson.ok()) bson = ValueToBson(ErrorReply(bson.status()));
   std::string out;
@@ -313,7 +315,7 @@ std::string EncodeReply(const MessageHeader& request, bool legacy,
     PutInt32(&out, 1);    // numberReturned
   } else {
     PutInt32(&out, kOpMsg);
-    PutInt32(&out, 0);    // flagBits
+    PutInt32(&out, static_cast<int32_t>(flags));
     out.push_back('\0');  // section kind 0
   }
   out += *bson;

@@ -10,12 +10,12 @@
 //   OP_MSG (2013): uint32 flagBits, then sections, then an optional
 //     CRC-32C. flagBits: bit 0 checksumPresent (the checksum is verified,
 //     as mongod does: ChecksumMismatch 288), bit 1 moreToCome (no reply is
-//     sent), bit 16 exhaustAllowed (accepted, ignored: ttldb never streams
-//     replies). Any other bit among the low 16 ("required") is
-//     IllegalOpMsgFlag (223). Sections: kind 0, the body (exactly one BSON
-//     document); kind 1, a document sequence (int32 size, cstring
-//     identifier, documents), merged into the body as an array under its
-//     identifier (insert's `documents`, update's `updates`). At most two
+//     sent), bit 16 exhaustAllowed (ttldb streams only the awaitable
+//     hello's replies, as server/server.h says). Any other bit among the
+//     low 16 ("required") is IllegalOpMsgFlag (223). Sections: kind 0, the body
+//     (exactly one BSON document); kind 1, a document sequence (int32 size,
+//     cstring identifier, documents), merged into the body as an array under
+//     its identifier (insert's `documents`, update's `updates`). At most two
 //     sequences (TooManyDocumentSequences 233), never named like a body
 //     field (40433). The body names its database in `$db` (40571).
 //   OP_QUERY (2004): the legacy handshake older clients send first:
@@ -76,10 +76,11 @@ bool IsRequestOpCode(int32_t op_code);
 
 struct Request {
   MessageHeader header;
-  std::string db;             // the database the command runs against
-  Value command;              // the body, document sequences merged in
-  bool legacy = false;        // came as OP_QUERY: answer with OP_REPLY
-  bool more_to_come = false;  // OP_MSG moreToCome: send no reply
+  std::string db;                // the database the command runs against
+  Value command;                 // the body, document sequences merged in
+  bool legacy = false;           // came as OP_QUERY: answer with OP_REPLY
+  bool more_to_come = false;     // OP_MSG moreToCome: send no reply
+  bool exhaust_allowed = false;  // OP_MSG exhaustAllowed
 };
 
 // Parses the part of a message after its header (`size` is
@@ -95,10 +96,12 @@ absl::StatusOr<Request> ParseRequest(const MessageHeader& header,
 Value ErrorReply(const absl::Status& status);
 
 // The reply message answering `request` (OP_MSG, or OP_REPLY for a legacy
-// request) carrying `reply`, with the given requestID. A reply that cannot
+// request) carrying `reply`, with the given requestID and OP_MSG flagBits
+// (kMoreToCome for the replies of an exhaust stream). A reply that cannot
 // be encoded becomes an error reply.
 std::string EncodeReply(const MessageHeader& request, bool legacy,
-                        int32_t request_id, const Value& reply);
+                        int32_t request_id, const Value& reply,
+                        uint32_t flags = 0);
 
 // An OP_MSG request with `command` as its body (tests, benchmarks).
 std::string EncodeOpMsg(int32_t request_id, const Value& command,

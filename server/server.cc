@@ -10,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "absl/time/clock.h"
 #include "base/status.h"
 #include "commands/connection.h"
+#include "document/compare.h"
 #include "server/message.h"
 #include "server/socket_io.h"
 
@@ -39,6 +41,33 @@ constexpr int kAcceptPollMillis = 100;
 
 absl::Status Errno(absl::string_view what) {
   return absl::UnavailableError(absl::StrCat(what, ": ", std::strerror(errno)));
+}
+
+// hello/isMaster with maxAwaitTimeMS and topologyVersion (the drivers'
+// awaitable hello, MongoDB's "Server Monitoring" specification): *await is
+// maxAwaitTimeMS; *unchanged tells whether the client's topologyVersion is
+// the one `reply` reports (then mongod waits before answering).
+bool IsAwaitableHello(const Value& command, const Value& reply,
+                      absl::Duration* await, bool* unchanged) {
+  if (command.object_fields().empty()) return false;
+  const std::string& name = command.object_fields()[0].first;
+  if (name != "hello" && name != "isMaster" && name != "ismaster") {
+    return false;
+  }
+  const Value* max_await = command.Get("maxAwaitTimeMS");
+  const Value* known = command.Get("topologyVersion");
+  const Value* ok = reply.Get("ok");
+  const Value* current = reply.Get("topologyVersion");
+  if (max_await == nullptr || !max_await->is_number() || known == nullptr ||
+      !known->is_object() || ok == nullptr || !ok->is_number() ||
+      ok->AsDouble() != 1 || current == nullptr) {
+    return false;
+  }
+  // 0 to 1 hour: a bounded wait whatever the client asks.
+  double ms = std::min(std::max(max_await->AsDouble(), 0.0), 3600e3);
+  *await = absl::Milliseconds(static_cast<int64_t>(ms));
+  *unchanged = ValuesEqual(*known, *current);
+  return true;
 }
 
 // Loopback only: 127.0.0.0/8 or "localhost".
@@ -212,20 +241,53 @@ void Server::Serve(Client* client) {
     if (buf.capacity() > (1 << 20)) std::vector<uint8_t>().swap(buf);
     Value reply;
     bool legacy = header->op_code == kOpQuery;
+    bool awaitable = false;
+    absl::Duration await;
     if (!request.ok()) {
       if (more_to_come) return;  // no reply expected: nothing to say it on
       reply = ErrorReply(request.status());
     } else {
       reply = runner_->Run(connection.get(), request->db, request->command);
       if (request->more_to_come) continue;
+      bool unchanged = false;
+      awaitable = !legacy &&
+                  IsAwaitableHello(request->command, reply, &await, &unchanged);
+      if (awaitable && unchanged && !WaitQuietly(client->fd, await)) return;
     }
-    std::string out =
-        EncodeReply(*header, legacy, next_request_id_.fetch_add(1), reply);
-    if (WriteAll(client->fd, out.data(), out.size(),
-                 absl::Now() + options_.message_timeout) != IoResult::kOk) {
-      return;
+    // An awaitable hello with exhaustAllowed streams its replies: each has
+    // moreToCome set and answers the previous one, every maxAwaitTimeMS,
+    // until the client hangs up (the drivers' streaming monitor).
+    const uint32_t flags =
+        awaitable && request->exhaust_allowed ? kMoreToCome : 0;
+    MessageHeader answering = *header;
+    for (;;) {
+      int32_t id = next_request_id_.fetch_add(1);
+      std::string out = EncodeReply(answering, legacy, id, reply, flags);
+      if (WriteAll(client->fd, out.data(), out.size(),
+                   absl::Now() + options_.message_timeout) != IoResult::kOk) {
+        return;
+      }
+      if (flags == 0) break;
+      answering.request_id = id;
+      if (!WaitQuietly(client->fd, await)) return;
+      reply = runner_->Run(connection.get(), request->db, request->command);
     }
   }
+}
+
+bool Server::WaitQuietly(int fd, absl::Duration d) {
+  absl::Time until = absl::Now() + d;
+  while (!stopping_.load()) {
+    int64_t left = absl::ToInt64Milliseconds(until - absl::Now());
+    if (left <= 0) return true;
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 100))) > 0) {
+      // The client spoke or hung up while it should be waiting.
+      char c;
+      return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) > 0;
+    }
+  }
+  return false;
 }
 
 void Server::Shutdown() {

@@ -16,6 +16,12 @@
 // blocks other clients or the TTL monitor. An idle client (between
 // messages) may stay connected indefinitely, as with mongod.
 //
+// The drivers' awaitable hello (hello with topologyVersion and
+// maxAwaitTimeMS) is answered as mongod answers it on a standalone: after
+// maxAwaitTimeMS when the client's topologyVersion is current, and with
+// exhaustAllowed as a stream of replies flagged moreToCome, one every
+// maxAwaitTimeMS, until the client hangs up or the server shuts down.
+//
 // Hostile input never crashes the server or makes it allocate beyond one
 // message (48,000,000 bytes at most) per connection: a bad header, an
 // unknown opcode or OP_COMPRESSED closes the connection; a malformed body
@@ -95,6 +101,9 @@ class Server {
   void AcceptLoop();
   void Serve(Client* client);
   void ReapFinished() ABSL_LOCKS_EXCLUDED(mu_);
+  // Waits `d` unless the client sends or hangs up, or the server stops;
+  // false when the connection should end.
+  bool WaitQuietly(int fd, absl::Duration d);
 
   // Constant after Start.
   commands::CommandRunner* const runner_;

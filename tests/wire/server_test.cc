@@ -71,7 +71,8 @@ class RawClient {
   // Reads one reply within `timeout`; false if the connection closed or
   // nothing came. *header and *doc describe it.
   bool Receive(Value* doc, MessageHeader* header = nullptr,
-               absl::Duration timeout = absl::Seconds(10)) {
+               absl::Duration timeout = absl::Seconds(10),
+               uint32_t* flags = nullptr) {
     std::string h;
     if (!ReadN(16, timeout, &h)) return false;
     absl::StatusOr<MessageHeader> parsed =
@@ -80,6 +81,9 @@ class RawClient {
     std::string body;
     if (!ReadN(parsed->message_length - 16, timeout, &body)) return false;
     if (header != nullptr) *header = *parsed;
+    if (flags != nullptr && parsed->op_code == kOpMsg && body.size() >= 4) {
+      std::memcpy(flags, body.data(), 4);
+    }
     size_t skip = parsed->op_code == kOpReply ? 20 : 5;  // OP_MSG: flags+kind
     absl::StatusOr<Value> v =
         BsonToValue(reinterpret_cast<const uint8_t*>(body.data()) + skip,
@@ -288,6 +292,54 @@ TEST_F(ServerTest, MoreToComeSendsNoReply) {
   EXPECT_FALSE(c.Receive(&reply, nullptr, absl::Milliseconds(300)));
   Value found = c.Command(R"({"find": "q", "$db": "test"})");
   EXPECT_EQ(ToJson(*found.Get("cursor")->Get("firstBatch")), R"([{"_id":1}])");
+}
+
+// The drivers' streaming monitor: hello with topologyVersion and
+// maxAwaitTimeMS, exhaustAllowed. mongod waits maxAwaitTimeMS (the
+// topology of a standalone never changes), then streams replies flagged
+// moreToCome, each answering the previous one (MongoDB's server monitoring
+// specification; src/mongo/db/repl/replication_info.cpp, awaitable hello).
+TEST_F(ServerTest, AwaitableHelloStreamsWithExhaust) {
+  RawClient c(server_->port());
+  Value first = c.Command(R"({"hello": 1, "$db": "admin"})");
+  ASSERT_EQ(Ok(first), 1);
+  const Value* tv = first.Get("topologyVersion");
+  ASSERT_NE(tv, nullptr);
+  Value hello = Doc(R"({"hello": 1, "maxAwaitTimeMS": 300, "$db": "admin"})");
+  hello.Set("topologyVersion", *tv);
+  absl::Time start = absl::Now();
+  ASSERT_TRUE(c.Send(EncodeOpMsg(500, hello, kExhaustAllowed)));
+  Value reply;
+  MessageHeader h;
+  uint32_t flags = 0;
+  ASSERT_TRUE(c.Receive(&reply, &h, absl::Seconds(5), &flags));
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(250));
+  EXPECT_EQ(h.response_to, 500);
+  EXPECT_EQ(flags & kMoreToCome, kMoreToCome);
+  EXPECT_EQ(Ok(reply), 1);
+  MessageHeader next;
+  ASSERT_TRUE(c.Receive(&reply, &next, absl::Seconds(5), &flags));
+  EXPECT_EQ(next.response_to, h.request_id);
+  EXPECT_EQ(flags & kMoreToCome, kMoreToCome);
+  // Other clients are served meanwhile, and shutdown ends the stream.
+  ExpectServing();
+  server_->Shutdown();
+  EXPECT_TRUE(c.ClosedByServer(absl::Seconds(2)));
+}
+
+TEST_F(ServerTest, AwaitableHelloWithoutExhaustWaitsThenGoesOn) {
+  RawClient c(server_->port());
+  Value first = c.Command(R"({"hello": 1, "$db": "admin"})");
+  Value hello = Doc(R"({"hello": 1, "maxAwaitTimeMS": 200, "$db": "admin"})");
+  hello.Set("topologyVersion", *first.Get("topologyVersion"));
+  absl::Time start = absl::Now();
+  ASSERT_TRUE(c.Send(EncodeOpMsg(501, hello)));
+  Value reply;
+  uint32_t flags = 1;
+  ASSERT_TRUE(c.Receive(&reply, nullptr, absl::Seconds(5), &flags));
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(150));
+  EXPECT_EQ(flags, 0u);
+  EXPECT_EQ(Ok(c.Command(R"({"ping": 1, "$db": "admin"})")), 1);
 }
 
 TEST_F(ServerTest, ConnectionsBeyondTheLimitAreClosed) {
