@@ -229,10 +229,19 @@ void Server::Serve(Client* client) {
     if (!IsRequestOpCode(header->op_code)) return;
     size_t body_size =
         static_cast<size_t>(header->message_length) - kHeaderSize;
-    buf.resize(body_size);
-    if (ReadFull(client->fd, buf.data(), body_size, deadline, &stopping_) !=
-        IoResult::kOk) {
-      return;
+    // The buffer grows with the bytes that actually arrive (1 MiB at a
+    // time), so a header claiming 48 MB that is never followed by a body
+    // costs nothing.
+    constexpr size_t kChunk = 1 << 20;
+    buf.clear();
+    while (buf.size() < body_size) {
+      size_t have = buf.size();
+      size_t want = std::min(kChunk, body_size - have);
+      buf.resize(have + want);
+      if (ReadFull(client->fd, buf.data() + have, want, deadline, &stopping_) !=
+          IoResult::kOk) {
+        return;
+      }
     }
     bool more_to_come = false;
     absl::StatusOr<Request> request =

@@ -16,8 +16,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "base/status.h"
@@ -151,7 +154,9 @@ class ServerTest : public ::testing::Test {
       runner_ = std::move(*runner);
     }
     options.port = 0;
-    options.message_timeout = absl::Seconds(1);
+    if (options.message_timeout == ServerOptions().message_timeout) {
+      options.message_timeout = absl::Seconds(1);
+    }
     auto server = Server::Start(runner_.get(), options);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
@@ -281,6 +286,38 @@ TEST_F(ServerTest, HalfSentMessageThenSilenceDoesNotBlockOthers) {
     ASSERT_TRUE(quitter.Send(ping.substr(0, ping.size() / 2)));
   }
   ExpectServing();
+}
+
+int64_t RssKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return 0;
+}
+
+TEST_F(ServerTest, ClaimedSizesCostNothingUntilTheBytesArrive) {
+  // 20 clients each claim a 47 MB message and send only its header: the
+  // server must not reserve 940 MB for them.
+  ServerOptions options;
+  options.message_timeout = absl::Seconds(5);
+  StartServer(options);
+  int64_t before = RssKiB();
+  std::vector<std::unique_ptr<RawClient>> stalled;
+  for (int i = 0; i < 20; ++i) {
+    stalled.push_back(std::make_unique<RawClient>(server_->port()));
+    std::string m;
+    PutInt32(&m, 47000000);
+    PutInt32(&m, 1);
+    PutInt32(&m, 0);
+    PutInt32(&m, kOpMsg);
+    m += "0123456789";
+    ASSERT_TRUE(stalled.back()->Send(m));
+  }
+  ExpectServing();
+  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_LT(RssKiB() - before, 100 * 1024) << "KiB grown";
 }
 
 TEST_F(ServerTest, MoreToComeSendsNoReply) {
