@@ -2,6 +2,7 @@
 
 #include <libbson-1.0/bson/bson.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -91,9 +92,21 @@ absl::StatusOr<Value> DecodeElement(bson_iter_t* it, int depth) {
           !ValidUtf8(options, std::strlen(options))) {
         return InvalidBson(absl::StrCat("bad regex in field '", key, "'"));
       }
+      // The flags libbson writes back ("ilmsux"), sorted and once each, as
+      // ttldb stores them; any other is refused with the code the matcher
+      // gives an unknown flag (51108), rather than dropped silently.
       Regex r;
       r.pattern = pattern;
-      r.options = options;
+      for (const char* f = "ilmsux"; *f != '\0'; ++f) {
+        if (std::strchr(options, *f) != nullptr) r.options.push_back(*f);
+      }
+      for (const char* o = options; *o != '\0'; ++o) {
+        if (std::strchr("ilmsux", *o) == nullptr) {
+          return MongoError(absl::StatusCode::kInvalidArgument, 51108,
+                            absl::StrCat("invalid flag in regex options: ",
+                                         std::string(1, *o)));
+        }
+      }
       return Value::Re(std::move(r));
     }
     case BSON_TYPE_INT32:
@@ -275,7 +288,8 @@ absl::StatusOr<std::string> ValueToBson(const Value& document) {
       bson_destroy(&b);
       return MongoError(absl::StatusCode::kResourceExhausted,
                         kBsonObjectTooLarge,
-                        "BSONObj size is too large to encode");
+                        "cannot encode the document as BSON (too large, or a "
+                        "regex or key with a NUL byte)");
     }
   }
   std::string out(reinterpret_cast<const char*>(bson_get_data(&b)), b.len);

@@ -5,6 +5,9 @@
 // ObjectId, bool, date, null, regex, int32, timestamp, int64, decimal128,
 // minKey, maxKey.
 //
+// Regex flags: those libbson writes back ("ilmsux"), sorted and once
+// each; another flag is refused (51108), never dropped.
+//
 // BSON's deprecated types: symbol (0x0E) becomes a string, as MongoDB
 // compares and sorts symbols together with strings (BSONType::symbol shares
 // the string bracket in canonicalizeBSONType) and as the drivers decode it

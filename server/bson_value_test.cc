@@ -68,6 +68,29 @@ TEST(BsonValueTest, EncodeGivesLibbsonsBytes) {
   EXPECT_EQ(*bson, LibbsonFromJson(kAllTypes));
 }
 
+TEST(BsonValueTest, RegexFlags) {
+  // {"r": /a/ with options "xix"}: sorted, once each.
+  std::string bson(
+      "\x00\x00\x00\x00\x0b"
+      "r\x00"
+      "a\x00"
+      "xix\x00\x00",
+      14);
+  bson[0] = static_cast<char>(bson.size());
+  absl::StatusOr<Value> got = Decode(bson);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_NE(got->Get("r"), nullptr);
+  EXPECT_EQ(got->Get("r")->regex_value().options, "ix");
+  // An unknown flag: refused with the matcher's code (query/regex.cc,
+  // src/mongo/util/pcre_util.cpp), never dropped (libbson would not write
+  // it back; found by fuzz/wire_message_fuzz).
+  bson[bson.size() - 3] = 'q';
+  got = Decode(bson);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(ErrorCode(got.status()), 51108);
+  EXPECT_EQ(got.status().message(), "invalid flag in regex options: q");
+}
+
 TEST(BsonValueTest, SymbolBecomesString) {
   // symbol "ab": type 0x0E, as old drivers wrote it.
   std::string bson = LibbsonFromJson(R"({"s": {"$symbol": "ab"}})");
