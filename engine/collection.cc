@@ -355,8 +355,10 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
   RETURN_IF_ERROR(engine_->CheckOpen());
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
-  return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
-                      engine_->clock()->WallNow());
+  return engine_->live_cursors()->Open([&] {
+    return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+                        engine_->clock()->WallNow());
+  });
 }
 
 absl::StatusOr<std::optional<Value>> Collection::FindOne(
@@ -373,9 +375,10 @@ absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
   FindOptions opts;
   opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, opts));
-  ASSIGN_OR_RETURN(auto cursor,
-                   ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
-                                engine_->clock()->WallNow()));
+  ASSIGN_OR_RETURN(auto cursor, engine_->live_cursors()->Open([&] {
+    return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+                        engine_->clock()->WallNow());
+  }));
   int64_t n = 0;
   while (true) {
     ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
@@ -453,9 +456,10 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
     }
   }
   ExecStats stats;
-  ASSIGN_OR_RETURN(auto cursor,
-                   ExecuteQuery(engine_, state, std::move(q),
-                                engine_->clock()->WallNow(), &stats));
+  ASSIGN_OR_RETURN(auto cursor, engine_->live_cursors()->Open([&] {
+    return ExecuteQuery(engine_, state, std::move(q),
+                        engine_->clock()->WallNow(), &stats);
+  }));
   while (true) {
     ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
     if (!doc.has_value()) break;

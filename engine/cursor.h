@@ -13,8 +13,13 @@ namespace ttldb {
 // when Find was called: writes made afterwards are not seen. Documents are
 // read lazily, so a cursor over a large collection holds O(1) documents in
 // memory (except when a sort cannot use an index: then the matching
-// documents are sorted in memory). Not thread-safe; must not outlive the
-// Database.
+// documents are sorted in memory). Not thread-safe (one thread at a time
+// per cursor; different cursors run concurrently).
+//
+// A cursor may outlive Database::Close and the Database itself: Close ends
+// every live cursor (it releases its snapshot, waiting for a Next in
+// progress on another thread), and Next then fails with FailedPrecondition
+// "database is closed".
 class Cursor {
  public:
   virtual ~Cursor() = default;

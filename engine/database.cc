@@ -127,8 +127,4 @@ Value Database::ServerStatus() {
   });
 }
 
-TtlPassStats Database::TEST_RunTtlPass(absl::Time now) {
-  return engine_->monitor()->RunPass(now);
-}
-
 }  // namespace ttldb

@@ -47,8 +47,9 @@ class Database {
   ~Database();
 
   // Stops the TTL monitor (waiting for a pass in progress to finish its
-  // current batch) and flushes and closes LevelDB. Idempotent. Every other
-  // call after Close fails with FailedPrecondition.
+  // current batch), ends every live cursor, and flushes and closes LevelDB.
+  // Idempotent. Every other call after Close fails with FailedPrecondition,
+  // Cursor::Next included (cursors may outlive the Database).
   absl::Status Close();
 
   // A handle on a collection; created on its first write. The reference
@@ -75,7 +76,8 @@ class Database {
   absl::Status SetTtlMonitorSleep(absl::Duration sleep);
   // Enables or disables the monitor at run time (MongoDB's
   // ttlMonitorEnabled). A disabled monitor finishes its current batch and
-  // stops the pass there. TEST_RunTtlPass still runs passes.
+  // stops the pass there. The test-support library's passes
+  // (testing/ttldb_testing.h) still run.
   absl::Status SetTtlMonitorEnabled(bool enabled);
   absl::Duration ttl_monitor_sleep() const;
   bool ttl_monitor_enabled() const;
@@ -96,15 +98,10 @@ class Database {
   // serverStatus-like document: {metrics: {ttl: {...}}, ...}.
   Value ServerStatus();
 
-  // Runs one complete TTL pass synchronously with `now` as the wall time of
-  // its cutoff, on the calling thread, as the monitor would. For tests and
-  // tools; safe while the monitor runs (passes are serialized).
-  TtlPassStats TEST_RunTtlPass(absl::Time now);
-
-  // For tools and tests: the engine behind the API.
-  Engine* engine() { return engine_.get(); }
-
  private:
+  // ttldb's own tests and tools reach the engine through
+  // engine/database_internal.h (not part of the public API).
+  friend class DatabaseInternal;
   explicit Database(std::unique_ptr<Engine> engine);
   std::unique_ptr<Engine> engine_;
 };

@@ -2,6 +2,8 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
+#include "leveldb/helpers/memenv.h"
 #include "leveldb/write_batch.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
@@ -66,6 +69,41 @@ absl::Status ValidateCollectionName(absl::string_view name) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// Sends LevelDB's info log to Options::logger (debug).
+class LevelDbLogger : public leveldb::Logger {
+ public:
+  explicit LevelDbLogger(ttldb::Logger logger) : logger_(std::move(logger)) {}
+  void Logv(const char* format, va_list ap) override {
+    char buf[512];
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(buf, sizeof(buf), format, copy);
+    va_end(copy);
+    if (n < 0) return;
+    std::string message = "leveldb: ";
+    if (static_cast<size_t>(n) < sizeof(buf)) {
+      message.append(buf, n);
+    } else {
+      std::string big(n + 1, '\0');
+      vsnprintf(big.data(), big.size(), format, ap);
+      message.append(big.data(), n);
+    }
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    logger_(LogLevel::kDebug, message);
+  }
+
+ private:
+  const ttldb::Logger logger_;
+};
+
+}  // namespace
+
+void Engine::Log(LogLevel level, absl::string_view message) const {
+  if (options_.logger) options_.logger(level, message);
+}
+
 Engine::Engine(std::string path, const Options& options)
     : path_(std::move(path)),
       options_(options),
@@ -92,6 +130,11 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
   if (options.ttl_sub_pass_target < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("ttl_sub_pass_target must be >= 0");
   }
+  if (options.in_memory && (options.read_only || options.error_if_exists)) {
+    return absl::InvalidArgumentError(
+        "in_memory cannot be combined with read_only or error_if_exists: an "
+        "in-memory database starts empty");
+  }
   std::unique_ptr<Engine> engine(new Engine(std::string(path), options));
   RETURN_IF_ERROR(engine->Init());
   return engine;
@@ -110,6 +153,14 @@ absl::Status Engine::Init() {
     lopts.filter_policy = filter_policy_.get();
   }
   if (options_.env != nullptr) lopts.env = options_.env;
+  if (options_.in_memory) {
+    mem_env_.reset(leveldb::NewMemEnv(lopts.env));
+    lopts.env = mem_env_.get();
+  }
+  if (options_.logger) {
+    info_log_ = std::make_unique<LevelDbLogger>(options_.logger);
+    lopts.info_log = info_log_.get();
+  }
   // Corruption found while recovering the log or compacting is an error,
   // never skipped data (docs/reliability.md).
   lopts.paranoid_checks = true;
@@ -162,6 +213,7 @@ absl::Status Engine::Init() {
   config.exact_wakeup = options_.ttl_exact_wakeup;
   config.max_deletes_per_second = options_.ttl_max_deletes_per_second;
   config.enabled = options_.ttl_monitor_enabled;
+  config.logger = options_.logger;
   // An injected clock may jump: re-read it often so Advance() is noticed.
   if (options_.clock != nullptr) config.wait_slice = absl::Milliseconds(10);
   monitor_ = std::make_unique<TtlMonitor>(this, clock_, config);
@@ -446,8 +498,18 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
   }
   leveldb::Status s = db_->Write(options, batch);
   if (!s.ok()) {
-    MutexLock l(&write_error_mu_);
-    if (write_error_.empty()) write_error_ = s.ToString();
+    bool first = false;
+    {
+      MutexLock l(&write_error_mu_);
+      first = write_error_.empty();
+      if (first) write_error_ = s.ToString();
+    }
+    if (first) {
+      Log(LogLevel::kError,
+          absl::StrCat("a write failed; writes are refused until the "
+                       "database is reopened: ",
+                       s.ToString()));
+    }
   }
   return s;
 }
@@ -607,6 +669,9 @@ absl::Status Engine::Close() {
     compact_cv_.SignalAll();
   }
   if (compact_thread_.joinable()) compact_thread_.join();
+  // Cursors release their snapshots and iterators now (a Next in progress
+  // finishes first); their later Next calls fail.
+  live_cursors_->CloseAll();
   MutexLock wl(&write_mu_);  // wait for a write in progress
   db_.reset();
   return absl::OkStatus();
@@ -647,7 +712,11 @@ void Engine::CompactionLoop() {
     compact_running_ = true;
     compact_mu_.Unlock();
     leveldb::Slice b(range.first), e(range.second);
+    const absl::Time start = absl::Now();
     db_->CompactRange(&b, &e);
+    Log(LogLevel::kDebug,
+        absl::StrCat("compacted a swept key range in ",
+                     absl::FormatDuration(absl::Now() - start)));
     compact_mu_.Lock();
     compact_running_ = false;
     compact_cv_.SignalAll();

@@ -4,6 +4,11 @@
 #ifndef TTLDB_ENGINE_ENGINE_H_
 #define TTLDB_ENGINE_ENGINE_H_
 
+#ifndef TTLDB_INTERNAL
+#error \
+    "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
+#endif
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +25,7 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/doc_cache.h"
+#include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
@@ -32,6 +38,7 @@ namespace leveldb {
 class Cache;
 class Env;
 class FilterPolicy;
+class Logger;
 class WriteBatch;
 }  // namespace leveldb
 
@@ -72,6 +79,9 @@ class Engine : public TtlStore {
   Clock* clock() const { return clock_; }
   leveldb::DB* db() const { return db_.get(); }
   TtlMonitor* monitor() { return monitor_.get(); }
+  // Every cursor handed out goes through here, so Close can end them
+  // before LevelDB closes (engine/live_cursors.h).
+  LiveCursors* live_cursors() { return live_cursors_.get(); }
 
   // ---- Catalog -------------------------------------------------------------
   // The current state of a collection, or nullptr if it does not exist.
@@ -189,6 +199,9 @@ class Engine : public TtlStore {
   // Blocks until no compaction is queued or running (tests, benchmarks).
   void WaitForCompactions();
 
+  // Passes `message` to Options::logger, if any.
+  void Log(LogLevel level, absl::string_view message) const;
+
   // OK, or FailedPrecondition when closed, read-only, or after a failed
   // write (see Commit).
   absl::Status CheckWritable() const;
@@ -258,10 +271,17 @@ class Engine : public TtlStore {
   const std::string path_;
   const Options options_;
   Clock* const clock_;
+  // Options::in_memory's Env (owns the files), and the adapter that sends
+  // LevelDB's messages to Options::logger. Both outlive db_.
+  std::unique_ptr<leveldb::Env> mem_env_;
+  std::unique_ptr<leveldb::Logger> info_log_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<TtlMonitor> monitor_;
+  // Shared with the cursors, which may outlive the engine.
+  const std::shared_ptr<LiveCursors> live_cursors_ =
+      std::make_shared<LiveCursors>();
   // Parsed documents (nullptr when Options::doc_cache_bytes is 0). Writers
   // bracket each commit with BeginWrite/EndWrite of the document keys.
   std::unique_ptr<DocCache> doc_cache_;

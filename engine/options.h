@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "absl/time/time.h"
+#include "base/log.h"
 #include "document/value.h"
 
 namespace leveldb {
@@ -84,6 +85,12 @@ struct Options {
   absl::Duration touch_min_interval = absl::ZeroDuration();
 
   // --- Storage ---
+  // Beyond MongoDB: keep the whole database in memory (LevelDB's memenv):
+  // no file is created or read, `path` is only a name, and everything is
+  // gone when the Database closes. For tests and pure caches; TTL indexes
+  // and the monitor work exactly as on disk. Cannot be combined with
+  // read_only (there is nothing to read) or error_if_exists.
+  bool in_memory = false;
   // 8 MiB: LevelDB's default block cache size.
   size_t block_cache_bytes = 8 << 20;
   // 4 MiB: LevelDB's default memtable size.
@@ -109,11 +116,23 @@ struct Options {
   // (no allowDiskUse). Must be > 0.
   size_t max_blocking_sort_bytes = 100 << 20;
 
+  // --- Logging ---
+  // Beyond MongoDB: receives TTL monitor passes (debug; info when a pass
+  // deleted documents), compactions (debug), errors ttldb recovered from
+  // (warning: a failed TTL batch, an invalid TTL index skipped), a failed
+  // write that makes the database refuse writes until reopened (error), and
+  // LevelDB's own messages (debug; they then no longer go to the LOG file
+  // in the database directory). Empty (the default): nothing is written.
+  // See base/log.h for the threads it runs on.
+  Logger logger;
+
   // --- Injected world (tests) ---
   // Wall clock for cutoffs and $currentDate, steady clock for the monitor's
   // sleep. nullptr: the real clock. Not owned; must outlive the database.
   Clock* clock = nullptr;
   // LevelDB Env for file access (fault injection). nullptr: the default.
+  // With in_memory, the memory Env is layered over it (it then only serves
+  // the clock and threads).
   leveldb::Env* env = nullptr;
 };
 

@@ -1,5 +1,6 @@
 // Shared scaffolding for the runnable examples: open a database in a fresh
-// temporary directory with a clock the example moves forward, and a CHECK
+// temporary directory with a clock the example moves forward
+// (ttldb_testing::TestDatabase), and a CHECK
 // that ends the program when an expectation fails (the examples run as
 // tests).
 #ifndef TTLDB_EXAMPLES_EXAMPLE_UTIL_H_
@@ -16,6 +17,7 @@
 #include "base/clock.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "testing/ttldb_testing.h"
 
 #define EXAMPLE_CHECK(cond)                                                    \
   do {                                                                         \
@@ -37,38 +39,34 @@
 
 namespace ttldb {
 
-// An example's world: a database and the clock its TTL cutoffs use. The
-// monitor thread is off; the example runs a pass when it says time passed,
-// exactly as a test would (in a service the monitor runs by itself).
+// An example's world: a database and the clock its TTL cutoffs use, from
+// the test-support library (testing/ttldb_testing.h) a service's own tests
+// use. The monitor thread is off; the example runs a pass when it says time
+// passed, exactly as a test would (in a service the monitor runs by
+// itself).
 struct ExampleDb {
   explicit ExampleDb(const char* name)
-      : dir(absl::StrCat(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp",
-                         "/ttldb-example-", name)) {
-    std::filesystem::remove_all(dir);
-    Options options;
-    options.clock = &clock;
-    options.ttl_monitor_enabled = false;
-    auto opened = Database::Open(dir, options);
-    EXAMPLE_OK(opened.status());
-    db = std::move(*opened);
-  }
-  ~ExampleDb() {
-    db.reset();
-    std::filesystem::remove_all(dir);
-  }
+      : test(Open(name)), db(&test->db()), clock(test->clock()) {}
+
   // Lets `d` pass and runs the TTL pass the monitor would run.
   int64_t Pass(absl::Duration d) {
-    clock.Advance(d);
-    return db->TEST_RunTtlPass(clock.WallNow()).deleted_documents;
+    return test->AdvanceAndExpire(d).deleted_documents;
   }
-  std::string Now() {
-    return absl::StrCat(R"({"$date": {"$numberLong": ")",
-                        absl::ToUnixMillis(clock.WallNow()), R"("}})");
-  }
+  std::string Now() { return ttldb_testing::DateJson(clock.WallNow()); }
 
-  std::string dir;
-  FakeClock clock;
-  std::unique_ptr<Database> db;
+  std::unique_ptr<ttldb_testing::TestDatabase> test;
+  Database* const db;
+  FakeClock& clock;
+
+ private:
+  // In a fresh temporary directory, as a service's database would be.
+  static std::unique_ptr<ttldb_testing::TestDatabase> Open(const char* name) {
+    auto opened = ttldb_testing::TestDatabase::Open(
+        {}, ttldb_testing::TestDatabase::Storage::kTempDir);
+    EXAMPLE_OK(opened.status());
+    fprintf(stderr, "example %s in %s\n", name, (*opened)->path().c_str());
+    return std::move(*opened);
+  }
 };
 
 }  // namespace ttldb

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -29,7 +30,7 @@ TEST(CompactionTest, ScheduleWaitAndCloseWithQueuedRanges) {
   FakeClock clock(kStart);
   auto db = OpenDb(dir.path(), &clock);
   ASSERT_NE(db, nullptr);
-  Engine* engine = db->engine();
+  Engine* engine = DatabaseInternal::engine(*db);
   engine->WaitForCompactions();  // nothing queued: returns
   for (int i = 0; i < 50; ++i) {
     engine->ScheduleCompaction(absl::StrCat("I", i), absl::StrCat("I", i, "~"));
@@ -61,9 +62,9 @@ TEST(CompactionTest, BigSweepCompactsInTheBackground) {
             .ok());
   }
   ASSERT_TRUE(c.InsertOne(R"({"_id": "live"})").ok());
-  TtlPassStats stats = db->TEST_RunTtlPass(kStart);
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
   EXPECT_EQ(stats.deleted_documents, kDocs);
-  db->engine()->WaitForCompactions();
+  DatabaseInternal::engine(*db)->WaitForCompactions();
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   auto v = c.Validate();
   ASSERT_TRUE(v.ok());
@@ -71,7 +72,7 @@ TEST(CompactionTest, BigSweepCompactsInTheBackground) {
   // Writes and a second pass work while (or after) compacting.
   ASSERT_TRUE(
       c.InsertOne(absl::StrCat(R"({"_id": "x", "at": )", old, "}")).ok());
-  db->TEST_RunTtlPass(kStart);
+  DatabaseInternal::RunTtlPass(*db, kStart);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   EXPECT_TRUE(db->Close().ok());
 }

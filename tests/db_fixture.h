@@ -1,6 +1,6 @@
 // A test fixture: a database in a temporary directory, on a FakeClock that
 // starts at kTestStart, with the TTL monitor off (tests run passes on demand
-// with TEST_RunTtlPass). Test-only.
+// with DatabaseInternal::RunTtlPass). Test-only.
 #ifndef TTLDB_TESTS_DB_FIXTURE_H_
 #define TTLDB_TESTS_DB_FIXTURE_H_
 
@@ -9,6 +9,7 @@
 #include "base/clock.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

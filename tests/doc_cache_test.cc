@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -242,7 +243,7 @@ TEST(DocCacheTest, ConcurrentWritesReadsAndSweepsStayCoherent) {
       for (int k = 0; k < kKeys; ++k) c.FindById(Value::Int32(k)).IgnoreError();
     }
   });
-  TtlPassStats stats = db->TEST_RunTtlPass(kStart);
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
   swept = true;
   reader.join();
   EXPECT_EQ(stats.deleted_documents, kKeys / 2);

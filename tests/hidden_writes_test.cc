@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
@@ -98,7 +99,9 @@ TEST_F(HiddenWritesTest, UpsertReplacesHiddenUniqueCollision) {
 
   // The monitor finds nothing left to delete: no double count, no second
   // listener call.
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 0);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      0);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 1);
   EXPECT_EQ(Expired().size(), 1u);
 }
@@ -122,7 +125,9 @@ TEST_F(HiddenWritesTest, InsertReplacesHiddenUniqueCollision) {
   EXPECT_EQ(Expired().size(), 1u);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 1);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 0);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      0);
 }
 
 // An insert with the _id of a hidden document, and an upsert by that _id.
@@ -152,7 +157,9 @@ TEST_F(HiddenWritesTest, IdCollisionOnInsertAndUpsert) {
   EXPECT_EQ(Stored(c), 2);
   EXPECT_EQ(*c.CountDocuments(), 2);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 0);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      0);
   EXPECT_EQ(Expired().size(), 2u);
 }
 
@@ -184,7 +191,9 @@ TEST_F(HiddenWritesTest, UpdateAndReplaceTakeTheKeyOfAHiddenDocument) {
   EXPECT_EQ(Expired().size(), 2u);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 2);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 0);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      0);
 }
 
 // The other order: the monitor deletes first, the write then collides with
@@ -193,7 +202,9 @@ TEST_F(HiddenWritesTest, MonitorFirstThenWriteCountsOnce) {
   Collection& c = Sessions();
   ASSERT_TRUE(c.InsertOne(Doc(1, "ada", kStart)).ok());
   clock_.Advance(absl::Seconds(2));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      1);
   ASSERT_TRUE(c.InsertOne(Doc(1, "ada", clock_.WallNow())).ok());
   EXPECT_EQ(Expired().size(), 1u);
   TtlMetrics m = db_->GetTtlMetrics();
@@ -222,7 +233,9 @@ TEST_F(HiddenWritesTest, FailedWriteRemovesNothing) {
   EXPECT_EQ(Stored(c), 2);
   EXPECT_TRUE(Expired().empty());
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 0);
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      1);
   EXPECT_EQ(Expired().size(), 1u);
   EXPECT_TRUE(Valid(c));
 }
@@ -242,7 +255,7 @@ TEST_F(HiddenWritesTest, StatsCountAndEstimatedCountAgree) {
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 2);
   EXPECT_EQ(*c.EstimatedDocumentCount(), 2);
   EXPECT_EQ(*c.CountDocuments(), 1);
-  db_->TEST_RunTtlPass(clock_.WallNow());
+  DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   EXPECT_EQ(*c.EstimatedDocumentCount(), 1);
   EXPECT_EQ(*c.CountDocuments(), 1);
@@ -262,7 +275,9 @@ TEST_F(HiddenWritesTest, MongoBehaviourKeepsTheDuplicate) {
   EXPECT_EQ(ErrorCode(c.InsertOne(Doc(1, "bob", clock_.WallNow())).status()),
             kDuplicateKey);
   EXPECT_TRUE(Expired().empty());
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      1);
 }
 
 // The second report: with the monitor running under a deletion rate
@@ -333,7 +348,7 @@ TEST(HiddenWritesConcurrencyTest, UpsertLoopWithCappedMonitorNeverFails) {
   // Sweep what is left, then account for every document.
   ASSERT_TRUE(db->SetTtlMonitorEnabled(false).ok());
   clock.Advance(absl::Seconds(11));
-  db->TEST_RunTtlPass(clock.WallNow());
+  DatabaseInternal::RunTtlPass(*db, clock.WallNow());
   EXPECT_EQ(*c.EstimatedDocumentCount(), 0);
   TtlMetrics m = db->GetTtlMetrics();
   EXPECT_GT(m.deleted_by_writes, 0);

@@ -5,12 +5,20 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/matchers.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ttldb_testing::IsOk;
+using ttldb_testing::IsOkAndHolds;
+using ttldb_testing::StatusIs;
 
 const absl::Time kNow = kTestStart;
 constexpr int kE = 3600;   // expireAfterSeconds
@@ -40,16 +48,12 @@ class LifetimeTest : public DbTest {
 };
 
 TEST_F(LifetimeTest, InsertBoundariesExactlyAtTheCap) {
-  EXPECT_TRUE(InsertAt(1, Latest()).ok());
-  absl::Status s = InsertAt(2, Latest() + absl::Milliseconds(1));
-  EXPECT_EQ(ErrorCode(s), 121) << s;
-  EXPECT_NE(s.message().find("expireAt"), absl::string_view::npos) << s;
-  EXPECT_NE(s.message().find("86400"), absl::string_view::npos) << s;
-  EXPECT_TRUE(InsertAt(3, Expired() + absl::Milliseconds(1)).ok());
-  s = InsertAt(4, Expired());
-  EXPECT_EQ(ErrorCode(s), 121) << s;
-  EXPECT_NE(s.message().find("rejectExpired"), absl::string_view::npos) << s;
-  EXPECT_EQ(*c().CountDocuments(), 2);
+  EXPECT_THAT(InsertAt(1, Latest()), IsOk());
+  EXPECT_THAT(InsertAt(2, Latest() + absl::Milliseconds(1)),
+              StatusIs(121, AllOf(HasSubstr("expireAt"), HasSubstr("86400"))));
+  EXPECT_THAT(InsertAt(3, Expired() + absl::Milliseconds(1)), IsOk());
+  EXPECT_THAT(InsertAt(4, Expired()), StatusIs(121, "rejectExpired"));
+  EXPECT_THAT(c().CountDocuments(), IsOkAndHolds(2));
 }
 
 TEST_F(LifetimeTest, UpdatesReplaceAndUpsertAreChecked) {

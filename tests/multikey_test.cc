@@ -9,6 +9,7 @@
 #include "base/clock.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
@@ -23,7 +24,7 @@ class MultikeyTest : public DbTest {
  protected:
   // The catalog's flag of an index: "absent", "false" or "true".
   std::string Flag(const std::string& coll, const std::string& index) {
-    auto state = db_->engine()->GetState(coll);
+    auto state = DatabaseInternal::engine(*db_)->GetState(coll);
     if (state == nullptr) return "no collection";
     const IndexState* idx = state->FindIndex(index);
     if (idx == nullptr) return "no index";
@@ -139,7 +140,7 @@ TEST_F(MultikeyTest, SweepOfIndexThatBecameMultikeyDeletesEveryEntry) {
   Insert(c, absl::StrCat(R"({"_id": 100, "at": [)",
                          DateJson(kStart + absl::Hours(1)), ", ",
                          DateJson(kStart + absl::Hours(2)), "]}"));
-  db_->TEST_RunTtlPass(kStart);
+  DatabaseInternal::RunTtlPass(*db_, kStart);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   EXPECT_TRUE(Valid(c));
   auto left = c.FindOne("{}");
@@ -157,7 +158,7 @@ TEST_F(MultikeyTest, NonMultikeySweepDeletesWithoutReading) {
                            R"(, "note": "x[1]"})"));  // '[' in a string
   }
   EXPECT_EQ(Flag("s", "at_1"), "false");
-  TtlPassStats stats = db_->TEST_RunTtlPass(kStart);
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db_, kStart);
   EXPECT_EQ(stats.deleted_documents, 300);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 300);
   EXPECT_TRUE(Valid(c));
@@ -167,7 +168,7 @@ TEST_F(MultikeyTest, NonMultikeySweepDeletesWithoutReading) {
   ASSERT_TRUE(touched.ok()) << touched.status();
   EXPECT_EQ(touched->modified_count, 1);
   clock_.Advance(absl::Seconds(50));  // the others expired 20 s ago
-  db_->TEST_RunTtlPass(clock_.WallNow());
+  DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   EXPECT_TRUE(Valid(c));
 }

@@ -12,6 +12,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -113,15 +114,17 @@ TEST_F(TouchIntervalTest, EffectiveIdleTimeoutIsBetweenEMinusIAndE) {
     ASSERT_TRUE(r.ok()) << r.status();
     ASSERT_EQ(r->matched_count, 1) << "expired while in use, use " << i;
     writes += r->modified_count;
-    EXPECT_EQ((*db)->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 0);
+    EXPECT_EQ(
+        DatabaseInternal::RunTtlPass(**db, clock_.WallNow()).deleted_documents,
+        0);
   }
   EXPECT_LT(writes, 20);  // coalescing did skip writes
   const absl::Time last_use = clock_.WallNow();
   clock_.Advance(absl::Seconds(30));
   EXPECT_FALSE(c.FindById(Value::Int32(1)).ok());
-  EXPECT_EQ(
-      (*db)->TEST_RunTtlPass(last_use + absl::Seconds(30)).deleted_documents,
-      1);
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(**db, last_use + absl::Seconds(30))
+                .deleted_documents,
+            1);
 }
 
 }  // namespace

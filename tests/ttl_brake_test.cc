@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/sync_point.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
@@ -79,7 +80,7 @@ TEST_F(TtlBrakeTest, RaisingExpireAfterSecondsStopsThePass) {
                 R"({"index": {"keyPattern": {"lastSeen": 1}, "expireAfterSeconds": 3600}})");
     ASSERT_TRUE(r.ok()) << r.status();
   });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   // One batch went before the collMod; after it nothing is expired (dated
   // 5 minutes ago, E = 1 h), so nothing more is deleted.
   EXPECT_EQ(s.deleted_documents, kBatch);
@@ -97,7 +98,7 @@ TEST_F(TtlBrakeTest, LoweringExpireAfterSecondsAppliesFromTheNextBatch) {
                                            "expireAfterSeconds": 240}})")
                     .ok());
   });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, kDocs);
   EXPECT_EQ(Stored(), 0);
 }
@@ -108,7 +109,7 @@ TEST_F(TtlBrakeTest, DroppingTheIndexStopsThePass) {
   AtSecondBatch([db] {
     ASSERT_TRUE(db->collection("sessions").DropIndex("lastSeen_1").ok());
   });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, kBatch);
   EXPECT_EQ(Stored(), kDocs - kBatch);
 }
@@ -119,8 +120,9 @@ TEST_F(TtlBrakeTest, DisablingTheMonitorStopsABackgroundPass) {
   AtSecondBatch([db] { ASSERT_TRUE(db->SetTtlMonitorEnabled(false).ok()); });
   // The clock is 5 minutes past the last pass: enabling starts one at once.
   ASSERT_TRUE(db_->SetTtlMonitorEnabled(true).ok());
-  ASSERT_TRUE(db_->engine()->monitor()->TEST_WaitForBackgroundPasses(
-      1, absl::Seconds(30)));
+  ASSERT_TRUE(
+      DatabaseInternal::engine(*db_)->monitor()->TEST_WaitForBackgroundPasses(
+          1, absl::Seconds(30)));
   EXPECT_EQ(Stored(), kDocs - kBatch);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, kBatch);
 }
@@ -134,7 +136,7 @@ TEST_F(TtlBrakeTest, ExaminedKeysDocumentsAndDurationAreReported) {
   // Each of the 10 batches takes 1 s of the injected clock.
   SyncPoint::Set("TtlMonitor::BeforeBatch",
                  [this] { clock_.Advance(absl::Seconds(1)); });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, kDocs);
   EXPECT_EQ(s.examined_keys, kDocs);
   // The only index is the TTL index and not multikey: each entry says all

@@ -9,6 +9,7 @@
 #include "base/sync_point.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -65,12 +66,13 @@ TEST_F(TtlEngineTest, ExpiresAtCutoffInclusiveAndKeepsTouched) {
   ASSERT_TRUE(log.Touch(R"({"_id": 3})", "accessTime").ok());
 
   // Exactly at start + E: document 1 (date == cutoff) expires, 2 does not.
-  TtlPassStats s = db_->TEST_RunTtlPass(kStart + absl::Hours(1));
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, kStart + absl::Hours(1));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(s.deleted_keys, 1);
   EXPECT_FALSE(log.FindById(Value::Int32(1)).ok());
   EXPECT_EQ(Count(log), 2);
-  s = db_->TEST_RunTtlPass(kStart + absl::Hours(1) + absl::Milliseconds(1));
+  s = DatabaseInternal::RunTtlPass(
+      *db_, kStart + absl::Hours(1) + absl::Milliseconds(1));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(Count(log), 1);
   EXPECT_TRUE(log.FindById(Value::Int32(3)).ok());
@@ -101,7 +103,7 @@ TEST_F(TtlEngineTest, OnlyDatesExpire) {
               R"({"_id": 8, "t": {"$date": {"$numberLong": "9000000000000000"}}})",
           })
           .ok());
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart).deleted_documents, 2);
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart).deleted_documents, 2);
   EXPECT_EQ(*c.CountDocuments(), 6);
   EXPECT_TRUE(c.Validate()->Get("valid")->bool_value());
 }
@@ -127,7 +129,9 @@ TEST_F(TtlEngineTest, HiddenAtOnceUnlessMongoBehaviourIsAsked) {
   Open(/*hide_expired=*/false);
   Collection& c2 = db_->collection("s");
   EXPECT_EQ(*c2.CountDocuments(), 3);  // MongoDB's behaviour: visible
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      1);
   EXPECT_EQ(*c2.CountDocuments(), 2);
 }
 
@@ -139,11 +143,14 @@ TEST_F(TtlEngineTest, ExpireAtWithZeroAndDescendingIndex) {
   for (int i = 0; i < 10; ++i) {
     Insert(c, i, kStart + absl::Seconds(i * 10), "expireAt");
   }
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart + absl::Seconds(45)).deleted_documents,
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(45))
+                .deleted_documents,
             5);
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart + absl::Seconds(45)).deleted_documents,
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(45))
+                .deleted_documents,
             0);
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart + absl::Seconds(90)).deleted_documents,
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(90))
+                .deleted_documents,
             5);
 }
 
@@ -166,7 +173,9 @@ TEST_F(TtlEngineTest, PartialTtlIndexOnlyExpiresWhatItIndexes) {
       c.UpdateOne(R"({"_id": 2})",
                   R"({"$set": {"draft": false}, "$unset": {"draftTime": ""}})")
           .ok());
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart + absl::Hours(1)).deleted_documents, 1);
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Hours(1))
+                .deleted_documents,
+            1);
   EXPECT_TRUE(c.FindById(Value::Int32(2)).ok());
 }
 
@@ -230,7 +239,8 @@ TEST_F(TtlEngineTest, CollModChangesExpiryInPlaceAndConverts) {
   reply = c.CollMod(R"({"index": {"name": "t_1", "hidden": true}})");
   ASSERT_TRUE(reply.ok());
   // A hidden TTL index still expires documents.
-  EXPECT_EQ(db_->TEST_RunTtlPass(kStart + absl::Seconds(50)).deleted_documents,
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(50))
+                .deleted_documents,
             1);
 }
 
@@ -255,7 +265,8 @@ TEST_F(TtlEngineTest, RoundRobinDoesNotStarveASmallCollection) {
       small.CreateIndex(R"({"t": 1})", R"({"expireAfterSeconds": 1})").ok());
   for (int i = 0; i < 1000; ++i) Insert(big, i, kStart, "t");
   for (int i = 0; i < 3; ++i) Insert(small, i, kStart, "t");
-  TtlPassStats s = db_->TEST_RunTtlPass(kStart + absl::Minutes(1));
+  TtlPassStats s =
+      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Minutes(1));
   EXPECT_EQ(s.deleted_documents, 1003);
   // 1000 / 100 batches: 10 rounds of one sub-pass (MongoDB counts
   // sub-passes, src/mongo/db/ttl/ttl_test.cpp TTLSingleSubPass).
@@ -297,7 +308,7 @@ TEST_F(TtlEngineTest, DocumentTouchedDuringThePassIsKept) {
                               UpdateOptions{.upsert = true})
                     .ok());
   });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_TRUE(fired.load());
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_TRUE(c.FindById(Value::Int32(1)).ok());
@@ -327,7 +338,7 @@ TEST_F(TtlEngineTest, MongoModeTouchDuringThePassIsNeverDeleted) {
     ASSERT_EQ(r->modified_count, 2);
     ASSERT_EQ(*cc.DeleteOne(R"({"_id": 4})"), 1);
   });
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(fired.load(), 1);
   EXPECT_EQ(s.deleted_documents, 1);  // only 2: 1 and 3 touched, 4 gone
   EXPECT_EQ(*c.CountDocuments(), 2);
@@ -344,7 +355,9 @@ TEST_F(TtlEngineTest, ReopenDeletesExpiredAtFirstPass) {
   for (int i = 0; i < 20; ++i) Insert(c, i, kStart, "t");
   Open(true);
   clock_.Advance(absl::Minutes(1));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 20);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      20);
 }
 
 TEST_F(TtlEngineTest, SweepAfterManyDeletionsResumesAndStaysCorrect) {
@@ -354,12 +367,14 @@ TEST_F(TtlEngineTest, SweepAfterManyDeletionsResumesAndStaysCorrect) {
   for (int i = 0; i < 3000; ++i)
     Insert(c, i, kStart + absl::Milliseconds(i), "t");
   EXPECT_EQ(
-      db_->TEST_RunTtlPass(kStart + absl::Milliseconds(1999)).deleted_documents,
+      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Milliseconds(1999))
+          .deleted_documents,
       2000);
   // A write below the resume point (an older date) must still expire.
   Insert(c, 99999, kStart - absl::Hours(1), "t");
   EXPECT_EQ(
-      db_->TEST_RunTtlPass(kStart + absl::Milliseconds(2499)).deleted_documents,
+      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Milliseconds(2499))
+          .deleted_documents,
       501);
   EXPECT_FALSE(c.FindById(Value::Int32(99999)).ok());
   EXPECT_EQ(Count(c), 500);

@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
@@ -96,22 +97,25 @@ TEST_F(TtlIndexRulesTest, TwoPartialTtlIndexesOnOneKeyEachExpireTheirOwn) {
   Insert(log, 2, "info");
   Insert(log, 3, "warn");  // matches neither filter: never expires
 
-  EXPECT_EQ(
-      db_->TEST_RunTtlPass(kTestStart + absl::Minutes(59)).deleted_documents,
-      0);
-  EXPECT_EQ(db_->TEST_RunTtlPass(kTestStart + absl::Hours(1)).deleted_documents,
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Minutes(59))
+                .deleted_documents,
+            0);
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(1))
+                .deleted_documents,
             1);
   EXPECT_FALSE(Has(log, 1));
   EXPECT_TRUE(Has(log, 2));
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(
+                *db_, kTestStart + absl::Hours(24 * 30) - absl::Seconds(1))
+                .deleted_documents,
+            0);
   EXPECT_EQ(
-      db_->TEST_RunTtlPass(kTestStart + absl::Hours(24 * 30) - absl::Seconds(1))
+      DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(24 * 30))
           .deleted_documents,
-      0);
-  EXPECT_EQ(
-      db_->TEST_RunTtlPass(kTestStart + absl::Hours(24 * 30)).deleted_documents,
       1);
   EXPECT_FALSE(Has(log, 2));
-  EXPECT_EQ(db_->TEST_RunTtlPass(kTestStart + absl::Hours(24 * 365 * 100))
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(
+                *db_, kTestStart + absl::Hours(24 * 365 * 100))
                 .deleted_documents,
             0);
   EXPECT_TRUE(Has(log, 3));
@@ -237,7 +241,8 @@ TEST_F(TtlIndexRulesTest, InvalidStoredValueIsListedAsInt32MaxAndRoundTrips) {
     EXPECT_EQ(ToJson((*c2.ListIndexes())[1]),
               R"({"v":2,"key":{"t":1},"name":"t_1",)"
               R"("expireAfterSeconds":2147483647})");
-    TtlPassStats s = db_->TEST_RunTtlPass(kTestStart + absl::Hours(1));
+    TtlPassStats s =
+        DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(1));
     EXPECT_EQ(s.deleted_documents, 0);
     EXPECT_EQ(s.invalid_index_skips, 1);
 
@@ -268,9 +273,10 @@ TEST_F(TtlIndexRulesTest, FractionalStoredValueIsTruncatedAndActive) {
   Collection& c2 = db_->collection("c");
   EXPECT_EQ(ToJson((*c2.ListIndexes())[1]),
             R"({"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":4.5})");
-  TtlPassStats s = db_->TEST_RunTtlPass(kTestStart + absl::Seconds(3));
+  TtlPassStats s =
+      DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(3));
   EXPECT_EQ(s.deleted_documents, 0);
-  s = db_->TEST_RunTtlPass(kTestStart + absl::Seconds(4));
+  s = DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(4));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(s.invalid_index_skips, 0);
 }

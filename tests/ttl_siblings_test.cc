@@ -11,6 +11,7 @@
 #include "base/sync_point.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "gtest/gtest.h"
@@ -107,7 +108,7 @@ TEST_F(TtlSiblingsTest, DeletesEveryEntryWithoutReadingDocuments) {
                 ->modified_count,
             40);
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, 150);
   // Per document: the TTL entry, user, tags (2 or 3 keys), org (some).
   EXPECT_GT(s.deleted_keys, 150 * 4);
@@ -129,7 +130,9 @@ TEST_F(TtlSiblingsTest, IndexCreatedLaterIsListedByTheBuild) {
   }
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 50);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      50);
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();
   EXPECT_EQ(CountIn(R"({"user": {"$exists": true}})", "user_1"), 0);
@@ -143,7 +146,9 @@ TEST_F(TtlSiblingsTest, NewTtlIndexListsTheExistingIndexes) {
   }
   CreateTtlIndex();
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 50);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      50);
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();
 }
@@ -158,7 +163,7 @@ TEST_F(TtlSiblingsTest, DroppedIndexIsSkipped) {
   }
   ASSERT_TRUE(c.DropIndex("user_1").ok());
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, 20);
   EXPECT_EQ(s.deleted_keys, 40);  // TTL + group; user's entries are gone
   EXPECT_EQ(reads_.load(), 0);
@@ -186,7 +191,7 @@ TEST_F(TtlSiblingsTest, EntriesWithoutListsAreReadAndStillFullyDeleted) {
     Insert(i, kStart, R"(, "tags": [3])");
   }
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, 20);
   EXPECT_EQ(s.deleted_keys, 10 * 3 + 5 * 401 + 5 * 2);
   EXPECT_EQ(reads_.load(), 15);  // 10 plain + 5 over the cap
@@ -201,7 +206,9 @@ TEST_F(TtlSiblingsTest, AnExpiryListenerReadsEveryDocument) {
   ASSERT_TRUE(c.CreateIndex(R"({"user": 1})").ok());
   for (int i = 0; i < 30; ++i) Insert(i, kStart, R"(, "user": "x")");
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 30);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      30);
   EXPECT_EQ(reads_.load(), 30);
   EXPECT_EQ(listened_, 30);
   ExpectValid();
@@ -218,7 +225,7 @@ TEST_F(TtlSiblingsTest, MultikeyTtlFieldIsReadOnce) {
   ASSERT_TRUE(r.ok()) << r.status();
   Insert(2, kStart, R"(, "user": "b")");
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, 2);
   EXPECT_EQ(s.deleted_keys, 3 + 2);
   EXPECT_EQ(reads_.load(), 1);
@@ -234,7 +241,9 @@ TEST_F(TtlSiblingsTest, UpdateOfAnotherIndexedFieldBetweenPassesIsFollowed) {
                 ->modified_count,
             1);
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 1);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      1);
   ExpectValid();
   // The unique key "b" is free again: no entry was left behind.
   Insert(2, clock_.WallNow(), R"(, "user": "b")");
@@ -248,7 +257,9 @@ TEST_F(TtlSiblingsTest, ListsSurviveReopen) {
   for (int i = 0; i < 10; ++i) Insert(i, kStart, R"(, "user": "x")");
   Open();
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 10);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      10);
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();
 }
@@ -298,7 +309,9 @@ TEST_F(TtlSiblingsTest, FormatOneDatabaseIsReadAndUpgraded) {
   }
   Open();
   clock_.Advance(absl::Minutes(5));
-  EXPECT_EQ(db_->TEST_RunTtlPass(clock_.WallNow()).deleted_documents, 10);
+  EXPECT_EQ(
+      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+      10);
   // Opening a format-1 database now rebuilds its keys for format 3
   // (Engine::LoadCatalog), which writes the entries with their siblings:
   // the monitor no longer reads the documents.
@@ -337,7 +350,7 @@ TEST_F(TtlSiblingsTest, BuildOverTheCapLeavesNoStaleList) {
   ExpectValid();
   ASSERT_TRUE(c.DropIndex("tags_1").ok());
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, 1);
   ExpectValid();
   EXPECT_EQ(CountIn("{}", "user_1"), 0);
@@ -523,7 +536,7 @@ TEST_F(TtlSiblingsTest, RandomWritesKeepListsExact) {
           clock.Advance(absl::Minutes(pick(4)));
           auto visible = c.CountDocuments();
           ASSERT_TRUE(visible.ok()) << visible.status();
-          db->TEST_RunTtlPass(clock.WallNow());
+          DatabaseInternal::RunTtlPass(*db, clock.WallNow());
           auto v = c.Validate();
           ASSERT_TRUE(v.ok()) << v.status();
           EXPECT_EQ(v->Get("nrecords")->int64_value(), *visible)
@@ -558,7 +571,7 @@ TEST_F(TtlSiblingsTest, FailedBuildAfterACommittedChunk) {
   ASSERT_TRUE(absl::IsAlreadyExists(failed.status())) << failed.status();
   ExpectValid();
   clock_.Advance(absl::Minutes(5));
-  TtlPassStats s = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(s.deleted_documents, kDocs);
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();

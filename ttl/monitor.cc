@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/sync_point.h"
 #include "ttl/schedule.h"
 #include "ttl/ttl_spec.h"
@@ -55,6 +56,7 @@ TtlMonitor::TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options)
     : store_(store),
       clock_(clock),
       exact_wakeup_(options.exact_wakeup),
+      logger_(std::move(options.logger)),
       max_deletes_per_second_(
           options.max_deletes_per_second > 0 &&
                   std::isfinite(options.max_deletes_per_second)
@@ -290,6 +292,12 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
         work.push_back(ref);
       } else {
         ++stats.invalid_index_skips;  // once per sub-pass, as MongoDB
+        if (logger_) {
+          logger_(LogLevel::kWarning,
+                  absl::StrCat("TTL: skipping index '", ref.index_name,
+                               "' of collection '", ref.collection,
+                               "': its expireAfterSeconds is invalid"));
+        }
       }
     }
     const absl::Time sub_pass_start = clock_->SteadyNow();
@@ -326,6 +334,12 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
           ++stats.failed_batches;
           failed.insert(key(*ref));
           last_error = std::string(result.status().ToString());
+          if (logger_) {
+            logger_(LogLevel::kWarning,
+                    absl::StrCat("TTL: a batch of index '", ref->index_name,
+                                 "' of collection '", ref->collection,
+                                 "' failed (retried next pass): ", last_error));
+          }
           continue;
         }
         stats.deleted_documents += result->deleted_documents;
@@ -371,6 +385,16 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
   const absl::Time end = clock_->SteadyNow();
   stats.duration = end - start;
   TTLDB_SYNC_POINT("TtlMonitor::PassEnd");
+  if (logger_) {
+    logger_(stats.deleted_documents > 0 ? LogLevel::kInfo : LogLevel::kDebug,
+            absl::StrCat(
+                "TTL pass", background ? "" : " (on demand)", ": deleted ",
+                stats.deleted_documents, " documents and ", stats.deleted_keys,
+                " index keys; examined ", stats.examined_keys, " keys and ",
+                stats.examined_documents, " documents in ", stats.sub_passes,
+                " sub-passes; ", stats.failed_batches, " failed batches; took ",
+                absl::FormatDuration(stats.duration)));
+  }
 
   MutexLock lock(&mu_);
   metrics_.passes += 1;

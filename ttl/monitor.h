@@ -37,6 +37,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "base/clock.h"
+#include "base/log.h"
 #include "base/mutex.h"
 #include "ttl/metrics.h"
 #include "ttl/ttl_store.h"
@@ -74,6 +75,9 @@ struct MonitorOptions {
   // a FakeClock and a slice of a millisecond); SetSleep, SetEnabled,
   // NotifyExpiry and Stop wake the thread at once regardless.
   absl::Duration wait_slice = absl::Seconds(1);
+  // Receives each pass's summary (debug; info when it deleted documents)
+  // and the errors the pass worked around (warning). May be empty.
+  Logger logger;
 };
 
 class TtlMonitor {
@@ -185,6 +189,7 @@ class TtlMonitor {
   TtlStore* const store_;
   Clock* const clock_;
   const bool exact_wakeup_;
+  const Logger logger_;
   const double max_deletes_per_second_;
   const absl::Duration min_interval_;
   const absl::Duration wait_slice_;

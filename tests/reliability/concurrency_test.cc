@@ -1,6 +1,6 @@
 // Several threads insert, touch ($currentDate and Collection::Touch), read
-// and delete documents while TTL passes run (both TEST_RunTtlPass from a
-// thread that advances a FakeClock and the background monitor), checked
+// and delete documents while TTL passes run (both DatabaseInternal::RunTtlPass
+// from a thread that advances a FakeClock and the background monitor), checked
 // against a shadow model:
 //  - no document is deleted unless it could have been expired: its last
 //    acknowledged accessTime is at least E before the clock;
@@ -24,6 +24,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 
@@ -216,7 +217,7 @@ TEST_P(ConcurrencyTest, ShadowModelHoldsUnderConcurrentTtlPasses) {
     std::thread passer([&] {
       while (!stop.load()) {
         clock_.Advance(kPassStep);
-        TtlPassStats st = db_->TEST_RunTtlPass(clock_.WallNow());
+        TtlPassStats st = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
         EXPECT_EQ(st.failed_batches, 0);
         passes++;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -236,8 +237,8 @@ TEST_P(ConcurrencyTest, ShadowModelHoldsUnderConcurrentTtlPasses) {
     // Quiescent: two passes, then every expired document is gone and every
     // unexpired one is exactly as its owner left it.
     const absl::Time now = clock_.WallNow();
-    db_->TEST_RunTtlPass(now);
-    db_->TEST_RunTtlPass(now);
+    DatabaseInternal::RunTtlPass(*db_, now);
+    DatabaseInternal::RunTtlPass(*db_, now);
     const absl::Time cutoff = now - kExpireAfter;
     int64_t alive = 0, expired = 0;
     for (int w = 0; w < kWorkers; ++w) {

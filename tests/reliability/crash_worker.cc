@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "tests/reliability/crash_log.h"
 
 namespace ttldb {
@@ -153,7 +154,7 @@ int Run(const char* dir, const char* log_path, unsigned seed) {
         if (s.ok()) index_w = false;
         break;
       case 'P': {
-        TtlPassStats st = (*db)->TEST_RunTtlPass(absl::Now());
+        TtlPassStats st = DatabaseInternal::RunTtlPass(**db, absl::Now());
         if (st.failed_batches != 0) s = absl::InternalError("TTL pass failed");
         break;
       }

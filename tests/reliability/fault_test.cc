@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
@@ -253,7 +254,7 @@ TEST_F(FaultTest, ManifestReadFailureFailsOpenCleanly) {
 // is well once the fault is gone.
 TEST_F(FaultTest, TableReadFailuresAreErrorsNotAbsence) {
   Populate(300);
-  db_->engine()->db()->CompactRange(nullptr, nullptr);
+  DatabaseInternal::engine(*db_)->db()->CompactRange(nullptr, nullptr);
   Reopen();
   env_.Inject(FaultKind::kRead, ".ldb");
   Collection& c = db_->collection("c");
@@ -280,12 +281,12 @@ TEST_F(FaultTest, TableReadFailuresAreErrorsNotAbsence) {
 // and deletes nothing; the next pass, the fault gone, deletes everything.
 TEST_F(FaultTest, TtlPassSurvivesFailingRead) {
   Populate(300);
-  db_->engine()->db()->CompactRange(nullptr, nullptr);
+  DatabaseInternal::engine(*db_)->db()->CompactRange(nullptr, nullptr);
   Reopen();
   Collection& c = db_->collection("c");
   env_.Inject(FaultKind::kRead, ".ldb");
   const absl::Time later = clock_.WallNow() + absl::Hours(2);
-  TtlPassStats failed = db_->TEST_RunTtlPass(later);
+  TtlPassStats failed = DatabaseInternal::RunTtlPass(*db_, later);
   EXPECT_GE(failed.failed_batches, 1);
   EXPECT_EQ(failed.deleted_documents, 0);
   TtlMetrics m = db_->GetTtlMetrics();
@@ -294,7 +295,7 @@ TEST_F(FaultTest, TtlPassSurvivesFailingRead) {
 
   env_.ClearAll();
   EXPECT_EQ(c.Stats()->Get("count")->AsDouble(), 300);
-  TtlPassStats ok = db_->TEST_RunTtlPass(later);
+  TtlPassStats ok = DatabaseInternal::RunTtlPass(*db_, later);
   EXPECT_EQ(ok.failed_batches, 0);
   EXPECT_EQ(ok.deleted_documents, 300);
   EXPECT_EQ(c.Stats()->Get("count")->AsDouble(), 0);
@@ -313,7 +314,7 @@ TEST_F(FaultTest, TtlPassAfterFailingWrite) {
   }
   clock_.Advance(absl::Hours(1));
   env_.Inject(FaultKind::kWrite, ".log");
-  TtlPassStats failed = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats failed = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_GE(failed.failed_batches, 1);
   EXPECT_EQ(failed.deleted_documents, 0);
   EXPECT_GE(db_->GetTtlMetrics().failed_batches, 1);
@@ -326,7 +327,7 @@ TEST_F(FaultTest, TtlPassAfterFailingWrite) {
   Reopen();
   Collection& c2 = db_->collection("c");
   EXPECT_EQ(c2.Stats()->Get("count")->AsDouble(), 30);
-  TtlPassStats ok = db_->TEST_RunTtlPass(clock_.WallNow());
+  TtlPassStats ok = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(ok.failed_batches, 0);
   EXPECT_EQ(ok.deleted_documents, 30);
   EXPECT_TRUE(ValidateAll(*db_).ok());
@@ -349,7 +350,7 @@ TEST_F(FaultTest, BackgroundMonitorSurvivesFailingPasses) {
   }
   env_.Inject(FaultKind::kWrite, ".log");
   ASSERT_TRUE(db_->SetTtlMonitorEnabled(true).ok());
-  TtlMonitor* monitor = db_->engine()->monitor();
+  TtlMonitor* monitor = DatabaseInternal::engine(*db_)->monitor();
   const int64_t passes = monitor->TEST_background_passes();
   ASSERT_TRUE(
       monitor->TEST_WaitForBackgroundPasses(passes + 3, absl::Seconds(20)));
@@ -358,7 +359,7 @@ TEST_F(FaultTest, BackgroundMonitorSurvivesFailingPasses) {
 
   Reopen(/*monitor=*/true);
   ASSERT_TRUE(db_->SetTtlMonitorEnabled(true).ok());
-  monitor = db_->engine()->monitor();
+  monitor = DatabaseInternal::engine(*db_)->monitor();
   const int64_t later = monitor->TEST_background_passes();
   ASSERT_TRUE(
       monitor->TEST_WaitForBackgroundPasses(later + 1, absl::Seconds(20)));

@@ -1,10 +1,12 @@
 // ttldb through its public API (engine/database.h, engine/collection.h),
-// with the monitor off and sweeps run by TEST_RunTtlPass at a fixed "now".
+// with the monitor off and sweeps run by DatabaseInternal::RunTtlPass at a
+// fixed "now".
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
 
@@ -80,7 +82,8 @@ class TtldbStore : public Store {
   }
 
   int64_t Sweep(int64_t now_millis) override {
-    TtlPassStats s = db_->TEST_RunTtlPass(absl::FromUnixMillis(now_millis));
+    TtlPassStats s =
+        DatabaseInternal::RunTtlPass(*db_, absl::FromUnixMillis(now_millis));
     if (s.failed_batches != 0) Die("TTL pass had failed batches");
     return s.deleted_documents;
   }
