@@ -26,6 +26,7 @@ PACKAGES=(
   libsqlite3-dev           # the benchmark's SQLite peer
   libedit-dev              # line editing in the interactive shell
   libpcre2-dev             # PCRE2 (UTF mode) for $regex, as MongoDB uses
+  libbson-dev              # BSON for the wire protocol (server/), MongoDB's libbson
   libintelrdfpmath-dev     # Decimal128: Intel's BID library, as MongoDB links it
   pkg-config
   cmake                    # the CMake build (CMakeLists.txt) and its consumer check
@@ -33,6 +34,7 @@ PACKAGES=(
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   python3
   tzdata                   # Olson time zones for the date operators (absl::LoadTimeZone)
+  nodejs                   # the real-client tests (scripts/client_tests.sh)
 )
 
 missing=()
@@ -41,6 +43,9 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# Debian packages npm apart from nodejs; NodeSource's nodejs bundles it (and
+# conflicts with Debian's npm), so ask for it only when there is none.
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 SUDO=""

@@ -9,6 +9,8 @@
 //                [--indexes FILE] [--skew-tolerance-secs N]
 //   ttldb repair --db DIR            (tools/ops_commands.h)
 //   ttldb backup --db DIR --out DEST
+//   ttldb serve [--db DIR] [--bind IP] [--port N] [--unix-socket PATH] ...
+//                (tools/serve.h)
 //
 // The shell runs --eval code (printing the value of each expression, as
 // `mongosh --eval` does), then FILE scripts (printing only print() /
@@ -48,6 +50,7 @@
 #include "tools/import_export.h"
 #include "tools/ops_commands.h"
 #include "tools/repl.h"
+#include "tools/serve.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
 
@@ -65,6 +68,8 @@ constexpr char kUsage[] =
                [--indexes FILE] [--skew-tolerance-secs N]
   ttldb repair --db DIR
   ttldb backup --db DIR --out DEST
+  ttldb serve [--db DIR] [--bind 127.0.0.1] [--port 27017] [...]
+               (MongoDB's wire protocol; ttldb serve --help)
 )";
 
 // 60 s: MongoDB's ttlMonitorSleepSecs default.
@@ -418,6 +423,9 @@ int main(int argc, char** argv) {
     return ttldb::RunOpsCommand(
         argv[1], std::vector<std::string>(argv + 2, argv + argc), std::cout,
         std::cerr);
+  }
+  if (argc > 1 && std::string(argv[1]) == "serve") {
+    return ttldb::RunServe(argc - 2, argv + 2);
   }
   std::string command;
   int first = 1;

@@ -1,0 +1,49 @@
+// Starts `ttldb serve` on a free port over a fresh temporary directory, for
+// the client tests. TTLDB_BIN names the binary (scripts/client_tests.sh
+// sets it to Bazel's build of //tools:ttldb).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
+
+// Resolves to {port, uri, dir, stop()} once the server listens. `args` are
+// extra `ttldb serve` flags; `dir` reuses a data directory. stop() sends
+// SIGTERM and resolves to the exit code (0 after a clean shutdown); it also
+// removes the directory unless `{keep: true}` is passed.
+export function startServer(args = [], dir = undefined) {
+  dir ??= mkdtempSync(join(tmpdir(), 'ttldb-serve-'));
+  const child = spawn(TTLDB_BIN, ['serve', '--db', dir, '--port', '0', ...args],
+                      { stdio: ['ignore', 'inherit', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) =>
+    resolve(code ?? signal)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(
+      `ttldb serve did not start: ${stderr}`)), 20000);
+    child.on('error', reject);
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const m = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (m && timer) {
+        clearTimeout(timer);
+        const port = Number(m[1]);
+        resolve({
+          port,
+          dir,
+          uri: `mongodb://127.0.0.1:${port}/`,
+          stderr: () => stderr,
+          async stop({ keep = false } = {}) {
+            child.kill('SIGTERM');
+            const code = await exited;
+            if (!keep) rmSync(dir, { recursive: true, force: true });
+            return code;
+          },
+        });
+      }
+    });
+    exited.then((code) => reject(new Error(
+      `ttldb serve exited (${code}) before listening: ${stderr}`)));
+  });
+}

@@ -1,0 +1,175 @@
+#include "tools/serve.h"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "commands/command_runner.h"
+#include "server/server.h"
+
+namespace ttldb {
+namespace {
+
+constexpr char kServeUsage[] =
+    R"(usage:
+  ttldb serve [--db DIR] [--bind 127.0.0.1] [--port 27017]
+              [--unix-socket PATH] [--max-connections N]
+              [--setParameter ttlMonitorSleepSecs=N]
+              [--setParameter ttlMonitorEnabled=true|false]
+              [--message-timeout-secs N] [--quiet]
+DIR holds one subdirectory per database (default: $TTLDB_HOME, else
+$XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/server). Port 0 picks a free
+port; the chosen one is printed ("listening on 127.0.0.1:PORT").
+)";
+
+int Usage(const std::string& message) {
+  std::cerr << "ttldb serve: " << message << "\n" << kServeUsage;
+  return 2;
+}
+
+std::string DefaultRoot() {
+  const char* home = std::getenv("TTLDB_HOME");
+  if (home != nullptr && *home != '\0') return home;
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg != nullptr && *xdg != '\0') return absl::StrCat(xdg, "/ttldb");
+  const char* user_home = std::getenv("HOME");
+  return absl::StrCat(user_home != nullptr ? user_home : ".",
+                      "/.local/share/ttldb/server");
+}
+
+}  // namespace
+
+int RunServe(int argc, char** argv) {
+  std::string root;
+  bool quiet = false;
+  server::ServerOptions so;
+  commands::RunnerOptions ro;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_inline = false;
+    size_t eq = arg.find('=');
+    if (absl::StartsWith(arg, "--") && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_inline = true;
+    }
+    auto next = [&]() -> bool {
+      if (has_inline) return true;
+      if (i + 1 >= argc) return false;
+      value = argv[++i];
+      return true;
+    };
+    int64_t n = 0;
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kServeUsage;
+      return 0;
+    } else if (arg == "--quiet") {
+      quiet = true;
+    } else if (arg == "--db" || arg == "--dbpath") {
+      if (!next() || value.empty()) return Usage("--db needs a directory");
+      root = value;
+    } else if (arg == "--bind" || arg == "--bind_ip") {
+      if (!next() || value.empty()) return Usage("--bind needs an address");
+      so.bind_ip = value;
+    } else if (arg == "--port") {
+      if (!next() || !absl::SimpleAtoi(value, &n) || n < 0 || n > 65535) {
+        return Usage("--port needs a number from 0 to 65535");
+      }
+      so.port = static_cast<int>(n);
+    } else if (arg == "--unix-socket") {
+      if (!next() || value.empty()) return Usage("--unix-socket needs a path");
+      so.unix_socket = value;
+    } else if (arg == "--max-connections" || arg == "--maxConns") {
+      if (!next() || !absl::SimpleAtoi(value, &n) || n < 1) {
+        return Usage("--max-connections needs a positive number");
+      }
+      so.max_connections = static_cast<int>(n);
+    } else if (arg == "--message-timeout-secs") {
+      if (!next() || !absl::SimpleAtoi(value, &n) || n < 1) {
+        return Usage("--message-timeout-secs needs a positive number");
+      }
+      so.message_timeout = absl::Seconds(n);
+    } else if (arg == "--setParameter") {
+      if (!next()) return Usage("--setParameter needs name=value");
+      size_t at = value.find('=');
+      std::string name = value.substr(0, at);
+      std::string v = at == std::string::npos ? "" : value.substr(at + 1);
+      if (name == "ttlMonitorSleepSecs" && absl::SimpleAtoi(v, &n) && n > 0) {
+        ro.database_options.ttl_monitor_sleep = absl::Seconds(n);
+      } else if (name == "ttlMonitorEnabled" && (v == "true" || v == "false")) {
+        ro.database_options.ttl_monitor_enabled = v == "true";
+      } else {
+        return Usage(absl::StrCat("unsupported --setParameter ", value));
+      }
+    } else {
+      return Usage(absl::StrCat("unknown option ", argv[i]));
+    }
+  }
+  if (root.empty()) root = DefaultRoot();
+  ro.argv = {"ttldb", "serve"};
+  for (int i = 0; i < argc; ++i) ro.argv.push_back(argv[i]);
+  // With --port 0 the port is known only once bound; the runner then
+  // reports its default.
+  if (so.port != 0) ro.host_port = absl::StrCat(so.bind_ip, ":", so.port);
+
+  // SIGTERM and SIGINT are taken by sigwait below: block them before any
+  // thread (TTL monitors, connections) starts, so every thread inherits
+  // the mask and none is killed by them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  absl::StatusOr<std::unique_ptr<commands::CommandRunner>> runner =
+      commands::CommandRunner::Open(root, ro);
+  if (!runner.ok()) {
+    std::cerr << "ttldb serve: cannot open " << root << ": "
+              << runner.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<std::unique_ptr<server::Server>> srv =
+      server::Server::Start(runner->get(), so);
+  if (!srv.ok()) {
+    std::cerr << "ttldb serve: " << srv.status().message() << "\n";
+    (void)(*runner)->Close();
+    return 1;
+  }
+  if (!quiet) {
+    std::cerr << "ttldb serve: data directory " << root << "\n";
+    if (!so.unix_socket.empty()) {
+      std::cerr << "ttldb serve: listening on " << so.unix_socket << "\n";
+    }
+  }
+  // Always printed: tests and scripts read the port from it.
+  std::cerr << "ttldb serve: listening on " << so.bind_ip << ":"
+            << (*srv)->port() << std::endl;
+
+  int sig = 0;
+  while (sigwait(&signals, &sig) != 0) {
+  }
+  if (!quiet) {
+    std::cerr << "ttldb serve: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
+              << ": finishing in-flight operations\n";
+  }
+  (*srv)->Shutdown();
+  absl::Status closed = (*runner)->Close();
+  if (!closed.ok()) {
+    std::cerr << "ttldb serve: closing the databases: " << closed.message()
+              << "\n";
+    return 1;
+  }
+  if (!quiet) std::cerr << "ttldb serve: stopped cleanly\n";
+  return 0;
+}
+
+}  // namespace ttldb
