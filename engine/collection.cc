@@ -105,10 +105,13 @@ struct WriteRequest {
 
 // Applies `request` to one document (under write_mu_). Returns whether it
 // was modified (or deleted).
-static absl::StatusOr<bool> ApplyToDocument(
-    Engine* engine, const CollectionState& state, const WriteRequest& request,
-    const Value& doc, absl::Time now, const WriteOptions& options,
-    std::optional<size_t> matched, Engine::ExpiredRemovals* removed)
+static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
+                                            const CollectionState& state,
+                                            const WriteRequest& request,
+                                            const Value& doc, absl::Time now,
+                                            const WriteOptions& options,
+                                            std::optional<size_t> matched,
+                                            Engine::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
@@ -207,10 +210,10 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         continue;
       }
       ++result.matched_count;
-      ASSIGN_OR_RETURN(
-          bool modified,
-          ApplyToDocument(engine, *current, request, *doc, now, options,
-                          details.elem_match_key, &removed));
+      ASSIGN_OR_RETURN(bool modified,
+                       ApplyToDocument(engine, *current, request, *doc, now,
+                                       options, details.elem_match_key,
+                                       &removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||

@@ -52,7 +52,7 @@ int64_t Access(int64_t i) {
 }
 
 struct Store {
-  std::string dir;
+  std::string root, dir;
   std::unique_ptr<FakeClock> clock;
   std::unique_ptr<Database> db;
   Collection* coll = nullptr;
@@ -64,6 +64,7 @@ Store OpenStore(const Flags& f, const char* name, bool only_live) {
   Store s;
   char tmpl[] = "/tmp/after_expiry_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) std::exit(1);
+  s.root = tmpl;
   s.dir = absl::StrCat(tmpl, "/", name);
   s.clock = std::make_unique<FakeClock>(absl::FromUnixMillis(kNowMillis));
   Options options;
@@ -181,9 +182,12 @@ void RunOnce(const Flags& f, int run) {
   std::fflush(stdout);
   Check(expired.db->Close());
   Check(compacted.db->Close());
-  std::system(
-      absl::StrCat("rm -rf '", expired.dir, "/..' '", compacted.dir, "/..'")
-          .c_str());
+  for (const Store* s : {&expired, &compacted}) {
+    if (std::system(absl::StrCat("rm -rf '", s->root, "'").c_str()) != 0) {
+      std::fprintf(stderr, "after_expiry_bench: could not remove %s\n",
+                   s->root.c_str());
+    }
+  }
 }
 
 int Main(int argc, char** argv) {
