@@ -259,7 +259,13 @@ class PlanCursor : public Cursor {
           const auto& r = plan_.ranges[range_];
           if (!it_->Valid() || it_->key().compare(r.second) >= 0) {
             RETURN_IF_ERROR(IterStatus());
-            if (++range_ < plan_.ranges.size()) {
+            // Already at or past the next range's start (the gap held no
+            // entry): the current key is the first one there, and a seek
+            // would cost as much again (a range before the skipped expired
+            // Dates, SkipExpiredEntries, is often empty).
+            if (++range_ < plan_.ranges.size() &&
+                (!it_->Valid() ||
+                 it_->key().compare(plan_.ranges[range_].first) < 0)) {
               it_->Seek(plan_.ranges[range_].first);
             }
             continue;
