@@ -3,14 +3,14 @@
 // expiry"), and a big TTL pass compacts what it swept before it returns.
 //
 // Expected orders follow MongoDB's index key order: null (and missing) <
-// numbers < strings < Dates (src/mongo/bson/bsontypes.cpp,
-// canonicalizeBSONType), ties by RecordId (here _id); a document whose
-// indexed array holds a Date expires at its earliest Date
-// (src/mongo/db/ttl/ttl.cpp deletes by the index's Date range, which every
-// element's key enters); Dates <= now - expireAfterSeconds are expired
-// (jstests/noPassthrough/ttl_expire_nan_upgrade.js's cutoff, ttl/expiry.h).
-// With hide_expired off, expired documents are returned until the pass
-// deletes them, as in MongoDB.
+// numbers < strings < Dates (src/mongo/bson/bsontypes.h,
+// canonicalizeBSONType; the manual's includes/fact-sort-order.rst), equal
+// keys in RecordId (here _id) order. A document whose indexed field is an
+// array expires at its lowest Date (the manual's core/index-ttl.txt,
+// "Expiration of Data"), and a Date <= now - expireAfterSeconds is expired
+// (src/mongo/db/ttl/ttl.cpp deletes the index range up to that cutoff,
+// inclusive). With hide_expired off, expired documents are returned until
+// the pass deletes them, as in MongoDB.
 #include <string>
 #include <tuple>
 #include <vector>
