@@ -438,12 +438,14 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   auto state = engine_->GetState(name_);
+  const absl::Time now = engine_->clock()->WallNow();
   Value::Object plan_doc;
   if (state == nullptr) {
     plan_doc.emplace_back("stage", Value::String("EOF"));
   } else {
     const SortSpec* sort = q.sort.has_value() ? &*q.sort : nullptr;
     ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(*state, q.filter, sort, q.hint));
+    SkipExpiredEntries(*engine_, now, &plan);
     switch (plan.kind) {
       case QueryPlan::Kind::kCollectionScan:
         plan_doc.emplace_back("stage", Value::String("COLLSCAN"));
@@ -462,6 +464,11 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
         plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));
         plan_doc.emplace_back("indexBounds", plan.bounds);
+        if (!plan.skipped_expired_bounds.is_null()) {
+          // ttldb only: the expired entries hidden documents hold.
+          plan_doc.emplace_back("skippedExpiredBounds",
+                                plan.skipped_expired_bounds);
+        }
         break;
       }
     }
@@ -477,8 +484,7 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
   }
   ExecStats stats;
   ASSIGN_OR_RETURN(auto cursor, engine_->live_cursors()->Open([&] {
-    return ExecuteQuery(engine_, state, std::move(q),
-                        engine_->clock()->WallNow(), &stats);
+    return ExecuteQuery(engine_, state, std::move(q), now, &stats);
   }));
   while (true) {
     ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());

@@ -326,11 +326,13 @@ class Engine : public TtlStore {
   // deleted prefix (valid for ascending indexes, whose expired range only
   // grows at its top); the smallest entry key a write added since (a key
   // below the resume point invalidates it); deletions since the swept range
-  // was last compacted.
+  // was last compacted, and the smallest and largest document key they
+  // deleted.
   struct TtlCursor {
     std::string resume;
     std::string min_added;
     int64_t deleted_since_compact = 0;
+    std::string min_deleted_doc, max_deleted_doc;
   };
   std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
 

@@ -81,4 +81,18 @@ std::string EncodeId(const Value& id) {
   return out;
 }
 
+std::pair<std::string, std::string> DatesAtOrBelowKeys(
+    const std::string& index_prefix, bool descending, int64_t cutoff_millis) {
+  std::string cutoff;
+  AppendKeyValue(Value::Date(cutoff_millis), descending, &cutoff);
+  // Every Date shares one type bracket whose first byte is the same.
+  const std::string bracket = index_prefix + cutoff[0];
+  if (!descending) {
+    return {bracket, KeyPrefixEnd(index_prefix + cutoff)};
+  }
+  // Complemented: later dates sort first; dates <= cutoff are the keys from
+  // encode(cutoff) to the end of the bracket.
+  return {index_prefix + cutoff, KeyPrefixEnd(bracket)};
+}
+
 }  // namespace ttldb

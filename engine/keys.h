@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "document/value.h"
@@ -43,6 +44,14 @@ std::string IndexPrefix(uint32_t collection_id, uint32_t index_id);
 
 // The ascending key encoding of an _id value (index/key_codec.h).
 std::string EncodeId(const Value& id);
+
+// The full-key range [begin, end) of the entries of a single-field index
+// (`index_prefix`, direction `descending`) whose value is a Date <= cutoff:
+// the low end of the Date bracket in an ascending index, its high end in a
+// descending one (complemented). Only Dates: null, numbers, strings and
+// every other type lie outside it.
+std::pair<std::string, std::string> DatesAtOrBelowKeys(
+    const std::string& index_prefix, bool descending, int64_t cutoff_millis);
 
 }  // namespace ttldb
 

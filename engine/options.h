@@ -72,6 +72,17 @@ struct Options {
   // Beyond MongoDB: at most this many TTL deletions per second (0: no cap),
   // so a mass expiry does not starve foreground work.
   double ttl_max_deletes_per_second = 0;
+  // Beyond MongoDB: when the TTL passes have deleted at least this many
+  // documents through one index since its swept range was last compacted,
+  // the pass that finishes the index compacts (LevelDB CompactRange) the
+  // key range of the expired index entries and of the deleted documents
+  // before it returns, outside the writers' lock, so that later scans (by
+  // _id, of the whole collection, descending) do not step over the
+  // tombstones the deletions left. It costs about as much as rewriting the
+  // documents in that key range once (docs/BENCHMARKS.md, "Queries after a
+  // mass expiry"). 0 or less: never (LevelDB's own compactions remove the
+  // tombstones eventually).
+  int64_t ttl_compact_after_deletes = 20'000;
   // Beyond MongoDB: called after each committed TTL delete.
   ExpiryListener expiry_listener;
 

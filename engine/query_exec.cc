@@ -13,6 +13,7 @@
 #include "engine/keys.h"
 #include "engine/read_options.h"
 #include "leveldb/db.h"
+#include "ttl/expiry.h"
 
 namespace ttldb {
 absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
@@ -54,6 +55,54 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
   plan.sort_reason = std::move(chosen.sort_reason);
   plan.bounds = std::move(chosen.bounds);
   return plan;
+}
+
+namespace {
+
+using KeyRanges = std::vector<std::pair<std::string, std::string>>;
+
+// `ranges` (ascending, disjoint) without [skip.first, skip.second).
+KeyRanges Subtract(const KeyRanges& ranges,
+                   const std::pair<std::string, std::string>& skip) {
+  KeyRanges out;
+  for (const auto& [begin, end] : ranges) {
+    const bool ends_before = !end.empty() && end <= skip.first;
+    if (ends_before || begin >= skip.second) {
+      out.emplace_back(begin, end);
+      continue;
+    }
+    if (begin < skip.first) out.emplace_back(begin, skip.first);
+    if (end.empty() || end > skip.second) out.emplace_back(skip.second, end);
+  }
+  return out;
+}
+
+}  // namespace
+
+void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan) {
+  if (!engine.options().hide_expired) return;
+  if (plan->kind != QueryPlan::Kind::kIndexScan || plan->index == nullptr) {
+    return;
+  }
+  const IndexState& index = *plan->index;
+  if (!index.ttl_seconds.has_value() || index.spec.key_size() != 1) return;
+  if (now == absl::InfinitePast()) return;
+  const int64_t cutoff = CutoffMillis(now, *index.ttl_seconds);
+  // CutoffMillis saturates: when now - E lies below every Date, nothing is
+  // expired.
+  if (!IsDateExpired(cutoff, *index.ttl_seconds, now)) return;
+  const bool descending = index.spec.key(0).direction() < 0;
+  const auto skip = DatesAtOrBelowKeys(index.prefix, descending, cutoff);
+  KeyRanges narrowed = Subtract(plan->ranges, skip);
+  if (narrowed == plan->ranges) return;
+  plan->ranges = std::move(narrowed);
+  if (plan->multikey_ranges.has_value()) {
+    plan->multikey_ranges = Subtract(*plan->multikey_ranges, skip);
+  }
+  plan->skipped_expired_bounds = Value::MakeObject({Field(
+      index.spec.key(0).path(), Value::MakeArray({Value::String(absl::StrCat(
+                                    "[", TypeName(ValueType::kDate), " min, ",
+                                    ToJson(Value::Date(cutoff)), "]"))}))});
 }
 
 namespace {
@@ -210,7 +259,13 @@ class PlanCursor : public Cursor {
           const auto& r = plan_.ranges[range_];
           if (!it_->Valid() || it_->key().compare(r.second) >= 0) {
             RETURN_IF_ERROR(IterStatus());
-            if (++range_ < plan_.ranges.size()) {
+            // Already at or past the next range's start (the gap held no
+            // entry): the current key is the first one there, and a seek
+            // would cost as much again (a range before the skipped expired
+            // Dates, SkipExpiredEntries, is often empty).
+            if (++range_ < plan_.ranges.size() &&
+                (!it_->Valid() ||
+                 it_->key().compare(plan_.ranges[range_].first) < 0)) {
               it_->Seek(plan_.ranges[range_].first);
             }
             continue;
@@ -315,6 +370,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
   ASSIGN_OR_RETURN(QueryPlan plan,
                    PlanQuery(*state, query.filter, sort, query.hint));
+  SkipExpiredEntries(*engine, now, &plan);
   // Between planning and the cursor's snapshot: a write here may make the
   // planned index multikey (tests force it).
   TTLDB_SYNC_POINT("ExecuteQuery:AfterPlan");

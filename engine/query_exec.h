@@ -47,6 +47,9 @@ struct QueryPlan {
   std::string sort_reason;
   // For explain: {field: ["[lo, hi]", ...]}.
   Value bounds;
+  // For explain, set by SkipExpiredEntries when it narrowed `ranges`:
+  // {field: ["[Date min, cutoff]"]}, the key range left out.
+  Value skipped_expired_bounds;
 };
 
 // Chooses a plan for `filter` (and `sort`, if any) with
@@ -55,6 +58,17 @@ struct QueryPlan {
 absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
                                     const Filter& filter, const SortSpec* sort,
                                     const planner::Hint& hint);
+
+// With Options::hide_expired, every entry of a TTL index whose Date is <=
+// now - expireAfterSeconds belongs to a hidden document (a document expires
+// at its earliest indexed Date; an entry of a partial index exists only for
+// a document that matches its filter): removes that Date key range from the
+// scan of a TTL index, so that a scan starting at the low end of the index
+// does not walk the expired entries nor the tombstones a TTL pass left of
+// them (issue 19). Values of other types (null, numbers, strings, ...)
+// never expire and stay in the ranges. Does nothing for other plans, other
+// indexes, or with hide_expired off.
+void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan);
 
 // Counters of one execution, for explain.
 struct ExecStats {

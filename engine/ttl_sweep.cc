@@ -20,9 +20,6 @@ namespace {
 // Entries scanned per lock acquisition: a writer waits for at most this
 // many document re-reads and one WriteBatch.
 constexpr int kEntriesPerChunk = 256;
-// Compact the swept key range after this many deletions, so later scans do
-// not step over their tombstones (DESIGN.md, "Performance traps").
-constexpr int64_t kCompactAfterDeletes = 20'000;
 
 // The encoding of a Date in an index of this direction.
 std::string EncodeDate(int64_t millis, bool descending) {
@@ -32,27 +29,15 @@ std::string EncodeDate(int64_t millis, bool descending) {
 }
 
 // The key range [begin, end) holding the entries of a single-field TTL index
-// whose date is <= cutoff. All Dates share one type bracket whose first
-// byte is the same for every date.
+// whose date is <= cutoff.
 struct DateRange {
   std::string begin, end;
 };
 
 DateRange ExpiredRange(const std::string& prefix, bool descending,
                        int64_t cutoff_millis) {
-  const std::string cutoff = EncodeDate(cutoff_millis, descending);
-  const char tag = cutoff[0];
-  DateRange r;
-  if (!descending) {
-    r.begin = prefix + tag;
-    r.end = KeyPrefixEnd(prefix + cutoff);
-  } else {
-    // Complemented: later dates sort first; dates <= cutoff are the keys
-    // from encode(cutoff) to the end of the bracket.
-    r.begin = prefix + cutoff;
-    r.end = KeyPrefixEnd(prefix + tag);
-  }
-  return r;
+  auto keys = DatesAtOrBelowKeys(prefix, descending, cutoff_millis);
+  return DateRange{std::move(keys.first), std::move(keys.second)};
 }
 
 int64_t ToMillisSaturated(absl::Time t) {
@@ -271,7 +256,14 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         }
       }
       result.deleted_documents += n;
-      ttl_cursors_[index->prefix].deleted_since_compact += n;
+      TtlCursor& swept = ttl_cursors_[index->prefix];
+      swept.deleted_since_compact += n;
+      for (const std::string& k : deleted_keys) {
+        if (swept.min_deleted_doc.empty() || k < swept.min_deleted_doc) {
+          swept.min_deleted_doc = k;
+        }
+        if (k > swept.max_deleted_doc) swept.max_deleted_doc = k;
+      }
     }
     for (const Value& doc : deleted) {
       try {
@@ -286,6 +278,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   result.more = !exhausted;
 
   bool compact = false;
+  std::string doc_begin, doc_end;
   {
     MutexLock l(&write_mu_);
     TtlCursor& cursor = ttl_cursors_[index->prefix];
@@ -298,13 +291,34 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         cursor.resume = KeyPrefixEnd(last_visited);
       }
     }
-    if (cursor.deleted_since_compact >= kCompactAfterDeletes && !result.more) {
+    const int64_t threshold = options_.ttl_compact_after_deletes;
+    if (threshold > 0 && cursor.deleted_since_compact >= threshold &&
+        !result.more) {
       cursor.deleted_since_compact = 0;
+      doc_begin = std::move(cursor.min_deleted_doc);
+      doc_end = KeyPrefixEnd(cursor.max_deleted_doc);
+      cursor.min_deleted_doc.clear();
+      cursor.max_deleted_doc.clear();
       compact = true;
     }
   }
-  // On the compaction thread, not charged to this pass (nor to writers).
-  if (compact) ScheduleCompaction(range.begin, range.end);
+  // Before the pass returns, so that no scan after it steps over the
+  // tombstones (issue 19: a scan from the low end of the index took 50-150
+  // ms for the ~2 s a background compaction took), and outside the writers'
+  // lock, so writers go on meanwhile.
+  if (compact) {
+    TTLDB_SYNC_POINT("Engine::DeleteExpired:Compact");
+    const absl::Time start = absl::Now();
+    leveldb::Slice ib(range.begin), ie(range.end);
+    db_->CompactRange(&ib, &ie);
+    if (!doc_begin.empty()) {
+      leveldb::Slice db(doc_begin), de(doc_end);
+      db_->CompactRange(&db, &de);
+    }
+    Log(LogLevel::kDebug,
+        absl::StrCat("compacted a swept key range in ",
+                     absl::FormatDuration(absl::Now() - start)));
+  }
   return result;
 }
 

@@ -1,5 +1,6 @@
-// The engine's background compaction thread (Engine::ScheduleCompaction):
-// big TTL sweeps hand their range to it instead of compacting inline.
+// The engine's background compaction thread (Engine::ScheduleCompaction),
+// and the compaction a big TTL pass runs on what it swept before it returns
+// (Options::ttl_compact_after_deletes; issue 19).
 #include <memory>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "gtest/gtest.h"
+#include "leveldb/db.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -16,9 +18,11 @@ namespace {
 
 const absl::Time kStart = kTestStart;
 
-std::unique_ptr<Database> OpenDb(const std::string& path, Clock* clock) {
+std::unique_ptr<Database> OpenDb(const std::string& path, Clock* clock,
+                                 int64_t compact_after = 20'000) {
   Options options;
   options.clock = clock;
+  options.ttl_compact_after_deletes = compact_after;
   options.ttl_monitor_enabled = false;
   auto db = Database::Open(path, options);
   EXPECT_TRUE(db.ok()) << db.status();
@@ -44,36 +48,82 @@ TEST(CompactionTest, ScheduleWaitAndCloseWithQueuedRanges) {
   engine->ScheduleCompaction("a", "b");  // after Close: ignored
 }
 
-TEST(CompactionTest, BigSweepCompactsInTheBackground) {
+// LevelDB's estimate of the bytes its tables hold for [begin, end): the
+// deleted documents' tombstones and shadowed values count until a
+// compaction drops them.
+uint64_t TableBytes(Database& db, const std::string& begin,
+                    const std::string& end) {
+  leveldb::Range r(begin, end);
+  uint64_t size = 0;
+  DatabaseInternal::engine(db)->db()->GetApproximateSizes(&r, 1, &size);
+  return size;
+}
+
+// 21,000 expired documents (above the default threshold) and one live one,
+// in LevelDB's tables; then one pass at kStart. Returns the table bytes of
+// the documents and of the indexes before and after the pass.
+struct Sizes {
+  uint64_t docs_before, docs_after, index_before, index_after;
+};
+Sizes SweepBig(Database& db) {
+  Collection& c = db.collection("s");
+  EXPECT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  const std::string old = DateJson(kStart - absl::Hours(1));
+  constexpr int kDocs = 21'000;
+  for (int i = 0; i < kDocs; ++i) {
+    EXPECT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", old,
+                                         R"(, "pad": "0123456789abcdef"})"))
+                    .ok());
+  }
+  EXPECT_TRUE(c.InsertOne(R"({"_id": "live"})").ok());
+  DatabaseInternal::engine(db)->db()->CompactRange(nullptr, nullptr);
+  Sizes s;
+  s.docs_before = TableBytes(db, "D", "E");
+  s.index_before = TableBytes(db, "I", "J");
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(db, kStart);
+  EXPECT_EQ(stats.deleted_documents, kDocs);
+  // No WaitForCompactions: measured as the pass returns.
+  s.docs_after = TableBytes(db, "D", "E");
+  s.index_after = TableBytes(db, "I", "J");
+  EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
+  auto v = c.Validate();
+  EXPECT_TRUE(v.ok() && v->Get("valid")->bool_value());
+  return s;
+}
+
+TEST(CompactionTest, BigSweepCompactsBeforeThePassReturns) {
   TempDir dir;
   FakeClock clock(kStart);
   auto db = OpenDb(dir.path(), &clock);
   ASSERT_NE(db, nullptr);
+  Sizes s = SweepBig(*db);
+  EXPECT_GT(s.docs_before, 100'000u);
+  EXPECT_GT(s.index_before, 50'000u);
+  // The swept documents and index entries are gone from the tables.
+  EXPECT_LT(s.docs_after, s.docs_before / 20)
+      << s.docs_before << " -> " << s.docs_after;
+  EXPECT_LT(s.index_after, s.index_before / 20)
+      << s.index_before << " -> " << s.index_after;
+  // Writes and a second pass work after compacting.
   Collection& c = db->collection("s");
-  ASSERT_TRUE(
-      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
-  const std::string old =
-      absl::StrCat(R"({"$date": {"$numberLong": ")",
-                   absl::ToUnixMillis(kStart - absl::Hours(1)), R"("}})");
-  constexpr int kDocs = 21'000;  // above the sweep's compaction threshold
-  for (int i = 0; i < kDocs; ++i) {
-    ASSERT_TRUE(
-        c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", old, "}"))
-            .ok());
-  }
-  ASSERT_TRUE(c.InsertOne(R"({"_id": "live"})").ok());
-  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
-  EXPECT_EQ(stats.deleted_documents, kDocs);
-  DatabaseInternal::engine(*db)->WaitForCompactions();
-  EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
-  auto v = c.Validate();
-  ASSERT_TRUE(v.ok());
-  EXPECT_TRUE(v->Get("valid")->bool_value());
-  // Writes and a second pass work while (or after) compacting.
-  ASSERT_TRUE(
-      c.InsertOne(absl::StrCat(R"({"_id": "x", "at": )", old, "}")).ok());
+  ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": "x", "at": )",
+                                       DateJson(kStart - absl::Hours(1)), "}"))
+                  .ok());
   DatabaseInternal::RunTtlPass(*db, kStart);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
+  EXPECT_TRUE(db->Close().ok());
+}
+
+TEST(CompactionTest, ZeroThresholdDoesNotCompact) {
+  TempDir dir;
+  FakeClock clock(kStart);
+  auto db = OpenDb(dir.path(), &clock, /*compact_after=*/0);
+  ASSERT_NE(db, nullptr);
+  Sizes s = SweepBig(*db);
+  // The deletions are in the memtable: the tables still hold everything.
+  EXPECT_GE(s.docs_after, s.docs_before);
+  EXPECT_GE(s.index_after, s.index_before);
   EXPECT_TRUE(db->Close().ok());
 }
 
