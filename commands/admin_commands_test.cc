@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -162,6 +163,62 @@ TEST_F(AdminTest, ServerStatusTtlMetrics) {
   EXPECT_EQ(ToJson(*ttl->Get("passes"), JsonFormat::kStorage),
             R"({"$numberLong":"2"})");
   EXPECT_EQ(ToJson(*status.Get("ok")), "1.0");
+}
+
+// createBackup (Percona's hot-backup command; docs/operations.md): every
+// database of the root, each from one snapshot, into backupDir/<db>, which
+// a new runner serves with the same documents and indexes (TTL included).
+// Refused: a relative or non-empty backupDir, a non-admin database.
+TEST_F(AdminTest, CreateBackupCopiesEveryDatabase) {
+  Run("app", R"({"insert": "c", "documents": [{"_id": 1, "a": 1},
+                 {"_id": 2, "a": 2}]})");
+  Run("app", R"({"createIndexes": "c", "indexes": [{"key": {"t": 1},
+                 "name": "t_1", "expireAfterSeconds": 60}]})");
+  Run("other", R"({"insert": "d", "documents": [{"_id": "x"}]})");
+  const std::string dest = root_ + ".backup";
+  Value reply = Run("admin", absl::StrCat(R"({"createBackup": 1,
+                    "backupDir": ")",
+                                          dest, R"("})"));
+  EXPECT_EQ(ToJson(*reply.Get("databases")), R"(["app","other"])");
+  EXPECT_EQ(ToJson(*reply.Get("ok")), "1.0");
+  // Writes after the backup are not in it.
+  Run("app", R"({"insert": "c", "documents": [{"_id": 3}]})");
+
+  auto copy = CommandRunner::Open(dest, options_);
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  auto conn = (*copy)->NewConnection();
+  auto run = [&](const std::string& db, const std::string& json) {
+    auto cmd = ParseDocument(json);
+    EXPECT_TRUE(cmd.ok()) << json;
+    return ToJson((*copy)->Run(conn.get(), db, *cmd), JsonFormat::kStorage);
+  };
+  EXPECT_EQ(run("app", R"({"find": "c", "filter": {}, "sort": {"_id": 1}})"),
+            R"({"cursor":{"firstBatch":[{"_id":1,"a":1},{"_id":2,"a":2}],)"
+            R"("id":{"$numberLong":"0"},"ns":"app.c"},"ok":1.0})");
+  EXPECT_EQ(run("other", R"({"count": "d"})"), R"({"n":1,"ok":1.0})");
+  std::string indexes = run("app", R"({"listIndexes": "c"})");
+  EXPECT_NE(indexes.find(R"("expireAfterSeconds":60)"), std::string::npos)
+      << indexes;
+  conn.reset();
+  ASSERT_TRUE((*copy)->Close().ok());
+
+  // The destination now holds data: a second backup into it is refused.
+  Value again = Run("admin", absl::StrCat(R"({"createBackup": 1,
+                    "backupDir": ")",
+                                          dest, R"("})"));
+  EXPECT_EQ(ToJson(*again.Get("ok")), "0.0");
+  EXPECT_EQ(ToJson(*again.Get("code")), "72");
+  Value relative =
+      Run("admin", R"({"createBackup": 1, "backupDir": "relative/dir"})");
+  EXPECT_EQ(ToJson(*relative.Get("code")), "72");
+  Value not_admin = Run(
+      "app",
+      absl::StrCat(R"({"createBackup": 1, "backupDir": ")", dest, R"(/x"})"));
+  EXPECT_EQ(ToJson(*not_admin.Get("code")), "13");
+  Value missing = Run("admin", R"({"createBackup": 1})");
+  EXPECT_EQ(ToJson(*missing.Get("code")), "40414");
+  std::error_code ec;
+  std::filesystem::remove_all(dest, ec);
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ void AddFindCommands(std::vector<CommandSpec>* specs);
 void AddReadCommands(std::vector<CommandSpec>* specs);
 void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 void AddAggregateCommands(std::vector<CommandSpec>* specs);
+void AddBackupCommands(std::vector<CommandSpec>* specs);
 
 }  // namespace commands
 }  // namespace ttldb

@@ -54,6 +54,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddReadCommands(&specs);
     AddFindAndModifyCommands(&specs);
     AddAggregateCommands(&specs);
+    AddBackupCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;

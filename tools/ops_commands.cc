@@ -1,12 +1,16 @@
 #include "tools/ops_commands.h"
 
+#include <filesystem>
 #include <memory>
 #include <ostream>
+#include <system_error>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/database.h"
 #include "engine/repair.h"
+#include "server/client.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/value_format.h"
 
@@ -16,10 +20,14 @@ namespace {
 constexpr char kOpsUsage[] =
     "usage:\n"
     "  ttldb repair --db DIR [--quiet]\n"
-    "  ttldb backup --db DIR --out DEST [--quiet]\n";
+    "  ttldb backup --db DIR --out DEST [--quiet]\n"
+    "  ttldb backup --host HOST[:PORT] --out DEST [--quiet]\n"
+    "      (a running `ttldb serve`: it writes the backup itself, into DEST\n"
+    "       on its own machine, with the admin command createBackup)\n";
 
 struct OpsFlags {
   std::string db;
+  std::string host;  // backup from a running server
   std::string out;
   bool quiet = false;
 };
@@ -48,6 +56,8 @@ std::string Parse(const std::string& command,
     };
     if (arg == "--db") {
       if (!take(&f->db)) return "bad or missing value for --db";
+    } else if (command == "backup" && arg == "--host") {
+      if (!take(&f->host)) return "bad or missing value for --host";
     } else if (command == "backup" && arg == "--out") {
       if (!take(&f->out)) return "bad or missing value for --out";
     } else if (arg == "--quiet" && !has_inline) {
@@ -58,7 +68,13 @@ std::string Parse(const std::string& command,
       return absl::StrCat("unknown option ", arg);
     }
   }
-  if (f->db.empty()) return absl::StrCat(command, " needs --db DIR");
+  if (!f->host.empty() && !f->db.empty()) {
+    return "backup takes --db DIR or --host HOST[:PORT], not both";
+  }
+  if (f->db.empty() && f->host.empty()) {
+    return command == "backup" ? "backup needs --db DIR or --host HOST[:PORT]"
+                               : absl::StrCat(command, " needs --db DIR");
+  }
   if (command == "backup" && f->out.empty()) return "backup needs --out DEST";
   return "";
 }
@@ -85,7 +101,52 @@ int Repair(const OpsFlags& f, std::ostream& out, std::ostream& err) {
   return report->AllValid() ? 0 : 1;
 }
 
+// Asks the server at f.host to write the backup (createBackup).
+int RemoteBackup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
+  std::string host = f.host;
+  int port = 27017;
+  if (const size_t colon = host.rfind(':'); colon != std::string::npos) {
+    if (!absl::SimpleAtoi(host.substr(colon + 1), &port) || port <= 0 ||
+        port > 65535) {
+      err << "ttldb backup: bad port in --host " << f.host << "\n";
+      return 2;
+    }
+    host = host.substr(0, colon);
+  }
+  std::error_code ec;
+  const std::string dest = std::filesystem::absolute(f.out, ec).string();
+  absl::StatusOr<Value> reply = server::RunRemoteCommand(
+      host, port, "admin",
+      Value::MakeObject({{"createBackup", Value::Int32(1)},
+                         {"backupDir", Value::String(dest)}}),
+      absl::Hours(24));
+  if (!reply.ok()) {
+    err << "ttldb backup: " << reply.status().message() << "\n";
+    return 1;
+  }
+  const Value* ok = reply->Get("ok");
+  if (ok == nullptr || !ok->is_number() || ok->AsDouble() != 1) {
+    const Value* msg = reply->Get("errmsg");
+    const Value* name = reply->Get("codeName");
+    err << "ttldb backup: MongoServerError"
+        << (name != nullptr && name->is_string()
+                ? absl::StrCat("[", name->string_value(), "]")
+                : "")
+        << ": "
+        << (msg != nullptr && msg->is_string() ? msg->string_value()
+                                               : shell::FormatValue(*reply))
+        << "\n";
+    return 1;
+  }
+  if (!f.quiet) {
+    out << "backed up " << f.host << " to " << dest << ": "
+        << shell::FormatValue(*reply) << "\n";
+  }
+  return 0;
+}
+
 int Backup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
+  if (!f.host.empty()) return RemoteBackup(f, out, err);
   Options o;
   o.read_only = true;  // nothing in the source directory is written
   o.create_if_missing = false;
@@ -97,8 +158,10 @@ int Backup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
         absl::StrContains(db.status().message(), "already open")) {
       err << "ttldb backup: a running server holds " << f.db
           << "; ask it for the backup instead:\n"
-          << "  db.adminCommand({createBackup: 1, backupDir: \"" << f.out
-          << "\"})\n";
+          << "  ttldb backup --host 127.0.0.1:27017 --out " << f.out << "\n"
+          << "  (or in mongosh: db.adminCommand({createBackup: 1, backupDir: "
+             "\""
+          << f.out << "\"}))\n";
     }
     return 1;
   }

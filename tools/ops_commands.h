@@ -2,6 +2,7 @@
 //
 //   ttldb repair --db DIR [--quiet]
 //   ttldb backup --db DIR --out DEST [--quiet]
+//   ttldb backup --host HOST[:PORT] --out DEST [--quiet]
 //
 // repair runs RepairDatabase (engine/repair.h) on the closed database in
 // DIR and prints its report; the exit status is 0 when every collection
@@ -9,10 +10,10 @@
 //
 // backup opens DIR read_only (nothing in DIR is written) and writes a
 // consistent copy into DEST (Database::Backup), a new or empty directory.
-// A directory a running server holds cannot be opened: the server makes
-// the backup itself, asked with the admin command
-// {createBackup: 1, backupDir: DEST} (docs/operations.md), and the command
-// says so.
+// A directory a running server holds cannot be opened: `--host` asks the
+// server to make the backup itself with the admin command
+// {createBackup: 1, backupDir: DEST} (DEST made absolute; on the server's
+// machine; docs/operations.md).
 #ifndef TTLDB_TOOLS_OPS_COMMANDS_H_
 #define TTLDB_TOOLS_OPS_COMMANDS_H_
 

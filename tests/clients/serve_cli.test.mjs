@@ -1,8 +1,12 @@
-// `ttldb serve` as a process: refused binds, and SIGTERM finishing an
-// in-flight write before closing the databases cleanly.
+// `ttldb serve` as a process: refused binds, SIGTERM finishing an in-flight
+// write before closing the databases cleanly, and `ttldb backup --host`
+// asking a running server for an online backup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startServer, TTLDB_BIN } from './harness.mjs';
 
@@ -42,5 +46,70 @@ test('SIGTERM lets an in-flight insert finish, then shuts down cleanly', async (
   } finally {
     await c2.close();
     assert.equal(await again.stop(), 0);
+  }
+});
+
+// A running server holds its directories' locks, so `ttldb backup --db`
+// cannot open them; `ttldb backup --host` asks the server, which copies
+// every database from one snapshot each while a writer keeps writing
+// (createBackup, docs/operations.md). The copy is a root that another
+// `ttldb serve` serves: the documents, the TTL index, Validate clean.
+test('ttldb backup --host backs up a running server while it is written to', async () => {
+  const server = await startServer();
+  const client = new MongoClient(server.uri);
+  const out = join(mkdtempSync(join(tmpdir(), 'ttldb-backup-')), 'copy');
+  try {
+    await client.connect();
+    const c = client.db('app').collection('sessions');
+    await c.createIndex({ lastSeen: 1 }, { expireAfterSeconds: 3600 });
+    await c.insertMany(Array.from({ length: 1000 }, (_, i) =>
+      ({ _id: i, lastSeen: new Date() })));
+    await client.db('other').collection('x').insertOne({ _id: 'only' });
+    let stop = false;
+    let written = 0;
+    const writer = (async () => {
+      while (!stop) { await c.insertOne({ _id: 1000 + written, lastSeen: new Date() }); written++; }
+    })();
+    const r = await new Promise((resolve) => {
+      const p = spawn(TTLDB_BIN, ['backup', '--host', `127.0.0.1:${server.port}`,
+                                  '--out', out], { encoding: 'utf8' });
+      let stdout = '', stderr = '';
+      p.stdout.on('data', (d) => { stdout += d; });
+      p.stderr.on('data', (d) => { stderr += d; });
+      p.on('exit', (status) => resolve({ status, stdout, stderr }));
+    });
+    stop = true;
+    await writer;
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /backed up 127\.0\.0\.1:\d+ to .*copy/);
+
+    // The same destination again: refused, nothing changed.
+    const again = spawnSync(TTLDB_BIN, ['backup', '--host', `127.0.0.1:${server.port}`,
+                                        '--out', out], { encoding: 'utf8' });
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /backupDir is not empty/);
+
+    const copy = await startServer([], out);
+    const c2 = new MongoClient(copy.uri);
+    try {
+      await c2.connect();
+      const s2 = c2.db('app').collection('sessions');
+      const n = await s2.countDocuments();
+      assert.ok(n >= 1000 && n <= 1000 + written, `${n} documents`);
+      // One snapshot: the ids present are exactly 0 .. n-1.
+      const max = await s2.find().sort({ _id: -1 }).limit(1).toArray();
+      assert.equal(max[0]._id, n - 1);
+      const ttl = (await s2.indexes()).find((i) => i.name === 'lastSeen_1');
+      assert.equal(ttl.expireAfterSeconds, 3600);
+      assert.equal((await c2.db('app').command({ validate: 'sessions' })).valid, true);
+      assert.deepEqual(await c2.db('other').collection('x').find().toArray(), [{ _id: 'only' }]);
+    } finally {
+      await c2.close();
+      await copy.stop();
+    }
+  } finally {
+    await client.close();
+    await server.stop();
+    rmSync(join(out, '..'), { recursive: true, force: true });
   }
 });

@@ -1,0 +1,30 @@
+// A minimal MongoDB wire-protocol client: one command over one TCP
+// connection, for ttldb's own command-line tools (`ttldb backup --host`).
+// Applications use a real driver.
+#ifndef TTLDB_SERVER_CLIENT_H_
+#define TTLDB_SERVER_CLIENT_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace server {
+
+// Connects to host:port, sends `command` (an object; "$db" is set to `db`)
+// as an OP_MSG and returns the reply body as the server sent it
+// ({ok: 1, ...} or {ok: 0, errmsg, code, codeName}). Fails with
+// Unavailable when the server cannot be reached, DeadlineExceeded after
+// `timeout`, and InvalidArgument/DataLoss for a reply that is not a valid
+// OP_MSG.
+absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
+                                       absl::string_view db, Value command,
+                                       absl::Duration timeout);
+
+}  // namespace server
+}  // namespace ttldb
+
+#endif  // TTLDB_SERVER_CLIENT_H_
