@@ -69,6 +69,6 @@ set(TTLDB_DEPENDENCIES
   absl::status absl::statusor absl::strings absl::str_format absl::cord
   absl::time absl::synchronization absl::flat_hash_map absl::flat_hash_set
   absl::inlined_vector absl::hash absl::span absl::cleanup absl::function_ref
-  absl::core_headers
+  absl::core_headers absl::random_random
   Threads::Threads
 )
