@@ -20,6 +20,7 @@ LIBS=(-lsimdjson -lpcre2-8 -lbidgcc000 -lbson-1.0
   -lpthread)
 SRCS=(base/status.cc index/key_codec.cc tools/shell/lexer.cc tools/shell/parser.cc
   server/bson_value.cc server/message.cc server/crc32c.cc
+  agg/expression.cc agg/date_util.cc agg/ops_*.cc
   $(ls document/*.cc query/*.cc | grep -v '_test\.cc$'))
 
 # Library objects, rebuilt when their source is newer.
@@ -27,7 +28,7 @@ objs=()
 for src in "${SRCS[@]}"; do
   obj="$out/obj/${src//\//_}.o"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || \
-     [ -n "$(find document query index base tools/shell server -name '*.h' -newer "$obj" | head -1)" ]; then
+     [ -n "$(find document query agg index base tools/shell server -name '*.h' -newer "$obj" | head -1)" ]; then
     "$CXX" "${FLAGS[@]}" -c "$src" -o "$obj"
   fi
   objs+=("$obj")
