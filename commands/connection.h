@@ -3,8 +3,8 @@
 #ifndef TTLDB_COMMANDS_CONNECTION_H_
 #define TTLDB_COMMANDS_CONNECTION_H_
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>

@@ -79,10 +79,10 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
       // Stopped between documents (the shell's Ctrl-C, as MongoDB's killOp
       // stops a batch): what was written stays.
       b.write_errors.push_back(WriteError(
-          i, MongoError(absl::StatusCode::kAborted, kInterrupted,
-                        absl::StrCat("operation was interrupted after ", n,
-                                     " of ", docs->size(),
-                                     " documents were inserted"))));
+          i,
+          MongoError(absl::StatusCode::kAborted, kInterrupted,
+                     absl::StrCat("operation was interrupted after ", n, " of ",
+                                  docs->size(), " documents were inserted"))));
       break;
     }
     if (!doc.is_object()) {

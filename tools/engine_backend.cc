@@ -1,7 +1,5 @@
 #include "tools/engine_backend.h"
 
-#include "tools/shell/interrupt.h"
-
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -9,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace {

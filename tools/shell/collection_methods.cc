@@ -431,9 +431,9 @@ absl::StatusOr<std::vector<Value>> Evaluator::RunCursor(
   }
   std::vector<Value> docs;
   if (!cursor.pipeline.is_null()) {
-    ASSIGN_OR_RETURN(docs, backend_->Aggregate(cursor.collection,
-                                               cursor.pipeline,
-                                               cursor.aggregate_options));
+    ASSIGN_OR_RETURN(docs,
+                     backend_->Aggregate(cursor.collection, cursor.pipeline,
+                                         cursor.aggregate_options));
   } else {
     ASSIGN_OR_RETURN(docs, backend_->Find(cursor.collection, cursor.find));
   }
