@@ -600,7 +600,9 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
           "an earlier write failed; reopen the database", write_error_);
     }
   }
+  if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
+  if (s.ok() && !options.sync) log_unsynced_.store(true);
   if (!s.ok()) {
     bool first = false;
     {
@@ -616,6 +618,26 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
     }
   }
   return s;
+}
+
+absl::Status Engine::SyncIfRequested(const WriteOptions& options,
+                                     absl::Status result) {
+  if (!options.sync || !log_unsynced_.load()) return result;
+  absl::Status s = [&]() -> absl::Status {
+    MutexLock l(&write_mu_);  // db_ stays open (Close takes it)
+    RETURN_IF_ERROR(CheckWritable());
+    if (!log_unsynced_.load()) return absl::OkStatus();
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::WriteBatch empty;
+    leveldb::Status synced = Commit(wo, &empty);
+    if (!synced.ok()) {
+      return absl::InternalError(
+          absl::StrCat("write failed: ", synced.ToString()));
+    }
+    return absl::OkStatus();
+  }();
+  return result.ok() ? s : result;
 }
 
 absl::Status Engine::SaveMetaLocked(leveldb::WriteBatch* batch) {

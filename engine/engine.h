@@ -9,6 +9,7 @@
     "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
 #endif
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -206,6 +207,25 @@ class Engine : public TtlStore {
   leveldb::Status Commit(const leveldb::WriteOptions& options,
                          leveldb::WriteBatch* batch);
 
+  // Ends a write call made with WriteOptions::sync: if LevelDB's log may
+  // hold a commit that was not synced (the call wrote nothing, as an update
+  // that matched nothing, or its documents failed), syncs the log (an empty
+  // synced batch), so that an acknowledged synced call always makes every
+  // earlier write durable, as MongoDB's j: true does for a no-op write (its
+  // client's last optime is set to the system's: the journal is flushed up
+  // to the latest write). No cost after a call whose own commits were
+  // synced. Returns `result`, or the sync's error if `result` was OK.
+  absl::Status SyncIfRequested(const WriteOptions& options,
+                               absl::Status result);
+  template <typename T>
+  absl::StatusOr<T> SyncIfRequested(const WriteOptions& options,
+                                    absl::StatusOr<T> result) {
+    if (!options.sync) return result;
+    absl::Status s = SyncIfRequested(options, absl::OkStatus());
+    if (!s.ok() && result.ok()) return s;
+    return result;
+  }
+
   // Queues the key range [begin, end) for LevelDB compaction on the
   // engine's compaction thread and returns at once (a queued range that
   // overlaps or touches it is widened instead). Used after big TTL sweeps so
@@ -348,6 +368,9 @@ class Engine : public TtlStore {
   std::thread compact_thread_;
 
   // The first failed LevelDB write, if any (see Commit).
+  // Set after a commit that was not synced, cleared before a synced one
+  // (whose sync then covers every earlier commit): see SyncIfRequested.
+  std::atomic<bool> log_unsynced_{false};
   mutable Mutex write_error_mu_;
   std::string write_error_ ABSL_GUARDED_BY(write_error_mu_);
 

@@ -113,7 +113,20 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   }
 
   MutexLock l(&write_mu_);
-  ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+  // A missing collection is created with its first index in one synced
+  // batch (the final catalog commit below), as MongoDB creates both in one
+  // WriteUnitOfWork (create_indexes.cpp, runCreateIndexesOnNewCollection):
+  // a refused spec or a crash or power loss during the call leaves no
+  // collection behind (tests/reliability/power_cut_test.cc).
+  std::shared_ptr<const CollectionState> state = GetState(coll);
+  const bool creating = state == nullptr;
+  if (creating) {
+    proto::CollectionInfo fresh;
+    fresh.set_id(meta_.next_collection_id());
+    fresh.set_name(std::string(coll));
+    fresh.set_next_index_id(1);
+    ASSIGN_OR_RETURN(state, Compile(fresh));
+  }
   // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
   // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
   // same name, then one with the same key and identifying options.
@@ -178,11 +191,12 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   }
 
   // Reserve the index id durably first: a crash during the build leaves
-  // entries under an id that is never handed out again.
+  // entries under an id that is never handed out again. (A new collection
+  // has no documents, so its build writes no entries.)
   proto::CollectionInfo info = state->info;
   spec.set_id(info.next_index_id());
   info.set_next_index_id(info.next_index_id() + 1);
-  {
+  if (!creating) {
     leveldb::WriteBatch reserve;
     RETURN_IF_ERROR(CommitCatalogLocked(info, &reserve).status());
   }
@@ -313,8 +327,15 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     // Known from the build (every write since waits for write_mu_).
     spec.set_multikey(build_multikey);
     *info.add_indexes() = spec;
+    if (creating) {
+      meta_.set_next_collection_id(info.id() + 1);
+      RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    }
     auto committed = CommitCatalogLocked(info, &batch);
-    if (!committed.ok()) return fail(committed.status());
+    if (!committed.ok()) {
+      if (creating) meta_.set_next_collection_id(info.id());
+      return fail(committed.status());
+    }
     if (progress) progress(done, total);
   }
   if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
