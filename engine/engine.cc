@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
+#include "engine/log_sync_env.h"
 #include "engine/read_only_env.h"
 #include "engine/read_options.h"
 #include "index/index_spec.h"
@@ -169,6 +170,10 @@ absl::Status Engine::Init() {
     // replayed log's table): keep all of it in memory (read_only_env.h).
     read_only_env_ = std::make_unique<ReadOnlyEnv>(lopts.env);
     lopts.env = read_only_env_.get();
+  } else {
+    // A synced write covers the old log of a memtable switch too.
+    log_sync_env_ = std::make_unique<LogSyncEnv>(lopts.env);
+    lopts.env = log_sync_env_.get();
   }
   // Corruption found while recovering the log or compacting is an error,
   // never skipped data (docs/reliability.md).

@@ -328,6 +328,9 @@ class Engine : public TtlStore {
   // read_only: the Env that keeps LevelDB's writes in memory
   // (engine/read_only_env.h); outlives db_.
   std::unique_ptr<leveldb::Env> read_only_env_;
+  // Syncs each log file LevelDB closes (engine/log_sync_env.h); outlives
+  // db_.
+  std::unique_ptr<leveldb::Env> log_sync_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;

@@ -41,6 +41,11 @@ class PowerCutFile : public leveldb::WritableFile {
   std::unique_ptr<leveldb::WritableFile> file_;
 };
 
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 leveldb::Status PowerCutError() {
   return leveldb::Status::IOError("power cut");
 }
@@ -111,9 +116,33 @@ void PowerCutEnv::Synced(const std::string& fname) {
   }
 }
 
+int64_t PowerCutEnv::files_created(const std::string& suffix) const {
+  std::lock_guard<std::mutex> l(mu_);
+  int64_t n = 0;
+  for (const std::string& f : created_) {
+    if (EndsWith(f, suffix)) ++n;
+  }
+  return n;
+}
+
+void PowerCutEnv::HoldNewFiles(const std::string& suffix) {
+  std::lock_guard<std::mutex> l(mu_);
+  held_suffix_ = suffix;
+}
+
+void PowerCutEnv::ReleaseHeld() {
+  std::lock_guard<std::mutex> l(mu_);
+  held_suffix_.clear();
+  released_.notify_all();
+}
+
 leveldb::Status PowerCutEnv::NewWritableFile(const std::string& fname,
                                              leveldb::WritableFile** result) {
-  std::lock_guard<std::mutex> l(mu_);
+  std::unique_lock<std::mutex> l(mu_);
+  released_.wait(l, [&] {
+    return held_suffix_.empty() || !EndsWith(fname, held_suffix_);
+  });
+  created_.push_back(fname);
   leveldb::Status s = BeforeMutationLocked();
   if (!s.ok()) return s;
   leveldb::WritableFile* f = nullptr;

@@ -26,12 +26,14 @@
 #ifndef TTLDB_TESTS_RELIABILITY_POWER_CUT_ENV_H_
 #define TTLDB_TESTS_RELIABILITY_POWER_CUT_ENV_H_
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "leveldb/env.h"
 
@@ -51,6 +53,12 @@ class PowerCutEnv : public leveldb::EnvWrapper {
   bool is_cut() const;
   // Mutating operations seen since construction (for choosing cut points).
   int64_t mutating_ops() const;
+  // Files created so far whose name ends with `suffix` (".log", ".ldb").
+  int64_t files_created(const std::string& suffix) const;
+  // While held, creating a file whose name ends with `suffix` blocks (e.g.
+  // ".ldb": LevelDB's memtable flush waits, so its log stays needed).
+  void HoldNewFiles(const std::string& suffix);
+  void ReleaseHeld();
 
   // The machine restarts: every tracked file is truncated to its synced
   // size, files whose directory entry was never synced are removed, and the
@@ -87,6 +95,9 @@ class PowerCutEnv : public leveldb::EnvWrapper {
   int64_t countdown_ = -1;                  // guarded by mu_; -1: not armed
   int64_t mutating_ops_ = 0;                // guarded by mu_
   std::map<std::string, FileState> files_;  // guarded by mu_
+  std::vector<std::string> created_;        // guarded by mu_
+  std::string held_suffix_;                 // guarded by mu_; "": none
+  std::condition_variable released_;
   // Created or renamed into place since their directory was last synced.
   std::set<std::string> unsynced_entries_;  // guarded by mu_
 };
