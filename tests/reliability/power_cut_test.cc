@@ -423,8 +423,11 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
                      bool hide_expired) {
   RoundResult result;
   const std::vector<Op> ops = MakeWorkload(seed, n_ops);
+  char fraction_text[32];
+  snprintf(fraction_text, sizeof(fraction_text), "%.17g", cut_fraction);
   const std::string where_seed =
-      absl::StrCat("seed ", seed, " hide_expired ", hide_expired, ": ");
+      absl::StrCat("round ", seed, ":", fraction_text, ":", hide_expired,
+                   " (TTLDB_POWER_CUT_ROUND replays it): ");
 
   // Reference: no power cut; the dump after each operation.
   std::vector<std::string> dumps;
@@ -511,11 +514,12 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
       break;
     }
   }
-  if (matched < 0 && hi > lo && ops[hi - 1].multi_document()) {
-    // Inside a multi-document operation: whole documents of it, every
-    // operation before it.
-    const std::set<std::string> before = Lines(dumps[hi - 1]);
-    const std::set<std::string> after = Lines(dumps[hi]);
+  // Inside a multi-document operation j (lo <= j < hi): every operation
+  // before it, whole documents of it, nothing after it.
+  for (size_t j = hi; matched < 0 && j-- > lo;) {
+    if (!ops[j].multi_document()) continue;
+    const std::set<std::string> before = Lines(dumps[j]);
+    const std::set<std::string> after = Lines(dumps[j + 1]);
     const std::set<std::string> now = Lines(got);
     bool ok = true;
     for (const std::string& l : now) {
@@ -526,6 +530,7 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
     }
     if (ok) {
       result.partial = true;
+      result.lost_ops = static_cast<int64_t>(hi - j);
       ExpectCountsMatch(**db, got, where);
       return result;
     }
@@ -769,6 +774,22 @@ TEST(PowerCutTest, UnsyncedWritesAreLostWithoutASync) {
 TEST(PowerCutTest, AcknowledgedSyncedWritesSurviveAndUnsyncedLossIsASuffix) {
   const int rounds = EnvInt("TTLDB_POWER_CUT_ROUNDS", 12);
   const int seed = EnvInt("TTLDB_POWER_CUT_SEED", 1);
+  if (const char* one = getenv("TTLDB_POWER_CUT_ROUND"); one != nullptr) {
+    // One round, as a failure names it: <seed>:<cut fraction>:<hide_expired>.
+    std::vector<std::string> parts = absl::StrSplit(one, ':');
+    ASSERT_EQ(parts.size(), 3u) << one;
+    RunRound(static_cast<uint32_t>(std::stoul(parts[0])), 120,
+             std::stod(parts[1]), parts[2] == "1");
+    return;
+  }
+  if (const char* one = getenv("TTLDB_POWER_CUT_ROUND"); one != nullptr) {
+    // One round, as a failure names it: <seed>:<cut fraction>:<hide_expired>.
+    std::vector<std::string> parts = absl::StrSplit(one, ':');
+    ASSERT_EQ(parts.size(), 3u) << one;
+    RunRound(static_cast<uint32_t>(std::stoul(parts[0])), 120,
+             std::stod(parts[1]), parts[2] == "1");
+    return;
+  }
   std::mt19937 rng(seed);
   int64_t lost = 0, partial = 0, mid = 0;
   for (int round = 0; round < rounds && !HasFailure(); ++round) {
