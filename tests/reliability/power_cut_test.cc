@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/clock.h"
@@ -82,12 +83,15 @@ struct Op {
   absl::Duration advance = absl::ZeroDuration();  // clock, before the op
 
   // Acknowledged, it is durable by itself, and makes every operation
-  // before it durable: a synced write call, whatever it wrote (MongoDB's
-  // j: true, see SyncedCallThatWritesNothingMakesEarlierWritesDurable), or
-  // a change of the catalog (always synced: docs/reliability.md);
-  // `catalog_changed` says whether this one changed it (a refused or no-op
-  // createIndex, dropIndex, collMod or drop writes nothing).
-  bool durable(bool catalog_changed) const {
+  // before it durable: a synced write call that succeeded, whatever it
+  // wrote (MongoDB's j: true, see
+  // SyncedCallThatWritesNothingMakesEarlierWritesDurable), or a change of
+  // the catalog (always synced: docs/reliability.md); `catalog_changed` says
+  // whether this one changed it (a refused or no-op createIndex, dropIndex,
+  // collMod or drop writes nothing). A synced call that fails (a duplicate
+  // key) still syncs, but its status is its own error, so a failed sync
+  // would not show (MongoDB would add a writeConcernError): not counted.
+  bool durable(bool catalog_changed, bool failed) const {
     switch (kind) {
       case OpKind::kCreateIndex:
       case OpKind::kDropIndex:
@@ -97,7 +101,7 @@ struct Op {
       case OpKind::kTtlPass:
         return false;  // TTL deletions are not synced
       default:
-        return sync;
+        return sync && !failed;
     }
   }
   // Atomic per document, not as a whole.
@@ -475,7 +479,8 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
         result.cut_at_op = i;
         break;
       }
-      if (ops[i].durable(Catalog(dumps[i]) != Catalog(dumps[i + 1]))) {
+      if (ops[i].durable(Catalog(dumps[i]) != Catalog(dumps[i + 1]),
+                         absl::StrContains(outcome, "error"))) {
         lo = i + 1;
       }
       if (env.is_cut()) {
