@@ -57,6 +57,7 @@ set(TTLDB_SOURCES
   engine/index_ops.cc
   engine/keys.cc
   engine/live_cursors.cc
+  engine/log_sync_env.cc
   engine/query_exec.cc
   engine/read_only_env.cc
   engine/read_options.cc
