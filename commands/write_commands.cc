@@ -28,11 +28,14 @@ absl::Status CheckBatchSize(size_t n) {
                                  kMaxBatch, ". Got ", n, " operations."));
 }
 
+// {index, code[, keyPattern, keyValue], errmsg}: WriteError::serialize
+// (src/mongo/db/ops/write_ops.cpp) puts the extra info before errmsg.
 Value WriteError(size_t index, const absl::Status& s) {
-  return Value::MakeObject(
-      {{"index", Value::Int32(static_cast<int32_t>(index))},
-       {"code", Value::Int32(ReplyCode(s))},
-       {"errmsg", Value::String(std::string(s.message()))}});
+  Value::Object fields = {{"index", Value::Int32(static_cast<int32_t>(index))},
+                          {"code", Value::Int32(ReplyCode(s))}};
+  AppendErrorExtraInfo(s, &fields);
+  fields.emplace_back("errmsg", Value::String(std::string(s.message())));
+  return Value::MakeObject(std::move(fields));
 }
 
 // The common head of the three: collection, database (created), ordered.

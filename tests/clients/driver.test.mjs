@@ -85,25 +85,60 @@ test('duplicate key is error 11000', async () => {
   await assert.rejects(c.insertOne({ _id: 1 }), (err) => {
     assert.ok(err instanceof MongoServerError);
     assert.equal(err.code, 11000);
-    assert.match(err.message, /^E11000 duplicate key error collection: .*dup index: _id_ dup key: \{ _id: 1 \}/);
+    assert.equal(err.message, 'E11000 duplicate key error collection: test.dup index: _id_ dup key: { _id: 1 }');
     return true;
   });
 });
 
 // MongoDB's DuplicateKeyErrorInfo::serialize adds keyPattern and keyValue to
 // the write error (the driver exposes them on the error), and the message
-// names the namespace ("collection: test.dup2").
+// names the namespace <db>.<collection>
+// (src/mongo/db/storage/duplicate_key_error_info.cpp; jstests/core/
+// uniqueness.js: "duplicate key errors follow a fixed format, including
+// field information": 'E11000 duplicate key error collection: ' + coll +
+// ' index: _id_ dup key: { _id: 1.0 }', where coll prints as db.coll).
 test('the duplicate key error names the namespace, keyPattern and keyValue',
-     { todo: 'the command layer reports neither keyPattern/keyValue nor the database in the message yet' },
      async () => {
   const c = client.db('test').collection('dup2');
-  await c.insertOne({ _id: 1 });
+  await c.createIndex({ a: 1, b: -1 }, { unique: true });
+  await c.insertOne({ _id: 1, a: 1, b: 'x' });
   await assert.rejects(c.insertOne({ _id: 1 }), (err) => {
-    assert.match(err.message, /collection: test\.dup2 index/);
+    assert.equal(err.code, 11000);
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: test.dup2 index: _id_ dup key: { _id: 1 }');
     assert.deepEqual(err.keyPattern, { _id: 1 });
     assert.deepEqual(err.keyValue, { _id: 1 });
     return true;
   });
+  await assert.rejects(c.insertOne({ _id: 2, a: 1, b: 'x' }), (err) => {
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: test.dup2 index: a_1_b_-1 dup key: { a: 1, b: "x" }');
+    assert.deepEqual(err.keyPattern, { a: 1, b: -1 });
+    assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
+    return true;
+  });
+  // A database other than test: the namespace is that database's.
+  const o = client.db('other').collection('dup3');
+  await o.insertOne({ _id: 'k' });
+  await assert.rejects(o.insertOne({ _id: 'k' }), (err) => {
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: other.dup3 index: _id_ dup key: { _id: "k" }');
+    return true;
+  });
+  // findAndModify reports the same fields on the command error
+  // (CommandHelpers::appendCommandStatusNoThrow serializes the extra info).
+  await c.insertOne({ _id: 3, a: 2, b: 'y' });
+  await assert.rejects(
+      c.findOneAndUpdate({ _id: 3 }, { $set: { a: 1, b: 'x' } }), (err) => {
+        assert.equal(err.code, 11000);
+        assert.equal(err.codeName, 'DuplicateKey');
+        assert.equal(err.message,
+                     'E11000 duplicate key error collection: test.dup2 index: a_1_b_-1 dup key: { a: 1, b: "x" }');
+        assert.deepEqual(err.keyPattern, { a: 1, b: -1 });
+        assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
+        return true;
+      });
+  await client.db('other').dropDatabase();
 });
 
 test('indexes, including a TTL index', async () => {
