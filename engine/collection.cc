@@ -7,6 +7,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
@@ -90,9 +91,16 @@ absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
     }
     auto id = engine_->Insert(name_, std::move(values[i]), options);
     if (!id.ok()) {
-      return MongoError(id.status().code(), ErrorCode(id.status()),
-                        absl::StrCat(id.status().message(), " (document ", i,
-                                     "; ", i, " inserted before it)"));
+      absl::Status s =
+          MongoError(id.status().code(), ErrorCode(id.status()),
+                     absl::StrCat(id.status().message(), " (document ", i, "; ",
+                                  i, " inserted before it)"));
+      // Keeps the duplicate key's keyPattern / keyValue.
+      id.status().ForEachPayload(
+          [&s](absl::string_view url, const absl::Cord& payload) {
+            s.SetPayload(url, payload);
+          });
+      return s;
     }
     if (inserted_ids != nullptr) inserted_ids->push_back(std::move(*id));
   }
@@ -116,13 +124,10 @@ struct WriteRequest {
 
 // Applies `request` to one document (under write_mu_). Returns whether it
 // was modified (or deleted).
-static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
-                                            const CollectionState& state,
-                                            const WriteRequest& request,
-                                            const Value& doc, absl::Time now,
-                                            const WriteOptions& options,
-                                            std::optional<size_t> matched,
-                                            Engine::ExpiredRemovals* removed)
+static absl::StatusOr<bool> ApplyToDocument(
+    Engine* engine, const CollectionState& state, const WriteRequest& request,
+    const Value& doc, absl::Time now, const WriteOptions& options,
+    std::optional<size_t> matched, Engine::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
@@ -206,6 +211,8 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
     TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
     for (const std::string& id : ids) {
+      // maxTimeMS between the documents of a multi-document write.
+      RETURN_IF_ERROR(CheckOpDeadline());
       if (options.interrupt != nullptr && options.interrupt->load()) {
         return MongoError(
             absl::StatusCode::kAborted, kInterrupted,
@@ -230,10 +237,10 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         continue;
       }
       ++result.matched_count;
-      ASSIGN_OR_RETURN(bool modified,
-                       ApplyToDocument(engine, *current, request, *doc, now,
-                                       options, details.elem_match_key,
-                                       &removed));
+      ASSIGN_OR_RETURN(
+          bool modified,
+          ApplyToDocument(engine, *current, request, *doc, now, options,
+                          details.elem_match_key, &removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||

@@ -247,3 +247,37 @@ test('findOneAndUpdate and bulkWrite', async (t) => {
   assert.equal(res.modifiedCount, 1);
   assert.equal(res.deletedCount, 1);
 });
+
+// maxTimeMS: a scan that cannot finish in 1 ms stops with 50
+// MaxTimeMSExpired "operation exceeded time limit" (jstests/core/
+// max_time_ms.js; the driver raises it as a MongoServerError). 40,000
+// documents and an unindexed $expr take far longer than 1 ms to scan on any
+// machine; nothing sleeps.
+test('maxTimeMS stops a long scan with MaxTimeMSExpired', async () => {
+  const c = client.db('test').collection('slow');
+  const docs = [];
+  for (let i = 0; i < 40000; ++i) docs.push({ _id: i, x: i, pad: 'p'.repeat(40) });
+  await c.insertMany(docs);
+  const slow = { $expr: { $eq: [{ $mod: [{ $multiply: ['$x', 7] }, 40001] }, -1] } };
+  const expired = (err) => {
+    assert.ok(err instanceof MongoServerError);
+    assert.equal(err.code, 50);
+    assert.equal(err.codeName, 'MaxTimeMSExpired');
+    assert.equal(err.message, 'operation exceeded time limit');
+    return true;
+  };
+  await assert.rejects(c.find(slow).maxTimeMS(1).toArray(), expired);
+  await assert.rejects(c.countDocuments(slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.aggregate([{ $match: slow }], { maxTimeMS: 1 }).toArray(), expired);
+  await assert.rejects(c.distinct('x', slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.updateMany(slow, { $set: { y: 1 } }, { maxTimeMS: 1 }), expired);
+  await assert.rejects(c.deleteMany(slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.findOneAndUpdate(slow, { $set: { y: 1 } }, { maxTimeMS: 1 }), expired);
+  // With time enough the same queries answer.
+  assert.equal(await c.countDocuments(slow, { maxTimeMS: 600000 }), 0);
+  assert.equal(await c.countDocuments({ y: 1 }), 0);
+  await c.drop();
+});
