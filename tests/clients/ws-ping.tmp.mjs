@@ -1,0 +1,14 @@
+import { MongoClient } from 'mongodb';
+const c = new MongoClient(process.argv[2], { maxPoolSize: 1 });
+await c.connect();
+const n = Number(process.argv[3] || 2000);
+let t = process.hrtime.bigint();
+for (let i = 0; i < n; ++i) await c.db('admin').command({ ping: 1 });
+console.log('ping us/op', Number(process.hrtime.bigint() - t) / 1e3 / n);
+t = process.hrtime.bigint();
+const coll = c.db('test').collection('x');
+await coll.updateOne({_id: 1}, {$set: {a: 1}}, {upsert: true});
+t = process.hrtime.bigint();
+for (let i = 0; i < n; ++i) await coll.findOne({_id: 1});
+console.log('findOne us/op', Number(process.hrtime.bigint() - t) / 1e3 / n);
+await c.close();
