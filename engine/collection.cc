@@ -7,6 +7,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
@@ -93,9 +94,16 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
     }
     auto id = engine->Insert(name, std::move(values[i]), options);
     if (!id.ok()) {
-      return MongoError(id.status().code(), ErrorCode(id.status()),
-                        absl::StrCat(id.status().message(), " (document ", i,
-                                     "; ", i, " inserted before it)"));
+      absl::Status s =
+          MongoError(id.status().code(), ErrorCode(id.status()),
+                     absl::StrCat(id.status().message(), " (document ", i, "; ",
+                                  i, " inserted before it)"));
+      // Keeps the duplicate key's keyPattern / keyValue.
+      id.status().ForEachPayload(
+          [&s](absl::string_view url, const absl::Cord& payload) {
+            s.SetPayload(url, payload);
+          });
+      return s;
     }
     if (inserted_ids != nullptr) inserted_ids->push_back(std::move(*id));
   }
@@ -213,6 +221,8 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
     TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
     for (const std::string& id : ids) {
+      // maxTimeMS between the documents of a multi-document write.
+      RETURN_IF_ERROR(CheckOpDeadline());
       if (options.interrupt != nullptr && options.interrupt->load()) {
         return MongoError(
             absl::StatusCode::kAborted, kInterrupted,

@@ -26,6 +26,7 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/doc_cache.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
@@ -68,6 +69,11 @@ struct CollectionState {
   bool has_active_ttl() const;
   const IndexState* FindIndex(absl::string_view name) const;
 };
+
+// MongoDB's keyPattern / keyValue for `doc` colliding on `index` (nullptr:
+// the _id index): the index's fields with their directions, and the
+// document's values of them (null when missing). engine/write_path.cc.
+DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value& doc);
 
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);

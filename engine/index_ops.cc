@@ -296,12 +296,9 @@ absl::StatusOr<std::string> Engine::CreateIndex(
           std::string key_part = k.substr(0, k.size() - encoded_id.size());
           absl::Status u = CheckUniqueLocked(*state, building, k, encoded_id);
           if (absl::IsAlreadyExists(u) || chunk_keys.count(key_part) > 0) {
-            return fail(MongoError(
-                absl::StatusCode::kAlreadyExists, kDuplicateKey,
-                absl::StrCat("Index build failed: E11000 duplicate key error "
-                             "collection: ",
-                             coll, " index: ", spec.name(), " (document _id ",
-                             ToJson(*id), ")")));
+            return fail(DuplicateKeyError(
+                absl::StrCat(options_.db_name, ".", coll), spec.name(),
+                DupKeyInfo(&building, *doc), "Index build failed: "));
           }
           if (!u.ok()) return fail(u);
           chunk_keys.insert(std::move(key_part));
