@@ -6,6 +6,7 @@
 //  - Validate is clean;
 //  - what export writes imports again, entirely (nothing it wrote is
 //    refused or skipped as expired), into the same export.
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -30,6 +31,11 @@ Collection& Prepare(Database* db, absl::string_view name) {
       c.CreateIndex(R"({"u": 1})", R"({"unique": true, "sparse": true})").ok(),
       "unique");
   return c;
+}
+
+std::string MaskIds(const std::string& s) {
+  static const std::regex oid(R"("\$oid":"[0-9a-f]{24}")");
+  return std::regex_replace(s, oid, "\"$$oid\":0");
 }
 
 struct Imported {
@@ -61,10 +67,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   FakeClock clock(FuzzNow());
   auto db = OpenFuzzDb(&clock);
+  auto db2 = OpenFuzzDb(&clock);  // same names, so the errors compare
   Collection& a = Prepare(db.get(), "a");
-  Collection& b = Prepare(db.get(), "b");
+  Collection& b = Prepare(db2.get(), "a");
   Imported one = Import(db.get(), "a", text, 1);
-  Imported many = Import(db.get(), "b", text, 1000);
+  Imported many = Import(db2.get(), "a", text, 1000);
 
   for (const Imported* r : {&one, &many}) {
     if (!r->status.ok()) {
@@ -91,8 +98,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckValid(b, "after import");
   int64_t na = 0, nb = 0;
   const std::string exported = Export(db.get(), "a", &na);
-  FUZZ_CHECK(exported == Export(db.get(), "b", &nb) && na == nb,
-             "batch size changed the data");
+  // (A document without _id gets a fresh ObjectId in each.)
+  FUZZ_CHECK(
+      MaskIds(exported) == MaskIds(Export(db2.get(), "a", &nb)) && na == nb,
+      "batch size changed the data");
   auto visible = a.CountDocuments();
   FUZZ_CHECK(visible.ok() && *visible == na, "export count");
 
