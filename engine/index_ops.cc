@@ -1,6 +1,7 @@
 // Index management: create (with a build over existing documents), drop,
 // list and collMod.
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -427,16 +428,28 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
       }
       new_hidden = value.bool_value();
     } else if (name == "maxLifetimeSeconds") {
+      // As createIndex takes it (index/index_spec.cc): an integer, or an
+      // integral number below 9.2e18 (a larger double, NaN or infinity
+      // would not convert to int64_t).
+      bool integral = false;
+      int64_t n = 0;
+      if (value.type() == ValueType::kInt32 ||
+          value.type() == ValueType::kInt64) {
+        n = value.int64_value();
+        integral = true;
+      } else if (value.is_number()) {
+        const double d = value.AsDouble();
+        integral = std::trunc(d) == d && std::abs(d) < 9.2e18;
+        if (integral) n = static_cast<int64_t>(d);
+      }
       if (value.is_null()) {
         new_max_lifetime = -1;
-      } else if (!value.is_number() || value.AsDouble() < 0 ||
-                 value.AsDouble() != static_cast<double>(static_cast<int64_t>(
-                                         value.AsDouble()))) {
+      } else if (!integral || n < 0) {
         return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                           "collMod: 'maxLifetimeSeconds' must be a "
                           "non-negative integer (or null to remove it)");
       } else {
-        new_max_lifetime = static_cast<int64_t>(value.AsDouble());
+        new_max_lifetime = n;
       }
     } else if (name == "rejectExpired") {
       if (value.type() != ValueType::kBool) {
