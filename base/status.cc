@@ -16,6 +16,10 @@ absl::string_view MongoCodeName(int code) {
       return "BadValue";
     case kInterrupted:
       return "Interrupted";
+    case kInterruptedAtShutdown:
+      return "InterruptedAtShutdown";
+    case kIndexBuildAborted:
+      return "IndexBuildAborted";
     case kFailedToParse:
       return "FailedToParse";
     case kTypeMismatch:

@@ -37,6 +37,8 @@ enum MongoCode : int {
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
   kInterrupted = 11601,
+  kInterruptedAtShutdown = 11600,
+  kIndexBuildAborted = 276,
   kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
   // The command layer's codes (commands/).
   kInternalError = 1,

@@ -56,6 +56,7 @@ set(TTLDB_SOURCES
   engine/engine.cc
   engine/entry_value.cc
   engine/find_and_modify.cc
+  engine/index_build.cc
   engine/index_ops.cc
   engine/keys.cc
   engine/live_cursors.cc

@@ -235,6 +235,18 @@ class Collection {
   // same name with another key, 86 IndexKeySpecsConflict; more than 64
   // indexes, 67; invalid TTL options, 67 / 197 with MongoDB's wording;
   // existing duplicates for a unique index, 11000.
+  //
+  // The build runs in the background as MongoDB's does ("Index Builds on
+  // Populated Collections"): the call returns when the index is built, but
+  // other writers, readers and the TTL monitor go on during the build and
+  // wait only for short steps (one chunk of entries, the final commit).
+  // Until it returns the index is invisible: queries, listIndexes and the
+  // TTL monitor do not use it. A unique build fails with 11000 if, at its
+  // end, two documents hold the same key (including documents written
+  // during the build); a failed build leaves no index and no entries. An
+  // identical createIndex during the build waits for it. Close during a
+  // build stops it (11600 InterruptedAtShutdown); the next open deletes
+  // what it had written, so the index is absent until created again.
   absl::StatusOr<std::string> CreateIndex(
       const DocArg& keys, const DocArg& index_options = "{}",
       const IndexBuildProgress& progress = nullptr);

@@ -421,6 +421,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::Status ws = Commit(wo, &batch);
     if (!ws.ok()) return absl::InternalError(ws.ToString());
   }
+  if (!options_.read_only) RETURN_IF_ERROR(CleanInterruptedBuildsLocked());
   return absl::OkStatus();
 }
 
@@ -503,7 +504,8 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
   auto state = std::make_shared<CollectionState>();
   state->info = info;
   state->doc_prefix = DocumentPrefix(info.id());
-  for (const proto::IndexSpec& spec : info.indexes()) {
+  auto compile = [&](const proto::IndexSpec& spec)
+      -> absl::StatusOr<std::shared_ptr<const IndexState>> {
     auto idx = std::make_shared<IndexState>();
     idx->spec = spec;
     idx->prefix = IndexPrefix(info.id(), spec.id());
@@ -525,7 +527,15 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
     }
     idx->ttl_seconds = ActiveExpireAfterSeconds(spec);
     idx->multikey = !spec.has_multikey() || spec.multikey();
+    return std::shared_ptr<const IndexState>(std::move(idx));
+  };
+  for (const proto::IndexSpec& spec : info.indexes()) {
+    ASSIGN_OR_RETURN(auto idx, compile(spec));
     state->indexes.push_back(std::move(idx));
+  }
+  for (const proto::IndexSpec& spec : info.building_indexes()) {
+    ASSIGN_OR_RETURN(auto idx, compile(spec));
+    state->building.push_back(std::move(idx));
   }
   return std::shared_ptr<const CollectionState>(std::move(state));
 }
@@ -847,6 +857,9 @@ absl::Status Engine::Close() {
   // finishes first); their later Next calls fail.
   live_cursors_->CloseAll();
   MutexLock wl(&write_mu_);  // wait for a write in progress
+  // Index builds see closed_ at their next step and stop (reopen abandons
+  // them: engine/index_build.h).
+  while (running_builds_ > 0) builds_cv_.Wait();
   db_.reset();
   if (!options_.read_only && !options_.in_memory) {
     RemoveAggregationTempDir(path_);

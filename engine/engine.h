@@ -27,6 +27,7 @@
 #include "engine/collection.h"
 #include "engine/doc_cache.h"
 #include "engine/duplicate_key_error.h"
+#include "engine/index_build.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "leveldb/db.h"
@@ -64,6 +65,9 @@ struct IndexState {
 struct CollectionState {
   proto::CollectionInfo info;
   std::vector<std::shared_ptr<const IndexState>> indexes;
+  // Indexes being built (info.building_indexes; engine/index_build.h):
+  // writers maintain their entries, nothing reads them.
+  std::vector<std::shared_ptr<const IndexState>> building;
   std::string doc_prefix;  // DocumentPrefix(id)
 
   bool has_active_ttl() const;
@@ -108,7 +112,9 @@ class Engine : public TtlStore {
   absl::Status RenameCollection(absl::string_view from, absl::string_view to,
                                 bool drop_target);
 
-  // Builds a new index and publishes it (see Collection::CreateIndex).
+  // Builds a new index and publishes it (see Collection::CreateIndex). The
+  // build runs on the calling thread without the writers' lock except for
+  // short steps (engine/index_build.h); other writers go on meanwhile.
   absl::StatusOr<std::string> CreateIndex(absl::string_view coll,
                                           const Value& keys,
                                           const Value& options,
@@ -194,6 +200,24 @@ class Engine : public TtlStore {
                                    const std::string& encoded_id);
 
   Mutex write_mu_;
+
+  // createIndex on a missing collection (engine/index_ops.cc): the
+  // collection and its first index in one synced catalog batch, published
+  // at once (no documents: nothing to build). `spec` has no id yet.
+  absl::StatusOr<std::string> CreateCollectionWithIndexLocked(
+      absl::string_view coll, proto::IndexSpec spec)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+
+  // ---- Index builds (engine/index_build.cc) --------------------------------
+  // The tracker of the build of `index` (one of some state's `building`),
+  // or nullptr if that build has ended.
+  IndexBuildTracker* BuildTrackerLocked(const IndexState& index)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Tells the builds of `state` that these documents (by document key) were
+  // written (committed): the scan must leave them to the writers.
+  void NoteBuildWritesLocked(const CollectionState& state,
+                             absl::Span<const std::string> doc_keys)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 
   // ---- TtlStore ------------------------------------------------------------
   std::vector<TtlIndexRef> ListTtlIndexes() override;
@@ -323,6 +347,45 @@ class Engine : public TtlStore {
                                 const std::vector<std::string>& doc_keys)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 
+  // ---- Index builds (engine/index_build.cc) --------------------------------
+  // What registering a build hands to the scan.
+  struct IndexBuildStart {
+    proto::IndexSpec spec;                         // with its id
+    std::shared_ptr<const CollectionState> state;  // lists it as building
+    const leveldb::Snapshot* snapshot = nullptr;   // S: the scan's view
+  };
+  // Step 1: puts `spec` (not yet given an id) into the catalog as building,
+  // creates its tracker and takes the snapshot.
+  absl::StatusOr<IndexBuildStart> RegisterIndexBuildLocked(
+      const CollectionState& state, proto::IndexSpec spec)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Steps 2-4, without write_mu_; abandons the build on failure. Returns the
+  // index name once published.
+  absl::StatusOr<std::string> RunIndexBuild(IndexBuildStart start,
+                                            const IndexBuildProgress& progress)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  absl::Status ScanIntoIndexBuild(const IndexBuildStart& start,
+                                  const IndexBuildProgress& progress)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  absl::Status CheckUniqueBuild(const IndexBuildStart& start)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  absl::Status CommitIndexBuild(const IndexBuildStart& start)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  // The current state of the collection with this id if it still lists the
+  // build of index `index_id`; IndexBuildAborted otherwise, and
+  // InterruptedAtShutdown once Close has begun.
+  absl::StatusOr<std::shared_ptr<const CollectionState>> BuildStateLocked(
+      uint32_t coll_id, uint32_t index_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  std::shared_ptr<const CollectionState> StateByIdLocked(uint32_t coll_id);
+  // Ends a failed build: its id moves to abandoned_index_ids, its entries
+  // are deleted in bounded batches, then the id is removed.
+  absl::Status AbandonIndexBuild(uint32_t coll_id, uint32_t index_id)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  // At open: abandons every build a crash or Close interrupted.
+  absl::Status CleanInterruptedBuildsLocked()
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+
   // Constant after construction.
   const std::string path_;
   const Options options_;
@@ -364,6 +427,13 @@ class Engine : public TtlStore {
     std::string min_deleted_doc, max_deleted_doc;
   };
   std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
+  // Index builds in progress, by index prefix, and how many builds are
+  // between registration and their end (Close waits for none).
+  std::map<std::string, IndexBuildTracker> index_builds_
+      ABSL_GUARDED_BY(write_mu_);
+  int running_builds_ ABSL_GUARDED_BY(write_mu_) = 0;
+  // Signalled when a build ends.
+  CondVar builds_cv_{&write_mu_};
 
   // The compaction thread (ScheduleCompaction): started in Init, joined in
   // Close before db_ is reset. It never holds write_mu_.

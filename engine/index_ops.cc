@@ -1,8 +1,8 @@
 // Index management: create (with a build over existing documents), drop,
 // list and collMod.
 #include <algorithm>
-#include <cmath>
-#include <set>
+#include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
@@ -22,8 +22,6 @@ namespace {
 
 // 64 indexes per collection, _id included: MongoDB's limit.
 constexpr int kMaxIndexes = 64;
-// Index entries written per batch while building.
-constexpr int kBuildChunk = 10'000;
 
 // maxLifetimeSeconds and rejectExpired only make sense on a TTL index, and
 // a cap below expireAfterSeconds would reject every fresh document.
@@ -55,6 +53,68 @@ absl::Status ValidateLifetimeOptions(const proto::IndexSpec& spec, int code) {
 
 bool IsIdKey(const proto::IndexSpec& spec) {
   return spec.key_size() == 1 && spec.key(0).path() == "_id";
+}
+
+// MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting: OK when `spec`
+// may be created beside `existing` or is identical to the one of its name.
+absl::Status CheckIndexConflicts(
+    const proto::IndexSpec& spec, const std::string& spec_text,
+    const std::vector<const IndexState*>& existing_indexes) {
+  const Value id_index_spec = Value::MakeObject(
+      {Field("v", Value::Int32(2)),
+       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
+       Field("name", Value::String("_id_"))});
+  if (spec.name() == "_id_") {
+    // Its key is not {_id: 1} (that case returned above): kDifferent.
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+        absl::StrCat("An existing index has the same name as the requested "
+                     "index. Requested index: ",
+                     spec_text, ", existing index: ", ToJson(id_index_spec)));
+  }
+  for (const IndexState* idx : existing_indexes) {
+    const proto::IndexSpec& existing = idx->spec;
+    if (existing.name() != spec.name()) continue;
+    switch (CompareIndexOptions(spec, existing)) {
+      case IndexComparison::kIdentical:
+        return absl::OkStatus();  // already there: a no-op
+      case IndexComparison::kEquivalent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+            absl::StrCat("An equivalent index already exists with the same "
+                         "name but different options. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
+      case IndexComparison::kDifferent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
+            absl::StrCat("An existing index has the same name as the "
+                         "requested index. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
+    }
+  }
+  for (const IndexState* idx : existing_indexes) {
+    const proto::IndexSpec& existing = idx->spec;
+    switch (CompareIndexOptions(spec, existing)) {
+      case IndexComparison::kDifferent:
+        continue;  // may coexist (another key, or another partial filter)
+      case IndexComparison::kEquivalent:
+        return MongoError(
+            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
+            absl::StrCat("An equivalent index already exists with a "
+                         "different name and options. Requested index: ",
+                         spec_text, ", existing index: ",
+                         ToJson(IndexSpecToValue(existing))));
+      case IndexComparison::kIdentical:
+        return MongoError(absl::StatusCode::kAlreadyExists,
+                          kIndexOptionsConflict,
+                          absl::StrCat("Index already exists with a different "
+                                       "name: ",
+                                       existing.name()));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -113,228 +173,82 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     }
   }
 
-  MutexLock l(&write_mu_);
-  // A missing collection is created with its first index in one synced
-  // batch (the final catalog commit below), as MongoDB creates both in one
-  // WriteUnitOfWork (create_indexes.cpp, runCreateIndexesOnNewCollection):
-  // a refused spec or a crash or power loss during the call leaves no
-  // collection behind (tests/reliability/power_cut_test.cc).
-  std::shared_ptr<const CollectionState> state = GetState(coll);
-  const bool creating = state == nullptr;
-  if (creating) {
-    proto::CollectionInfo fresh;
-    fresh.set_id(meta_.next_collection_id());
-    fresh.set_name(std::string(coll));
-    fresh.set_next_index_id(1);
-    ASSIGN_OR_RETURN(state, Compile(fresh));
-  }
-  // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
-  // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
-  // same name, then one with the same key and identifying options.
-  const Value id_index_spec = Value::MakeObject(
-      {Field("v", Value::Int32(2)),
-       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
-       Field("name", Value::String("_id_"))});
-  if (spec.name() == "_id_") {
-    // Its key is not {_id: 1} (that case returned above): kDifferent.
-    return MongoError(
-        absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-        absl::StrCat("An existing index has the same name as the requested "
-                     "index. Requested index: ",
-                     spec_text, ", existing index: ", ToJson(id_index_spec)));
-  }
-  for (const auto& idx : state->indexes) {
-    const proto::IndexSpec& existing = idx->spec;
-    if (existing.name() != spec.name()) continue;
-    switch (CompareIndexOptions(spec, existing)) {
-      case IndexComparison::kIdentical:
-        return existing.name();  // already there: a no-op
-      case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with the same "
-                         "name but different options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-      case IndexComparison::kDifferent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-            absl::StrCat("An existing index has the same name as the "
-                         "requested index. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-    }
-  }
-  for (const auto& idx : state->indexes) {
-    const proto::IndexSpec& existing = idx->spec;
-    switch (CompareIndexOptions(spec, existing)) {
-      case IndexComparison::kDifferent:
-        continue;  // may coexist (another key, or another partial filter)
-      case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with a "
-                         "different name and options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-      case IndexComparison::kIdentical:
-        return MongoError(absl::StatusCode::kAlreadyExists,
-                          kIndexOptionsConflict,
-                          absl::StrCat("Index already exists with a different "
-                                       "name: ",
-                                       existing.name()));
-    }
-  }
-  if (state->indexes.size() + 1 >= kMaxIndexes) {
-    return MongoError(absl::StatusCode::kResourceExhausted, kCannotCreateIndex,
-                      absl::StrCat("add index fails, too many indexes for ",
-                                   coll, " key:", ToJson(keys)));
-  }
-
-  // Reserve the index id durably first: a crash during the build leaves
-  // entries under an id that is never handed out again. (A new collection
-  // has no documents, so its build writes no entries.)
-  proto::CollectionInfo info = state->info;
-  spec.set_id(info.next_index_id());
-  info.set_next_index_id(info.next_index_id() + 1);
-  if (!creating) {
-    leveldb::WriteBatch reserve;
-    RETURN_IF_ERROR(CommitCatalogLocked(info, &reserve).status());
-  }
-
-  IndexState building;
-  building.spec = spec;
-  building.prefix = IndexPrefix(info.id(), spec.id());
-  if (!spec.partial_filter_json().empty()) {
-    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));
-    ASSIGN_OR_RETURN(Filter f, Filter::Parse(pf));
-    building.partial.emplace(std::move(f));
-  }
-
-  // Count first, for progress.
-  int64_t total = 0;
-  if (progress) {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
-    for (it->Seek(state->doc_prefix);
-         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
-      ++total;
-    }
-  }
-  auto fail = [&](absl::Status s) -> absl::Status {
-    DeleteRange(building.prefix, KeyPrefixEnd(building.prefix)).IgnoreError();
-    return s;
-  };
+  std::optional<IndexBuildStart> start;
   {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
-    leveldb::WriteBatch batch;
-    int in_batch = 0;
-    int64_t done = 0;
-    std::set<std::string> chunk_keys;  // unique: keys of the unwritten chunk
-    std::vector<std::string> entry_keys;
-    bool build_multikey = false;  // some document met an array
-    // TTL entries carry their document's keys in every other index
-    // (engine/entry_value.h): with the new index among them, every TTL
-    // entry of the collection is rewritten, and a new TTL index's entries
-    // list the existing indexes.
-    std::vector<const IndexState*> all;
-    bool any_ttl = spec.has_expire_after_seconds();
-    for (const auto& idx : state->indexes) {
-      all.push_back(idx.get());
-      any_ttl = any_ttl || idx->spec.has_expire_after_seconds();
-    }
-    all.push_back(&building);
-    const size_t self = all.size() - 1;
-    DocKeys doc_keys;
-    for (it->Seek(state->doc_prefix);
-         it->Valid() && it->key().starts_with(state->doc_prefix); it->Next()) {
-      auto doc = ParseDocument(
-          absl::string_view(it->value().data(), it->value().size()),
-          StoredJsonParseOptions());
-      if (!doc.ok()) return fail(absl::DataLossError(doc.status().message()));
-      const Value* id = doc->Get("_id");
-      if (id == nullptr) continue;
-      const std::string encoded_id = EncodeId(*id);
-      bool doc_multikey = false;
-      absl::Status ks = IndexEntryKeys(building, *doc, encoded_id, &entry_keys,
-                                       &doc_multikey);
-      if (doc_multikey) build_multikey = true;
-      if (!ks.ok()) {
-        return fail(
-            MongoError(absl::StatusCode::kInvalidArgument, ErrorCode(ks),
-                       absl::StrCat("Index build failed: ", ks.message(),
-                                    " (document _id ", ToJson(*id), ")")));
-      }
-      std::string value = encoded_id;
-      if (any_ttl) {
-        all.pop_back();
-        absl::Status others = ComputeDocKeys(all, *doc, encoded_id, &doc_keys);
-        all.push_back(&building);
-        if (!others.ok()) {
-          return fail(absl::DataLossError(absl::StrCat(
-              "Index build failed: stored document _id ", ToJson(*id),
-              " no longer derives its keys: ", others.message())));
+    MutexLock l(&write_mu_);
+    std::shared_ptr<const CollectionState> state = GetState(coll);
+    if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
+    // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
+    // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
+    // same name, then one with the same key and identifying options. An
+    // index being built counts as existing, except that a request identical
+    // to it waits for its build and then looks again, as createIndexes
+    // waits for an identical in-progress build
+    // (IndexBuildsCoordinator::_filterSpecsAndRegisterBuild).
+    for (bool waited = true; waited;) {
+      waited = false;
+      std::vector<const IndexState*> existing_indexes;
+      for (const auto& idx : state->indexes)
+        existing_indexes.push_back(idx.get());
+      for (const auto& idx : state->building) {
+        if (CompareIndexOptions(spec, idx->spec) ==
+            IndexComparison::kIdentical) {
+          while (index_builds_.count(idx->prefix) > 0) builds_cv_.Wait();
+          waited = true;
+          break;
         }
-        std::sort(entry_keys.begin(), entry_keys.end());
-        doc_keys.keys.push_back(entry_keys);
-        doc_keys.multikey.push_back(doc_multikey);
-        for (size_t t = 0; t < self; ++t) {
-          if (!all[t]->spec.has_expire_after_seconds() ||
-              doc_keys.keys[t].size() != 1) {
-            continue;
-          }
-          // Written even in the plain form (a list over the size cap): the
-          // entry's older list must not stay, since a later write that keeps
-          // the value "unchanged" (plain before and after) would not rewrite
-          // it, and once the new index is dropped it would look complete.
-          batch.Put(doc_keys.keys[t][0],
-                    EntryValueFor(all, doc_keys, t, encoded_id));
-          ++in_batch;
+        existing_indexes.push_back(idx.get());
+      }
+      if (waited) {
+        state = GetState(coll);
+        if (state == nullptr)
+          return CreateCollectionWithIndexLocked(coll, spec);
+        continue;
+      }
+      RETURN_IF_ERROR(CheckIndexConflicts(spec, spec_text, existing_indexes));
+      for (const IndexState* idx : existing_indexes) {
+        if (CompareIndexOptions(spec, idx->spec) ==
+                IndexComparison::kIdentical &&
+            idx->spec.name() == spec.name()) {
+          return idx->spec.name();  // already there: a no-op
         }
-        value = EntryValueFor(all, doc_keys, self, encoded_id);
       }
-      for (const std::string& k : entry_keys) {
-        if (spec.unique()) {
-          std::string key_part = k.substr(0, k.size() - encoded_id.size());
-          absl::Status u = CheckUniqueLocked(*state, building, k, encoded_id);
-          if (absl::IsAlreadyExists(u) || chunk_keys.count(key_part) > 0) {
-            return fail(DuplicateKeyError(
-                absl::StrCat(options_.db_name, ".", coll), spec.name(),
-                DupKeyInfo(&building, *doc), "Index build failed: "));
-          }
-          if (!u.ok()) return fail(u);
-          chunk_keys.insert(std::move(key_part));
-        }
-        batch.Put(k, value);
-        ++in_batch;
-      }
-      ++done;
-      if (in_batch >= kBuildChunk) {
-        leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-        if (!s.ok()) return fail(absl::InternalError(s.ToString()));
-        batch.Clear();
-        in_batch = 0;
-        chunk_keys.clear();
-        if (progress) progress(done, total);
+      if (existing_indexes.size() + 1 >= kMaxIndexes) {
+        return MongoError(absl::StatusCode::kResourceExhausted,
+                          kCannotCreateIndex,
+                          absl::StrCat("add index fails, too many indexes for ",
+                                       coll, " key:", ToJson(keys)));
       }
     }
-    if (!it->status().ok()) {
-      return fail(
-          ReadFailure(it->status(), absl::StrCat("collection '", coll, "'")));
-    }
-    // The catalog entry that makes the index visible goes in the last batch.
-    // Known from the build (every write since waits for write_mu_).
-    spec.set_multikey(build_multikey);
-    *info.add_indexes() = spec;
-    if (creating) {
-      meta_.set_next_collection_id(info.id() + 1);
-      RETURN_IF_ERROR(SaveMetaLocked(&batch));
-    }
-    auto committed = CommitCatalogLocked(info, &batch);
-    if (!committed.ok()) {
-      if (creating) meta_.set_next_collection_id(info.id());
-      return fail(committed.status());
-    }
-    if (progress) progress(done, total);
+    ASSIGN_OR_RETURN(start, RegisterIndexBuildLocked(*state, spec));
+  }
+  return RunIndexBuild(*std::move(start), progress);
+}
+
+absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
+    absl::string_view coll, proto::IndexSpec spec) {
+  // A missing collection is created with its first index in one synced
+  // batch, as MongoDB creates both in one WriteUnitOfWork
+  // (create_indexes.cpp, runCreateIndexesOnNewCollection): a refused spec or
+  // a crash or power loss during the call leaves no collection behind
+  // (tests/reliability/power_cut_test.cc). It has no documents: nothing to
+  // build, so the index is published at once.
+  RETURN_IF_ERROR(
+      CheckIndexConflicts(spec, ToJson(IndexSpecToValue(spec)), {}));
+  proto::CollectionInfo info;
+  info.set_id(meta_.next_collection_id());
+  info.set_name(std::string(coll));
+  spec.set_id(1);
+  spec.set_multikey(false);
+  info.set_next_index_id(2);
+  *info.add_indexes() = spec;
+  meta_.set_next_collection_id(info.id() + 1);
+  leveldb::WriteBatch batch;
+  RETURN_IF_ERROR(SaveMetaLocked(&batch));
+  auto committed = CommitCatalogLocked(info, &batch);
+  if (!committed.ok()) {
+    meta_.set_next_collection_id(info.id());
+    return committed.status();
   }
   if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());

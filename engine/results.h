@@ -126,7 +126,8 @@ struct BulkWriteResult {
   std::vector<BulkWriteError> write_errors;
 };
 
-// Progress of an index build over existing documents.
+// Progress of an index build over existing documents, called on the
+// building thread without any lock held (other writes go on meanwhile).
 using IndexBuildProgress =
     std::function<void(int64_t documents_done, int64_t documents_total)>;
 

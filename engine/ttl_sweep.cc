@@ -136,13 +136,20 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   // filter rewrites or removes the entry in the same atomic batch. An expiry
   // listener needs the documents, so then every document is read.
   const bool listener = static_cast<bool>(options_.expiry_listener);
-  const bool lone = state->indexes.size() == 1 && !index->multikey;
+  // Indexes being built count as other indexes: an entry that does not
+  // list one makes the monitor read the document (engine/index_build.h).
+  const bool lone =
+      state->indexes.size() == 1 && state->building.empty() && !index->multikey;
   std::vector<uint32_t> other_ids;
   for (const auto& idx : state->indexes) {
     if (idx.get() != index) other_ids.push_back(idx->spec.id());
   }
+  for (const auto& idx : state->building) other_ids.push_back(idx->spec.id());
   auto find_index = [&](uint32_t id) -> const IndexState* {
     for (const auto& idx : state->indexes) {
+      if (idx->spec.id() == id) return idx.get();
+    }
+    for (const auto& idx : state->building) {
       if (idx->spec.id() == id) return idx.get();
     }
     return nullptr;  // dropped since the entry was written
@@ -237,6 +244,10 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           for (const std::string& k : keys) batch.Delete(k);
           result.deleted_keys += keys.size();
         }
+        for (const auto& idx : state->building) {
+          RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
+          for (const std::string& k : keys) batch.Delete(k);
+        }
         deleted_keys.push_back(std::move(doc_key));
         if (listener) deleted.push_back(std::move(*doc));
       }
@@ -253,6 +264,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (!s.ok()) {
           return absl::InternalError(
               absl::StrCat("TTL delete failed: ", s.ToString()));
+        }
+        if (!state->building.empty()) {
+          NoteBuildWritesLocked(*state, deleted_keys);
         }
       }
       result.deleted_documents += n;

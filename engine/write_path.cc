@@ -267,6 +267,10 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
     for (const std::string& k : keys) evictions->batch.Delete(k);
     evictions->keys += keys.size();
   }
+  for (const auto& idx : state.building) {
+    RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
+    for (const std::string& k : keys) evictions->batch.Delete(k);
+  }
   evictions->ids.push_back(encoded_id);
   evictions->docs.push_back(std::move(doc));
   return absl::OkStatus();
@@ -332,8 +336,13 @@ absl::Status Engine::WriteDocumentLocked(
     batch.Delete(doc_key);
   }
 
+  // The published indexes, then those being built (engine/index_build.h):
+  // their keys are computed alike, and TTL entries list both as siblings.
   absl::InlinedVector<const IndexState*, 8> indexes;  // no allocation
   for (const auto& idx : state.indexes) indexes.push_back(idx.get());
+  const size_t published = indexes.size();
+  for (const auto& idx : state.building) indexes.push_back(idx.get());
+  const bool building = indexes.size() > published;
   DocKeys old_keys, new_keys;
   if (old_doc != nullptr) {
     RETURN_IF_ERROR(ComputeDocKeys(indexes, *old_doc, encoded_id, &old_keys));
@@ -371,6 +380,33 @@ absl::Status Engine::WriteDocumentLocked(
         old_doc != nullptr ? old_keys.keys[i] : kNone;
     const std::vector<std::string>& after =
         new_doc != nullptr ? new_keys.keys[i] : kNone;
+    if (i >= published) {
+      // A building index: delete what the old version had and the new one
+      // has not, put every key of the new version (the scan may not have
+      // put the old ones: idempotent), and leave the unique check and the
+      // multikey flag to the build.
+      IndexBuildTracker* tracker = BuildTrackerLocked(idx);
+      removed.clear();
+      std::set_difference(before.begin(), before.end(), after.begin(),
+                          after.end(), std::back_inserter(removed));
+      for (const std::string& k : removed) batch.Delete(k);
+      if (after.empty()) continue;
+      if (tracker != nullptr) {
+        if (new_keys.multikey[i]) tracker->multikey = true;
+        if (idx.spec.unique()) {
+          for (const std::string& k : after) {
+            tracker->unique_candidates.insert(
+                k.substr(0, k.size() - encoded_id.size()));
+          }
+        }
+      }
+      const std::string value =
+          idx.spec.has_expire_after_seconds()
+              ? EntryValueFor(indexes, new_keys, i, encoded_id)
+              : encoded_id;
+      for (const std::string& k : after) batch.Put(k, value);
+      continue;
+    }
     if (new_doc != nullptr && new_keys.multikey[i] && !idx.multikey) {
       if (!multikey_info.has_value()) multikey_info = state.info;
       multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
@@ -408,8 +444,10 @@ absl::Status Engine::WriteDocumentLocked(
     // A TTL entry carries the document's keys in the other indexes: when
     // they changed, every entry is rewritten, not only the added ones.
     const std::string value = EntryValueFor(indexes, new_keys, i, encoded_id);
+    // During a build every TTL entry is rewritten: one the scan has not
+    // reached yet may not list the building index.
     const bool value_changed =
-        old_doc == nullptr || before.empty() ||
+        old_doc == nullptr || before.empty() || building ||
         EntryValueFor(indexes, old_keys, i, encoded_id) != value;
     for (const std::string& k : value_changed ? after : added) {
       batch.Put(k, value);
@@ -466,6 +504,10 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  if (building) {
+    NoteBuildWritesLocked(state, absl::MakeConstSpan(&doc_key, 1));
+    if (!evicted_keys.empty()) NoteBuildWritesLocked(state, evicted_keys);
   }
   if (!evictions.ids.empty()) {
     if (monitor_ != nullptr) {
