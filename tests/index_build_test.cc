@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
 #include "base/status.h"
@@ -22,6 +23,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
@@ -158,10 +160,9 @@ TEST_F(IndexBuildTest, WritesProceedDuringBuildAndTheIndexIsExact) {
   EXPECT_GE(during, 300) << "writes completed while the build waited";
   EXPECT_GT(reports, 1);
   EXPECT_TRUE(Valid(c()));
-  for (const char* filter :
-       {R"({"a": 5})", R"({"a": {"$gte": 10, "$lt": 20}})",
-        R"({"a": {"$in": [1, 999, 5003]}})", R"({"a": {"$gte": 5000}})",
-        R"({"a": 2})"}) {
+  for (const char* filter : {R"({"a": 5})", R"({"a": {"$gte": 10, "$lt": 20}})",
+                             R"({"a": {"$in": [1, 999, 5003]}})",
+                             R"({"a": {"$gte": 5000}})", R"({"a": 2})"}) {
     const std::string by_index = Ids(filter, "a_1");
     EXPECT_EQ(by_index, Ids(filter, "")) << filter;
     EXPECT_FALSE(by_index.empty()) << filter;
@@ -222,6 +223,19 @@ TEST_F(IndexBuildTest, UniqueBuildFailsOnDuplicateInsertedDuringBuild) {
   EXPECT_EQ(ErrorCode(built.status()), kDuplicateKey) << built.status();
   EXPECT_NE(built.status().message().find("dup key: { u: "), std::string::npos)
       << built.status();
+  // MongoDB's shape (src/mongo/db/storage/duplicate_key_error_info.cpp):
+  // the namespace is <db>.<collection>, and keyPattern/keyValue travel
+  // with the error (u: 10 is the one the commit finds held twice).
+  EXPECT_TRUE(absl::StartsWith(built.status().message(),
+                               "Index build failed: E11000 duplicate key error "
+                               "collection: test.c index: u_1 dup key: { u: "))
+      << built.status();
+  auto dup = GetDuplicateKeyInfo(built.status());
+  ASSERT_TRUE(dup.has_value());
+  EXPECT_EQ(ToJson(dup->key_pattern), R"({"u":1})");
+  EXPECT_TRUE(ToJson(dup->key_value) == R"({"u":10})" ||
+              ToJson(dup->key_value) == R"({"u":4000})")
+      << ToJson(dup->key_value);
   EXPECT_EQ(IndexNames(), std::vector<std::string>{"_id_"});
   auto state = engine()->GetState("c");
   EXPECT_TRUE(state->info.building_indexes().empty());
