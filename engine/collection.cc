@@ -116,13 +116,10 @@ struct WriteRequest {
 
 // Applies `request` to one document (under write_mu_). Returns whether it
 // was modified (or deleted).
-static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
-                                            const CollectionState& state,
-                                            const WriteRequest& request,
-                                            const Value& doc, absl::Time now,
-                                            const WriteOptions& options,
-                                            std::optional<size_t> matched,
-                                            Engine::ExpiredRemovals* removed)
+static absl::StatusOr<bool> ApplyToDocument(
+    Engine* engine, const CollectionState& state, const WriteRequest& request,
+    const Value& doc, absl::Time now, const WriteOptions& options,
+    std::optional<size_t> matched, Engine::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
@@ -230,10 +227,10 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         continue;
       }
       ++result.matched_count;
-      ASSIGN_OR_RETURN(bool modified,
-                       ApplyToDocument(engine, *current, request, *doc, now,
-                                       options, details.elem_match_key,
-                                       &removed));
+      ASSIGN_OR_RETURN(
+          bool modified,
+          ApplyToDocument(engine, *current, request, *doc, now, options,
+                          details.elem_match_key, &removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||
@@ -368,6 +365,24 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
     return not_found();
   }
   return std::move(*doc);
+}
+
+absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  auto state = engine_->GetState(name_);
+  auto not_found = [&] {
+    return absl::NotFoundError(
+        absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
+  };
+  if (state == nullptr) return not_found();
+  std::string json;
+  ASSIGN_OR_RETURN(bool found,
+                   engine_->ReadDocumentJson(*state, EncodeId(id), &json));
+  if (!found) return not_found();
+  ASSIGN_OR_RETURN(bool hidden, engine_->IsHiddenJson(
+                                    *state, json, engine_->clock()->WallNow()));
+  if (hidden) return not_found();
+  return json;
 }
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
