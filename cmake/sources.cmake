@@ -55,9 +55,11 @@ set(TTLDB_SOURCES
   engine/entry_value.cc
   engine/find_and_modify.cc
   engine/index_ops.cc
+  engine/json_field_scan.cc
   engine/keys.cc
   engine/live_cursors.cc
   engine/query_exec.cc
+  engine/raw_read.cc
   engine/read_only_env.cc
   engine/read_options.cc
   engine/repair.cc
@@ -119,6 +121,7 @@ set(TTLDB_HEADERS
   engine/database.h
   engine/doc_arg.h
   engine/entry_value.h
+  engine/json_field_scan.h
   engine/options.h
   engine/repair.h
   engine/results.h

@@ -44,8 +44,8 @@ bool ReparsesIdentically(const Value& doc);
 // string and vector buffer as allocated, with malloc's per-chunk overhead),
 // the key, and the cache's own entry (list node and table slot). The
 // cache's capacity bounds this sum, so Options::doc_cache_bytes bounds the
-// heap the cache holds, not the size of the documents' JSON (a parsed tree
-// of a 256 B document takes about 3x its JSON).
+// heap the cache holds, not the size of the documents' JSON (a 256 B
+// document's tree and entry take about 5x its JSON).
 size_t CacheCharge(absl::string_view key, const Value& doc);
 
 class DocCache {

@@ -118,9 +118,9 @@ struct Options {
   // (FindById, and the re-read of a document a write by _id changes), so a
   // hot document skips LevelDB and the JSON parse. Bounds the heap its
   // entries hold (parsed trees, keys, the cache's own nodes: see
-  // CacheCharge in engine/doc_cache.h), so 16 MiB holds about 18,000
-  // documents of 256 B of JSON (a parsed tree takes ~3x its JSON).
-  // Database::Stats reports its use (docCacheBytes). Coherent with every
+  // CacheCharge in engine/doc_cache.h), so 16 MiB holds about 12,000
+  // documents of 256 B of JSON (tree and entry take ~5x the JSON).
+  // Database::Memory reports its use. Coherent with every
   // write and TTL deletion (engine/doc_cache.h). 0 disables it.
   size_t doc_cache_bytes = 16 << 20;
 
