@@ -58,10 +58,12 @@ set(TTLDB_SOURCES
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
+  engine/json_field_scan.cc
   engine/keys.cc
   engine/live_cursors.cc
   engine/log_sync_env.cc
   engine/query_exec.cc
+  engine/raw_read.cc
   engine/read_only_env.cc
   engine/read_options.cc
   engine/repair.cc
@@ -125,6 +127,7 @@ set(TTLDB_HEADERS
   engine/doc_arg.h
   engine/duplicate_key_error.h
   engine/entry_value.h
+  engine/json_field_scan.h
   engine/options.h
   engine/repair.h
   engine/results.h

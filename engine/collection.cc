@@ -393,6 +393,24 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
   return std::move(*doc);
 }
 
+absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
+  RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  auto state = engine_->GetState(name_);
+  auto not_found = [&] {
+    return absl::NotFoundError(
+        absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
+  };
+  if (state == nullptr) return not_found();
+  std::string json;
+  ASSIGN_OR_RETURN(bool found,
+                   engine_->ReadDocumentJson(*state, EncodeId(id), &json));
+  if (!found) return not_found();
+  ASSIGN_OR_RETURN(bool hidden, engine_->IsHiddenJson(
+                                    *state, json, engine_->clock()->WallNow()));
+  if (hidden) return not_found();
+  return json;
+}
+
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
   RETURN_IF_ERROR(engine_->CheckCollection(name_));

@@ -176,6 +176,17 @@ class Collection {
 
   // The document with this _id, or NotFound.
   absl::StatusOr<Value> FindById(const Value& id);
+  // FindById for services that forward JSON: the document as JSON text,
+  // without decoding it into a Value (a read that misses the document cache
+  // hands out LevelDB's bytes as they are; only the TTL indexes' fields are
+  // decoded, to hide expired documents as FindById does). The text is
+  // ttldb's storage form (docs/format.md): compact Extended JSON where
+  // int64 is {"$numberLong": "n"} and a Date {"$date": {"$numberLong":
+  // "ms"}}, _id first. ParseDocument(text) gives exactly FindById's
+  // document; the bytes themselves are not promised to be stable across
+  // ttldb versions or between a cached and an uncached read. Same errors as
+  // FindById: NotFound when absent or hidden.
+  absl::StatusOr<std::string> FindByIdJson(const Value& id);
 
   // A streaming cursor over the matching documents (see FindOptions).
   absl::StatusOr<std::unique_ptr<Cursor>> Find(const DocArg& filter,

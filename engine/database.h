@@ -98,6 +98,11 @@ class Database {
   absl::StatusOr<Value> Stats(int64_t scale = 1,
                               absl::string_view db_name = "test");
 
+  // Beyond MongoDB: the heap this database holds in its caches (see
+  // MemoryUsage), read without blocking writers. FailedPrecondition once
+  // closed.
+  absl::StatusOr<MemoryUsage> Memory();
+
   // ---- Operations ----------------------------------------------------------
   // Writes a consistent copy of the database, as of one moment, into
   // `dest_dir` (created with its parents; it must not exist or be empty,

@@ -1,6 +1,7 @@
 // Database::Stats: MongoDB's dbStats over every collection of the database.
 #include <sys/statvfs.h>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/database.h"
@@ -80,6 +81,22 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
       Field("fsTotalSize", scaled(fs_total)),
       Field("ok", Value::Double(1)),
   });
+}
+
+absl::StatusOr<MemoryUsage> Database::Memory() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  MemoryUsage m;
+  if (DocCache* cache = engine_->doc_cache()) {
+    m.doc_cache_bytes = static_cast<int64_t>(cache->charged_bytes());
+    m.doc_cache_capacity = static_cast<int64_t>(cache->capacity_bytes());
+    m.doc_cache_entries = static_cast<int64_t>(cache->size());
+  }
+  std::string v;
+  if (engine_->db()->GetProperty("leveldb.approximate-memory-usage", &v)) {
+    int64_t n = 0;
+    if (absl::SimpleAtoi(v, &n)) m.leveldb_bytes = n;
+  }
+  return m;
 }
 
 }  // namespace ttldb

@@ -53,7 +53,57 @@ bool ReparsesIdenticallyAt(const Value& v, int depth) {
   }
 }
 
+// malloc's chunk for a request of n bytes (glibc: 8 bytes of header,
+// rounded up to 16, at least 32).
+size_t Chunk(size_t n) { return std::max<size_t>(32, (n + 8 + 15) & ~15); }
+
+size_t StringHeap(const std::string& s) {
+  // Short strings live inside the object (libstdc++: up to 15 chars).
+  return s.capacity() > 15 ? Chunk(s.capacity() + 1) : 0;
+}
+
+// Heap owned by `v` beyond sizeof(Value) itself.
+size_t ValueHeap(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kString:
+      return StringHeap(v.string_value());
+    case ValueType::kBinary:
+      return StringHeap(v.binary_value().data);
+    case ValueType::kRegex:
+      return StringHeap(v.regex_value().pattern) +
+             StringHeap(v.regex_value().options);
+    case ValueType::kObject: {
+      const Value::Object& fields = v.object_fields();
+      size_t n =
+          fields.capacity() ? Chunk(fields.capacity() * sizeof(Field)) : 0;
+      for (const auto& [name, child] : fields) {
+        n += StringHeap(name) + ValueHeap(child);
+      }
+      return n;
+    }
+    case ValueType::kArray: {
+      const Value::Array& items = v.array_items();
+      size_t n = items.capacity() ? Chunk(items.capacity() * sizeof(Value)) : 0;
+      for (const Value& item : items) n += ValueHeap(item);
+      return n;
+    }
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
+
+size_t CacheCharge(absl::string_view key, const Value& doc) {
+  // The shared_ptr's control block and the Value (make_shared: one chunk),
+  // the list node (an Entry: key string, shared_ptr, charge, two links),
+  // the key's own buffer, a table slot (16 B) and its control byte.
+  constexpr size_t kEntry = 2 * sizeof(void*) + sizeof(std::string) +
+                            sizeof(std::shared_ptr<const Value>) +
+                            sizeof(size_t);
+  return Chunk(sizeof(Value) + 16) + Chunk(kEntry) +
+         (key.size() > 15 ? Chunk(key.size() + 1) : 0) + 17 + ValueHeap(doc);
+}
 
 bool ReparsesIdentically(const Value& doc) {
   return doc.is_object() && ReparsesIdenticallyAt(doc, 0);
@@ -183,6 +233,15 @@ void DocCache::BeginWrites(const std::vector<std::string>& keys) {
 
 void DocCache::EndWrites(const std::vector<std::string>& keys) {
   MarkWrites(keys, -1);
+}
+
+size_t DocCache::charged_bytes() {
+  size_t n = 0;
+  for (Shard& s : shards_) {
+    MutexLock l(&s.mu);
+    n += s.used;
+  }
+  return n;
 }
 
 size_t DocCache::size() {

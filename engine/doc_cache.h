@@ -40,6 +40,14 @@ namespace ttldb {
 // when this holds: the cache must serve exactly what a LevelDB read would.
 bool ReparsesIdentically(const Value& doc);
 
+// The heap bytes a cached document costs: its Value tree (every node,
+// string and vector buffer as allocated, with malloc's per-chunk overhead),
+// the key, and the cache's own entry (list node and table slot). The
+// cache's capacity bounds this sum, so Options::doc_cache_bytes bounds the
+// heap the cache holds, not the size of the documents' JSON (a 256 B
+// document's tree and entry take about 5x its JSON).
+size_t CacheCharge(absl::string_view key, const Value& doc);
+
 class DocCache {
  public:
   // At most about `capacity_bytes` of charge in total (see Insert).
@@ -79,6 +87,9 @@ class DocCache {
 
   // Entries cached now (tests).
   size_t size();
+  // The charge of the entries cached now (CacheCharge), and the capacity.
+  size_t charged_bytes();
+  size_t capacity_bytes() const { return shard_capacity_ * kShards; }
 
  private:
   static constexpr int kShards = 16;

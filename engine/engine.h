@@ -98,6 +98,8 @@ class Engine : public TtlStore {
   const std::string& path() const { return path_; }
   Clock* clock() const { return clock_; }
   leveldb::DB* db() const { return db_.get(); }
+  // nullptr when Options::doc_cache_bytes is 0.
+  DocCache* doc_cache() const { return doc_cache_.get(); }
   TtlMonitor* monitor() { return monitor_.get(); }
   // Every cursor handed out goes through here, so Close can end them
   // before LevelDB closes (engine/live_cursors.h).
@@ -172,6 +174,18 @@ class Engine : public TtlStore {
   absl::StatusOr<std::optional<Value>> ReadDocument(
       const CollectionState& state, absl::string_view encoded_id,
       const leveldb::Snapshot* snapshot = nullptr);
+  // The stored JSON text (storage form) of the document with this encoded
+  // _id into *json, without parsing it; false if absent. A document-cache
+  // hit is serialized instead (the same document). engine/raw_read.cc.
+  absl::StatusOr<bool> ReadDocumentJson(const CollectionState& state,
+                                        absl::string_view encoded_id,
+                                        std::string* json);
+  // IsHidden of a document given as its stored JSON text: parses only the
+  // TTL indexes' fields when it can (top-level paths, no partial filter),
+  // else the whole document (DataLoss if it does not parse).
+  absl::StatusOr<bool> IsHiddenJson(const CollectionState& state,
+                                    absl::string_view json,
+                                    absl::Time now) const;
   // True when a TTL index of `state` has expired `doc` at `now` and reads
   // must hide it (Options::hide_expired).
   bool IsHidden(const CollectionState& state, const Value& doc,

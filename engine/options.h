@@ -123,11 +123,12 @@ struct Options {
   int bloom_bits_per_key = 10;
   // Beyond MongoDB: a cache of parsed documents for point reads by _id
   // (FindById, and the re-read of a document a write by _id changes), so a
-  // hot document skips LevelDB and the JSON parse. Bounded by the stored
-  // JSON bytes of its entries plus 64 bytes each; the parsed form takes
-  // about 2-3x that in memory, so 16 MiB of charge is ~40 MiB of heap at
-  // most. Coherent with every write and TTL deletion (engine/doc_cache.h).
-  // 0 disables it.
+  // hot document skips LevelDB and the JSON parse. Bounds the heap its
+  // entries hold (parsed trees, keys, the cache's own nodes: see
+  // CacheCharge in engine/doc_cache.h), so 16 MiB holds about 12,000
+  // documents of 256 B of JSON (tree and entry take ~5x the JSON).
+  // Database::Memory reports its use. Coherent with every
+  // write and TTL deletion (engine/doc_cache.h). 0 disables it.
   size_t doc_cache_bytes = 16 << 20;
 
   // --- Queries ---
@@ -158,6 +159,20 @@ struct Options {
   // With in_memory, the memory Env is layered over it (it then only serves
   // the clock and threads).
   leveldb::Env* env = nullptr;
+};
+
+// The heap a database holds beyond the documents in flight
+// (Database::Memory). All in bytes.
+struct MemoryUsage {
+  // The document cache: the charge of its entries (their heap, see
+  // Options::doc_cache_bytes), its capacity, and how many it holds.
+  int64_t doc_cache_bytes = 0;
+  int64_t doc_cache_capacity = 0;
+  int64_t doc_cache_entries = 0;
+  // LevelDB's own: its block cache and memtables
+  // ("leveldb.approximate-memory-usage"); bounded by
+  // Options::block_cache_bytes + 2 x Options::write_buffer_bytes.
+  int64_t leveldb_bytes = 0;
 };
 
 // What Database::Backup copied.

@@ -192,9 +192,11 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
         "collection '", state.info.name(),
         "': stored document is corrupt: ", doc.status().message()));
   }
-  if (cache != nullptr && cache->Admit(key, json.size() + 64)) {
-    cache->Insert(key, std::make_shared<const Value>(*doc), json.size() + 64,
-                  ticket);
+  if (cache != nullptr) {
+    const size_t charge = CacheCharge(key, *doc);
+    if (cache->Admit(key, charge)) {
+      cache->Insert(key, std::make_shared<const Value>(*doc), charge, ticket);
+    }
   }
   return std::optional<Value>(std::move(*doc));
 }
@@ -288,7 +290,6 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
-  size_t json_size = 0;
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
@@ -315,7 +316,6 @@ absl::Status Engine::WriteDocumentLocked(
     std::string json;
     json.reserve(512);  // fewer regrowths while serializing
     AppendJson(*new_doc, JsonFormat::kStorage, &json);
-    json_size = json.size();
     if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
       return MongoError(absl::StatusCode::kInvalidArgument, 10334,
                         absl::StrCat("document's storage form is ", json.size(),
@@ -497,7 +497,8 @@ absl::Status Engine::WriteDocumentLocked(
     if (s.ok() && write_through) {
       // A copy of the pointer: *new_doc is still read below, and the cache
       // may evict (and free) it at any time.
-      doc_cache_->EndWriteWith(doc_key, cache_new_doc, json_size + 64);
+      doc_cache_->EndWriteWith(doc_key, cache_new_doc,
+                               CacheCharge(doc_key, *cache_new_doc));
     } else {
       doc_cache_->EndWrite(doc_key);
     }

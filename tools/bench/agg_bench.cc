@@ -119,12 +119,12 @@ int Main(int argc, char** argv) {
     std::string p = absl::StrCat("/page/", page);
     json[i] = absl::StrCat(R"({"_id":)", i, R"(,"page":")", p,
                            R"(","ts":{"$date":{"$numberLong":")", ts,
-                           R"("}},"user":"u)", rng() % 10000,
-                           R"(","bytes":)", rng() % 100000, "}");
-    rows[i] = {absl::StrCat(R"({"page":")", p, R"(","ts":)", ts,
-                            R"(,"user":"u)", rng() % 10000, R"(","bytes":)",
-                            rng() % 100000, "}"),
-               ts};
+                           R"("}},"user":"u)", rng() % 10000, R"(","bytes":)",
+                           rng() % 100000, "}");
+    rows[i] = {
+        absl::StrCat(R"({"page":")", p, R"(","ts":)", ts, R"(,"user":"u)",
+                     rng() % 10000, R"(","bytes":)", rng() % 100000, "}"),
+        ts};
   }
   // The query window: the last hour of the day.
   const int64_t from = kDayStartMs + 23 * 3600 * 1000;
@@ -151,13 +151,13 @@ int Main(int argc, char** argv) {
       return 1;
     }
   }
-  double load_ttldb = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count();
-  std::string hour = absl::StrCat(
-      R"([{"$match":{"ts":{"$gte":{"$date":{"$numberLong":")", from,
-      R"("}},"$lt":{"$date":{"$numberLong":")", to,
-      R"("}}}}},{"$group":{"_id":"$page","hits":{"$sum":1}}}])");
+  double load_ttldb =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  std::string hour =
+      absl::StrCat(R"([{"$match":{"ts":{"$gte":{"$date":{"$numberLong":")",
+                   from, R"("}},"$lt":{"$date":{"$numberLong":")", to,
+                   R"("}}}}},{"$group":{"_id":"$page","hits":{"$sum":1}}}])");
   std::string day = R"([{"$group":{"_id":"$page","hits":{"$sum":1}}}])";
   auto run_ttldb = [&](const std::string& pipeline) {
     return [&events, pipeline]() -> int64_t {
@@ -187,20 +187,20 @@ int Main(int argc, char** argv) {
   // ---- SQLite ----
   sqlite3* sql = nullptr;
   Check(sqlite3_open((dir + "/bench.sqlite").c_str(), &sql), sql, "open");
-  Check(sqlite3_exec(sql, "PRAGMA journal_mode=WAL", nullptr, nullptr,
-                     nullptr),
+  Check(sqlite3_exec(sql, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr),
         sql, "wal");
-  Check(sqlite3_exec(sql, "PRAGMA synchronous=NORMAL", nullptr, nullptr,
-                     nullptr),
-        sql, "sync");
-  Check(sqlite3_exec(sql, "CREATE TABLE events (id INTEGER PRIMARY KEY, doc "
-                          "TEXT)",
+  Check(
+      sqlite3_exec(sql, "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr),
+      sql, "sync");
+  Check(sqlite3_exec(sql,
+                     "CREATE TABLE events (id INTEGER PRIMARY KEY, doc "
+                     "TEXT)",
                      nullptr, nullptr, nullptr),
         sql, "create");
   t0 = std::chrono::steady_clock::now();
   sqlite3_stmt* ins = nullptr;
-  Check(sqlite3_prepare_v2(sql, "INSERT INTO events VALUES (?1, ?2)", -1,
-                           &ins, nullptr),
+  Check(sqlite3_prepare_v2(sql, "INSERT INTO events VALUES (?1, ?2)", -1, &ins,
+                           nullptr),
         sql, "prepare");
   for (int64_t i = 0; i < n; i += 1000) {
     sqlite3_exec(sql, "BEGIN", nullptr, nullptr, nullptr);
@@ -214,9 +214,9 @@ int Main(int argc, char** argv) {
     sqlite3_exec(sql, "COMMIT", nullptr, nullptr, nullptr);
   }
   sqlite3_finalize(ins);
-  double load_sqlite = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - t0)
-                           .count();
+  double load_sqlite =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   auto run_sql = [&](const char* text, bool window) {
     return [sql, text, window, from, to]() -> int64_t {
       sqlite3_stmt* st = nullptr;
@@ -241,19 +241,22 @@ int Main(int argc, char** argv) {
       "SELECT json_extract(doc, '$.page'), count(*) FROM events GROUP BY 1";
   Measure s_hour_scan = Time(runs, run_sql(q_hour, true));
   Measure s_day = Time(runs, run_sql(q_day, false));
-  Check(sqlite3_exec(sql, "CREATE INDEX events_ts ON events(json_extract(doc, "
-                          "'$.ts'))",
+  Check(sqlite3_exec(sql,
+                     "CREATE INDEX events_ts ON events(json_extract(doc, "
+                     "'$.ts'))",
                      nullptr, nullptr, nullptr),
         sql, "index");
   Measure s_hour_index = Time(runs, run_sql(q_hour, true));
   sqlite3_close(sql);
 
-  std::printf("agg_bench: %lld eventLog documents, %lld pages, median of %d "
-              "runs\n",
-              static_cast<long long>(n), static_cast<long long>(pages), runs);
-  std::printf("load: ttldb %.1f s (InsertMany, 1000 per call), sqlite %.1f s "
-              "(1000 per transaction)\n",
-              load_ttldb, load_sqlite);
+  std::printf(
+      "agg_bench: %lld eventLog documents, %lld pages, median of %d "
+      "runs\n",
+      static_cast<long long>(n), static_cast<long long>(pages), runs);
+  std::printf(
+      "load: ttldb %.1f s (InsertMany, 1000 per call), sqlite %.1f s "
+      "(1000 per transaction)\n",
+      load_ttldb, load_sqlite);
   std::printf("%-44s %10s %10s %8s %7s\n", "query", "ttldb ms", "sqlite ms",
               "ratio", "groups");
   auto row = [](const char* name, const Measure& t, const Measure& s) {
@@ -268,15 +271,14 @@ int Main(int argc, char** argv) {
   row("last hour, $match+$group, no index", t_hour_scan, s_hour_scan);
   row("last hour, $match+$group, index on ts", t_hour_index, s_hour_index);
   row("whole day, $group only", t_day, s_day);
-  std::printf("peak memory added (KiB): ttldb hour/scan %lld, hour/index "
-              "%lld, day %lld; sqlite hour/scan %lld, hour/index %lld, day "
-              "%lld\n",
-              (long long)t_hour_scan.peak_extra_kib,
-              (long long)t_hour_index.peak_extra_kib,
-              (long long)t_day.peak_extra_kib,
-              (long long)s_hour_scan.peak_extra_kib,
-              (long long)s_hour_index.peak_extra_kib,
-              (long long)s_day.peak_extra_kib);
+  std::printf(
+      "peak memory added (KiB): ttldb hour/scan %lld, hour/index "
+      "%lld, day %lld; sqlite hour/scan %lld, hour/index %lld, day "
+      "%lld\n",
+      (long long)t_hour_scan.peak_extra_kib,
+      (long long)t_hour_index.peak_extra_kib, (long long)t_day.peak_extra_kib,
+      (long long)s_hour_scan.peak_extra_kib,
+      (long long)s_hour_index.peak_extra_kib, (long long)s_day.peak_extra_kib);
   db->reset();
   if (own_dir) std::filesystem::remove_all(dir);
   return 0;

@@ -46,6 +46,21 @@ class Store {
   // Reads document i by _id, hiding it if expired at `now_millis`; returns
   // whether it was found.
   virtual bool Get(int64_t i, int64_t now_millis) = 0;
+  // Get, handing out the stored bytes (JSON text) instead of a decoded
+  // document, for engines that have both (ttldb: FindByIdJson). Others
+  // already hand out bytes: the same as Get.
+  virtual bool GetRaw(int64_t i, int64_t now_millis) {
+    return Get(i, now_millis);
+  }
+  // The touch as an application writes it without a dedicated call:
+  // ttldb's UpdateOne({_id}, {$set: {accessTime: now}}); the others: Touch.
+  virtual void UpdateAccess(int64_t i, int64_t now_millis,
+                            const std::string& json) {
+    Touch(i, now_millis, json);
+  }
+  // The heap the engine's own caches hold beyond the storage library's, in
+  // MiB (ttldb: the document cache); 0 for the others.
+  virtual double CacheMiB() { return 0; }
   // The documents with group == g (extra_indexes == 2 only); returns how
   // many.
   virtual int FindGroup(int64_t g, int64_t now_millis) = 0;

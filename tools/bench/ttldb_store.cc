@@ -60,12 +60,38 @@ class TtldbStore : public Store {
     if (r->modified_count != 1) Die(absl::StrCat("touch missed ", DocId(i)));
   }
 
+  void UpdateAccess(int64_t i, int64_t now_millis,
+                    const std::string&) override {
+    clock_->SetWall(absl::FromUnixMillis(now_millis));
+    const Value filter =
+        Value::MakeObject({Field("_id", Value::String(DocId(i)))});
+    const Value update = Value::MakeObject({Field(
+        "$set",
+        Value::MakeObject({Field("accessTime", Value::Date(now_millis))}))});
+    auto r = coll_->UpdateOne(filter, update);
+    Check(r.status());
+    if (r->modified_count != 1) Die(absl::StrCat("update missed ", DocId(i)));
+  }
+
   bool Get(int64_t i, int64_t now_millis) override {
     (void)now_millis;  // the FakeClock says "now"
     auto doc = coll_->FindById(Value::String(DocId(i)));
     if (doc.ok()) return true;
     if (!absl::IsNotFound(doc.status())) Die(doc.status().ToString());
     return false;
+  }
+
+  bool GetRaw(int64_t i, int64_t) override {
+    auto json = coll_->FindByIdJson(Value::String(DocId(i)));
+    if (json.ok()) return true;
+    if (!absl::IsNotFound(json.status())) Die(json.status().ToString());
+    return false;
+  }
+
+  double CacheMiB() override {
+    auto m = db_->Memory();
+    Check(m.status());
+    return m->doc_cache_bytes / 1048576.0;
   }
 
   int FindGroup(int64_t g, int64_t) override {
