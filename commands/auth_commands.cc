@@ -22,10 +22,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-constexpr int kProtocolError = 17;
-constexpr int kAuthenticationFailed = 18;
-constexpr int kUserNotFound = 11;
-constexpr int kMechanismUnavailable = 334;
 constexpr char kScramSha256[] = "SCRAM-SHA-256";
 // One conversation per connection at a time: its id is always 1, as
 // mongod's (sasl_commands.cpp: "conversationId", 1).

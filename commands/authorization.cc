@@ -9,8 +9,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-constexpr int kRoleNotFound = 31;
-
 const absl::flat_hash_map<std::string, Action>& Actions() {
   static const auto* map = new absl::flat_hash_map<std::string, Action>{
       // requiresAuth() is false for these in mongod: hello/isMaster

@@ -216,9 +216,9 @@ absl::StatusOr<std::string> ScramSha256Server::Final(
       !absl::StartsWith(parts.back(), "p=")) {
     return Bad("Incorrect SCRAM client final message");
   }
-  std::string channel;
-  if (!absl::Base64Unescape(parts[0].substr(2), &channel) ||
-      channel != gs2_header_) {
+  // Base64 must be canonical (padded, unused bits zero): one spelling
+  // per value.
+  if (parts[0].substr(2) != absl::Base64Escape(gs2_header_)) {
     return Bad("Unexpected SCRAM channel binding data");
   }
   if (parts[1].substr(2) != nonce_) {
@@ -226,7 +226,8 @@ absl::StatusOr<std::string> ScramSha256Server::Final(
   }
   std::string proof;
   if (!absl::Base64Unescape(parts.back().substr(2), &proof) ||
-      proof.size() != kHashBytes) {
+      proof.size() != kHashBytes ||
+      absl::Base64Escape(proof) != parts.back().substr(2)) {
     return Bad("Invalid SCRAM client proof");
   }
   absl::string_view without_proof =
@@ -241,7 +242,7 @@ absl::StatusOr<std::string> ScramSha256Server::Final(
   if (stored.size() != credentials_.stored_key.size() ||
       CRYPTO_memcmp(stored.data(), credentials_.stored_key.data(),
                     stored.size()) != 0) {
-    return MongoError(absl::StatusCode::kUnauthenticated, 18,
+    return MongoError(absl::StatusCode::kUnauthenticated, kAuthenticationFailed,
                       "SCRAM authentication failed, storedKey mismatch");
   }
   return absl::StrCat(

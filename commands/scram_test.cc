@@ -98,6 +98,14 @@ TEST(ScramTest, MalformedMessagesFail) {
         "c=eSws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZap"
         "WIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
         "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=!!",
+        // Non-canonical base64 of the right proof: unpadded, and with the
+        // unused low bits set (found by fuzz/scram_fuzz).
+        "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZap"
+        "WIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ",
+        "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZap"
+        "WIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVS=",
+        "c=biws=,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZ"
+        "apWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
         "c=biws", ""}) {
     ScramSha256Server server(OnlyUser(), kServerNonce);
     ASSERT_TRUE(server.Step(kClientFirst).ok());

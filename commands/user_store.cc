@@ -12,9 +12,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-constexpr int kUserNotFound = 11;
-// mongod's createUser on an existing user (user_management_commands.cpp).
-constexpr int kUserAlreadyExists = 51003;
 constexpr char kMechanism[] = "SCRAM-SHA-256";
 
 std::string Key(absl::string_view db, absl::string_view user) {

@@ -17,9 +17,9 @@ FLAGS=(-std=c++17 -O1 -g -I. -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 LIBS=(-lsimdjson -lpcre2-8 -lbidgcc000 -lbson-1.0
   $(grep -o '"-labsl[a-z_0-9]*"' third_party/BUILD* | tr -d '"' | sort -u)
-  -lpthread)
+  -lcrypto -lpthread)
 SRCS=(base/status.cc index/key_codec.cc tools/shell/lexer.cc tools/shell/parser.cc
-  server/bson_value.cc server/message.cc server/crc32c.cc
+  server/bson_value.cc server/message.cc server/crc32c.cc commands/scram.cc
   agg/expression.cc agg/date_util.cc agg/ops_*.cc
   $(ls document/*.cc query/*.cc | grep -v '_test\.cc$'))
 
@@ -28,13 +28,13 @@ objs=()
 for src in "${SRCS[@]}"; do
   obj="$out/obj/${src//\//_}.o"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || \
-     [ -n "$(find document query agg index base tools/shell server -name '*.h' -newer "$obj" | head -1)" ]; then
+     [ -n "$(find document query agg index base tools/shell server commands -name '*.h' -newer "$obj" | head -1)" ]; then
     "$CXX" "${FLAGS[@]}" -c "$src" -o "$obj"
   fi
   objs+=("$obj")
 done
 
-targets=(json filter update key_codec shell_parser wire_message)
+targets=(json filter update key_codec shell_parser wire_message scram)
 [ -n "$only" ] && targets=("$only")
 status=0
 for t in "${targets[@]}"; do
