@@ -241,6 +241,9 @@ class Runner : public CommandRunner {
           +[](int* running) { return *running == 0; }, &running_));
     }
     server_->cursors->KillAll();
+    // No command runs any more: the user store can go (its LevelDB lock
+    // is released for a runner reopened on the same root).
+    server_->users.reset();
     return server_->databases->Close();
   }
 
