@@ -62,6 +62,18 @@ absl::string_view MongoCodeName(int code) {
       return "NoSuchKey";
     case kUnauthorized:
       return "Unauthorized";
+    case kUserNotFound:
+      return "UserNotFound";
+    case kProtocolError:
+      return "ProtocolError";
+    case kAuthenticationFailed:
+      return "AuthenticationFailed";
+    case kRoleNotFound:
+      return "RoleNotFound";
+    case kMechanismUnavailable:
+      return "MechanismUnavailable";
+    case kUserAlreadyExists:
+      return "Location51003";
     case kIllegalOperation:
       return "IllegalOperation";
     case kCursorNotFound:

@@ -43,7 +43,13 @@ enum MongoCode : int {
   // The command layer's codes (commands/).
   kInternalError = 1,
   kNoSuchKey = 4,
+  kUserNotFound = 11,
   kUnauthorized = 13,
+  kProtocolError = 17,
+  kAuthenticationFailed = 18,
+  kRoleNotFound = 31,
+  kMechanismUnavailable = 334,
+  kUserAlreadyExists = 51003,  // mongod's Location51003
   kIllegalOperation = 20,
   kCursorNotFound = 43,
   kNamespaceExists = 48,

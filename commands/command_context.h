@@ -59,6 +59,10 @@ void AddReadCommands(std::vector<CommandSpec>* specs);
 void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 void AddAggregateCommands(std::vector<CommandSpec>* specs);
 void AddBackupCommands(std::vector<CommandSpec>* specs);
+void AddAuthCommands(std::vector<CommandSpec>* specs);
+// hello's saslSupportedMechs and speculativeAuthenticate answers, appended
+// to `out` (auth_commands.cc).
+void AddHelloAuthFields(CommandContext& ctx, Value::Object* out);
 
 }  // namespace commands
 }  // namespace ttldb

@@ -11,11 +11,14 @@
 #include "absl/synchronization/mutex.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
+#include "commands/authorization.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
+#include "commands/scram.h"
 #include "commands/server_state.h"
 #include "commands/write_concern.h"
+#include "document/json.h"
 #include "engine/database_internal.h"
 
 namespace ttldb {
@@ -30,6 +33,12 @@ Connection::Connection(std::shared_ptr<ServerState> server, int64_t id)
 Connection::~Connection() {
   server_->cursors->KillConnection(static_cast<uint64_t>(id_));
   server_->connections_current.fetch_sub(1);
+}
+
+void Connection::set_conversation(std::unique_ptr<ScramSha256Server> c,
+                                  std::string db) {
+  conversation_ = std::move(c);
+  conversation_db_ = std::move(db);
 }
 
 namespace {
@@ -56,6 +65,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddFindAndModifyCommands(&specs);
     AddAggregateCommands(&specs);
     AddBackupCommands(&specs);
+    AddAuthCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;
@@ -133,6 +143,60 @@ absl::Status CheckReadConcern(const Value& cmd) {
                    l, "'"));
 }
 
+// The database a command's privileges are checked on: its own, except
+// renameCollection (admin only), whose source namespace names it.
+std::string PrivilegeDb(const CommandContext& ctx) {
+  if (ctx.name == "renameCollection" && ctx.first().is_string()) {
+    const std::string& ns = ctx.first().string_value();
+    return ns.substr(0, ns.find('.'));
+  }
+  return ctx.db;
+}
+
+// Access control under --auth (commands/authorization.h). The messages are
+// mongod's: src/mongo/db/commands.cpp ("Command <name> requires
+// authentication" when no user is authenticated) and
+// src/mongo/db/auth/authorization_checks.cpp / commands.cpp ("not
+// authorized on <db> to execute command { ... }").
+absl::Status CheckAuthorization(const CommandContext& ctx) {
+  ServerState* s = ctx.server;
+  if (!s->options.auth || s->users == nullptr) return absl::OkStatus();
+  const Action action = RequiredAction(ctx.name);
+  if (action == Action::kNone) return absl::OkStatus();
+  const UserName* user = ctx.connection->user();
+  if (user == nullptr) {
+    // The localhost exception (mongod: AuthorizationSessionImpl::
+    // _isLocalhostExceptionEnabled / enableLocalhostAuthBypass): with no
+    // user yet, a client on this machine may create the first user, in
+    // the admin database.
+    if (ctx.name == "createUser" && ctx.db == "admin" &&
+        ctx.connection->local() && s->users->empty()) {
+      return absl::OkStatus();
+    }
+    return MongoError(
+        absl::StatusCode::kPermissionDenied, kUnauthorized,
+        absl::StrCat("Command ", ctx.name, " requires authentication"));
+  }
+  if (action == Action::kAuthenticated) return absl::OkStatus();
+  std::optional<UserRecord> record = s->users->Get(user->db, user->user);
+  std::vector<std::string> dbs = {PrivilegeDb(ctx)};
+  if (ctx.name == "renameCollection") {
+    const Value* to = ctx.cmd.Get("to");
+    if (to != nullptr && to->is_string()) {
+      dbs.push_back(to->string_value().substr(0, to->string_value().find('.')));
+    }
+  }
+  for (const std::string& db : dbs) {
+    if (record.has_value() && RolesGrant(record->roles, action, db)) continue;
+    return MongoError(
+        absl::StatusCode::kPermissionDenied, kUnauthorized,
+        absl::StrCat("not authorized on ", db, " to execute command { ",
+                     ctx.name, ": ", ToJson(ctx.first()), ", $db: \"", ctx.db,
+                     "\" }"));
+  }
+  return absl::OkStatus();
+}
+
 class Runner : public CommandRunner {
  public:
   explicit Runner(std::shared_ptr<ServerState> server)
@@ -178,6 +242,9 @@ class Runner : public CommandRunner {
           +[](int* running) { return *running == 0; }, &running_));
     }
     server_->cursors->KillAll();
+    // No command runs any more: the user store can go (its LevelDB lock
+    // is released for a runner reopened on the same root).
+    server_->users.reset();
     return server_->databases->Close();
   }
 
@@ -212,6 +279,7 @@ class Runner : public CommandRunner {
                                      " may only be run against the admin "
                                      "database."));
     }
+    RETURN_IF_ERROR(CheckAuthorization(ctx));
     RETURN_IF_ERROR(CheckTransactionArgs(ctx.cmd));
     RETURN_IF_ERROR(CheckApiVersion(ctx.cmd));
     RETURN_IF_ERROR(CheckReadConcern(ctx.cmd));
@@ -266,6 +334,8 @@ absl::StatusOr<std::unique_ptr<CommandRunner>> CommandRunner::Open(
   ASSIGN_OR_RETURN(state->databases,
                    DatabaseSet::Open(root, options.database_options));
   state->root = std::string(root);
+  ASSIGN_OR_RETURN(state->users,
+                   UserStore::Open(absl::StrCat(root, "/system.users")));
   return std::unique_ptr<CommandRunner>(new Runner(std::move(state)));
 }
 

@@ -51,6 +51,12 @@ struct RunnerOptions {
   std::string host_port;
   // The command line, for getCmdLineOpts ({argv: [...], parsed: {...}}).
   std::vector<std::string> argv;
+  // Access control (mongod's --auth / security.authorization): every
+  // command but the handshake and authentication ones needs an
+  // authenticated user whose roles grant it (commands/authorization.h);
+  // else 13 Unauthorized. Users live in <root>/system.users whether or not
+  // this is on (a runner over a single database has none).
+  bool auth = false;
 };
 
 class CommandRunner {

@@ -1,13 +1,16 @@
 // One client connection's state in the command layer: its id (hello's
-// connectionId) and the cursors it opened, which die with it.
+// connectionId), the cursors it opened, which die with it, and the user it
+// authenticated as.
 #ifndef TTLDB_COMMANDS_CONNECTION_H_
 #define TTLDB_COMMANDS_CONNECTION_H_
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "document/value.h"
 
@@ -15,6 +18,13 @@ namespace ttldb {
 namespace commands {
 
 struct ServerState;
+class ScramSha256Server;
+
+// An authenticated user: "ann" of database "admin".
+struct UserName {
+  std::string user;
+  std::string db;
+};
 
 class Connection {
  public:
@@ -42,12 +52,29 @@ class Connection {
   const std::atomic<bool>* interrupt() const { return interrupt_; }
   void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
 
+  // Authentication (`ttldb serve --auth`). The user this connection is
+  // authenticated as (at most one, as mongod 8.0), or null.
+  const UserName* user() const { return user_.has_value() ? &*user_ : nullptr; }
+  void set_user(std::optional<UserName> user) { user_ = std::move(user); }
+  // Whether the peer is on this machine (127.0.0.0/8 or a Unix socket):
+  // the localhost exception (creating the first user) applies to it only.
+  bool local() const { return local_; }
+  void set_local(bool local) { local_ = local; }
+  // The SASL conversation in progress (saslStart .. saslContinue), if any.
+  ScramSha256Server* conversation() const { return conversation_.get(); }
+  const std::string& conversation_db() const { return conversation_db_; }
+  void set_conversation(std::unique_ptr<ScramSha256Server> c, std::string db);
+
  private:
   const std::shared_ptr<ServerState> server_;
   const int64_t id_;
   std::string peer_;
   Value client_metadata_;
   const std::atomic<bool>* interrupt_ = nullptr;
+  std::optional<UserName> user_;
+  bool local_ = true;  // in-process connections are local
+  std::unique_ptr<ScramSha256Server> conversation_;
+  std::string conversation_db_;
 };
 
 }  // namespace commands

@@ -114,6 +114,7 @@ absl::StatusOr<Value> Hello(CommandContext& ctx) {
   out.emplace_back("minWireVersion", Value::Int32(kMinWireVersion));
   out.emplace_back("maxWireVersion", Value::Int32(kMaxWireVersion));
   out.emplace_back("readOnly", Value::Bool(false));
+  AddHelloAuthFields(ctx, &out);
   return OkReply(std::move(out));
 }
 
@@ -252,17 +253,6 @@ absl::StatusOr<Value> GetLog(CommandContext& ctx) {
       {{"totalLinesWritten", Value::Int32(0)}, {"log", Value::MakeArray()}});
 }
 
-// connectionStatus: no authentication yet, so no users.
-absl::StatusOr<Value> ConnectionStatus(CommandContext& ctx) {
-  Value::Object auth = {{"authenticatedUsers", Value::MakeArray()},
-                        {"authenticatedUserRoles", Value::MakeArray()}};
-  const Value* show = Arg(ctx, "showPrivileges");
-  if (show != nullptr && TrueValue(*show)) {
-    auth.emplace_back("authenticatedUserPrivileges", Value::MakeArray());
-  }
-  return OkReply({{"authInfo", Value::MakeObject(std::move(auth))}});
-}
-
 absl::StatusOr<Value> WhatsMyUri(CommandContext& ctx) {
   const std::string you =
       ctx.connection == nullptr || ctx.connection->peer().empty()
@@ -321,7 +311,6 @@ void AddHelloCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"hostInfo", HostInfo});
   specs->push_back({"serverStatus", ServerStatus});
   specs->push_back({"getLog", GetLog, /*admin_only=*/true});
-  specs->push_back({"connectionStatus", ConnectionStatus});
   specs->push_back({"whatsmyuri", WhatsMyUri});
   specs->push_back({"getCmdLineOpts", GetCmdLineOpts, /*admin_only=*/true});
   specs->push_back({"endSessions", SessionsAccepted});

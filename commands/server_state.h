@@ -14,6 +14,7 @@
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
 #include "commands/database_set.h"
+#include "commands/user_store.h"
 #include "document/value.h"
 
 namespace ttldb {
@@ -24,6 +25,8 @@ struct ServerState {
   RunnerOptions options;
   std::unique_ptr<DatabaseSet> databases;
   std::unique_ptr<CursorStore> cursors;
+  // The users (<root>/system.users); null for a single-database runner.
+  std::unique_ptr<UserStore> users;
   Clock* clock = nullptr;  // never null
   absl::Time start_wall;
   absl::Time start_steady;

@@ -25,7 +25,7 @@ FLAGS=(-std=c++17 -O1 -g -I. -I"$gen" -DTTLDB_INTERNAL
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 LIBS=(-lleveldb -lprotobuf -lsimdjson -lpcre2-8 -lbidgcc000 -lbson-1.0
   $(grep -o '"-labsl[a-z_0-9]*"' third_party/BUILD* | tr -d '"' | sort -u)
-  -lpthread)
+  -lcrypto -lpthread)
 
 # Generated sources: the catalog proto and base/version.h.
 for proto in $(sed -n '/^set(TTLDB_PROTOS/,/^)/p' cmake/sources.cmake |
@@ -72,7 +72,8 @@ fi
 [ -f "$out/libttldb_fuzz.a" ] || ar rcs "$out/libttldb_fuzz.a" "${objs[@]}"
 
 targets=(json filter update key_codec shell_parser wire_message
-  index_spec coll_mod find_projection_sort entry_value shell_eval import)
+  index_spec coll_mod find_projection_sort entry_value shell_eval import
+  scram)
 [ -n "$only" ] && targets=("$only")
 status=0
 for t in "${targets[@]}"; do

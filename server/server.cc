@@ -30,6 +30,7 @@ namespace server {
 struct Server::Client {
   int fd = -1;
   std::string peer;
+  bool local = false;  // 127.0.0.0/8 or the Unix socket
   std::thread thread;
   std::atomic<bool> done{false};
 };
@@ -93,16 +94,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
 absl::Status Server::Listen() {
   in_addr addr{};
   if (!ParseLoopback(options_.bind_ip, &addr)) {
-    if (inet_pton(AF_INET, options_.bind_ip.c_str(), &addr) != 1 &&
-        options_.bind_ip != "localhost") {
+    if (inet_pton(AF_INET, options_.bind_ip.c_str(), &addr) != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot bind '", options_.bind_ip, "': not an IPv4 address"));
     }
-    return absl::PermissionDeniedError(absl::StrCat(
-        "refusing to bind ", options_.bind_ip,
-        ": binding a non-loopback address requires authentication, which "
-        "ttldb does not implement yet; bind 127.0.0.1 (the default) or use "
-        "--unix-socket"));
+    if (!options_.auth) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "refusing to bind ", options_.bind_ip,
+          ": binding a non-loopback address requires access control; start "
+          "with --auth (and create a user first, over 127.0.0.1), or bind "
+          "127.0.0.1 (the default) or use --unix-socket"));
+    }
+  }
+  if (options_.tls.mode != TlsMode::kDisabled) {
+    ASSIGN_OR_RETURN(tls_, TlsContext::Create(options_.tls));
   }
   tcp_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (tcp_fd_ < 0) return Errno("socket");
@@ -175,10 +180,12 @@ void Server::AcceptLoop() {
         char buf[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &in->sin_addr, buf, sizeof buf);
         client->peer = absl::StrCat(buf, ":", ntohs(in->sin_port));
+        client->local = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       } else {
         client->peer = "anonymous unix socket";
+        client->local = true;
       }
       connections_.fetch_add(1);
       Client* c = client.get();
@@ -211,16 +218,24 @@ void Server::ReapFinished() {
 }
 
 void Server::Serve(Client* client) {
+  Transport io(client->fd);
+  // The TLS handshake (or the decision to go without) is bounded like a
+  // message.
+  if (!io.Start(tls_.get(), absl::Now() + options_.message_timeout,
+                stopping_)) {
+    return;
+  }
   std::unique_ptr<commands::Connection> connection = runner_->NewConnection();
   connection->set_peer(client->peer);
+  connection->set_local(client->local);
   std::vector<uint8_t> buf;
   for (;;) {
     // Between messages a client may idle; a started message must finish
     // within message_timeout.
-    if (WaitReadable(client->fd, stopping_) != IoResult::kOk) return;
+    if (io.WaitReadable(stopping_) != IoResult::kOk) return;
     absl::Time deadline = absl::Now() + options_.message_timeout;
     uint8_t header_bytes[kHeaderSize];
-    if (ReadFull(client->fd, header_bytes, kHeaderSize, deadline, &stopping_) !=
+    if (io.ReadFull(header_bytes, kHeaderSize, deadline, &stopping_) !=
         IoResult::kOk) {
       return;
     }
@@ -238,7 +253,7 @@ void Server::Serve(Client* client) {
       size_t have = buf.size();
       size_t want = std::min(kChunk, body_size - have);
       buf.resize(have + want);
-      if (ReadFull(client->fd, buf.data() + have, want, deadline, &stopping_) !=
+      if (io.ReadFull(buf.data() + have, want, deadline, &stopping_) !=
           IoResult::kOk) {
         return;
       }
@@ -272,8 +287,9 @@ void Server::Serve(Client* client) {
     for (;;) {
       int32_t id = next_request_id_.fetch_add(1);
       std::string out = EncodeReply(answering, legacy, id, reply, flags);
-      if (WriteAll(client->fd, out.data(), out.size(),
-                   absl::Now() + options_.message_timeout) != IoResult::kOk) {
+      if (io.WriteAll(out.data(), out.size(),
+                      absl::Now() + options_.message_timeout) !=
+          IoResult::kOk) {
         return;
       }
       if (flags == 0) break;

@@ -28,9 +28,12 @@
 // (bad BSON, bad sections) gets an error reply ({ok: 0, code, codeName})
 // and the connection goes on, as server/message.h describes.
 //
-// Security: only loopback addresses (127.0.0.0/8, localhost) may be bound:
-// binding another address requires authentication, which ttldb does not
-// implement yet, so Start refuses it.
+// Security (docs/server.md): 127.0.0.1 is the default address; a
+// non-loopback address may be bound only with authentication on
+// (ServerOptions::auth, which must match the runner's RunnerOptions::auth),
+// else Start refuses it. Connections from 127.0.0.0/8 and the Unix socket
+// are local (Connection::local: the localhost exception). TLS through
+// OpenSSL per ServerOptions::tls (server/transport.h).
 //
 // Thread safety: Shutdown may be called from any thread, once or more.
 #ifndef TTLDB_SERVER_SERVER_H_
@@ -48,14 +51,19 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "commands/command_runner.h"
+#include "server/transport.h"
 
 namespace ttldb {
 namespace server {
 
 struct ServerOptions {
-  // 127.0.0.1: mongod's default bindIp. Only loopback addresses are allowed
-  // until authentication exists.
+  // 127.0.0.1: mongod's default bindIp. Another address needs `auth`.
   std::string bind_ip = "127.0.0.1";
+  // Access control is on (the runner was opened with auth): allows binding
+  // a non-loopback address.
+  bool auth = false;
+  // TLS (mongod's --tlsMode, --tlsCertificateKeyFile, --tlsCAFile).
+  TlsOptions tls;
   // 27017: MongoDB's default port. 0 picks a free port (see Server::port).
   int port = 27017;
   // A Unix domain socket to listen on as well (mode 0700, as mongod's
@@ -74,8 +82,9 @@ struct ServerOptions {
 class Server {
  public:
   // Binds and starts listening; commands run on `runner`, which must
-  // outlive the server. Errors: a non-loopback bind_ip (authentication is
-  // not implemented), an address in use, a bad socket path.
+  // outlive the server. Errors: a non-loopback bind_ip without auth
+  // (PermissionDenied), an address in use, a bad socket path, unusable TLS
+  // files.
   static absl::StatusOr<std::unique_ptr<Server>> Start(
       commands::CommandRunner* runner, const ServerOptions& options);
 
@@ -108,6 +117,7 @@ class Server {
   // Constant after Start.
   commands::CommandRunner* const runner_;
   const ServerOptions options_;
+  std::unique_ptr<TlsContext> tls_;  // null when TLS is disabled
   int tcp_fd_ = -1;
   int unix_fd_ = -1;
   int port_ = 0;

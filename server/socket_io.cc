@@ -16,7 +16,8 @@ namespace {
 // 100 ms: how often a waiting thread looks at the stop flag.
 constexpr int kStopPollMillis = 100;
 
-// Waits for `events` on fd until `deadline` or `*stop`. kOk when ready.
+}  // namespace
+
 IoResult WaitFor(int fd, short events, absl::Time deadline,
                  const std::atomic<bool>* stop) {
   for (;;) {
@@ -31,8 +32,6 @@ IoResult WaitFor(int fd, short events, absl::Time deadline,
     if (n < 0 && errno != EINTR) return IoResult::kClosed;
   }
 }
-
-}  // namespace
 
 IoResult WaitReadable(int fd, const std::atomic<bool>& stop) {
   while (!stop.load()) {

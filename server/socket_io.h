@@ -19,6 +19,11 @@ enum class IoResult {
   kStopped,  // *stop became true while waiting
 };
 
+// Waits for `events` (POLLIN/POLLOUT) on fd until `deadline` or `*stop`
+// (may be null). kOk when ready.
+IoResult WaitFor(int fd, short events, absl::Time deadline,
+                 const std::atomic<bool>* stop);
+
 // Waits until `fd` is readable, polling `*stop` every 100 ms. kOk when data
 // (or end of stream) can be read.
 IoResult WaitReadable(int fd, const std::atomic<bool>& stop);

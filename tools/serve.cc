@@ -24,6 +24,11 @@ constexpr char kServeUsage[] =
               [--setParameter ttlMonitorSleepSecs=N]
               [--setParameter ttlMonitorEnabled=true|false]
               [--message-timeout-secs N] [--quiet]
+              [--auth] [--tlsMode disabled|allowTLS|preferTLS|requireTLS]
+              [--tlsCertificateKeyFile PEM] [--tlsCAFile PEM]
+              [--tlsAllowConnectionsWithoutCertificates]
+--auth turns access control on (SCRAM-SHA-256 users; create the first one
+over 127.0.0.1); binding an address other than 127.0.0.0/8 requires it.
 DIR holds one subdirectory per database (default: $TTLDB_HOME, else
 $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/server). Port 0 picks a free
 port; the chosen one is printed ("listening on 127.0.0.1:PORT").
@@ -97,6 +102,24 @@ int RunServe(int argc, char** argv) {
         return Usage("--message-timeout-secs needs a positive number");
       }
       so.message_timeout = absl::Seconds(n);
+    } else if (arg == "--auth") {
+      so.auth = true;
+      ro.auth = true;
+    } else if (arg == "--tlsMode" || arg == "--sslMode") {
+      if (!next()) return Usage("--tlsMode needs a mode");
+      absl::StatusOr<server::TlsMode> mode = server::ParseTlsMode(value);
+      if (!mode.ok()) return Usage(std::string(mode.status().message()));
+      so.tls.mode = *mode;
+    } else if (arg == "--tlsCertificateKeyFile") {
+      if (!next() || value.empty()) {
+        return Usage("--tlsCertificateKeyFile needs a PEM file");
+      }
+      so.tls.certificate_key_file = value;
+    } else if (arg == "--tlsCAFile") {
+      if (!next() || value.empty()) return Usage("--tlsCAFile needs a file");
+      so.tls.ca_file = value;
+    } else if (arg == "--tlsAllowConnectionsWithoutCertificates") {
+      so.tls.allow_connections_without_certificates = true;
     } else if (arg == "--setParameter") {
       if (!next()) return Usage("--setParameter needs name=value");
       size_t at = value.find('=');
@@ -114,6 +137,15 @@ int RunServe(int argc, char** argv) {
     }
   }
   if (root.empty()) root = DefaultRoot();
+  if (so.tls.mode != server::TlsMode::kDisabled &&
+      so.tls.certificate_key_file.empty()) {
+    return Usage("--tlsMode other than disabled needs --tlsCertificateKeyFile");
+  }
+  if (so.tls.mode == server::TlsMode::kDisabled &&
+      (!so.tls.certificate_key_file.empty() || !so.tls.ca_file.empty())) {
+    // ttldb asks for the mode explicitly rather than guess one.
+    return Usage("--tlsCertificateKeyFile/--tlsCAFile need --tlsMode");
+  }
   ro.argv = {"ttldb", "serve"};
   for (int i = 0; i < argc; ++i) ro.argv.push_back(argv[i]);
   // With --port 0 the port is known only once bound; the runner then

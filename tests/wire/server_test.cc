@@ -405,11 +405,27 @@ TEST_F(ServerTest, UnixSocket) {
 TEST_F(ServerTest, NonLoopbackBindIsRefused) {
   ServerOptions options;
   options.bind_ip = "0.0.0.0";
+  options.port = 0;
   auto server = Server::Start(runner_.get(), options);
   ASSERT_FALSE(server.ok());
-  EXPECT_NE(server.status().message().find("requires authentication"),
+  EXPECT_EQ(server.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_NE(server.status().message().find(
+                "binding a non-loopback address requires access control; "
+                "start with --auth"),
             absl::string_view::npos)
       << server.status();
+}
+
+// With access control on, any address may be bound (issue 17's bind rule).
+TEST_F(ServerTest, NonLoopbackBindWithAuth) {
+  ServerOptions options;
+  options.bind_ip = "0.0.0.0";
+  options.port = 0;
+  options.auth = true;
+  auto server = Server::Start(runner_.get(), options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  RawClient c((*server)->port());
+  EXPECT_EQ(Ok(c.Command(R"({"ping": 1, "$db": "admin"})")), 1);
 }
 
 TEST_F(ServerTest, ShutdownClosesIdleConnections) {
