@@ -153,6 +153,44 @@ TEST(Date, AddAndDiff) {
             R"({"$numberLong":"1"})");
 }
 
+// Argument errors and null startOfWeek (jstests/aggregation/expressions/
+// date_diff.js and date_trunc.js: a non-date startDate/endDate/date is an
+// error; a null startOfWeek for unit "week" makes the result null, for other
+// units it is not evaluated).
+TEST(Date, DiffAndTruncArguments) {
+  const char* doc = R"({"d": {"$date": "2021-01-03T00:00:00Z"}, "s": "x"})";
+  EXPECT_EQ(Eval(R"({"$dateDiff": {"startDate": "$s", "endDate": "$d",
+                                   "unit": "day"}})",
+                 doc),
+            "error 5166307: $dateDiff requires 'startDate' to be a date, but "
+            "got string");
+  EXPECT_EQ(Eval(R"({"$dateDiff": {"startDate": "$d", "endDate": "$s",
+                                   "unit": "day"}})",
+                 doc),
+            "error 5166307: $dateDiff requires 'endDate' to be a date, but "
+            "got string");
+  EXPECT_EQ(Eval(R"({"$dateTrunc": {"date": "$s", "unit": "day"}})", doc),
+            "error 5439012: $dateTrunc requires 'date' to be a date, but got "
+            "string");
+  EXPECT_EQ(Eval(R"({"$dateDiff": {"startDate": "$d", "endDate": "$d",
+                                   "unit": "week", "startOfWeek": null}})",
+                 doc),
+            "null");
+  EXPECT_EQ(Eval(R"({"$dateTrunc": {"date": "$d", "unit": "week",
+                                    "startOfWeek": "$missing"}})",
+                 doc),
+            "null");
+  EXPECT_EQ(Eval(R"({"$dateTrunc": {"date": "$d", "unit": "day",
+                                    "startOfWeek": 5}})",
+                 doc),
+            Date("2021-01-03T00:00:00Z"));
+  EXPECT_EQ(Eval(R"({"$dateDiff": {"startDate": "$d", "endDate": "$d",
+                                   "unit": "week", "startOfWeek": 5}})",
+                 doc),
+            "error 5439015: $dateDiff requires 'startOfWeek' to be a string, "
+            "but got int");
+}
+
 // Manual $dateTrunc examples (orderDate 2020-05-18T14:10:30Z).
 TEST(Date, Trunc) {
   const char* doc = R"({"d": {"$date": "2020-05-18T14:10:30Z"}})";

@@ -545,6 +545,32 @@ absl::StatusOr<int> ParseStartOfWeek(const Opt& v, absl::string_view op) {
                                          v->string_value()));
 }
 
+// The startOfWeek of $dateDiff and $dateTrunc: Sunday (6) when absent or when
+// the unit is not a week; nullopt when it evaluates to null or missing (the
+// whole expression is then null).
+absl::StatusOr<std::optional<int>> EvalStartOfWeek(const ExprPtr& sow, Unit u,
+                                                   const Value& doc,
+                                                   Variables* vars,
+                                                   absl::string_view op) {
+  if (sow == nullptr || u != Unit::kWeek) return 6;
+  ASSIGN_OR_RETURN(Opt s, sow->Evaluate(doc, vars));
+  if (Nullish(s)) return std::nullopt;
+  return ParseStartOfWeek(s, op);
+}
+
+// A date, timestamp or ObjectId operand as milliseconds; otherwise MongoDB's
+// "<op> requires '<which>' to be a date" error with `code`.
+absl::StatusOr<int64_t> RequireDateLike(const Opt& v, absl::string_view op,
+                                        absl::string_view which, int code) {
+  if (v->type() != ValueType::kDate && v->type() != ValueType::kTimestamp &&
+      v->type() != ValueType::kObjectId) {
+    return ExprError(
+        code, absl::StrCat(op, " requires '", which, "' to be a date, but got ",
+                           TypeNameOf(v)));
+  }
+  return CoerceToDate(v);
+}
+
 // The number of `u` boundaries between two instants (dateDiff).
 int64_t DiffUnits(int64_t a, int64_t b, Unit u, absl::TimeZone tz,
                   int start_of_week) {
@@ -593,26 +619,15 @@ class DateDiffExpr : public Expression {
     if (Nullish(start) || Nullish(end) || Nullish(unit) || !z.has_value()) {
       return internal::Null();
     }
-    auto as_date = [](const Opt& v,
-                      const char* which) -> absl::StatusOr<int64_t> {
-      if (v->type() != ValueType::kDate && v->type() != ValueType::kTimestamp &&
-          v->type() != ValueType::kObjectId) {
-        return ExprError(
-            5166307, absl::StrCat("$dateDiff requires '", which,
-                                  "' to be a date, but got ", TypeNameOf(v)));
-      }
-      return CoerceToDate(v);
-    };
-    ASSIGN_OR_RETURN(int64_t a, as_date(start, "startDate"));
-    ASSIGN_OR_RETURN(int64_t b, as_date(end, "endDate"));
+    ASSIGN_OR_RETURN(int64_t a,
+                     RequireDateLike(start, "$dateDiff", "startDate", 5166307));
+    ASSIGN_OR_RETURN(int64_t b,
+                     RequireDateLike(end, "$dateDiff", "endDate", 5166307));
     ASSIGN_OR_RETURN(Unit u, ParseUnit(unit, "$dateDiff"));
-    int sow = 6;  // Sunday
-    if (sow_ != nullptr && u == Unit::kWeek) {
-      ASSIGN_OR_RETURN(Opt s, sow_->Evaluate(doc, vars));
-      if (Nullish(s)) return internal::Null();
-      ASSIGN_OR_RETURN(sow, ParseStartOfWeek(s, "$dateDiff"));
-    }
-    return Ok(Value::Int64(DiffUnits(a, b, u, z->tz, sow)));
+    ASSIGN_OR_RETURN(std::optional<int> sow,
+                     EvalStartOfWeek(sow_, u, doc, vars, "$dateDiff"));
+    if (!sow.has_value()) return internal::Null();
+    return Ok(Value::Int64(DiffUnits(a, b, u, z->tz, *sow)));
   }
 
  private:
@@ -709,14 +724,8 @@ class DateTruncExpr : public Expression {
     if (Nullish(date) || Nullish(unit) || !z.has_value()) {
       return internal::Null();
     }
-    if (date->type() != ValueType::kDate &&
-        date->type() != ValueType::kTimestamp &&
-        date->type() != ValueType::kObjectId) {
-      return ExprError(5439012, absl::StrCat("$dateTrunc requires 'date' to be "
-                                             "a date, but got ",
-                                             TypeNameOf(date)));
-    }
-    ASSIGN_OR_RETURN(int64_t millis, CoerceToDate(date));
+    ASSIGN_OR_RETURN(int64_t millis,
+                     RequireDateLike(date, "$dateTrunc", "date", 5439012));
     ASSIGN_OR_RETURN(Unit u, ParseUnit(unit, "$dateTrunc"));
     int64_t bin = 1;
     if (bin_ != nullptr) {
@@ -730,13 +739,10 @@ class DateTruncExpr : public Expression {
                                   DebugString(b), "' of type ", TypeNameOf(b)));
       }
     }
-    int sow = 6;
-    if (sow_ != nullptr && u == Unit::kWeek) {
-      ASSIGN_OR_RETURN(Opt s, sow_->Evaluate(doc, vars));
-      if (Nullish(s)) return internal::Null();
-      ASSIGN_OR_RETURN(sow, ParseStartOfWeek(s, "$dateTrunc"));
-    }
-    return Ok(Value::Date(TruncUnits(millis, u, bin, z->tz, sow)));
+    ASSIGN_OR_RETURN(std::optional<int> sow,
+                     EvalStartOfWeek(sow_, u, doc, vars, "$dateTrunc"));
+    if (!sow.has_value()) return internal::Null();
+    return Ok(Value::Date(TruncUnits(millis, u, bin, z->tz, *sow)));
   }
 
  private:
