@@ -60,8 +60,10 @@ set(TTLDB_SOURCES
   engine/query_exec.cc
   engine/read_only_env.cc
   engine/read_options.cc
+  engine/reclaimer.cc
   engine/repair.cc
   engine/ttl_sweep.cc
+  engine/unknown_ranges.cc
   engine/validate.cc
   engine/write_path.cc
   index/index_spec.cc
