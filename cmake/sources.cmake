@@ -29,6 +29,7 @@ set(TTLDB_SOURCES
   agg/stage_unwind.cc
   agg/transform.cc
   base/clock.cc
+  base/op_deadline.cc
   base/status.cc
   base/sync_point.cc
   document/bson_size.cc
@@ -51,12 +52,14 @@ set(TTLDB_SOURCES
   engine/database.cc
   engine/db_stats.cc
   engine/doc_cache.cc
+  engine/duplicate_key_error.cc
   engine/engine.cc
   engine/entry_value.cc
   engine/find_and_modify.cc
   engine/index_ops.cc
   engine/keys.cc
   engine/live_cursors.cc
+  engine/log_sync_env.cc
   engine/query_exec.cc
   engine/read_only_env.cc
   engine/read_options.cc
@@ -103,6 +106,7 @@ set(TTLDB_HEADERS
   base/clock.h
   base/log.h
   base/mutex.h
+  base/op_deadline.h
   base/status.h
   base/sync_point.h
   document/bson_size.h
@@ -120,6 +124,7 @@ set(TTLDB_HEADERS
   engine/cursor.h
   engine/database.h
   engine/doc_arg.h
+  engine/duplicate_key_error.h
   engine/entry_value.h
   engine/options.h
   engine/repair.h

@@ -201,5 +201,40 @@ bool TrueValue(const Value& v) {
   }
 }
 
+absl::StatusOr<absl::Duration> MaxTimeArg(const Value& cmd) {
+  const Value* v = cmd.Get("maxTimeMS");
+  if (v == nullptr) return absl::ZeroDuration();
+  auto bad = [](std::string message) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      std::move(message));
+  };
+  if (!v->is_number()) return bad("maxTimeMS must be a number");
+  // BSONElement::safeNumberLong: integers as they are, a double or decimal
+  // truncated and clamped to the int64 range (NaN: 0).
+  int64_t n = 0;
+  if (v->type() == ValueType::kInt32 || v->type() == ValueType::kInt64) {
+    n = v->int64_value();
+  } else {
+    const double d = v->AsDouble();
+    if (std::isnan(d)) {
+      n = 0;
+    } else if (d >= 9223372036854775807.0) {
+      n = std::numeric_limits<int64_t>::max();
+    } else if (d <= -9223372036854775808.0) {
+      n = std::numeric_limits<int64_t>::min();
+    } else {
+      n = static_cast<int64_t>(d);
+    }
+  }
+  if (n < 0 || n > std::numeric_limits<int32_t>::max()) {
+    return bad(absl::StrCat(n, " value for maxTimeMS is out of range"));
+  }
+  if (v->type() == ValueType::kDouble &&
+      std::floor(v->double_value()) != v->double_value()) {
+    return bad("maxTimeMS has non-integral value");
+  }
+  return absl::Milliseconds(n);
+}
+
 }  // namespace commands
 }  // namespace ttldb

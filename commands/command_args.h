@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "commands/command_context.h"
 #include "document/value.h"
 
@@ -60,6 +61,12 @@ absl::StatusOr<bool> SafeBoolArg(const CommandContext& ctx,
                                  absl::string_view field, bool def);
 
 // The IDL errors, for callers checking nested fields ("update.updates.q").
+// The command's maxTimeMS (zero when absent or 0: no limit), parsed as
+// mongod's parseMaxTimeMS does: a number from 0 to 2^31-1 without a
+// fraction; else 2 BadValue "maxTimeMS must be a number", "<n> value for
+// maxTimeMS is out of range" or "maxTimeMS has non-integral value".
+absl::StatusOr<absl::Duration> MaxTimeArg(const Value& cmd);
+
 absl::Status WrongType(absl::string_view path, const Value& v,
                        absl::string_view expected);
 absl::Status WrongTypes(absl::string_view path, const Value& v,

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
@@ -223,6 +224,15 @@ class Runner : public CommandRunner {
       ASSIGN_OR_RETURN(ctx.write, ParseWriteConcern(*wc));
     }
     ctx.write.interrupt = ctx.connection->interrupt();
+    // maxTimeMS bounds the command's work: the engine's scans check it per
+    // document (base/op_deadline.h). getMore takes its cursor's leftover
+    // time instead (find_commands.cc).
+    ASSIGN_OR_RETURN(absl::Duration max_time, MaxTimeArg(ctx.cmd));
+    if (max_time > absl::ZeroDuration() && ctx.name != "getMore") {
+      ScopedOpDeadline deadline(ctx.server->clock,
+                                ctx.server->clock->SteadyNow() + max_time);
+      return spec.fn(ctx);
+    }
     return spec.fn(ctx);
   }
 

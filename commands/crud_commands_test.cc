@@ -34,6 +34,30 @@ TEST_F(CrudTest, InsertOrderedStopsAtFirstError) {
   EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":2,"ok":1.0})");
 }
 
+// The duplicate key write error in MongoDB's exact shape: {index, code,
+// keyPattern, keyValue, errmsg} with the namespace <db>.<collection> in the
+// message (src/mongo/db/storage/duplicate_key_error_info.cpp,
+// src/mongo/db/ops/write_ops.cpp WriteError::serialize; jstests/core/
+// uniqueness.js checks the message format). findAndModify carries the same
+// fields on its command error, after codeName.
+TEST_F(CrudTest, DuplicateKeyErrorShape) {
+  Run("other", R"({"createIndexes": "c", "indexes": [{"key": {"a": 1},
+                   "name": "a_1", "unique": true}]})");
+  Run("other", R"({"insert": "c", "documents": [{"_id": 1, "a": 1}]})");
+  Value r =
+      Run("other", R"({"insert": "c", "documents": [{"_id": 2, "a": 1}]})");
+  EXPECT_EQ(ToJson(r.Get("writeErrors")->array_items().at(0)),
+            R"({"index":0,"code":11000,"keyPattern":{"a":1},)"
+            R"("keyValue":{"a":1},"errmsg":"E11000 duplicate key error )"
+            R"(collection: other.c index: a_1 dup key: { a: 1 }"})");
+  EXPECT_EQ(
+      RunJson("other", R"({"findAndModify": "c", "query": {"_id": 5},
+                         "update": {"$set": {"a": 1}}, "upsert": true})"),
+      R"({"ok":0.0,"errmsg":"E11000 duplicate key error collection: )"
+      R"(other.c index: a_1 dup key: { a: 1 }","code":11000,)"
+      R"("codeName":"DuplicateKey","keyPattern":{"a":1},"keyValue":{"a":1}})");
+}
+
 // ordered: false tries every document.
 TEST_F(CrudTest, InsertUnorderedContinues) {
   Value r = Run("test", R"({"insert": "c", "documents": [{"_id": 1},

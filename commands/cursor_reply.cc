@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "document/bson_size.h"
 
@@ -69,6 +70,9 @@ absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
                                &exhausted));
   }
   const std::string ns = cursor->ns;
+  if (const ScopedOpDeadline* d = CurrentOpDeadline(); d != nullptr) {
+    cursor->time_left = d->deadline() - d->clock()->SteadyNow();
+  }
   if (exhausted || single_batch)
     return CursorReply(ns, 0, std::move(batch), true);
   cursor->connection_id = ctx.connection == nullptr

@@ -49,6 +49,9 @@ struct ServerCursor {
   std::optional<Value> pending;
   // Documents still to return under the find's limit; -1: no limit.
   int64_t remaining = -1;
+  // maxTimeMS: what is left of the find's / aggregate's time limit; each
+  // getMore runs under it and spends it (ClientCursor's leftover max time).
+  absl::Duration time_left = absl::InfiniteDuration();
 
   // Store bookkeeping.
   absl::Time last_used;

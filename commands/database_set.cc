@@ -109,6 +109,7 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
   Options o = options_;
   o.create_if_missing = true;
   o.error_if_exists = false;
+  o.db_name = key;
   ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
                    Database::Open(dir.string(), o));
   std::shared_ptr<Database> shared(std::move(db));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
@@ -64,9 +65,26 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
   const std::string ns = Ns(ctx.db, coll->string_value());
   ASSIGN_OR_RETURN(ServerCursor * cursor,
                    ctx.server->cursors->CheckOut(id_value.int64_value(), ns));
+  // getMore's maxTimeMS is for awaitData cursors only (getmore_cmd.cpp);
+  // a find's limit carries over to its getMores instead.
+  if (Arg(ctx, "maxTimeMS") != nullptr) {
+    ctx.server->cursors->Release(cursor, /*exhausted=*/false);
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      "cannot set maxTimeMS on getMore command for a "
+                      "non-awaitData cursor");
+  }
   bool exhausted = false;
-  absl::StatusOr<Value::Array> batch_docs =
-      FillBatch(cursor, batch.value_or(0), &exhausted);
+  absl::StatusOr<Value::Array> batch_docs;
+  if (cursor->time_left == absl::InfiniteDuration()) {
+    batch_docs = FillBatch(cursor, batch.value_or(0), &exhausted);
+  } else {
+    Clock* clock = ctx.server->clock;
+    ScopedOpDeadline deadline(clock, clock->SteadyNow() + cursor->time_left);
+    absl::Status in_time = CheckOpDeadline();
+    batch_docs = in_time.ok() ? FillBatch(cursor, batch.value_or(0), &exhausted)
+                              : absl::StatusOr<Value::Array>(in_time);
+    cursor->time_left = deadline.deadline() - clock->SteadyNow();
+  }
   const int64_t id = cursor->id;
   // A failed read ends the cursor (MongoDB kills it on error too).
   ctx.server->cursors->Release(cursor, exhausted || !batch_docs.ok());

@@ -1,10 +1,12 @@
 #include "commands/reply.h"
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "base/status.h"
+#include "engine/duplicate_key_error.h"
 
 namespace ttldb {
 namespace commands {
@@ -19,17 +21,26 @@ int ReplyCode(const absl::Status& status) {
   return code == 0 ? kInternalError : code;
 }
 
+void AppendErrorExtraInfo(const absl::Status& status, Value::Object* fields) {
+  if (std::optional<DuplicateKeyInfo> dup = GetDuplicateKeyInfo(status)) {
+    fields->emplace_back("keyPattern", std::move(dup->key_pattern));
+    fields->emplace_back("keyValue", std::move(dup->key_value));
+  }
+}
+
 Value ErrorReply(const absl::Status& status) {
   const int code = ReplyCode(status);
   absl::string_view name = MongoCodeName(code);
   std::string code_name =
       name.empty() ? "Location" + std::to_string(code) : std::string(name);
-  return Value::MakeObject({
+  Value::Object fields = {
       {"ok", Value::Double(0)},
       {"errmsg", Value::String(std::string(status.message()))},
       {"code", Value::Int32(code)},
       {"codeName", Value::String(std::move(code_name))},
-  });
+  };
+  AppendErrorExtraInfo(status, &fields);
+  return Value::MakeObject(std::move(fields));
 }
 
 Value Count(int64_t n) {

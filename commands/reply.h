@@ -15,11 +15,18 @@ namespace commands {
 // `fields` followed by ok: 1.0 (mongod replies ok as a double).
 Value OkReply(Value::Object fields = {});
 
-// {ok: 0.0, errmsg, code, codeName} for a failed status. A status without
+// {ok: 0.0, errmsg, code, codeName[, keyPattern, keyValue]} for a failed
+// status. A status without
 // a MongoDB code is reported as 1 InternalError, except absl's NotFound /
 // AlreadyExists / InvalidArgument, which have no code only through a bug
 // and are reported as 1 too: every layer below attaches its code.
 Value ErrorReply(const absl::Status& status);
+
+// Appends the error's extra information MongoDB's ErrorExtraInfo
+// serializes beside code/errmsg: keyPattern and keyValue for a duplicate
+// key (src/mongo/db/storage/duplicate_key_error_info.cpp). Nothing for
+// other errors. ErrorReply adds it after codeName; a writeError after code.
+void AppendErrorExtraInfo(const absl::Status& status, Value::Object* fields);
 
 // The MongoDB code a reply reports for `status` (1 when it has none).
 int ReplyCode(const absl::Status& status);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
@@ -28,11 +29,22 @@ absl::Status CheckBatchSize(size_t n) {
                                  kMaxBatch, ". Got ", n, " operations."));
 }
 
+// {index, code[, keyPattern, keyValue], errmsg}: WriteError::serialize
+// (src/mongo/db/ops/write_ops.cpp) puts the extra info before errmsg.
 Value WriteError(size_t index, const absl::Status& s) {
-  return Value::MakeObject(
-      {{"index", Value::Int32(static_cast<int32_t>(index))},
-       {"code", Value::Int32(ReplyCode(s))},
-       {"errmsg", Value::String(std::string(s.message()))}});
+  Value::Object fields = {{"index", Value::Int32(static_cast<int32_t>(index))},
+                          {"code", Value::Int32(ReplyCode(s))}};
+  AppendErrorExtraInfo(s, &fields);
+  fields.emplace_back("errmsg", Value::String(std::string(s.message())));
+  return Value::MakeObject(std::move(fields));
+}
+
+// An expired maxTimeMS fails the whole command, not one statement: mongod's
+// handleError rethrows interruptions ("These have always failed the whole
+// batch", src/mongo/db/commands/write_ops_exec.cpp). What was written before
+// stays written.
+bool FailsWholeBatch(const absl::Status& s) {
+  return ErrorCode(s) == kMaxTimeMSExpired;
 }
 
 // The common head of the three: collection, database (created), ordered.
@@ -85,6 +97,7 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
                                   docs->size(), " documents were inserted"))));
       break;
     }
+    RETURN_IF_ERROR(CheckOpDeadline());
     if (!doc.is_object()) {
       s = WrongType(absl::StrCat("insert.documents.", i), doc, "object");
     } else {
@@ -94,6 +107,7 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
       ++n;
       continue;
     }
+    if (FailsWholeBatch(s)) return s;
     b.write_errors.push_back(WriteError(i, s));
     if (b.ordered) break;
   }
@@ -181,8 +195,10 @@ absl::StatusOr<Value> Update(CommandContext& ctx) {
     if (!op.is_object()) {
       return WrongType(absl::StrCat("update.updates.", i), op, "object");
     }
+    RETURN_IF_ERROR(CheckOpDeadline());
     absl::Status s = UpdateOne(c, op, i, ctx.write, &n, &modified, &upserted);
     if (s.ok()) continue;
+    if (FailsWholeBatch(s)) return s;
     // Malformed statements fail the whole command, as the IDL parse does.
     const int code = ErrorCode(s);
     if (code == kIDLUnknownField || code == kIDLFailedToParse) return s;
@@ -231,12 +247,14 @@ absl::StatusOr<Value> Delete(CommandContext& ctx) {
                        "Got ",
                        l));
     }
+    RETURN_IF_ERROR(CheckOpDeadline());
     absl::StatusOr<int64_t> r =
         l == 1 ? c.DeleteOne(*q, ctx.write) : c.DeleteMany(*q, ctx.write);
     if (r.ok()) {
       n += *r;
       continue;
     }
+    if (FailsWholeBatch(r.status())) return r.status();
     b.write_errors.push_back(WriteError(i, r.status()));
     if (b.ordered) break;
   }

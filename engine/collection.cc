@@ -7,6 +7,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
@@ -62,12 +63,15 @@ absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
 absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
                                             const WriteOptions& options) {
   ASSIGN_OR_RETURN(Value value, ResolveArg(doc, "document"));
-  return engine_->Insert(name_, std::move(value), options);
+  return engine_->SyncIfRequested(
+      options, engine_->Insert(name_, std::move(value), options));
 }
 
-absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
-                                    std::vector<Value>* inserted_ids,
-                                    const WriteOptions& options) {
+// InsertMany without the final sync (Engine::SyncIfRequested).
+static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
+                                       absl::Span<const DocArg> docs,
+                                       std::vector<Value>* inserted_ids,
+                                       const WriteOptions& options) {
   // Parse everything first: a malformed document fails the call before
   // anything is written.
   std::vector<Value> values;
@@ -88,15 +92,29 @@ absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
           absl::StrCat("operation was interrupted after ", i, " of ",
                        values.size(), " documents were inserted"));
     }
-    auto id = engine_->Insert(name_, std::move(values[i]), options);
+    auto id = engine->Insert(name, std::move(values[i]), options);
     if (!id.ok()) {
-      return MongoError(id.status().code(), ErrorCode(id.status()),
-                        absl::StrCat(id.status().message(), " (document ", i,
-                                     "; ", i, " inserted before it)"));
+      absl::Status s =
+          MongoError(id.status().code(), ErrorCode(id.status()),
+                     absl::StrCat(id.status().message(), " (document ", i, "; ",
+                                  i, " inserted before it)"));
+      // Keeps the duplicate key's keyPattern / keyValue.
+      id.status().ForEachPayload(
+          [&s](absl::string_view url, const absl::Cord& payload) {
+            s.SetPayload(url, payload);
+          });
+      return s;
     }
     if (inserted_ids != nullptr) inserted_ids->push_back(std::move(*id));
   }
   return absl::OkStatus();
+}
+
+absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
+                                    std::vector<Value>* inserted_ids,
+                                    const WriteOptions& options) {
+  return engine_->SyncIfRequested(
+      options, InsertManyUnsynced(engine_, name_, docs, inserted_ids, options));
 }
 
 namespace {
@@ -116,13 +134,10 @@ struct WriteRequest {
 
 // Applies `request` to one document (under write_mu_). Returns whether it
 // was modified (or deleted).
-static absl::StatusOr<bool> ApplyToDocument(Engine* engine,
-                                            const CollectionState& state,
-                                            const WriteRequest& request,
-                                            const Value& doc, absl::Time now,
-                                            const WriteOptions& options,
-                                            std::optional<size_t> matched,
-                                            Engine::ExpiredRemovals* removed)
+static absl::StatusOr<bool> ApplyToDocument(
+    Engine* engine, const CollectionState& state, const WriteRequest& request,
+    const Value& doc, absl::Time now, const WriteOptions& options,
+    std::optional<size_t> matched, Engine::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
@@ -206,6 +221,8 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         MatchingIds(engine, state, filter, request.multi ? 0 : 1, now));
     TTLDB_SYNC_POINT("Collection::RunWrite:AfterMatch");
     for (const std::string& id : ids) {
+      // maxTimeMS between the documents of a multi-document write.
+      RETURN_IF_ERROR(CheckOpDeadline());
       if (options.interrupt != nullptr && options.interrupt->load()) {
         return MongoError(
             absl::StatusCode::kAborted, kInterrupted,
@@ -230,10 +247,10 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
         continue;
       }
       ++result.matched_count;
-      ASSIGN_OR_RETURN(bool modified,
-                       ApplyToDocument(engine, *current, request, *doc, now,
-                                       options, details.elem_match_key,
-                                       &removed));
+      ASSIGN_OR_RETURN(
+          bool modified,
+          ApplyToDocument(engine, *current, request, *doc, now, options,
+                          details.elem_match_key, &removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||
@@ -295,7 +312,8 @@ static absl::StatusOr<UpdateResult> UpdateCall(
   } else {
     req.update = &parsed;
   }
-  return RunWrite(engine, name, f, req, options);
+  return engine->SyncIfRequested(options,
+                                 RunWrite(engine, name, f, req, options));
 }
 
 absl::StatusOr<UpdateResult> Collection::UpdateOne(
@@ -324,7 +342,9 @@ absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
                                               const WriteOptions& options) {
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
-  ASSIGN_OR_RETURN(UpdateResult r, RunWrite(engine_, name_, f, req, options));
+  ASSIGN_OR_RETURN(UpdateResult r,
+                   engine_->SyncIfRequested(
+                       options, RunWrite(engine_, name_, f, req, options)));
   return r.modified_count;
 }
 
@@ -333,7 +353,9 @@ absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
   req.multi = true;
-  ASSIGN_OR_RETURN(UpdateResult r, RunWrite(engine_, name_, f, req, options));
+  ASSIGN_OR_RETURN(UpdateResult r,
+                   engine_->SyncIfRequested(
+                       options, RunWrite(engine_, name_, f, req, options)));
   return r.modified_count;
 }
 
@@ -348,7 +370,8 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
   WriteRequest req{WriteKind::kTouch};
   req.multi = true;
   req.touch_field = std::string(field);
-  return RunWrite(engine_, name_, f, req, options);
+  return engine_->SyncIfRequested(options,
+                                  RunWrite(engine_, name_, f, req, options));
 }
 
 // ---- Reads -----------------------------------------------------------------

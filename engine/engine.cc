@@ -13,6 +13,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
+#include "engine/log_sync_env.h"
 #include "engine/read_only_env.h"
 #include "engine/read_options.h"
 #include "index/index_spec.h"
@@ -169,6 +170,10 @@ absl::Status Engine::Init() {
     // replayed log's table): keep all of it in memory (read_only_env.h).
     read_only_env_ = std::make_unique<ReadOnlyEnv>(lopts.env);
     lopts.env = read_only_env_.get();
+  } else {
+    // A synced write covers the old log of a memtable switch too.
+    log_sync_env_ = std::make_unique<LogSyncEnv>(lopts.env);
+    lopts.env = log_sync_env_.get();
   }
   // Corruption found while recovering the log or compacting is an error,
   // never skipped data (docs/reliability.md).
@@ -610,7 +615,9 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
           "an earlier write failed; reopen the database", write_error_);
     }
   }
+  if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
+  if (s.ok() && !options.sync) log_unsynced_.store(true);
   if (!s.ok()) {
     bool first = false;
     {
@@ -626,6 +633,26 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
     }
   }
   return s;
+}
+
+absl::Status Engine::SyncIfRequested(const WriteOptions& options,
+                                     absl::Status result) {
+  if (!options.sync || !log_unsynced_.load()) return result;
+  absl::Status s = [&]() -> absl::Status {
+    MutexLock l(&write_mu_);  // db_ stays open (Close takes it)
+    RETURN_IF_ERROR(CheckWritable());
+    if (!log_unsynced_.load()) return absl::OkStatus();
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::WriteBatch empty;
+    leveldb::Status synced = Commit(wo, &empty);
+    if (!synced.ok()) {
+      return absl::InternalError(
+          absl::StrCat("write failed: ", synced.ToString()));
+    }
+    return absl::OkStatus();
+  }();
+  return result.ok() ? s : result;
 }
 
 absl::Status Engine::SaveMetaLocked(leveldb::WriteBatch* batch) {

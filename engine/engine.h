@@ -9,6 +9,7 @@
     "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
 #endif
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/doc_cache.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "engine/reclaimer.h"
@@ -69,6 +71,11 @@ struct CollectionState {
   bool has_active_ttl() const;
   const IndexState* FindIndex(absl::string_view name) const;
 };
+
+// MongoDB's keyPattern / keyValue for `doc` colliding on `index` (nullptr:
+// the _id index): the index's fields with their directions, and the
+// document's values of them (null when missing). engine/write_path.cc.
+DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value& doc);
 
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);
@@ -208,6 +215,25 @@ class Engine : public TtlStore {
   leveldb::Status Commit(const leveldb::WriteOptions& options,
                          leveldb::WriteBatch* batch);
 
+  // Ends a write call made with WriteOptions::sync: if LevelDB's log may
+  // hold a commit that was not synced (the call wrote nothing, as an update
+  // that matched nothing, or its documents failed), syncs the log (an empty
+  // synced batch), so that an acknowledged synced call always makes every
+  // earlier write durable, as MongoDB's j: true does for a no-op write (its
+  // client's last optime is set to the system's: the journal is flushed up
+  // to the latest write). No cost after a call whose own commits were
+  // synced. Returns `result`, or the sync's error if `result` was OK.
+  absl::Status SyncIfRequested(const WriteOptions& options,
+                               absl::Status result);
+  template <typename T>
+  absl::StatusOr<T> SyncIfRequested(const WriteOptions& options,
+                                    absl::StatusOr<T> result) {
+    if (!options.sync) return result;
+    absl::Status s = SyncIfRequested(options, absl::OkStatus());
+    if (!s.ok() && result.ok()) return s;
+    return result;
+  }
+
   // Queues the key range [begin, end) for LevelDB compaction on the
   // engine's compaction thread and returns at once (a queued range that
   // overlaps or touches it is widened instead). Used after big TTL sweeps so
@@ -335,6 +361,9 @@ class Engine : public TtlStore {
   // read_only: the Env that keeps LevelDB's writes in memory
   // (engine/read_only_env.h); outlives db_.
   std::unique_ptr<leveldb::Env> read_only_env_;
+  // Syncs each log file LevelDB closes (engine/log_sync_env.h); outlives
+  // db_.
+  std::unique_ptr<leveldb::Env> log_sync_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
@@ -378,6 +407,9 @@ class Engine : public TtlStore {
   std::thread compact_thread_;
 
   // The first failed LevelDB write, if any (see Commit).
+  // Set after a commit that was not synced, cleared before a synced one
+  // (whose sync then covers every earlier commit): see SyncIfRequested.
+  std::atomic<bool> log_unsynced_{false};
   mutable Mutex write_error_mu_;
   std::string write_error_ ABSL_GUARDED_BY(write_error_mu_);
 

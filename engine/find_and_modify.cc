@@ -191,15 +191,17 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndUpdate(
     const DocArg& filter, const DocArg& update,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
-  return FindAndModify(engine_, name_, FamKind::kUpdate, filter, &update,
-                       fam_options, options);
+  return engine_->SyncIfRequested(
+      options, FindAndModify(engine_, name_, FamKind::kUpdate, filter, &update,
+                             fam_options, options));
 }
 
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndReplace(
     const DocArg& filter, const DocArg& replacement,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
-  return FindAndModify(engine_, name_, FamKind::kReplace, filter, &replacement,
-                       fam_options, options);
+  return engine_->SyncIfRequested(
+      options, FindAndModify(engine_, name_, FamKind::kReplace, filter,
+                             &replacement, fam_options, options));
 }
 
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndDelete(
@@ -217,8 +219,9 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndDelete(
   if (!fam_options.array_filters.empty()) {
     return FamError("Cannot specify arrayFilters and remove=true");
   }
-  return FindAndModify(engine_, name_, FamKind::kDelete, filter, nullptr,
-                       fam_options, options);
+  return engine_->SyncIfRequested(
+      options, FindAndModify(engine_, name_, FamKind::kDelete, filter, nullptr,
+                             fam_options, options));
 }
 
 }  // namespace ttldb

@@ -1,6 +1,7 @@
 // Index management: create (with a build over existing documents), drop,
 // list and collMod.
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -113,7 +114,20 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   }
 
   MutexLock l(&write_mu_);
-  ASSIGN_OR_RETURN(auto state, GetOrCreateLocked(coll));
+  // A missing collection is created with its first index in one synced
+  // batch (the final catalog commit below), as MongoDB creates both in one
+  // WriteUnitOfWork (create_indexes.cpp, runCreateIndexesOnNewCollection):
+  // a refused spec or a crash or power loss during the call leaves no
+  // collection behind (tests/reliability/power_cut_test.cc).
+  std::shared_ptr<const CollectionState> state = GetState(coll);
+  const bool creating = state == nullptr;
+  if (creating) {
+    proto::CollectionInfo fresh;
+    fresh.set_id(meta_.next_collection_id());
+    fresh.set_name(std::string(coll));
+    fresh.set_next_index_id(1);
+    ASSIGN_OR_RETURN(state, Compile(fresh));
+  }
   // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
   // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
   // same name, then one with the same key and identifying options.
@@ -178,11 +192,12 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   }
 
   // Reserve the index id durably first: a crash during the build leaves
-  // entries under an id that is never handed out again.
+  // entries under an id that is never handed out again. (A new collection
+  // has no documents, so its build writes no entries.)
   proto::CollectionInfo info = state->info;
   spec.set_id(info.next_index_id());
   info.set_next_index_id(info.next_index_id() + 1);
-  {
+  if (!creating) {
     leveldb::WriteBatch reserve;
     RETURN_IF_ERROR(CommitCatalogLocked(info, &reserve).status());
   }
@@ -282,12 +297,9 @@ absl::StatusOr<std::string> Engine::CreateIndex(
           std::string key_part = k.substr(0, k.size() - encoded_id.size());
           absl::Status u = CheckUniqueLocked(*state, building, k, encoded_id);
           if (absl::IsAlreadyExists(u) || chunk_keys.count(key_part) > 0) {
-            return fail(MongoError(
-                absl::StatusCode::kAlreadyExists, kDuplicateKey,
-                absl::StrCat("Index build failed: E11000 duplicate key error "
-                             "collection: ",
-                             coll, " index: ", spec.name(), " (document _id ",
-                             ToJson(*id), ")")));
+            return fail(DuplicateKeyError(
+                absl::StrCat(options_.db_name, ".", coll), spec.name(),
+                DupKeyInfo(&building, *doc), "Index build failed: "));
           }
           if (!u.ok()) return fail(u);
           chunk_keys.insert(std::move(key_part));
@@ -313,8 +325,15 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     // Known from the build (every write since waits for write_mu_).
     spec.set_multikey(build_multikey);
     *info.add_indexes() = spec;
+    if (creating) {
+      meta_.set_next_collection_id(info.id() + 1);
+      RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    }
     auto committed = CommitCatalogLocked(info, &batch);
-    if (!committed.ok()) return fail(committed.status());
+    if (!committed.ok()) {
+      if (creating) meta_.set_next_collection_id(info.id());
+      return fail(committed.status());
+    }
     if (progress) progress(done, total);
   }
   if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
@@ -418,16 +437,28 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
       }
       new_hidden = value.bool_value();
     } else if (name == "maxLifetimeSeconds") {
+      // As createIndex takes it (index/index_spec.cc): an integer, or an
+      // integral number below 9.2e18 (a larger double, NaN or infinity
+      // would not convert to int64_t).
+      bool integral = false;
+      int64_t n = 0;
+      if (value.type() == ValueType::kInt32 ||
+          value.type() == ValueType::kInt64) {
+        n = value.int64_value();
+        integral = true;
+      } else if (value.is_number()) {
+        const double d = value.AsDouble();
+        integral = std::trunc(d) == d && std::abs(d) < 9.2e18;
+        if (integral) n = static_cast<int64_t>(d);
+      }
       if (value.is_null()) {
         new_max_lifetime = -1;
-      } else if (!value.is_number() || value.AsDouble() < 0 ||
-                 value.AsDouble() != static_cast<double>(static_cast<int64_t>(
-                                         value.AsDouble()))) {
+      } else if (!integral || n < 0) {
         return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                           "collMod: 'maxLifetimeSeconds' must be a "
                           "non-negative integer (or null to remove it)");
       } else {
-        new_max_lifetime = static_cast<int64_t>(value.AsDouble());
+        new_max_lifetime = n;
       }
     } else if (name == "rejectExpired") {
       if (value.type() != ValueType::kBool) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "absl/time/time.h"
 #include "base/log.h"
@@ -44,6 +45,12 @@ struct Options {
   // disk opens. The existing LOCK file is still locked when the medium
   // allows it, so a directory another Database has open is refused.
   bool read_only = false;
+  // The database's name in MongoDB namespaces: error messages name a
+  // collection as "<db_name>.<collection>" ("E11000 duplicate key error
+  // collection: test.c ..."), as mongod does. "test": the database mongosh
+  // and the drivers start in. `ttldb serve` opens each database under its
+  // root with the directory's name here.
+  std::string db_name = "test";
 
   // --- TTL monitor ---
   // Start the background TTL monitor thread at Open. Can be changed at run

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/json.h"
@@ -188,6 +189,9 @@ class PlanCursor : public Cursor {
       std::optional<Value> doc;
       ASSIGN_OR_RETURN(bool more, NextCandidate(&doc));
       if (!more) return std::optional<Value>();
+      // maxTimeMS: once per candidate, as mongod checks for interrupt
+      // between the work units of a plan.
+      RETURN_IF_ERROR(CheckOpDeadline());
       if (!doc.has_value()) continue;
       ++stats_->docs_examined;
       // A $expr evaluation error fails the query, as in MongoDB.

@@ -11,6 +11,7 @@
 #include "document/json.h"
 #include "document/path.h"
 #include "document/storable.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
@@ -22,24 +23,6 @@
 
 namespace ttldb {
 namespace {
-
-// "{ a: 1, b: "x" }" for E11000 messages, as MongoDB prints dup keys.
-std::string DupKeyText(const IndexState* index, const Value& doc) {
-  std::string out = "{ ";
-  if (index == nullptr) {
-    const Value* id = doc.Get("_id");
-    absl::StrAppend(&out, "_id: ", id ? ToJson(*id) : "null");
-  } else {
-    bool first = true;
-    for (const auto& field : index->spec.key()) {
-      if (!first) out += ", ";
-      first = false;
-      const Value* v = GetPath(doc, field.path());
-      absl::StrAppend(&out, field.path(), ": ", v ? ToJson(*v) : "null");
-    }
-  }
-  return out + " }";
-}
 
 // True if `v` (an _id) holds an object with a '$'-prefixed field name at
 // any depth; *name receives it.
@@ -94,6 +77,23 @@ absl::Status ValidateForStorage(const Value& doc) {
 }
 
 }  // namespace
+
+DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value& doc) {
+  Value::Object pattern, value;
+  if (index == nullptr) {
+    const Value* id = doc.Get("_id");
+    pattern.emplace_back("_id", Value::Int32(1));
+    value.emplace_back("_id", id ? *id : Value::Null());
+  } else {
+    for (const auto& field : index->spec.key()) {
+      const Value* v = GetPath(doc, field.path());
+      pattern.emplace_back(field.path(), Value::Int32(field.direction()));
+      value.emplace_back(field.path(), v ? *v : Value::Null());
+    }
+  }
+  return DuplicateKeyInfo{Value::MakeObject(std::move(pattern)),
+                          Value::MakeObject(std::move(value))};
+}
 
 absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
                                     const std::string& encoded_id,
@@ -352,11 +352,9 @@ absl::Status Engine::WriteDocumentLocked(
                      ReadDocument(state, encoded_id));
     if (existing.has_value()) {
       if (!IsHidden(state, *existing, clock_->WallNow())) {
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kDuplicateKey,
-            absl::StrCat(
-                "E11000 duplicate key error collection: ", state.info.name(),
-                " index: _id_ dup key: ", DupKeyText(nullptr, *new_doc)));
+        return DuplicateKeyError(
+            absl::StrCat(options_.db_name, ".", state.info.name()), "_id_",
+            DupKeyInfo(nullptr, *new_doc));
       }
       RETURN_IF_ERROR(
           EvictLocked(state, encoded_id, std::move(*existing), &evictions));
@@ -393,11 +391,9 @@ absl::Status Engine::WriteDocumentLocked(
                          ReadDocument(state, other));
         if (!other_doc.has_value() ||
             !IsHidden(state, *other_doc, clock_->WallNow())) {
-          return MongoError(
-              absl::StatusCode::kAlreadyExists, kDuplicateKey,
-              absl::StrCat("E11000 duplicate key error collection: ",
-                           state.info.name(), " index: ", idx.spec.name(),
-                           " dup key: ", DupKeyText(&idx, *new_doc)));
+          return DuplicateKeyError(
+              absl::StrCat(options_.db_name, ".", state.info.name()),
+              idx.spec.name(), DupKeyInfo(&idx, *new_doc));
         }
         RETURN_IF_ERROR(
             EvictLocked(state, other, std::move(*other_doc), &evictions));

@@ -46,15 +46,19 @@ IoResult WaitReadable(int fd, const std::atomic<bool>& stop) {
 
 IoResult ReadFull(int fd, uint8_t* buf, size_t size, absl::Time deadline,
                   const std::atomic<bool>* stop) {
+  // recv first and poll only when nothing is there: a request's body has
+  // usually arrived with its header, so this saves a poll per read (two
+  // per request) on the latency path.
   size_t got = 0;
   while (got < size) {
-    IoResult r = WaitFor(fd, POLLIN, deadline, stop);
-    if (r != IoResult::kOk) return r;
     ssize_t n = recv(fd, buf + got, size - got, MSG_DONTWAIT);
     if (n == 0) return IoResult::kClosed;
     if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return IoResult::kClosed;
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return IoResult::kClosed;
+      IoResult r = WaitFor(fd, POLLIN, deadline, stop);
+      if (r != IoResult::kOk) return r;
+      continue;
     }
     got += static_cast<size_t>(n);
   }
@@ -62,14 +66,17 @@ IoResult ReadFull(int fd, uint8_t* buf, size_t size, absl::Time deadline,
 }
 
 IoResult WriteAll(int fd, const char* data, size_t size, absl::Time deadline) {
+  // send first and poll only when the socket buffer is full (a reply
+  // usually fits): one syscall per reply instead of two.
   size_t sent = 0;
   while (sent < size) {
-    IoResult r = WaitFor(fd, POLLOUT, deadline, nullptr);
-    if (r != IoResult::kOk) return r;
     ssize_t n = send(fd, data + sent, size - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return IoResult::kClosed;
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return IoResult::kClosed;
+      IoResult r = WaitFor(fd, POLLOUT, deadline, nullptr);
+      if (r != IoResult::kOk) return r;
+      continue;
     }
     sent += static_cast<size_t>(n);
   }

@@ -96,9 +96,10 @@ TEST_F(BulkWriteTest, OrderedStopsAtFirstError) {
   EXPECT_EQ(Summary(*r),
             "ins=1 match=0 mod=0 del=0 ups=0 insIds=0:5, upsIds= err[1]=11000");
   ASSERT_EQ(r->write_errors.size(), 1u);
-  EXPECT_EQ(r->write_errors[0].errmsg,
-            "E11000 duplicate key error collection: pizzas index: _id_ dup "
-            "key: { _id: 4 }");
+  EXPECT_EQ(
+      r->write_errors[0].errmsg,
+      "E11000 duplicate key error collection: test.pizzas index: _id_ dup "
+      "key: { _id: 4 }");
   EXPECT_EQ(*c.CountDocuments(), 5);
 }
 

@@ -78,7 +78,7 @@ TEST_F(EngineTest, DuplicateIdIs11000AndWritesNothing) {
   EXPECT_EQ(ErrorCode(dup.status()), 11000);
   EXPECT_EQ(
       dup.status().message(),
-      R"(E11000 duplicate key error collection: c index: _id_ dup key: { _id: "a" })");
+      R"(E11000 duplicate key error collection: test.c index: _id_ dup key: { _id: "a" })");
   EXPECT_EQ(All(c), std::vector<std::string>{R"({"_id":"a","v":1})"});
 }
 

@@ -145,6 +145,34 @@ TEST_F(LifetimeTest, OptionsAreListedValidatedAndChangeable) {
       72);
 }
 
+// collMod's maxLifetimeSeconds takes what createIndex takes (an int64 is
+// accepted whole) and refuses what does not convert to an integer: before,
+// it cast the number through double to int64_t, undefined for NaN and
+// values beyond int64 (UBSan, found by fuzz/coll_mod_fuzz.cc), and refused
+// NumberLong(INT64_MAX).
+TEST_F(LifetimeTest, CollModMaxLifetimeTakesWhatCreateIndexTakes) {
+  for (const char* bad : {"1e300", "-1e300", R"({"$numberDouble": "NaN"})",
+                          R"({"$numberDouble": "Infinity"})", "2.5", "-1"}) {
+    EXPECT_EQ(ErrorCode(c().CollMod(absl::StrCat(
+                                        R"({"index": {"name": "expireAt_1", )"
+                                        R"("maxLifetimeSeconds": )",
+                                        bad, "}}"))
+                            .status()),
+              72)
+        << bad;
+  }
+  Collection& other = db_->collection("other");
+  ASSERT_THAT(
+      other.CreateIndex(
+          R"({"t": 1})",
+          R"({"expireAfterSeconds": 1, "maxLifetimeSeconds": {"$numberLong": "9223372036854775807"}})"),
+      IsOk());
+  auto reply = c().CollMod(
+      R"({"index": {"name": "expireAt_1", "maxLifetimeSeconds": {"$numberLong": "9223372036854775807"}}})");
+  ASSERT_THAT(reply, IsOk());
+  EXPECT_EQ(reply->Get("maxLifetimeSeconds_new")->int64_value(), INT64_MAX);
+}
+
 TEST_F(LifetimeTest, PartialIndexChecksOnlyWhatItCovers) {
   Collection& d = db_->collection("drafts");
   ASSERT_TRUE(

@@ -85,25 +85,60 @@ test('duplicate key is error 11000', async () => {
   await assert.rejects(c.insertOne({ _id: 1 }), (err) => {
     assert.ok(err instanceof MongoServerError);
     assert.equal(err.code, 11000);
-    assert.match(err.message, /^E11000 duplicate key error collection: .*dup index: _id_ dup key: \{ _id: 1 \}/);
+    assert.equal(err.message, 'E11000 duplicate key error collection: test.dup index: _id_ dup key: { _id: 1 }');
     return true;
   });
 });
 
 // MongoDB's DuplicateKeyErrorInfo::serialize adds keyPattern and keyValue to
 // the write error (the driver exposes them on the error), and the message
-// names the namespace ("collection: test.dup2").
+// names the namespace <db>.<collection>
+// (src/mongo/db/storage/duplicate_key_error_info.cpp; jstests/core/
+// uniqueness.js: "duplicate key errors follow a fixed format, including
+// field information": 'E11000 duplicate key error collection: ' + coll +
+// ' index: _id_ dup key: { _id: 1.0 }', where coll prints as db.coll).
 test('the duplicate key error names the namespace, keyPattern and keyValue',
-     { todo: 'the command layer reports neither keyPattern/keyValue nor the database in the message yet' },
      async () => {
   const c = client.db('test').collection('dup2');
-  await c.insertOne({ _id: 1 });
+  await c.createIndex({ a: 1, b: -1 }, { unique: true });
+  await c.insertOne({ _id: 1, a: 1, b: 'x' });
   await assert.rejects(c.insertOne({ _id: 1 }), (err) => {
-    assert.match(err.message, /collection: test\.dup2 index/);
+    assert.equal(err.code, 11000);
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: test.dup2 index: _id_ dup key: { _id: 1 }');
     assert.deepEqual(err.keyPattern, { _id: 1 });
     assert.deepEqual(err.keyValue, { _id: 1 });
     return true;
   });
+  await assert.rejects(c.insertOne({ _id: 2, a: 1, b: 'x' }), (err) => {
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: test.dup2 index: a_1_b_-1 dup key: { a: 1, b: "x" }');
+    assert.deepEqual(err.keyPattern, { a: 1, b: -1 });
+    assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
+    return true;
+  });
+  // A database other than test: the namespace is that database's.
+  const o = client.db('other').collection('dup3');
+  await o.insertOne({ _id: 'k' });
+  await assert.rejects(o.insertOne({ _id: 'k' }), (err) => {
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: other.dup3 index: _id_ dup key: { _id: "k" }');
+    return true;
+  });
+  // findAndModify reports the same fields on the command error
+  // (CommandHelpers::appendCommandStatusNoThrow serializes the extra info).
+  await c.insertOne({ _id: 3, a: 2, b: 'y' });
+  await assert.rejects(
+      c.findOneAndUpdate({ _id: 3 }, { $set: { a: 1, b: 'x' } }), (err) => {
+        assert.equal(err.code, 11000);
+        assert.equal(err.codeName, 'DuplicateKey');
+        assert.equal(err.message,
+                     'E11000 duplicate key error collection: test.dup2 index: a_1_b_-1 dup key: { a: 1, b: "x" }');
+        assert.deepEqual(err.keyPattern, { a: 1, b: -1 });
+        assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
+        return true;
+      });
+  await client.db('other').dropDatabase();
 });
 
 test('indexes, including a TTL index', async () => {
@@ -211,4 +246,38 @@ test('findOneAndUpdate and bulkWrite', async (t) => {
   assert.equal(res.insertedCount, 1);
   assert.equal(res.modifiedCount, 1);
   assert.equal(res.deletedCount, 1);
+});
+
+// maxTimeMS: a scan that cannot finish in 1 ms stops with 50
+// MaxTimeMSExpired "operation exceeded time limit" (jstests/core/
+// max_time_ms.js; the driver raises it as a MongoServerError). 40,000
+// documents and an unindexed $expr take far longer than 1 ms to scan on any
+// machine; nothing sleeps.
+test('maxTimeMS stops a long scan with MaxTimeMSExpired', async () => {
+  const c = client.db('test').collection('slow');
+  const docs = [];
+  for (let i = 0; i < 40000; ++i) docs.push({ _id: i, x: i, pad: 'p'.repeat(40) });
+  await c.insertMany(docs);
+  const slow = { $expr: { $eq: [{ $mod: [{ $multiply: ['$x', 7] }, 40001] }, -1] } };
+  const expired = (err) => {
+    assert.ok(err instanceof MongoServerError);
+    assert.equal(err.code, 50);
+    assert.equal(err.codeName, 'MaxTimeMSExpired');
+    assert.equal(err.message, 'operation exceeded time limit');
+    return true;
+  };
+  await assert.rejects(c.find(slow).maxTimeMS(1).toArray(), expired);
+  await assert.rejects(c.countDocuments(slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.aggregate([{ $match: slow }], { maxTimeMS: 1 }).toArray(), expired);
+  await assert.rejects(c.distinct('x', slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.updateMany(slow, { $set: { y: 1 } }, { maxTimeMS: 1 }), expired);
+  await assert.rejects(c.deleteMany(slow, { maxTimeMS: 1 }), expired);
+  await assert.rejects(
+    c.findOneAndUpdate(slow, { $set: { y: 1 } }, { maxTimeMS: 1 }), expired);
+  // With time enough the same queries answer.
+  assert.equal(await c.countDocuments(slow, { maxTimeMS: 600000 }), 0);
+  assert.equal(await c.countDocuments({ y: 1 }), 0);
+  await c.drop();
 });

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -206,6 +207,201 @@ Value JsBinary(char op, const JsOperand& a, const JsOperand& b,
       return NumberValue(std::fmod(x, y));
   }
   return Value::Double(std::nan(""));
+}
+
+bool JsIsObject(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kNull:
+    case ValueType::kBool:
+    case ValueType::kInt32:
+    case ValueType::kDouble:
+    case ValueType::kString:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool JsTruthy(const JsOperand& v) {
+  if (!v.has_value()) return false;
+  switch (v->type()) {
+    case ValueType::kNull:
+      return false;
+    case ValueType::kBool:
+      return v->bool_value();
+    case ValueType::kInt32:
+      return v->int64_value() != 0;
+    case ValueType::kDouble:
+      return v->double_value() != 0 && !std::isnan(v->double_value());
+    case ValueType::kString:
+      return !v->string_value().empty();
+    default:
+      return true;  // objects
+  }
+}
+
+namespace {
+
+// ToPrimitive of an object: hint number (`number_hint`) or default. A Long
+// gives its number (valueOf), a Date its milliseconds with hint number and
+// its toString() otherwise, every other object its string.
+JsOperand ToPrimitive(const JsOperand& v, bool number_hint,
+                      absl::TimeZone zone) {
+  if (!v.has_value() || !JsIsObject(*v)) return v;
+  if (v->type() == ValueType::kInt64) {
+    return Value::Double(static_cast<double>(v->int64_value()));
+  }
+  if (v->type() == ValueType::kDate && number_hint) {
+    return Value::Double(static_cast<double>(v->date_millis()));
+  }
+  return Value::String(JsToString(v, zone));
+}
+
+// UTF-16 code units of UTF-8 text, as JavaScript compares strings.
+std::u16string Utf16(absl::string_view s) {
+  std::u16string out;
+  for (size_t i = 0; i < s.size();) {
+    const uint8_t c = static_cast<uint8_t>(s[i]);
+    uint32_t cp = c;
+    size_t n = 1;
+    if (c >= 0xF0) {
+      n = 4;
+      cp = c & 0x07;
+    } else if (c >= 0xE0) {
+      n = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xC0) {
+      n = 2;
+      cp = c & 0x1F;
+    }
+    if (i + n > s.size()) {  // truncated: the byte alone
+      n = 1;
+      cp = c;
+    }
+    for (size_t k = 1; k < n; ++k) {
+      cp = (cp << 6) | (static_cast<uint8_t>(s[i + k]) & 0x3F);
+    }
+    i += n;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out.push_back(static_cast<char16_t>(0xD800 + (cp >> 10)));
+      out.push_back(static_cast<char16_t>(0xDC00 + (cp & 0x3FF)));
+    } else {
+      out.push_back(static_cast<char16_t>(cp));
+    }
+  }
+  return out;
+}
+
+enum class JsType { kUndefined, kNull, kBoolean, kNumber, kString, kObject };
+
+JsType TypeOf(const JsOperand& v) {
+  if (!v.has_value()) return JsType::kUndefined;
+  switch (v->type()) {
+    case ValueType::kNull:
+      return JsType::kNull;
+    case ValueType::kBool:
+      return JsType::kBoolean;
+    case ValueType::kInt32:
+    case ValueType::kDouble:
+      return JsType::kNumber;
+    case ValueType::kString:
+      return JsType::kString;
+    default:
+      return JsType::kObject;
+  }
+}
+
+bool StrictlyEqual(const JsOperand& a, const JsOperand& b) {
+  const JsType t = TypeOf(a);
+  if (t != TypeOf(b)) return false;
+  switch (t) {
+    case JsType::kUndefined:
+    case JsType::kNull:
+      return true;
+    case JsType::kBoolean:
+      return a->bool_value() == b->bool_value();
+    case JsType::kNumber:
+      return JsToNumber(a) == JsToNumber(b);  // NaN != NaN, 0 == -0
+    case JsType::kString:
+      return a->string_value() == b->string_value();
+    case JsType::kObject:
+      return false;  // distinct objects
+  }
+  return false;
+}
+
+bool LooselyEqual(const JsOperand& a, const JsOperand& b, absl::TimeZone zone,
+                  int depth = 0) {
+  const JsType ta = TypeOf(a), tb = TypeOf(b);
+  if (ta == tb) return StrictlyEqual(a, b);
+  const auto nullish = [](JsType t) {
+    return t == JsType::kUndefined || t == JsType::kNull;
+  };
+  if (nullish(ta) || nullish(tb)) return nullish(ta) && nullish(tb);
+  if (depth > 3) return false;
+  if ((ta == JsType::kNumber && tb == JsType::kString) ||
+      (ta == JsType::kString && tb == JsType::kNumber)) {
+    return JsToNumber(a) == JsToNumber(b);
+  }
+  if (ta == JsType::kBoolean) {
+    return LooselyEqual(Value::Double(JsToNumber(a)), b, zone, depth + 1);
+  }
+  if (tb == JsType::kBoolean) {
+    return LooselyEqual(a, Value::Double(JsToNumber(b)), zone, depth + 1);
+  }
+  if (ta == JsType::kObject) {
+    return LooselyEqual(ToPrimitive(a, false, zone), b, zone, depth + 1);
+  }
+  if (tb == JsType::kObject) {
+    return LooselyEqual(a, ToPrimitive(b, false, zone), zone, depth + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool JsCompare(char op, const JsOperand& a, const JsOperand& b,
+               absl::TimeZone zone) {
+  switch (op) {
+    case 'E':
+      return StrictlyEqual(a, b);
+    case 'N':
+      return !StrictlyEqual(a, b);
+    case 'e':
+      return LooselyEqual(a, b, zone);
+    case 'n':
+      return !LooselyEqual(a, b, zone);
+  }
+  const JsOperand pa = ToPrimitive(a, true, zone);
+  const JsOperand pb = ToPrimitive(b, true, zone);
+  if (TypeOf(pa) == JsType::kString && TypeOf(pb) == JsType::kString) {
+    const std::u16string x = Utf16(pa->string_value());
+    const std::u16string y = Utf16(pb->string_value());
+    switch (op) {
+      case '<':
+        return x < y;
+      case '>':
+        return x > y;
+      case 'l':
+        return x <= y;
+      case 'g':
+        return x >= y;
+    }
+    return false;
+  }
+  const double x = JsToNumber(pa), y = JsToNumber(pb);
+  switch (op) {  // NaN makes each false
+    case '<':
+      return x < y;
+    case '>':
+      return x > y;
+    case 'l':
+      return x <= y;
+    case 'g':
+      return x >= y;
+  }
+  return false;
 }
 
 Value JsNegate(const JsOperand& v) {

@@ -1,5 +1,6 @@
 // JavaScript's arithmetic operators on the shell's values: + - * / % and
-// unary + and -, with the number semantics of ECMA-262 (every number is a
+// unary + and -, and its comparison, equality and truthiness, with the
+// semantics of ECMA-262 (every number is a
 // double; the result is shown and stored as mongosh sends a JavaScript
 // number, Int32 when integral and in int32 range, else Double).
 //
@@ -43,6 +44,33 @@ Value JsBinary(char op, const JsOperand& a, const JsOperand& b,
 // Unary minus and plus.
 Value JsNegate(const JsOperand& v);
 Value JsUnaryPlus(const JsOperand& v);
+
+// Whether `v` is a JavaScript object in mongosh (not a primitive): an
+// Int64 (bson Long), Decimal128, Date, ObjectId, array, document and the
+// other BSON wrappers. Int32 and Double are numbers; strings, booleans and
+// null are primitives.
+bool JsIsObject(const Value& v);
+
+// ECMA-262 ToBoolean: undefined, null, false, 0, -0, NaN and "" are false;
+// every object is true (NumberLong(0) too, as a bson Long object).
+bool JsTruthy(const JsOperand& v);
+
+// The comparison and equality operators, with ECMA-262's semantics:
+//   '<' '>' 'l' (<=) 'g' (>=): IsLessThan on ToPrimitive(hint number) of
+//     both: two strings compare by UTF-16 code units ("10" < "9"), anything
+//     else as numbers (a Date by its milliseconds; NaN or undefined make
+//     every comparison false);
+//   'E' (===) 'N' (!==): IsStrictlyEqual: same type and value; NaN is not
+//     equal to itself, +0 equals -0; two objects are equal only when they
+//     are the same object, which values cannot tell: never (mongosh's
+//     `ObjectId("..") === ObjectId("..")` is false too);
+//   'e' (==) 'n' (!=): IsLooselyEqual: null == undefined; a number and a
+//     string compare as numbers; a boolean as a number; an object against
+//     a primitive through its ToPrimitive (a Date as its string, a Long as
+//     its number, an array as its join(","), a document as
+//     "[object Object]").
+bool JsCompare(char op, const JsOperand& a, const JsOperand& b,
+               absl::TimeZone zone);
 
 }  // namespace shell
 }  // namespace ttldb

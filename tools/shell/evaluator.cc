@@ -35,7 +35,6 @@ using internal::NodeText;
 using internal::NumberOf;
 using internal::ObjectArg;
 using internal::SetField;
-using internal::Truthy;
 using internal::TypeError;
 using Kind = ShellValue::Kind;
 
@@ -362,6 +361,38 @@ JsOperand Evaluator::Operand(const ShellValue& v) const {
   }
 }
 
+bool Evaluator::IsTruthy(const ShellValue& v) const {
+  if (v.kind == Kind::kUndefined) return false;
+  if (v.kind != Kind::kValue) return true;  // db, collections, ...: objects
+  return JsTruthy(v.value);
+}
+
+bool Evaluator::Compare(char op, const ShellValue& a,
+                        const ShellValue& b) const {
+  // The shell's own objects (db, a collection, a cursor, a function) are
+  // objects: equal only to themselves (db is one object), and compared
+  // with primitives through their string (db == "test").
+  const auto is_object = [](const ShellValue& v) {
+    return v.kind != Kind::kUndefined &&
+           (v.kind != Kind::kValue || JsIsObject(v.value));
+  };
+  const bool shell_a = a.kind != Kind::kUndefined && a.kind != Kind::kValue;
+  const bool shell_b = b.kind != Kind::kUndefined && b.kind != Kind::kValue;
+  if ((shell_a || shell_b) &&
+      absl::string_view("eEnN").find(op) != absl::string_view::npos) {
+    bool equal;
+    if (is_object(a) && is_object(b)) {
+      equal = a.kind == Kind::kDatabase && b.kind == Kind::kDatabase;
+    } else if (op == 'E' || op == 'N') {
+      equal = false;
+    } else {
+      equal = JsCompare('e', Operand(a), Operand(b), options_.time_zone);
+    }
+    return (op == 'e' || op == 'E') ? equal : !equal;
+  }
+  return JsCompare(op, Operand(a), Operand(b), options_.time_zone);
+}
+
 absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
   switch (node.kind) {
     case NodeKind::kLiteral:
@@ -494,16 +525,41 @@ absl::StatusOr<ShellValue> Evaluator::Evaluate(const Node& node) {
                                 : JsUnaryPlus(operand));
     }
     case NodeKind::kBinary: {
-      absl::StatusOr<ShellValue> first = Evaluate(*node.items[0]);
-      if (!first.ok()) return first.status();
-      JsOperand acc = Operand(*first);
+      absl::StatusOr<ShellValue> acc = Evaluate(*node.items[0]);
+      if (!acc.ok()) return acc.status();
       for (size_t i = 1; i < node.items.size(); ++i) {
         absl::StatusOr<ShellValue> next = Evaluate(*node.items[i]);
         if (!next.ok()) return next.status();
-        acc =
-            JsBinary(node.name[i - 1], acc, Operand(*next), options_.time_zone);
+        const char op = node.name[i - 1];
+        if (absl::string_view("+-*/%").find(op) != absl::string_view::npos) {
+          acc = ShellValue::Of(
+              JsBinary(op, Operand(*acc), Operand(*next), options_.time_zone));
+        } else {
+          acc = ShellValue::Of(Value::Bool(Compare(op, *acc, *next)));
+        }
       }
-      return ShellValue::Of(*std::move(acc));
+      return acc;
+    }
+    case NodeKind::kLogical: {
+      // a && b: a when falsy, else b; a || b: a when truthy, else b.
+      const bool is_and = node.name[0] == '&';
+      absl::StatusOr<ShellValue> v = Evaluate(*node.items[0]);
+      for (size_t i = 1; i < node.items.size(); ++i) {
+        if (!v.ok()) return v.status();
+        if (IsTruthy(*v) != is_and) return v;
+        v = Evaluate(*node.items[i]);
+      }
+      return v;
+    }
+    case NodeKind::kNot: {
+      absl::StatusOr<ShellValue> v = Evaluate(*node.target);
+      if (!v.ok()) return v.status();
+      return ShellValue::Of(Value::Bool(!IsTruthy(*v)));
+    }
+    case NodeKind::kConditional: {
+      absl::StatusOr<ShellValue> test = Evaluate(*node.items[0]);
+      if (!test.ok()) return test.status();
+      return Evaluate(*node.items[IsTruthy(*test) ? 1 : 2]);
     }
   }
   return ShellValue::Undefined();
@@ -624,10 +680,23 @@ absl::StatusOr<ShellValue> Evaluator::CallFunction(const ShellValue& fn,
     alias.target->name = fn.name;
     return CallGlobal(alias, args);
   }
-  // 200 nested calls: a function that calls itself fails as V8 does
-  // instead of overflowing the stack.
+  // Ctrl-C stops a script inside its functions too, not only between
+  // statements: `g = n => n > 0 ? [g(n - 1), g(n - 1)] : 0; g(60)` makes
+  // 2^60 calls without ever nesting deeply.
+  if (InterruptRequested()) return InterruptedError();
+  // 200 nested calls, or 4 MiB of stack (half the main thread's 8 MiB; a
+  // call level takes tens of KiB under AddressSanitizer, so 200 levels
+  // overflowed there, found by fuzz/shell_eval_fuzz.cc): a function that
+  // calls itself fails as V8 does instead of overflowing the stack.
+  constexpr size_t kMaxStackBytes = 4 << 20;
   thread_local int depth = 0;
-  if (depth >= 200) {
+  thread_local uintptr_t stack_base = 0;
+  const uintptr_t here =
+      reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (depth == 0) stack_base = here;
+  const uintptr_t used =
+      stack_base > here ? stack_base - here : here - stack_base;
+  if (depth >= 200 || used > kMaxStackBytes) {
     return absl::InvalidArgumentError(
         "RangeError: Maximum call stack size exceeded");
   }

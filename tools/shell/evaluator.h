@@ -216,6 +216,10 @@ class Evaluator {
   int64_t Now() const;
   // A value as an operand of + - * / % (undefined is std::nullopt).
   std::optional<Value> Operand(const ShellValue& v) const;
+  // JavaScript's ToBoolean, and `a op b` for a comparison or equality
+  // operator (tools/shell/arithmetic.h JsCompare's codes).
+  bool IsTruthy(const ShellValue& v) const;
+  bool Compare(char op, const ShellValue& a, const ShellValue& b) const;
 
   ShellBackend* backend_;
   std::ostream* out_;

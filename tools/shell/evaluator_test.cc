@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "tools/shell/interrupt.h"
 
 namespace ttldb {
 namespace shell {
@@ -551,6 +552,100 @@ TEST_F(EvaluatorTest, Arithmetic) {
             "'k30' }\n");
   EXPECT_EQ(Run("NumberLong(5) * 2; -NumberLong(5); db + '!'; db.c + '!'"),
             "10\nLong('-5')\ntest!\ntest.c!\n");
+}
+
+// ECMA-262 13.10.1 IsLessThan (after ToPrimitive with hint number: two
+// strings compare by UTF-16 code units, else both as numbers, NaN false),
+// as V8 in mongosh answers each line.
+TEST_F(EvaluatorTest, RelationalOperators) {
+  EXPECT_EQ(Run("1 < 2; 2 < 1; 1 <= 1; 1 >= 2; 2 > 1; -0 < 0; -0 <= 0"),
+            "true\nfalse\ntrue\nfalse\ntrue\nfalse\ntrue\n");
+  EXPECT_EQ(Run("'10' < '9'; 10 < 9; '10' < 9; 'a' < 'b'; 'B' < 'a';"
+                "'abc' < 'abd'; '' < 'a'; 'ab' > 'a'"),
+            "true\nfalse\nfalse\ntrue\ntrue\ntrue\ntrue\ntrue\n");
+  // U+1F600 is the surrogate pair D83D DE00, below U+FF5E in UTF-16 order
+  // (above it in UTF-8 byte order).
+  EXPECT_EQ(Run("'\\u{1F600}' < '\\uFF5E'"), "true\n");
+  EXPECT_EQ(Run("NaN < 1; NaN >= 1; undefined < 1; undefined >= 1; null < 1;"
+                "null >= 0; 'x' < 1; 'x' >= 1; true > false; [2] > 1;"
+                "[1, 2] < 2"),
+            "false\nfalse\nfalse\nfalse\ntrue\ntrue\nfalse\nfalse\n"
+            "true\ntrue\nfalse\n");
+  // Dates compare by their time value; NumberLong by its number.
+  EXPECT_EQ(Run("new Date(0) < new Date(1); new Date(5) <= 5;"
+                "new Date(Date.now() - 1000) < new Date();"
+                "NumberLong(5) < 6; NumberLong(5) > NumberLong(4)"),
+            "true\ntrue\ntrue\ntrue\ntrue\n");
+}
+
+// ECMA-262 7.2.14 IsLooselyEqual and 7.2.15 IsStrictlyEqual. Objects
+// (documents, arrays, Dates, Longs, ObjectIds) are equal only to
+// themselves: two values are never the same object.
+TEST_F(EvaluatorTest, EqualityOperators) {
+  EXPECT_EQ(Run("1 == '1'; 1 === '1'; null == undefined; null === undefined;"
+                "null == 0; undefined == 0; 0 == ''; 0 == '0'; '' == '0';"
+                "NaN == NaN; NaN != NaN; -0 === 0"),
+            "true\nfalse\ntrue\nfalse\nfalse\nfalse\ntrue\ntrue\n"
+            "false\nfalse\ntrue\ntrue\n");
+  EXPECT_EQ(Run("true == 1; true === 1; '1' == true; 2 == true; 'a' === 'a';"
+                "1 != 2; 1 !== 1; 'a' !== 'b'"),
+            "true\nfalse\ntrue\nfalse\ntrue\ntrue\nfalse\ntrue\n");
+  EXPECT_EQ(Run("[1] == 1; [1, 2] == '1,2'; ({}) == '[object Object]';"
+                "[1] === [1]; ({a: 1}) == ({a: 1}); NumberLong(5) == 5;"
+                "NumberLong(5) === 5; new Date(0) == 0;"
+                "new Date(0) == new Date(0)"),
+            "true\ntrue\ntrue\nfalse\nfalse\ntrue\nfalse\nfalse\n"
+            "false\n");
+  EXPECT_EQ(Run("db == 'test'; db === 'test'; db === db; db.c == 'test.c';"
+                "db.c === 'test.c'; db != null"),
+            "true\nfalse\ntrue\ntrue\nfalse\ntrue\n");
+  EXPECT_EQ(Run("var d = {a: 5, s: 'x'}; d.a === 5 && d.s == 'x'; d.b == null;"
+                "d.b === undefined; d.b === null"),
+            "true\ntrue\ntrue\nfalse\n");
+}
+
+// ECMA-262 13.13 binary logical operators (they return an operand, and
+// short-circuit), 13.5.7 logical NOT (ToBoolean: every object is true,
+// NumberLong(0) too) and 13.14 the conditional operator.
+TEST_F(EvaluatorTest, LogicalAndConditionalOperators) {
+  EXPECT_EQ(Run("1 && 2; 0 && 2; 0 || 'x'; '' || null; null || undefined;"
+                "'a' && 'b' || 'c'"),
+            "2\n0\nx\nnull\nb\n");
+  EXPECT_EQ(Run("!0; !!'a'; !''; ![]; !{}; !NumberLong(0); !undefined; !db;"
+                "!NaN; !null"),
+            "true\ntrue\ntrue\nfalse\nfalse\nfalse\ntrue\nfalse\ntrue\n"
+            "true\n");
+  EXPECT_EQ(Run("false && db.c.insertOne({a: 1}); 1 || db.c.insertOne({a: 1});"
+                "db.c.countDocuments()"),
+            "false\n1\n0\n");
+  EXPECT_TRUE(backend_.colls["c"].empty());
+  EXPECT_EQ(Run("1 < 2 ? 'yes' : 'no'; var x = 5; x > 3 ? x * 2 : -x;"
+                "x < 0 ? 'neg' : x == 0 ? 'zero' : 'pos';"
+                "x > 9 && print('no') || 'skipped'"),
+            "yes\n10\npos\nskipped\n");
+  EXPECT_EQ(Run("db.c.insertMany([{_id: 1, a: 1}, {_id: 2, a: 5}]).insertedIds"
+                "[1] === 2;"
+                "db.c.find().map(d => d.a > 2 ? 'big' : 'small').toArray();"
+                "db.c.findOne({_id: 2}).a >= 5 ? 'ok' : 'bad'"),
+            "true\n[ 'small', 'big' ]\nok\n");
+  // Recursion with a base case now reads as JavaScript.
+  EXPECT_EQ(Run("var fact = n => n <= 1 ? 1 : n * fact(n - 1); fact(10)"),
+            "3628800\n");
+}
+
+// Ctrl-C (the interrupt flag) stops a script inside function calls, not
+// only between statements: before, `g(60)` below ran 2^60 calls.
+TEST_F(EvaluatorTest, InterruptStopsFunctionCalls) {
+  EvaluatorOptions options = Options();
+  options.sleep = [](int64_t) { InterruptFlag().store(true); };
+  std::ostringstream out;
+  Evaluator ev(&backend_, &out, options);
+  absl::Status s = ev.Run(
+      "var f = n => { sleep(1); return [f(n), f(n)] }\n"
+      "f(1)");
+  InterruptFlag().store(false);
+  EXPECT_EQ(FormatError(s),
+            "MongoshInterruptedError: execution was interrupted");
 }
 
 // mongosh's assertArgsDefinedType (packages/shell-api/src/collection.ts:

@@ -146,6 +146,20 @@ class Lexer {
         if (!s.ok()) return s;
       } else {
         token.kind = TokenKind::kPunct;
+        // The operators of two or three characters, longest first ('=>'
+        // stays '=' '>': the parser reads an arrow from the two).
+        for (absl::string_view op :
+             {"===", "!==", "==", "!=", "<=", ">=", "&&", "||"}) {
+          if (src_.substr(pos_, op.size()) == op) {
+            token.text = std::string(op);
+            for (size_t i = 0; i < op.size(); ++i) Advance();
+            break;
+          }
+        }
+        if (!token.text.empty()) {
+          tokens->push_back(std::move(token));
+          continue;
+        }
         // Keep a whole UTF-8 sequence together so errors quote it whole.
         token.text.push_back(c);
         Advance();

@@ -2,7 +2,8 @@
 //
 // The shell is not a JavaScript interpreter: it reads what people type into
 // mongosh (identifiers, member access, calls, object/array literals, strings,
-// numbers, regex literals, `new`, `var/let/const`, assignment, arithmetic).
+// numbers, regex literals, `new`, `var/let/const`, assignment, arithmetic,
+// comparison and logical operators, the conditional `?:`).
 // A `/` that does not start a comment is division after a value (a number,
 // string, regex, identifier, `)` or `]`: `10 / 4`) and starts a regex
 // literal anywhere else (`find({a: /x/})`), as JavaScript tokenizers decide.
@@ -25,7 +26,8 @@ enum class TokenKind {
   kString,      // text holds the decoded value
   kRegex,       // text holds the pattern, flags the flags as written
   kPunct,       // text holds one character: { } [ ] ( ) , : ; . = + - * / %
-                // or any other character, which the parser rejects
+                // < > ! ? or any other character, which the parser rejects;
+                // or one of the operators === !== == != <= >= && ||
 };
 
 struct Token {
@@ -40,6 +42,10 @@ struct Token {
 
   bool Is(char punct) const {
     return kind == TokenKind::kPunct && text.size() == 1 && text[0] == punct;
+  }
+  // An operator or punctuation of any length: IsOp("<=").
+  bool IsOp(absl::string_view op) const {
+    return kind == TokenKind::kPunct && text == op;
   }
   bool IsWord(absl::string_view word) const {
     return kind == TokenKind::kIdentifier && text == word;

@@ -143,28 +143,59 @@ class Parser {
       return SyntaxError("Expression nested too deeply", Cur().line,
                          Cur().column);
     }
-    absl::Status s = ParseAdditive(out);
+    absl::Status s = ParseConditional(out);
     --depth_;
     return s;
   }
 
+  // logical-or ['?' expr ':' expr]: right-associative through ParseExpr.
+  absl::Status ParseConditional(std::unique_ptr<Node>* out) {
+    absl::Status s = ParseLogicalOr(out);
+    if (!s.ok() || !Cur().Is('?')) return s;
+    auto n = MakeNode(NodeKind::kConditional, Cur());
+    Next();
+    n->items.push_back(std::move(*out));
+    n->items.emplace_back();
+    s = ParseExpr(&n->items.back());
+    if (!s.ok()) return s;
+    s = Expect(':');
+    if (!s.ok()) return s;
+    n->items.emplace_back();
+    s = ParseExpr(&n->items.back());
+    if (!s.ok()) return s;
+    *out = std::move(n);
+    return absl::OkStatus();
+  }
+
+  // An operator of a precedence level: its token and its code in
+  // Node::name.
+  struct Op {
+    absl::string_view token;
+    char code;
+  };
+
   // One precedence level of left-associative binary operators: `ops` are
-  // its operator characters, `operand` parses the next tighter level.
+  // its operators, `operand` parses the next tighter level. kBinary chains
+  // may mix the level's operators; a kLogical chain has one operator.
   absl::Status ParseChain(
-      absl::string_view ops,
+      NodeKind kind, std::initializer_list<Op> ops,
       absl::Status (Parser::*operand)(std::unique_ptr<Node>*),
       std::unique_ptr<Node>* out) {
     std::unique_ptr<Node> first;
     absl::Status s = (this->*operand)(&first);
     if (!s.ok()) return s;
     std::unique_ptr<Node> chain;
-    while (Cur().kind == TokenKind::kPunct && Cur().text.size() == 1 &&
-           ops.find(Cur().text[0]) != absl::string_view::npos) {
+    while (true) {
+      const Op* op = nullptr;
+      for (const Op& o : ops) {
+        if (Cur().IsOp(o.token)) op = &o;
+      }
+      if (op == nullptr) break;
       if (chain == nullptr) {
-        chain = MakeNode(NodeKind::kBinary, Cur());
+        chain = MakeNode(kind, Cur());
         chain->items.push_back(std::move(first));
       }
-      chain->name.push_back(Cur().text[0]);
+      chain->name.push_back(op->code);
       Next();
       std::unique_ptr<Node> next;
       s = (this->*operand)(&next);
@@ -175,15 +206,53 @@ class Parser {
     return absl::OkStatus();
   }
 
+  absl::Status ParseLogicalOr(std::unique_ptr<Node>* out) {
+    return ParseChain(NodeKind::kLogical, {{"||", '|'}},
+                      &Parser::ParseLogicalAnd, out);
+  }
+
+  absl::Status ParseLogicalAnd(std::unique_ptr<Node>* out) {
+    return ParseChain(NodeKind::kLogical, {{"&&", '&'}}, &Parser::ParseEquality,
+                      out);
+  }
+
+  absl::Status ParseEquality(std::unique_ptr<Node>* out) {
+    return ParseChain(NodeKind::kBinary,
+                      {{"==", 'e'}, {"!=", 'n'}, {"===", 'E'}, {"!==", 'N'}},
+                      &Parser::ParseRelational, out);
+  }
+
+  absl::Status ParseRelational(std::unique_ptr<Node>* out) {
+    return ParseChain(NodeKind::kBinary,
+                      {{"<", '<'}, {">", '>'}, {"<=", 'l'}, {">=", 'g'}},
+                      &Parser::ParseAdditive, out);
+  }
+
   absl::Status ParseAdditive(std::unique_ptr<Node>* out) {
-    return ParseChain("+-", &Parser::ParseMultiplicative, out);
+    return ParseChain(NodeKind::kBinary, {{"+", '+'}, {"-", '-'}},
+                      &Parser::ParseMultiplicative, out);
   }
 
   absl::Status ParseMultiplicative(std::unique_ptr<Node>* out) {
-    return ParseChain("*/%", &Parser::ParseUnary, out);
+    return ParseChain(NodeKind::kBinary, {{"*", '*'}, {"/", '/'}, {"%", '%'}},
+                      &Parser::ParseUnary, out);
   }
 
   absl::Status ParseUnary(std::unique_ptr<Node>* out) {
+    if (Cur().Is('!')) {
+      Token bang = Cur();
+      Next();
+      if (++depth_ > kMaxDepth) {
+        return SyntaxError("Expression nested too deeply", Cur().line,
+                           Cur().column);
+      }
+      auto n = MakeNode(NodeKind::kNot, bang);
+      absl::Status s = ParseUnary(&n->target);
+      --depth_;
+      if (!s.ok()) return s;
+      *out = std::move(n);
+      return absl::OkStatus();
+    }
     if (Cur().Is('-') || Cur().Is('+')) {
       Token sign = Cur();
       Next();
@@ -589,10 +658,10 @@ bool StatementIsComplete(absl::string_view buffer) {
   if (depth > 0) return false;
   if (tokens.size() < 2) return true;
   const Token& last = tokens[tokens.size() - 2];
-  if (last.Is('.') || last.Is(',') || last.Is(':') || last.Is('=') ||
-      last.Is('-') || last.Is('+') || last.Is('*') || last.Is('/') ||
-      last.Is('%')) {
-    return false;
+  for (absl::string_view op :
+       {".",  ",",  ":",  "=",  "-",   "+",   "*",  "/",  "%", "<", ">",
+        "<=", ">=", "==", "!=", "===", "!==", "&&", "||", "!", "?"}) {
+    if (last.IsOp(op)) return false;
   }
   if (last.IsWord("new") || last.IsWord("var") || last.IsWord("let") ||
       last.IsWord("const")) {

@@ -3,17 +3,23 @@
 //
 // Grammar (statements end at ';', at a line break, or at the end of input;
 // a statement goes on across lines while a bracket is open, after a line
-// ending in '.', ',', ':', '=' or an arithmetic operator, and before a line
+// ending in '.', ',', ':', '=' or a binary operator, and before a line
 // starting with '.'):
 //
 //   statement   := ('var'|'let'|'const') IDENT ['=' expr]
 //                | 'show' WORD | 'use' WORD | 'help' [WORD]
 //                | 'exit' | 'quit' | 'it'
 //                | expr ['=' expr]
-//   expr        := additive
+//   expr        := logical-or ['?' expr ':' expr]
+//   logical-or  := logical-and { '||' logical-and }
+//   logical-and := equality { '&&' equality }
+//   equality    := relational { ('=='|'!='|'==='|'!==') relational }
+//   relational  := additive { ('<'|'>'|'<='|'>=') additive }
 //   additive    := multiplicative { ('+'|'-') multiplicative }
 //   multiplicative := unary { ('*'|'/'|'%') unary }
-//   unary       := ('-'|'+') unary | postfix
+//   unary       := ('-'|'+'|'!') unary | postfix
+// (JavaScript's precedence and associativity for these operators; the
+// evaluator gives them JavaScript's semantics, tools/shell/arithmetic.h)
 //   postfix     := primary { '.' IDENT | '[' expr ']' | '(' args ')' }
 //   primary     := NUMBER | STRING | REGEX | IDENT | object | array
 //                | '(' expr ')' | 'new' IDENT { '.' IDENT } ['(' args ')']
@@ -49,21 +55,27 @@ namespace ttldb {
 namespace shell {
 
 enum class NodeKind {
-  kLiteral,     // literal: a number, string or regex
-  kIdentifier,  // name (true, false, null, undefined, NaN, Infinity too)
-  kObject,      // fields
-  kArray,       // items
-  kMember,      // target.name
-  kIndex,       // target[index]
-  kCall,        // target(items...)
-  kNew,         // new name(items...): name may be dotted ("ISODate")
-  kNegate,      // -target
-  kPlus,        // +target (JavaScript's ToNumber)
-  kBinary,      // items[0] name[0] items[1] name[1] items[2] ...: a chain of
-                // left-associative operators of one precedence level, each
-                // one character of `name` ("+-" for a + b - c); kept flat so
-                // a long sum does not nest (nor recurse) deeply
-  kFunction,    // function: an arrow function or function expression
+  kLiteral,      // literal: a number, string or regex
+  kIdentifier,   // name (true, false, null, undefined, NaN, Infinity too)
+  kObject,       // fields
+  kArray,        // items
+  kMember,       // target.name
+  kIndex,        // target[index]
+  kCall,         // target(items...)
+  kNew,          // new name(items...): name may be dotted ("ISODate")
+  kNegate,       // -target
+  kPlus,         // +target (JavaScript's ToNumber)
+  kBinary,       // items[0] name[0] items[1] name[1] items[2] ...: a chain of
+                 // left-associative operators of one precedence level, each
+                 // one character of `name` ("+-" for a + b - c); kept flat so
+                 // a long sum does not nest (nor recurse) deeply. Arithmetic
+                 // + - * / %; comparison < > and l (<=), g (>=); equality
+                 // e (==), n (!=), E (===), N (!==)
+  kLogical,      // items joined by the one operator name[0]: '&' (&&) or
+                 // '|' (||), evaluated left to right with short-circuit
+  kNot,          // !target
+  kConditional,  // items[0] ? items[1] : items[2]
+  kFunction,     // function: an arrow function or function expression
 };
 
 struct Node;
@@ -116,7 +128,7 @@ absl::StatusOr<std::vector<Statement>> ParseProgram(absl::string_view source);
 // For the REPL: whether `buffer` holds complete statements, or the user is
 // still typing. False while a bracket is open, inside a /* comment, inside a
 // string whose line ends with a backslash, or when the last token is one
-// that needs more ('.', ',', ':', '=', an arithmetic
+// that needs more ('.', ',', ':', '=', '?', '!', a binary
 // operator, 'new', var/let/const).
 // Like mongosh (Node's REPL), an unterminated plain string or a stray
 // closing bracket is complete: parsing it reports the error at once.

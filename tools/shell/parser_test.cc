@@ -71,6 +71,17 @@ std::string Dump(const Node& n) {
       }
       return absl::StrCat(out, ")");
     }
+    case NodeKind::kNot:
+      return absl::StrCat("!(", Dump(*n.target), ")");
+    case NodeKind::kLogical: {
+      std::vector<std::string> parts;
+      for (const auto& item : n.items) parts.push_back(Dump(*item));
+      return absl::StrCat(
+          "(", absl::StrJoin(parts, n.name[0] == '&' ? " && " : " || "), ")");
+    }
+    case NodeKind::kConditional:
+      return absl::StrCat("(", Dump(*n.items[0]), " ? ", Dump(*n.items[1]),
+                          " : ", Dump(*n.items[2]), ")");
     case NodeKind::kFunction: {
       std::vector<std::string> body;
       for (const auto& st : n.function->statements) body.push_back(Dump(*st));
@@ -260,6 +271,43 @@ TEST(ParserTest, ArithmeticPrecedence) {
   EXPECT_EQ(Parse("x = 1 + 2\ny"), "x = (1 + 2) ; y");
 }
 
+// Comparison, equality, logical and conditional operators with
+// JavaScript's precedence (ECMA-262 13.10 relational over 13.11 equality
+// over 13.12 && over 13.13 ||, all left-associative; 13.14 ?: below them and
+// right-associative). In the dump, l is <=, g is >=, e ==, n !=, E ===,
+// N !==.
+TEST(ParserTest, ComparisonAndLogicalPrecedence) {
+  EXPECT_EQ(Parse("a < b"), "(a < b)");
+  EXPECT_EQ(Parse("a<=b>=c"), "(a l b g c)");
+  EXPECT_EQ(Parse("1 + 2 < 3 * 4"), "((1 + 2) < (3 * 4))");
+  EXPECT_EQ(Parse("a == b != c === d !== e"), "(a e b n c E d N e)");
+  EXPECT_EQ(Parse("a < b == c > d"), "((a < b) e (c > d))");
+  EXPECT_EQ(Parse("a || b && c || d"), "(a || (b && c) || d)");
+  EXPECT_EQ(Parse("a && b == c"), "(a && (b e c))");
+  EXPECT_EQ(Parse("!a && !!b"), "(!(a) && !(!(b)))");
+  EXPECT_EQ(Parse("!a == b"), "(!(a) e b)");
+  EXPECT_EQ(Parse("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
+  EXPECT_EQ(Parse("a || b ? c + 1 : d && e"),
+            "((a || b) ? (c + 1) : (d && e))");
+  EXPECT_EQ(Parse("x = a > 1 ? 'big' : 'small'"),
+            "x = ((a > 1) ? 'big' : 'small')");
+  EXPECT_EQ(Parse("c.map(d => d.a >= 2 ? d : null)"),
+            "c.map(fn (d){return ((d.a g 2) ? d : null)})");
+  EXPECT_EQ(Parse("({a: b ? 1 : 2, c: d < e})"), "{a:(b ? 1 : 2),c:(d < e)}");
+  // Operators continue a statement onto the next line.
+  EXPECT_EQ(Parse("a\n&& b\n|| c"), "((a && b) || c)");
+  EXPECT_EQ(Parse("a ?\n b :\n c"), "(a ? b : c)");
+  EXPECT_EQ(Parse("a\n!b"), "a ; !(b)");
+  // An arrow is still '=' '>' written together.
+  EXPECT_EQ(Parse("f = x=>x>=1"), "f = fn (x){return (x g 1)}");
+  EXPECT_EQ(Parse("a ? b"),
+            "SyntaxError: Unexpected end of input (line 1, column 6)");
+  EXPECT_EQ(Parse("a = = b"),
+            "SyntaxError: Unexpected token '=' (line 1, column 5)");
+  EXPECT_EQ(Parse("a < < b"),
+            "SyntaxError: Unexpected token '<' (line 1, column 5)");
+}
+
 // A '/' after a value divides; anywhere else it starts a regex literal
 // (the ECMAScript lexical grammar's InputElementDiv/InputElementRegExp
 // goal symbols, decided here by the previous token).
@@ -277,6 +325,13 @@ TEST(ParserTest, DivisionOrRegexByPreviousToken) {
   EXPECT_EQ(Parse("x = /a/"), "x = /a/");
   EXPECT_EQ(Parse("1 + /a/"), "(1 + /a/)");
   EXPECT_EQ(Parse("/a/ / 2"), "(/a/ / 2)");
+  // After an operator a '/' starts a regex; after a value it divides.
+  EXPECT_EQ(Parse("a < /x/"), "(a < /x/)");
+  EXPECT_EQ(Parse("!/x/"), "!(/x/)");
+  EXPECT_EQ(Parse("a && /x/ || b"), "((a && /x/) || b)");
+  EXPECT_EQ(Parse("c ? /x/ : /y/i"), "(c ? /x/ : /y/i)");
+  EXPECT_EQ(Parse("a == b / 2"), "(a e (b / 2))");
+  EXPECT_EQ(Parse("(a < b) / 2"), "((a < b) / 2)");
 }
 
 TEST(ParserTest, StatementsSpanLines) {
@@ -356,6 +411,12 @@ TEST(StatementIsCompleteTest, Incremental) {
   EXPECT_FALSE(StatementIsComplete("x = 10 *"));
   EXPECT_FALSE(StatementIsComplete("x = 'a' +"));
   EXPECT_TRUE(StatementIsComplete("x = 10 / 4"));
+  for (const char* op :
+       {"<", ">", "<=", ">=", "==", "!=", "===", "!==", "&&", "||", "!", "?"}) {
+    EXPECT_FALSE(StatementIsComplete(absl::StrCat("a ", op))) << op;
+  }
+  EXPECT_TRUE(StatementIsComplete("a ? b : c"));
+  EXPECT_TRUE(StatementIsComplete("a >= b"));
 }
 
 TEST(ParserTest, NegativeZeroIsADouble) {

@@ -1,0 +1,151 @@
+// maxTimeMS: the commands that scan stop with 50 MaxTimeMSExpired
+// "operation exceeded time limit" once their time limit has passed
+// (jstests/core/max_time_ms.js: find, getMore, count, aggregate, ...;
+// src/mongo/db/operation_context.cpp), checked between the documents a scan
+// examines. The clock here advances 1 ms each time it is read, so a scan of
+// N documents takes about N ms of steady time: deterministic, no sleeping.
+#include <atomic>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "base/clock.h"
+#include "commands/command_test_util.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+// Wall time stands still (TTL cutoffs do not move); steady time moves 1 ms
+// per read.
+class TickingClock : public Clock {
+ public:
+  absl::Time WallNow() override { return absl::FromUnixSeconds(1'800'000'000); }
+  absl::Time SteadyNow() override {
+    return absl::FromUnixMillis(steady_ms_.fetch_add(1) + 1);
+  }
+
+ private:
+  std::atomic<int64_t> steady_ms_{0};
+};
+
+constexpr char kExpired[] =
+    R"({"ok":0.0,"errmsg":"operation exceeded time limit","code":50,)"
+    R"("codeName":"MaxTimeMSExpired"})";
+
+class MaxTimeTest : public CommandTest {
+ protected:
+  MaxTimeTest() { options_.database_options.clock = &ticking_; }
+  void SetUp() override {
+    Open();
+    // 300 documents; no index on x, so every filter on x scans them all.
+    std::string docs;
+    for (int i = 0; i < 300; ++i) {
+      absl::StrAppend(&docs, i ? "," : "", R"({"_id":)", i, R"(,"x":)", i, "}");
+    }
+    ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"c","documents":[)",
+                                           docs, "]}")),
+              R"({"n":300,"ok":1.0})");
+  }
+  TickingClock ticking_;
+};
+
+// Each scanning command: 5 ms cannot cover a 300-document scan; 100,000 ms
+// can (and 0 means no limit).
+TEST_F(MaxTimeTest, ScansStopWithMaxTimeMSExpired) {
+  const std::string kCommands[] = {
+      R"({"find":"c","filter":{"x":-1},"maxTimeMS":%d})",
+      R"({"aggregate":"c","pipeline":[{"$match":{"x":-1}}],"cursor":{},)"
+      R"("maxTimeMS":%d})",
+      R"({"count":"c","query":{"x":-1},"maxTimeMS":%d})",
+      R"({"distinct":"c","key":"x","query":{"x":{"$lt":0}},"maxTimeMS":%d})",
+      R"({"findAndModify":"c","query":{"x":-1},"update":{"$set":{"y":1}},)"
+      R"("maxTimeMS":%d})",
+      R"({"update":"c","updates":[{"q":{"x":-1},"u":{"$set":{"y":1}},)"
+      R"("multi":true}],"maxTimeMS":%d})",
+      R"({"delete":"c","deletes":[{"q":{"x":-1},"limit":0}],"maxTimeMS":%d})",
+  };
+  for (const std::string& tmpl : kCommands) {
+    for (int ms : {5, 100000, 0}) {
+      std::string cmd = tmpl;
+      cmd.replace(cmd.find("%d"), 2, std::to_string(ms));
+      std::string reply = RunJson("test", cmd);
+      if (ms == 5) {
+        EXPECT_EQ(reply, kExpired) << cmd;
+      } else {
+        EXPECT_NE(reply.find(R"("ok":1.0)"), std::string::npos)
+            << cmd << " -> " << reply;
+      }
+    }
+  }
+  // Nothing was written by the timed-out writes.
+  EXPECT_EQ(RunJson("test", R"({"count":"c","query":{"y":1}})"),
+            R"({"n":0,"ok":1.0})");
+}
+
+// A multi-document update that runs out of time mid-way fails the whole
+// command (write_ops_exec.cpp handleError rethrows interruptions); the
+// documents already updated stay updated.
+TEST_F(MaxTimeTest, MultiUpdateFailsTheCommand) {
+  EXPECT_EQ(RunJson("test", R"({"update":"c","updates":[{"q":{},)"
+                            R"("u":{"$set":{"y":1}},"multi":true}],)"
+                            R"("maxTimeMS":400})"),
+            kExpired);
+  const std::string n = RunJson("test", R"({"count":"c","query":{"y":1}})");
+  EXPECT_NE(n, R"({"n":0,"ok":1.0})");
+  EXPECT_NE(n, R"({"n":300,"ok":1.0})");
+}
+
+// The find's limit carries over to its getMores (the cursor keeps what is
+// left); getMore's own maxTimeMS is for awaitData cursors only: 2 BadValue
+// (src/mongo/db/commands/getmore_cmd.cpp), and the cursor survives it.
+TEST_F(MaxTimeTest, GetMoreSpendsTheFindsTimeLeft) {
+  Value first = Run("test", R"({"find":"c","batchSize":2,"maxTimeMS":100})");
+  ASSERT_EQ(ToJson(*first.Get("ok")), "1.0");
+  const std::string id =
+      ToJson(*first.Get("cursor")->Get("id"), JsonFormat::kStorage);
+  EXPECT_EQ(RunJson("test", absl::StrCat(R"({"getMore":)", id,
+                                         R"(,"collection":"c",)"
+                                         R"("maxTimeMS":10})")),
+            R"({"ok":0.0,"errmsg":"cannot set maxTimeMS on getMore command )"
+            R"(for a non-awaitData cursor","code":2,"codeName":"BadValue"})");
+  // A small batch fits in what is left; the whole rest does not.
+  Value more = Run("test", absl::StrCat(R"({"getMore":)", id,
+                                        R"(,"collection":"c","batchSize":2})"));
+  EXPECT_EQ(ToJson(*more.Get("ok")), "1.0");
+  EXPECT_EQ(RunJson("test", absl::StrCat(R"({"getMore":)", id,
+                                         R"(,"collection":"c"})")),
+            kExpired);
+  // The timed-out cursor is gone, as after any failed getMore.
+  Value gone =
+      Run("test", absl::StrCat(R"({"getMore":)", id, R"(,"collection":"c"})"));
+  EXPECT_EQ(ToJson(*gone.Get("code")), "43");
+}
+
+// The parse (mongod's parseMaxTimeMS; the messages MongoDB returns, as
+// FerretDB's compatibility tests record them).
+TEST_F(MaxTimeTest, BadValues) {
+  auto err = [](const std::string& msg) {
+    return absl::StrCat(R"({"ok":0.0,"errmsg":")", msg,
+                        R"(","code":2,"codeName":"BadValue"})");
+  };
+  EXPECT_EQ(RunJson("test", R"({"find":"c","maxTimeMS":"1"})"),
+            err("maxTimeMS must be a number"));
+  EXPECT_EQ(RunJson("test", R"({"find":"c","maxTimeMS":null})"),
+            err("maxTimeMS must be a number"));
+  EXPECT_EQ(RunJson("test", R"({"find":"c","maxTimeMS":-1123123})"),
+            err("-1123123 value for maxTimeMS is out of range"));
+  EXPECT_EQ(RunJson("test", R"({"find":"c","maxTimeMS":{"$numberLong":)"
+                            R"("9223372036854775807"}})"),
+            err("9223372036854775807 value for maxTimeMS is out of range"));
+  EXPECT_EQ(RunJson("test", R"({"find":"c","maxTimeMS":43.15})"),
+            err("maxTimeMS has non-integral value"));
+  EXPECT_EQ(RunJson("test", R"({"find":"c","filter":{"_id":1},)"
+                            R"("maxTimeMS":10000.0})"),
+            R"({"cursor":{"firstBatch":[{"_id":1,"x":1}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.c"},"ok":1.0})");
+}
+
+}  // namespace
+}  // namespace commands
+}  // namespace ttldb
