@@ -66,8 +66,10 @@ set(TTLDB_SOURCES
   engine/raw_read.cc
   engine/read_only_env.cc
   engine/read_options.cc
+  engine/reclaimer.cc
   engine/repair.cc
   engine/ttl_sweep.cc
+  engine/unknown_ranges.cc
   engine/validate.cc
   engine/write_path.cc
   index/index_spec.cc

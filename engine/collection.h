@@ -262,6 +262,8 @@ class Collection {
       const DocArg& keys, const DocArg& index_options = "{}",
       const IndexBuildProgress& progress = nullptr);
   // Drops an index by name or by key pattern; "_id_" cannot be dropped.
+  // One synced catalog write; the index's entries are deleted afterwards
+  // in the background (as Database::DropCollection's keys).
   absl::Status DropIndex(absl::string_view name);
   absl::Status DropIndexByKey(const DocArg& keys);
   // MongoDB's listIndexes shape, _id_ first: {v: 2, key: {...}, name: ...}.
@@ -279,7 +281,13 @@ class Collection {
 
   // Checks that every document has exactly the index entries its indexes
   // derive and every index entry points at a document deriving it. Returns
-  // {valid: bool, nrecords, nIndexes, keysPerIndex: {...}, errors: [...]}.
+  // {valid: bool, nrecords, nIndexes, keysPerIndex: {...}, errors: [...],
+  // warnings: [...]}. `warnings` lists garbage that no read reaches (valid
+  // stays true): keys under an index id this collection does not have and
+  // under collection ids no collection has — left by drops, whose keys are
+  // deleted in the background, and by index builds a crash interrupted —
+  // each with its key count and whether it is being reclaimed
+  // (docs/reliability.md).
   absl::StatusOr<Value> Validate();
   // {ns, count, size (bytes of stored documents), nindexes, indexNames}.
   // count and size are those of the documents stored (see

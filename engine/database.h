@@ -72,7 +72,12 @@ class Database {
   // DropCollection removes the entry. Empty for a healthy database.
   std::map<std::string, std::string> CatalogDamage();
   // Drops a collection, its documents and its indexes. Returns whether it
-  // existed.
+  // existed. The drop is one synced catalog write: once it returns no read
+  // or write sees the collection, and a collection created again under the
+  // same name starts empty. Its keys are deleted afterwards by a background
+  // thread, which does not hold up other writers (a Close or crash in
+  // between: the next Open finishes it); until then they take disk space
+  // and Collection::Validate lists them under "warnings".
   absl::StatusOr<bool> DropCollection(absl::string_view name);
   // MongoDB's renameCollection within one database: atomic (one synced
   // batch), O(1) (documents and index entries keep their keys); indexes,

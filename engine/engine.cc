@@ -222,6 +222,10 @@ absl::Status Engine::Init() {
     }
   }
   compact_thread_ = std::thread([this] { CompactionLoop(); });
+  // Garbage of drops and index builds a crash or Close interrupted: found
+  // now, deleted in the background. Repair decides about unnamed ids
+  // itself (engine/repair.h); read_only writes nothing.
+  if (!options_.read_only && !repair_) RETURN_IF_ERROR(StartReclaimer());
 
   MonitorOptions config;
   config.sleep = options_.ttl_monitor_sleep;
@@ -359,6 +363,7 @@ absl::Status Engine::LoadCatalog() {
   std::map<std::string, std::shared_ptr<const CollectionState>> healthy;
   std::map<std::string, std::string, std::less<>> damaged;
   std::map<uint32_t, std::vector<std::string>> names_by_id;
+  CatalogIds damaged_ids;  // of the damaged entries (for the reclaimer)
   uint32_t max_id = 0;
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
@@ -366,6 +371,7 @@ absl::Status Engine::LoadCatalog() {
     proto::CollectionInfo info;
     if (!info.ParseFromArray(it->value().data(), it->value().size())) {
       damaged[name] = "its catalog entry is corrupt (it does not parse)";
+      damaged_ids.unparsed_entry = true;
       continue;
     }
     max_id = std::max(max_id, info.id());
@@ -373,6 +379,7 @@ absl::Status Engine::LoadCatalog() {
       damaged[name] =
           absl::StrCat("its catalog entry is corrupt (it names collection '",
                        info.name(), "' with id ", info.id(), ")");
+      damaged_ids.Add(info, /*damaged=*/true);
       continue;
     }
     absl::StatusOr<std::shared_ptr<const CollectionState>> state =
@@ -380,6 +387,7 @@ absl::Status Engine::LoadCatalog() {
     if (!state.ok()) {
       damaged[name] = absl::StrCat("its catalog entry is corrupt (",
                                    state.status().message(), ")");
+      damaged_ids.Add(info, /*damaged=*/true);
       continue;
     }
     names_by_id[info.id()].push_back(name);
@@ -393,6 +401,7 @@ absl::Status Engine::LoadCatalog() {
           absl::StrCat("its catalog entry gives it collection id ", id,
                        ", which collections '", absl::StrJoin(names, "', '"),
                        "' share, so their documents cannot be told apart");
+      damaged_ids.Add(healthy[name]->info, /*damaged=*/true);
       healthy.erase(name);
     }
   }
@@ -411,6 +420,7 @@ absl::Status Engine::LoadCatalog() {
   {
     MutexLock l(&catalog_mu_);
     damaged_ = std::move(damaged);
+    damaged_ids_ = std::move(damaged_ids);
   }
   if (rekey_pending) {
     for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
@@ -752,14 +762,29 @@ absl::Status Engine::DeleteRange(const std::string& begin,
 
 absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
-  MutexLock l(&write_mu_);
+  uint32_t id = 0;
+  {
+    MutexLock l(&write_mu_);
+    ASSIGN_OR_RETURN(std::optional<uint32_t> dropped,
+                     DropCollectionLocked(name));
+    if (!dropped.has_value()) return false;
+    id = *dropped;
+  }
+  // The catalog no longer names the id: its keys are deleted in the
+  // background, off the writers' lock (issue 18 item 8).
+  if (id != 0) RETURN_IF_ERROR(ReclaimCollection(id));
+  return true;
+}
+
+absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
+    absl::string_view name) {
   auto state = GetState(name);
   if (state == nullptr) {
     // A collection whose catalog entry is damaged: dropping it removes the
     // entry (its data, under an id nobody knows, stays as garbage).
     {
       MutexLock cl(&catalog_mu_);
-      if (damaged_.find(name) == damaged_.end()) return false;
+      if (damaged_.find(name) == damaged_.end()) return std::nullopt;
     }
     leveldb::WriteBatch batch;
     batch.Delete(CatalogKey(name));
@@ -769,8 +794,12 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
     if (!s.ok()) return absl::InternalError(s.ToString());
     MutexLock cl(&catalog_mu_);
     damaged_.erase(damaged_.find(name));
-    return true;
+    // Its data (if its id is known, perhaps shared with another entry) is
+    // left to the next open, which reclaims what no entry names then.
+    return 0;
   }
+  // One synced write: after it, no reader or writer finds the collection,
+  // and a new one of the same name gets a new id.
   leveldb::WriteBatch batch;
   batch.Delete(CatalogKey(name));
   leveldb::WriteOptions wo;
@@ -779,12 +808,87 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   if (!s.ok()) return absl::InternalError(s.ToString());
   Publish(std::string(name), nullptr);
   for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
-  uint32_t id = state->info.id();
-  RETURN_IF_ERROR(
-      DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
-  RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
-                              KeyPrefixEnd(CollectionIndexPrefix(id))));
-  return true;
+  return state->info.id();
+}
+
+absl::Status Engine::ReclaimCollection(uint32_t id) {
+  if (reclaimer_ == nullptr) {
+    RETURN_IF_ERROR(
+        DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
+    return DeleteRange(CollectionIndexPrefix(id),
+                       KeyPrefixEnd(CollectionIndexPrefix(id)));
+  }
+  reclaimer_->Add(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id)),
+                  absl::StrCat("the documents of dropped collection id ", id));
+  reclaimer_->Add(
+      CollectionIndexPrefix(id), KeyPrefixEnd(CollectionIndexPrefix(id)),
+      absl::StrCat("the index entries of dropped collection id ", id));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::ReclaimIndex(uint32_t collection_id, uint32_t index_id) {
+  const std::string prefix = IndexPrefix(collection_id, index_id);
+  if (reclaimer_ == nullptr) return DeleteRange(prefix, KeyPrefixEnd(prefix));
+  reclaimer_->Add(prefix, KeyPrefixEnd(prefix),
+                  absl::StrCat("the entries of dropped index id ", index_id,
+                               " of collection id ", collection_id));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::StartReclaimer() {
+  Reclaimer::Hooks hooks;
+  hooks.commit = [this](leveldb::WriteBatch* batch) {
+    return Commit(leveldb::WriteOptions(), batch);
+  };
+  hooks.compact = [this](std::string begin, std::string end) {
+    ScheduleCompaction(std::move(begin), std::move(end));
+  };
+  hooks.log = [this](LogLevel level, absl::string_view message) {
+    Log(level, message);
+  };
+  reclaimer_ = std::make_unique<Reclaimer>(db_.get(), std::move(hooks));
+  CatalogIds ids;
+  {
+    MutexLock l(&write_mu_);
+    ids = CatalogIdsLocked();
+  }
+  ASSIGN_OR_RETURN(std::vector<UnknownRange> ranges,
+                   FindUnknownRanges(db_.get(), VerifiedRead(), ids));
+  for (const UnknownRange& r : ranges) {
+    if (!r.reclaimable) {
+      Log(LogLevel::kWarning,
+          absl::StrCat(r.Describe(),
+                       ": the catalog does not name them, but they are not "
+                       "reclaimed: the catalog is damaged (run `ttldb "
+                       "repair`)"));
+      continue;
+    }
+    Log(LogLevel::kInfo, absl::StrCat("reclaiming ", r.Describe(),
+                                      ", which the catalog does not name"));
+    reclaimer_->Add(r.begin, r.end, r.Describe());
+  }
+  return absl::OkStatus();
+}
+
+CatalogIds Engine::CatalogIdsLocked() {
+  MutexLock l(&catalog_mu_);
+  CatalogIds ids = damaged_ids_;
+  for (const auto& [name, state] : states_) ids.Add(state->info);
+  return ids;
+}
+
+const leveldb::Snapshot* Engine::SnapshotWithCatalogIds(CatalogIds* ids) {
+  MutexLock l(&write_mu_);
+  *ids = CatalogIdsLocked();
+  return db_->GetSnapshot();
+}
+
+void Engine::WaitForReclaim() {
+  if (reclaimer_ != nullptr) reclaimer_->WaitIdle();
+}
+
+Reclaimer::Stats Engine::ReclaimStats() const {
+  return reclaimer_ != nullptr ? reclaimer_->stats() : Reclaimer::Stats();
 }
 
 absl::Status Engine::RenameCollection(absl::string_view from,
@@ -830,11 +934,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
   if (dropped == nullptr) return absl::OkStatus();
   // The dropped target's data, as DropCollection removes it: no catalog
   // entry refers to its id any more.
-  const uint32_t id = dropped->info.id();
-  RETURN_IF_ERROR(
-      DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
-  return DeleteRange(CollectionIndexPrefix(id),
-                     KeyPrefixEnd(CollectionIndexPrefix(id)));
+  return ReclaimCollection(dropped->info.id());
 }
 
 absl::Status Engine::Close() {
@@ -844,6 +944,9 @@ absl::Status Engine::Close() {
     closed_ = true;
   }
   if (monitor_ != nullptr) monitor_->Stop();
+  // The reclaimer stops after its current batch; the next open finds the
+  // rest of its ranges again.
+  if (reclaimer_ != nullptr) reclaimer_->Stop();
   // The compaction thread: queued ranges are dropped, one running is
   // finished; joined before db_ goes away.
   {

@@ -30,6 +30,8 @@
 #include "engine/index_build.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
+#include "engine/reclaimer.h"
+#include "engine/unknown_ranges.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
@@ -279,6 +281,18 @@ class Engine : public TtlStore {
   // Blocks until no compaction is queued or running (tests, benchmarks).
   void WaitForCompactions();
 
+  // ---- Reclaiming garbage (engine/reclaimer.h) ------------------------------
+  // Blocks until the reclaimer has deleted every range queued so far (at
+  // open, or by drops). For tests and benchmarks; returns at once when the
+  // database is read-only or closed.
+  void WaitForReclaim();
+  // The reclaimer's counters (all zero when there is none).
+  Reclaimer::Stats ReclaimStats() const;
+  // A snapshot of the database and the ids its catalog describes at that
+  // moment (taken together under the writers' lock, so that no catalog
+  // change falls between them). The caller releases the snapshot.
+  const leveldb::Snapshot* SnapshotWithCatalogIds(CatalogIds* ids);
+
   // Passes `message` to Options::logger, if any.
   void Log(LogLevel level, absl::string_view message) const;
 
@@ -329,6 +343,19 @@ class Engine : public TtlStore {
   absl::Status SaveMetaLocked(leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status DeleteRange(const std::string& begin, const std::string& end);
+  // Hands the keys of a collection id, or of one index, that the catalog
+  // no longer names (the catalog change is committed) to the reclaimer;
+  // without one (repair), deletes them on the calling thread.
+  absl::Status ReclaimCollection(uint32_t collection_id);
+  // DropCollection's catalog change: the dropped id, 0 when a damaged
+  // entry was removed, nullopt when there was no such collection.
+  absl::StatusOr<std::optional<uint32_t>> DropCollectionLocked(
+      absl::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  absl::Status ReclaimIndex(uint32_t collection_id, uint32_t index_id);
+  // At open: queues every reclaimable unknown range (engine/
+  // unknown_ranges.h) and starts the reclaimer.
+  absl::Status StartReclaimer();
+  CatalogIds CatalogIdsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status CheckUniqueLocked(const CollectionState& state,
                                  const IndexState& index, absl::string_view key,
                                  absl::string_view encoded_id)
@@ -418,6 +445,9 @@ class Engine : public TtlStore {
   std::unique_ptr<const leveldb::FilterPolicy> filter_policy_;
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<TtlMonitor> monitor_;
+  // Deletes the keys of dropped and unknown ids in the background (null
+  // when read-only or in repair). Stopped in Close before db_ goes.
+  std::unique_ptr<Reclaimer> reclaimer_;
   // Shared with the cursors, which may outlive the engine.
   const std::shared_ptr<LiveCursors> live_cursors_ =
       std::make_shared<LiveCursors>();
@@ -476,6 +506,9 @@ class Engine : public TtlStore {
   // Collections whose catalog entry is damaged: name -> what is wrong.
   std::map<std::string, std::string, std::less<>> damaged_
       ABSL_GUARDED_BY(catalog_mu_);
+  // The ids of the damaged entries that parse, and whether one does not:
+  // the reclaimer leaves their data (and any unnamed id's) to repair.
+  CatalogIds damaged_ids_ ABSL_GUARDED_BY(catalog_mu_);
   bool repair_ = false;        // opened by engine/repair.cc
   bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;

@@ -1,0 +1,198 @@
+// DDL stalls (issue 18 item 8): the longest stall of an unrelated writer
+// while dropIndex and dropCollection remove a large collection's keys. A
+// writer thread inserts into another collection, one unsynced document at
+// a time, for the whole run; for each drop the benchmark reports how long
+// the call took, when the dropped keys were gone from LevelDB (polled every
+// 50 ms through the internal engine) and compacted, and the writer's
+// longest operation and p99 from the drop's start until then.
+//
+//   bazel build -c opt //tools/bench:drop_stall_bench
+//   .bazel/out/k8-opt/bin/tools/bench/drop_stall_bench --docs=200000
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/database.h"
+#include "engine/database_internal.h"
+#include "engine/engine.h"
+#include "engine/keys.h"
+#include "leveldb/db.h"
+#include "tools/bench/bench_util.h"
+
+namespace ttldb {
+namespace bench {
+namespace {
+
+struct Flags {
+  int64_t docs = 200'000;
+  int doc_bytes = 256;
+};
+
+void Check(const absl::Status& s) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "drop_stall_bench: %s\n", s.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+// One writer operation: when it started and ended (steady ns).
+struct Op {
+  int64_t start, end;
+};
+
+// Whether any key starts with `prefix` (a seek through the internal
+// engine: the drop may have returned before its keys are deleted).
+bool AnyKey(Engine* engine, const std::string& prefix) {
+  std::unique_ptr<leveldb::Iterator> it(
+      engine->db()->NewIterator(leveldb::ReadOptions()));
+  it->Seek(prefix);
+  return it->Valid() && it->key().starts_with(prefix);
+}
+
+struct Window {
+  double call_ms = 0, gone_ms = 0, max_stall_ms = 0, p99_ms = 0;
+  size_t ops = 0;
+};
+
+// Runs `drop`, waits until no key is left under any of `prefixes` and the
+// compactions queued meanwhile are done, and measures the writer in that
+// window.
+template <typename Drop>
+Window Measure(Engine* engine, const std::vector<std::string>& prefixes,
+               Drop drop, std::vector<Op>* ops, std::atomic<size_t>* n_ops) {
+  Window w;
+  const size_t first = n_ops->load();
+  const int64_t start = NowNanos();
+  drop();
+  const int64_t returned = NowNanos();
+  w.call_ms = (returned - start) / 1e6;
+  while (true) {
+    bool any = false;
+    for (const auto& p : prefixes) any = any || AnyKey(engine, p);
+    if (!any) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  engine->WaitForCompactions();
+  const int64_t end = NowNanos();
+  w.gone_ms = (end - start) / 1e6;
+  // The writer's operation in progress at `end` is part of the window.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const size_t last = n_ops->load();
+  std::vector<double> lat;
+  for (size_t i = first; i < last; ++i) {
+    const Op& op = (*ops)[i];
+    if (op.end < start || op.start > end) continue;
+    lat.push_back((op.end - op.start) / 1e6);
+  }
+  std::sort(lat.begin(), lat.end());
+  w.ops = lat.size();
+  if (!lat.empty()) {
+    w.max_stall_ms = lat.back();
+    w.p99_ms = lat[std::min(lat.size() - 1, lat.size() * 99 / 100)];
+  }
+  return w;
+}
+
+void Print(const char* what, const Window& w) {
+  std::printf(
+      "%-15s call %8.1f ms | keys gone+compacted %8.1f ms | writer max "
+      "%7.1f ms, p99 %6.2f ms, %zu ops\n",
+      what, w.call_ms, w.gone_ms, w.max_stall_ms, w.p99_ms, w.ops);
+}
+
+void Run(const Flags& f) {
+  char tmpl[] = "/tmp/drop_stall_XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) std::exit(1);
+  const std::string dir = absl::StrCat(tmpl, "/db");
+  Options options;
+  options.ttl_monitor_enabled = false;
+  auto opened = Database::Open(dir, options);
+  Check(opened.status());
+  std::unique_ptr<Database> db = std::move(*opened);
+  Engine* engine = DatabaseInternal::engine(*db);
+  Collection& big = db->collection("big");
+  Check(big.CreateIndex(R"({"userId": 1})").status());
+  Check(big.CreateIndex(R"({"group": 1})").status());
+  std::string json;
+  std::vector<DocArg> batch;
+  std::vector<std::string> jsons;
+  const int64_t load_start = NowNanos();
+  for (int64_t i = 0; i < f.docs; i += 1000) {
+    jsons.clear();
+    for (int64_t j = i; j < std::min(f.docs, i + 1000); ++j) {
+      MakeDoc(j, kNowMillis, f.doc_bytes, &json);
+      jsons.push_back(json);
+    }
+    batch.assign(jsons.begin(), jsons.end());
+    Check(big.InsertMany(batch));
+  }
+  engine->db()->CompactRange(nullptr, nullptr);
+  std::printf("loaded %lld documents (3 indexes) in %.1f s\n",
+              static_cast<long long>(f.docs), (NowNanos() - load_start) / 1e9);
+
+  // The writer: one insert at a time into another collection.
+  std::vector<Op> ops(4'000'000);  // ample; the writer stops when full
+  std::atomic<size_t> n_ops{0};
+  std::atomic<bool> stop{false};
+  Collection& other = db->collection("other");
+  std::thread writer([&] {
+    std::string doc;
+    for (int64_t i = 0; !stop.load() && n_ops.load() < ops.size(); ++i) {
+      MakeDoc(i, kNowMillis, 128, &doc);
+      const int64_t s = NowNanos();
+      Check(other.InsertOne(doc).status());
+      ops[n_ops.load()] = {s, NowNanos()};
+      n_ops.fetch_add(1);
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+  const uint32_t id = engine->GetState("big")->info.id();
+  uint32_t index_id = 0;
+  for (const auto& idx : engine->GetState("big")->indexes) {
+    if (idx->spec.name() == "userId_1") index_id = idx->spec.id();
+  }
+  Print("dropIndex",
+        Measure(
+            engine, {IndexPrefix(id, index_id)},
+            [&] { Check(big.DropIndex("userId_1")); }, &ops, &n_ops));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Print("dropCollection",
+        Measure(
+            engine, {DocumentPrefix(id), CollectionIndexPrefix(id)},
+            [&] { Check(db->DropCollection("big").status()); }, &ops, &n_ops));
+  stop = true;
+  writer.join();
+  Check(db->Close());
+  db.reset();
+  std::system(absl::StrCat("rm -rf ", tmpl).c_str());
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace ttldb
+
+int main(int argc, char** argv) {
+  ttldb::bench::Flags f;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (std::strncmp(a, "--docs=", 7) == 0) {
+      f.docs = std::atoll(a + 7);
+    } else if (std::strncmp(a, "--doc_bytes=", 12) == 0) {
+      f.doc_bytes = std::atoi(a + 12);
+    } else {
+      std::fprintf(stderr,
+                   "usage: drop_stall_bench [--docs=N] [--doc_bytes=N]\n");
+      return 2;
+    }
+  }
+  ttldb::bench::Run(f);
+  return 0;
+}
