@@ -701,14 +701,19 @@ Engine::GetOrCreateLocked(absl::string_view name) {
   if (auto state = GetState(name)) return state;
   RETURN_IF_ERROR(ValidateCollectionName(name));
   proto::CollectionInfo info;
-  info.set_id(meta_.next_collection_id());
   info.set_name(std::string(name));
   info.set_next_index_id(1);
-  meta_.set_next_collection_id(meta_.next_collection_id() + 1);
+  return CommitNewCollectionLocked(std::move(info));
+}
+
+absl::StatusOr<std::shared_ptr<const CollectionState>>
+Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
+  info.set_id(meta_.next_collection_id());
+  meta_.set_next_collection_id(info.id() + 1);
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(SaveMetaLocked(&batch));
   auto state = CommitCatalogLocked(info, &batch);
-  if (!state.ok()) meta_.set_next_collection_id(meta_.next_collection_id() - 1);
+  if (!state.ok()) meta_.set_next_collection_id(info.id());
   return state;
 }
 

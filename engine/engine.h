@@ -330,6 +330,11 @@ class Engine : public TtlStore {
   void Publish(const std::string& name,
                std::shared_ptr<const CollectionState> state);
   // The collection's state, creating the collection if needed.
+  // Gives `info` (name, indexes; no id yet) the next collection id and
+  // commits it with the meta record in one synced batch.
+  absl::StatusOr<std::shared_ptr<const CollectionState>>
+  CommitNewCollectionLocked(proto::CollectionInfo info)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::StatusOr<std::shared_ptr<const CollectionState>> GetOrCreateLocked(
       absl::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status PutCatalogLocked(const proto::CollectionInfo& info,

@@ -236,20 +236,12 @@ absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
   RETURN_IF_ERROR(
       CheckIndexConflicts(spec, ToJson(IndexSpecToValue(spec)), {}));
   proto::CollectionInfo info;
-  info.set_id(meta_.next_collection_id());
   info.set_name(std::string(coll));
   spec.set_id(1);
   spec.set_multikey(false);
   info.set_next_index_id(2);
   *info.add_indexes() = spec;
-  meta_.set_next_collection_id(info.id() + 1);
-  leveldb::WriteBatch batch;
-  RETURN_IF_ERROR(SaveMetaLocked(&batch));
-  auto committed = CommitCatalogLocked(info, &batch);
-  if (!committed.ok()) {
-    meta_.set_next_collection_id(info.id());
-    return committed.status();
-  }
+  RETURN_IF_ERROR(CommitNewCollectionLocked(std::move(info)).status());
   if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
