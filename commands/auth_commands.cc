@@ -5,6 +5,7 @@
 // sasl_scram_server_conversation.cpp, and
 // src/mongo/db/commands/user_management_commands.cpp.
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -197,33 +198,50 @@ absl::StatusOr<ScramCredentials> PasswordCredentials(CommandContext& ctx,
   return NewScramSha256Credentials(prepped);
 }
 
-absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
-  UserStore* users = Users(ctx);
-  if (users == nullptr) return NoUserStore();
+// The arguments createUser and updateUser share, checked before anything
+// is looked up or hashed. An absent field is nullptr (roles: nullopt).
+struct UserArgs {
+  std::string name;
+  const Value* pwd = nullptr;
+  std::optional<std::vector<RoleName>> roles;
+  const Value* custom_data = nullptr;
+};
+
+absl::StatusOr<UserArgs> ParseUserArgs(CommandContext& ctx) {
   RETURN_IF_ERROR(
       CheckFields(ctx, {"pwd", "roles", "customData", "digestPassword",
                         "mechanisms", "authenticationRestrictions"}));
-  ASSIGN_OR_RETURN(std::string name, UserNameArg(ctx));
-  const Value* pwd = Arg(ctx, "pwd");
-  if (pwd == nullptr) {
+  UserArgs args;
+  ASSIGN_OR_RETURN(args.name, UserNameArg(ctx));
+  args.pwd = Arg(ctx, "pwd");
+  if (const Value* roles = Arg(ctx, "roles")) {
+    ASSIGN_OR_RETURN(args.roles, ParseRoles(*roles, ctx.db));
+  }
+  args.custom_data = Arg(ctx, "customData");
+  if (args.custom_data != nullptr && !args.custom_data->is_object()) {
+    return WrongType(absl::StrCat(ctx.name, ".customData"), *args.custom_data,
+                     "object");
+  }
+  return args;
+}
+
+absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
+  UserStore* users = Users(ctx);
+  if (users == nullptr) return NoUserStore();
+  ASSIGN_OR_RETURN(UserArgs args, ParseUserArgs(ctx));
+  if (args.pwd == nullptr) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       "Must provide a 'pwd' field for all user documents, "
                       "except those with '$external' as the user's source "
                       "db");
   }
-  const Value* roles = Arg(ctx, "roles");
-  if (roles == nullptr) return MissingField("createUser.roles");
+  if (!args.roles.has_value()) return MissingField("createUser.roles");
   UserRecord u;
-  u.user = name;
+  u.user = args.name;
   u.db = ctx.db;
-  ASSIGN_OR_RETURN(u.roles, ParseRoles(*roles, ctx.db));
-  if (const Value* custom = Arg(ctx, "customData")) {
-    if (!custom->is_object()) {
-      return WrongType("createUser.customData", *custom, "object");
-    }
-    u.custom_data = *custom;
-  }
-  ASSIGN_OR_RETURN(u.scram, PasswordCredentials(ctx, *pwd));
+  u.roles = *std::move(args.roles);
+  if (args.custom_data != nullptr) u.custom_data = *args.custom_data;
+  ASSIGN_OR_RETURN(u.scram, PasswordCredentials(ctx, *args.pwd));
   RETURN_IF_ERROR(users->Create(u));
   return OkReply();
 }
@@ -231,34 +249,23 @@ absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
 absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
-  RETURN_IF_ERROR(
-      CheckFields(ctx, {"pwd", "roles", "customData", "digestPassword",
-                        "mechanisms", "authenticationRestrictions"}));
-  ASSIGN_OR_RETURN(std::string name, UserNameArg(ctx));
-  const Value* pwd = Arg(ctx, "pwd");
-  const Value* roles = Arg(ctx, "roles");
-  const Value* custom = Arg(ctx, "customData");
-  if (pwd == nullptr && roles == nullptr && custom == nullptr) {
+  ASSIGN_OR_RETURN(UserArgs args, ParseUserArgs(ctx));
+  if (args.pwd == nullptr && !args.roles.has_value() &&
+      args.custom_data == nullptr) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       "Must specify at least one field to update in "
                       "updateUser");
   }
-  std::optional<UserRecord> u = users->Get(ctx.db, name);
+  std::optional<UserRecord> u = users->Get(ctx.db, args.name);
   if (!u.has_value()) {
-    return MongoError(absl::StatusCode::kNotFound, kUserNotFound,
-                      absl::StrCat("User '", name, "@", ctx.db, "' not found"));
+    return MongoError(
+        absl::StatusCode::kNotFound, kUserNotFound,
+        absl::StrCat("User '", args.name, "@", ctx.db, "' not found"));
   }
-  if (roles != nullptr) {
-    ASSIGN_OR_RETURN(u->roles, ParseRoles(*roles, ctx.db));
-  }
-  if (custom != nullptr) {
-    if (!custom->is_object()) {
-      return WrongType("updateUser.customData", *custom, "object");
-    }
-    u->custom_data = *custom;
-  }
-  if (pwd != nullptr) {
-    ASSIGN_OR_RETURN(u->scram, PasswordCredentials(ctx, *pwd));
+  if (args.roles.has_value()) u->roles = *std::move(args.roles);
+  if (args.custom_data != nullptr) u->custom_data = *args.custom_data;
+  if (args.pwd != nullptr) {
+    ASSIGN_OR_RETURN(u->scram, PasswordCredentials(ctx, *args.pwd));
   }
   RETURN_IF_ERROR(users->Update(*u));
   return OkReply();

@@ -130,12 +130,14 @@ TEST(BsonValueTest, TruncatedAndLyingLengthsAreInvalidBson) {
     EXPECT_EQ(ErrorCode(Decode(good.substr(0, cut)).status()), 22) << cut;
   }
   // Each byte of the string's length prefix and of the embedded document's
-  // length set to 0xff: out of bounds, never read.
+  // length set to 0x7f: out of bounds, never read.
   for (size_t i = 4; i < good.size() - 1; ++i) {
     std::string bad = good;
     bad[i] = '\x7f';
     absl::StatusOr<Value> got = Decode(bad);
-    if (!got.ok()) EXPECT_NE(ErrorCode(got.status()), 0) << i;
+    if (!got.ok()) {
+      EXPECT_NE(ErrorCode(got.status()), 0) << i;
+    }
   }
 }
 

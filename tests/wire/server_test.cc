@@ -164,7 +164,9 @@ class ServerTest : public ::testing::Test {
 
   void TearDown() override {
     server_.reset();
-    if (runner_ != nullptr) EXPECT_TRUE(runner_->Close().ok());
+    if (runner_ != nullptr) {
+      EXPECT_TRUE(runner_->Close().ok());
+    }
   }
 
   // A fresh client can still ping: the server is alive and responsive.
