@@ -503,7 +503,11 @@ absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
       } else if (name == "$comment") {
         continue;
       } else {
-        return BadValue(absl::StrCat("unknown top level operator: ", name));
+        // MongoDB's text (matcher/expression_parser.cpp, since 5.0).
+        return BadValue(absl::StrCat(
+            "unknown top level operator: ", name,
+            ". If you have a field name that starts with a '$' symbol, "
+            "consider using $getField or $setField."));
       }
     } else if (IsOperatorDoc(v)) {
       RETURN_IF_ERROR(ParseOperators(name, v, out));

@@ -320,7 +320,11 @@ TEST(FilterTest, Mod) {
 
 TEST(FilterTest, ParseErrors) {
   ExpectBadValue(R"({"a": {"$foo": 1}})", "unknown operator: $foo");
-  ExpectBadValue(R"({"$foo": 1})", "unknown top level operator: $foo");
+  // MongoDB's message (src/mongo/db/matcher/expression_parser.cpp).
+  ExpectBadValue(R"({"$foo": 1})",
+                 "unknown top level operator: $foo. If you have a field name "
+                 "that starts with a '$' symbol, consider using $getField or "
+                 "$setField.");
   ExpectBadValue(R"({"$and": []})", "$and must be a nonempty array");
   ExpectBadValue(R"({"$or": 1})", "$or must be a nonempty array");
   ExpectBadValue(R"({"$nor": {}})", "$nor must be a nonempty array");

@@ -18,9 +18,12 @@
 // interactive when standard input is a terminal (libedit line editing,
 // history in ~/.ttldb_history) and otherwise runs standard input as one
 // script, printing each expression's value like `mongosh < script`.
-// A script stops at the first error: the error goes to standard error and
-// the exit status is 1. Interactively, errors are printed and the shell
-// goes on.
+// --eval code and FILE scripts stop at the first error: the error goes to
+// standard error and the exit status is 1. Piped standard input goes on
+// after a failing statement, as `mongosh < script` does (the error goes
+// to standard error; the exit status is 1 if any statement failed, where
+// mongosh exits 0); a syntax error runs nothing. Interactively, errors are
+// printed and the shell goes on.
 //
 // Without --db the data directory is $TTLDB_HOME, else
 // $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/default; the shell says
@@ -408,10 +411,24 @@ int RunShell(Flags& f) {
   shell::EvaluatorOptions stdin_opts = eo;
   stdin_opts.print_results = true;
   shell::Evaluator stdin_ev(&backend, &std::cout, stdin_opts);
+  // Like mongosh, a failing statement does not stop the ones after it; the
+  // exit status says whether any failed.
   std::stringstream buffer;
   buffer << std::cin.rdbuf();
-  if (!RunScript(&stdin_ev, buffer.str())) return finish(1);
-  return finish(stdin_ev.exit_code());
+  bool failed = false;
+  absl::Status s =
+      stdin_ev.RunEach(buffer.str(), [&](const absl::Status& error) {
+        std::cout.flush();
+        std::cerr << shell::FormatError(error) << "\n";
+        failed = true;
+      });
+  std::cout.flush();
+  if (!s.ok()) {
+    std::cerr << shell::FormatError(s) << "\n";
+    return finish(1);
+  }
+  if (stdin_ev.exit_requested()) return finish(stdin_ev.exit_code());
+  return finish(failed ? 1 : 0);
 }
 
 }  // namespace
@@ -420,9 +437,9 @@ int RunShell(Flags& f) {
 int main(int argc, char** argv) {
   using ttldb::Flags;
   if (argc > 1 && ttldb::IsOpsCommand(argv[1])) {
-    return ttldb::RunOpsCommand(
-        argv[1], std::vector<std::string>(argv + 2, argv + argc), std::cout,
-        std::cerr);
+    return ttldb::RunOpsCommand(argv[1],
+                                std::vector<std::string>(argv + 2, argv + argc),
+                                std::cout, std::cerr);
   }
   if (argc > 1 && std::string(argv[1]) == "serve") {
     return ttldb::RunServe(argc - 2, argv + 2);

@@ -66,13 +66,27 @@ const ShellValue* Evaluator::GetVariable(const std::string& name) const {
 }
 
 absl::Status Evaluator::Run(absl::string_view source) {
+  return RunStatements(source, nullptr);
+}
+
+absl::Status Evaluator::RunEach(
+    absl::string_view source,
+    const std::function<void(const absl::Status&)>& on_error) {
+  return RunStatements(source, &on_error);
+}
+
+absl::Status Evaluator::RunStatements(
+    absl::string_view source,
+    const std::function<void(const absl::Status&)>* on_error) {
   absl::StatusOr<std::vector<Statement>> program = ParseProgram(source);
   if (!program.ok()) return program.status();
   for (const Statement& st : *program) {
     if (exit_requested_) break;
     if (InterruptRequested()) return InterruptedError();
     absl::Status s = Execute(st);
-    if (!s.ok()) return s;
+    if (s.ok()) continue;
+    if (on_error == nullptr) return s;
+    (*on_error)(s);
   }
   return absl::OkStatus();
 }

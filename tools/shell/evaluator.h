@@ -150,6 +150,14 @@ class Evaluator {
   // after exit/quit.
   absl::Status Run(absl::string_view source);
 
+  // Like Run, but a statement's error goes to `on_error` and the next
+  // statement runs, as mongosh does with a script piped to its standard
+  // input. Returns a syntax error (nothing runs) or an interruption (the
+  // rest does not run); otherwise OK, even when statements failed.
+  absl::Status RunEach(
+      absl::string_view source,
+      const std::function<void(const absl::Status&)>& on_error);
+
   // Runs one parsed statement.
   absl::Status Execute(const Statement& statement);
 
@@ -168,6 +176,11 @@ class Evaluator {
   const ShellValue* GetVariable(const std::string& name) const;
 
  private:
+  // Run (on_error null: stop at the first error) and RunEach.
+  absl::Status RunStatements(
+      absl::string_view source,
+      const std::function<void(const absl::Status&)>* on_error);
+
   using Args = std::vector<ShellValue>;
 
   absl::Status RunCommand(const Statement& st);
