@@ -280,6 +280,21 @@ class Engine : public TtlStore {
   void ScheduleCompaction(std::string begin, std::string end);
   // Blocks until no compaction is queued or running (tests, benchmarks).
   void WaitForCompactions();
+  // What the TTL passes compacted before returning (engine/ttl_sweep.cc),
+  // for tests: expired TTL-index ranges, runs of deleted documents, and
+  // the deleted-document samples checked for runs.
+  struct TtlCompactionCounts {
+    int64_t index_ranges = 0;
+    int64_t document_runs = 0;
+    int64_t samples_checked = 0;
+  };
+  TtlCompactionCounts TtlCompactions() const {
+    TtlCompactionCounts c;
+    c.index_ranges = ttl_compacted_index_ranges_.load();
+    c.document_runs = ttl_compacted_document_runs_.load();
+    c.samples_checked = ttl_checked_samples_.load();
+    return c;
+  }
 
   // ---- Reclaiming garbage (engine/reclaimer.h) ------------------------------
   // Blocks until the reclaimer has deleted every range queued so far (at
@@ -467,15 +482,24 @@ class Engine : public TtlStore {
   // deleted prefix (valid for ascending indexes, whose expired range only
   // grows at its top); the smallest entry key a write added since (a key
   // below the resume point invalidates it); deletions since the swept range
-  // was last compacted, and the smallest and largest document key they
-  // deleted.
+  // was last compacted, and a sample of the document keys they deleted
+  // (every `doc_sample_stride`-th one: engine/ttl_sweep.cc uses it to find
+  // the runs of deleted documents worth compacting).
   struct TtlCursor {
     std::string resume;
     std::string min_added;
     int64_t deleted_since_compact = 0;
-    std::string min_deleted_doc, max_deleted_doc;
+    std::vector<std::string> doc_sample;
+    int64_t doc_sample_stride = 1;
   };
   std::map<std::string, TtlCursor> ttl_cursors_ ABSL_GUARDED_BY(write_mu_);
+  std::atomic<int64_t> ttl_compacted_index_ranges_{0};
+  std::atomic<int64_t> ttl_compacted_document_runs_{0};
+  std::atomic<int64_t> ttl_checked_samples_{0};
+  // The compaction a TTL pass runs before it returns (engine/ttl_sweep.cc).
+  void CompactSwept(const std::string& index_begin,
+                    const std::string& index_end,
+                    std::vector<std::string> doc_sample, int64_t sample_stride);
   // Index builds in progress, by index prefix, and how many builds are
   // between registration and their end (Close waits for none).
   std::map<std::string, IndexBuildTracker> index_builds_

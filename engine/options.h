@@ -82,12 +82,15 @@ struct Options {
   // Beyond MongoDB: when the TTL passes have deleted at least this many
   // documents through one index since its swept range was last compacted,
   // the pass that finishes the index compacts (LevelDB CompactRange) the
-  // key range of the expired index entries and of the deleted documents
-  // before it returns, outside the writers' lock, so that later scans (by
-  // _id, of the whole collection, descending) do not step over the
-  // tombstones the deletions left. It costs about as much as rewriting the
-  // documents in that key range once (docs/BENCHMARKS.md, "Queries after a
-  // mass expiry"). 0 or less: never (LevelDB's own compactions remove the
+  // key range of the expired index entries, and each long run of deleted
+  // documents with no live one between them (time-ordered _ids such as
+  // ObjectIds, where the expired documents are a prefix of the _id order;
+  // deletions spread among live documents leave no such run and are not
+  // compacted), before it returns, outside the writers' lock, so that
+  // later scans (from the low end of the index, of the whole collection)
+  // do not step over the tombstones the deletions left
+  // (engine/ttl_sweep.cc, docs/BENCHMARKS.md "Queries after a mass
+  // expiry"). 0 or less: never (LevelDB's own compactions remove the
   // tombstones eventually).
   int64_t ttl_compact_after_deletes = 20'000;
   // Beyond MongoDB: called after each committed TTL delete.

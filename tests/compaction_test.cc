@@ -98,6 +98,8 @@ TEST(CompactionTest, BigSweepCompactsBeforeThePassReturns) {
   auto db = OpenDb(dir.path(), &clock);
   ASSERT_NE(db, nullptr);
   Sizes s = SweepBig(*db);
+  // All the documents but one expired: one run, compacted.
+  EXPECT_EQ(DatabaseInternal::engine(*db)->TtlCompactions().document_runs, 1);
   EXPECT_GT(s.docs_before, 100'000u);
   EXPECT_GT(s.index_before, 50'000u);
   // The swept documents and index entries are gone from the tables.
@@ -115,12 +117,101 @@ TEST(CompactionTest, BigSweepCompactsBeforeThePassReturns) {
   EXPECT_TRUE(db->Close().ok());
 }
 
+// The pass compacts the expired range of the TTL index, and of the
+// documents only the runs of deleted keys with no live key between them
+// (engine/ttl_sweep.cc, Engine::CompactSwept). Observed through the
+// engine's counters, not timing.
+
+// Time-ordered _ids (as ObjectIds): the expired documents are the lowest
+// _ids, a prefix of the collection where a collection scan starts. The run
+// is compacted: its tombstones and shadowed documents leave the tables.
+TEST(CompactionTest, TimeOrderedIdsCompactTheRunOfDeletedDocuments) {
+  TempDir dir;
+  FakeClock clock(kStart);
+  auto db = OpenDb(dir.path(), &clock);
+  ASSERT_NE(db, nullptr);
+  Collection& c = db->collection("s");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  constexpr int kExpired = 21'000, kLive = 21'000;
+  for (int i = 0; i < kExpired + kLive; ++i) {
+    // Dates grow with the _id; the first kExpired are an hour old.
+    const absl::Time at = i < kExpired
+                              ? kStart - absl::Hours(1) + absl::Milliseconds(i)
+                              : kStart + absl::Milliseconds(i);
+    ASSERT_TRUE(
+        c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", DateJson(at),
+                                 R"(, "pad": "0123456789abcdef"})"))
+            .ok());
+  }
+  Engine* engine = DatabaseInternal::engine(*db);
+  engine->db()->CompactRange(nullptr, nullptr);
+  const uint64_t docs_before = TableBytes(*db, "D", "E");
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
+  EXPECT_EQ(stats.deleted_documents, kExpired);
+  const Engine::TtlCompactionCounts n = engine->TtlCompactions();
+  EXPECT_EQ(n.index_ranges, 1);
+  EXPECT_EQ(n.document_runs, 1);
+  // About half the documents' bytes left with the run.
+  const uint64_t docs_after = TableBytes(*db, "D", "E");
+  EXPECT_LT(docs_after, docs_before * 6 / 10)
+      << docs_before << " -> " << docs_after;
+  EXPECT_GT(docs_after, docs_before * 3 / 10)
+      << docs_before << " -> " << docs_after;
+  // The first live document is where a collection scan starts.
+  auto cursor = c.Find("{}");
+  ASSERT_TRUE(cursor.ok());
+  auto first = (*cursor)->Next();
+  ASSERT_TRUE(first.ok() && first->has_value());
+  EXPECT_EQ((*first)->Get("_id")->int64_value(), kExpired);
+  EXPECT_TRUE(db->Close().ok());
+}
+
+// _ids unrelated to the dates: every other document expired, so each
+// deleted key has live neighbours. No run: the documents' range is not
+// compacted (that would rewrite every live document for nothing); the
+// samples were checked, and the TTL index range still is compacted.
+TEST(CompactionTest, InterleavedDeletionsDoNotCompactTheDocuments) {
+  TempDir dir;
+  FakeClock clock(kStart);
+  auto db = OpenDb(dir.path(), &clock);
+  ASSERT_NE(db, nullptr);
+  Collection& c = db->collection("s");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  constexpr int kDocs = 42'000;
+  for (int i = 0; i < kDocs; ++i) {
+    const absl::Time at = i % 2 == 0 ? kStart - absl::Hours(1) : kStart;
+    ASSERT_TRUE(
+        c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", DateJson(at),
+                                 R"(, "pad": "0123456789abcdef"})"))
+            .ok());
+  }
+  Engine* engine = DatabaseInternal::engine(*db);
+  engine->db()->CompactRange(nullptr, nullptr);
+  const uint64_t index_before = TableBytes(*db, "I", "J");
+  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
+  EXPECT_EQ(stats.deleted_documents, kDocs / 2);
+  const Engine::TtlCompactionCounts n = engine->TtlCompactions();
+  EXPECT_EQ(n.index_ranges, 1);
+  EXPECT_EQ(n.document_runs, 0);
+  // One sample per 64 deleted documents, each checked.
+  EXPECT_GE(n.samples_checked, kDocs / 2 / 64 - 1);
+  // The expired half of the index left the tables.
+  EXPECT_LT(TableBytes(*db, "I", "J"), index_before * 7 / 10);
+  EXPECT_EQ(c.Stats()->Get("count")->int64_value(), kDocs / 2);
+  auto v = c.Validate();
+  EXPECT_TRUE(v.ok() && v->Get("valid")->bool_value());
+  EXPECT_TRUE(db->Close().ok());
+}
+
 TEST(CompactionTest, ZeroThresholdDoesNotCompact) {
   TempDir dir;
   FakeClock clock(kStart);
   auto db = OpenDb(dir.path(), &clock, /*compact_after=*/0);
   ASSERT_NE(db, nullptr);
   Sizes s = SweepBig(*db);
+  EXPECT_EQ(DatabaseInternal::engine(*db)->TtlCompactions().index_ranges, 0);
   // The deletions are in the memtable: the tables still hold everything.
   EXPECT_GE(s.docs_after, s.docs_before);
   EXPECT_GE(s.index_after, s.index_before);

@@ -17,6 +17,8 @@ struct StoreConfig {
   int extra_indexes = 0;
   // ttldb's Options::doc_cache_bytes; -1 keeps ttldb's default.
   int64_t doc_cache_bytes = -1;
+  // ttldb's Options::ttl_compact_after_deletes; -1 keeps ttldb's default.
+  int64_t ttl_compact_after_deletes = -1;
 };
 
 // One engine holding the benchmark's documents (bench_util.h: MakeDoc).

@@ -52,6 +52,8 @@ namespace {
 
 struct Flags {
   int runs = 3;
+  // ttldb's ttl_compact_after_deletes; -1: ttldb's default.
+  int64_t compact_after = -1;
   int64_t docs = 50'000;            // M: documents inserted (live)
   int64_t doc_cache_mib = -1;       // ttldb's doc_cache_bytes; -1: default
   int64_t ops = 20'000;             // operations of touch/get
@@ -88,6 +90,7 @@ void Usage() {
       "  [--big_expired=N] [--big_live=N] [--parse_docs=N]\n"
       "  [--sizes=256,2048] [--indexes=0,2] [--engines=ttldb,limit,sqlite]\n"
       "  [--doc_cache_mib=N (ttldb's document cache; default: ttldb's)]\n"
+      "  [--compact_after=N (ttldb's ttl_compact_after_deletes; 0: never)]\n"
       "  [--workloads=insert,touch,...,cold] [--dir=PATH] [--csv=PATH]\n"
       "  [--cold_docs=N] [--cold_cache_kib=N]\n");
 }
@@ -133,6 +136,8 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       f->runs = static_cast<int>(n);
     } else if (name == "doc_cache_mib") {
       ok = num(&f->doc_cache_mib);
+    } else if (name == "compact_after") {
+      ok = num(&f->compact_after);
     } else if (name == "docs") {
       ok = num(&f->docs);
     } else if (name == "ops") {
@@ -232,6 +237,7 @@ class Runner {
   StoreConfig Config(int doc, int idx) const {
     StoreConfig c{doc, idx};
     if (f_.doc_cache_mib >= 0) c.doc_cache_bytes = f_.doc_cache_mib << 20;
+    c.ttl_compact_after_deletes = f_.compact_after;
     return c;
   }
 

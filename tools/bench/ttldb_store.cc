@@ -27,6 +27,9 @@ class TtldbStore : public Store {
     if (config.doc_cache_bytes >= 0) {
       options.doc_cache_bytes = config.doc_cache_bytes;
     }
+    if (config.ttl_compact_after_deletes >= 0) {
+      options.ttl_compact_after_deletes = config.ttl_compact_after_deletes;
+    }
     auto db = Database::Open(dir, options);
     if (!db.ok()) Die(db.status().ToString());
     db_ = std::move(*db);
