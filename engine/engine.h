@@ -76,10 +76,15 @@ struct CollectionState {
   const IndexState* FindIndex(absl::string_view name) const;
 };
 
-// MongoDB's keyPattern / keyValue for `doc` colliding on `index` (nullptr:
-// the _id index): the index's fields with their directions, and the
-// document's values of them (null when missing). engine/write_path.cc.
-DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value& doc);
+// MongoDB's keyPattern / keyValue for a key colliding on `index` (nullptr:
+// the _id index, whose value comes from `doc`): the index's fields with
+// their directions, and the colliding values: the document's value of a
+// field (its type kept), or, where the field is missing or an array, the
+// value decoded from `key_part` (the entry's key without the document id:
+// the one array element that collided), null when neither has one.
+// `doc` may be null (then from the key alone). engine/write_path.cc.
+DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
+                            absl::string_view key_part);
 
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);

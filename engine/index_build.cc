@@ -46,22 +46,6 @@ absl::Status ShutdownError() {
                     "Index build interrupted at shutdown");
 }
 
-// keyPattern / keyValue of a duplicate from an entry key prefix (index
-// prefix + encoded key), as MongoDB reports a duplicate key.
-DuplicateKeyInfo DupKeyFromEntry(const IndexState& index,
-                                 absl::string_view key_part) {
-  absl::string_view in = key_part.substr(index.prefix.size());
-  Value::Object pattern, value;
-  for (int i = 0; i < index.spec.key_size(); ++i) {
-    const auto& field = index.spec.key(i);
-    auto v = DecodeKeyValue(&in, field.direction() < 0);
-    pattern.emplace_back(field.path(), Value::Int32(field.direction()));
-    value.emplace_back(field.path(), v.ok() ? *v : Value::Null());
-  }
-  return DuplicateKeyInfo{Value::MakeObject(std::move(pattern)),
-                          Value::MakeObject(std::move(value))};
-}
-
 // One scanned document's part of a chunk: its entries, [begin, end) of
 // ScanChunk::puts.
 struct ScanDoc {
@@ -419,7 +403,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
     if (n > 1) {
       return DuplicateKeyError(
           absl::StrCat(options_.db_name, ".", state->info.name()),
-          start.spec.name(), DupKeyFromEntry(*self, key_part),
+          start.spec.name(), DupKeyInfo(self, nullptr, key_part),
           "Index build failed: ");
     }
   }

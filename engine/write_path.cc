@@ -16,6 +16,7 @@
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "index/key_codec.h"
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
 #include "ttl/expiry.h"
@@ -78,16 +79,34 @@ absl::Status ValidateForStorage(const Value& doc) {
 
 }  // namespace
 
-DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value& doc) {
+DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
+                            absl::string_view key_part) {
   Value::Object pattern, value;
   if (index == nullptr) {
-    const Value* id = doc.Get("_id");
+    const Value* id = doc != nullptr ? doc->Get("_id") : nullptr;
     pattern.emplace_back("_id", Value::Int32(1));
     value.emplace_back("_id", id ? *id : Value::Null());
-  } else {
-    for (const auto& field : index->spec.key()) {
-      const Value* v = GetPath(doc, field.path());
-      pattern.emplace_back(field.path(), Value::Int32(field.direction()));
+    return DuplicateKeyInfo{Value::MakeObject(std::move(pattern)),
+                            Value::MakeObject(std::move(value))};
+  }
+  absl::string_view in = key_part;
+  if (!in.empty()) in.remove_prefix(index->prefix.size());
+  for (const auto& field : index->spec.key()) {
+    std::optional<Value> decoded;
+    if (!key_part.empty()) {
+      absl::StatusOr<Value> v = DecodeKeyValue(&in, field.direction() < 0);
+      if (v.ok()) decoded = *std::move(v);
+    }
+    // The document's own value keeps its type (5 stays an int, as MongoDB's
+    // key with its type bits does); where the path meets an array the key
+    // holds the one element that collided, which MongoDB reports.
+    const Value* v = doc != nullptr ? GetPath(*doc, field.path()) : nullptr;
+    pattern.emplace_back(field.path(), Value::Int32(field.direction()));
+    if (v != nullptr && !v->is_array()) {
+      value.emplace_back(field.path(), *v);
+    } else if (decoded.has_value()) {
+      value.emplace_back(field.path(), *std::move(decoded));
+    } else {
       value.emplace_back(field.path(), v ? *v : Value::Null());
     }
   }
@@ -363,7 +382,7 @@ absl::Status Engine::WriteDocumentLocked(
       if (!IsHidden(state, *existing, clock_->WallNow())) {
         return DuplicateKeyError(
             absl::StrCat(options_.db_name, ".", state.info.name()), "_id_",
-            DupKeyInfo(nullptr, *new_doc));
+            DupKeyInfo(nullptr, new_doc, {}));
       }
       RETURN_IF_ERROR(
           EvictLocked(state, encoded_id, std::move(*existing), &evictions));
@@ -429,7 +448,10 @@ absl::Status Engine::WriteDocumentLocked(
             !IsHidden(state, *other_doc, clock_->WallNow())) {
           return DuplicateKeyError(
               absl::StrCat(options_.db_name, ".", state.info.name()),
-              idx.spec.name(), DupKeyInfo(&idx, *new_doc));
+              idx.spec.name(),
+              DupKeyInfo(&idx, new_doc,
+                         absl::string_view(k).substr(
+                             0, k.size() - encoded_id.size())));
         }
         RETURN_IF_ERROR(
             EvictLocked(state, other, std::move(*other_doc), &evictions));

@@ -82,6 +82,30 @@ TEST_F(EngineTest, DuplicateIdIs11000AndWritesNothing) {
   EXPECT_EQ(All(c), std::vector<std::string>{R"({"_id":"a","v":1})"});
 }
 
+// A multikey collision names the one element that collided, as MongoDB's
+// duplicate key error does (its keyValue is built from the colliding index
+// key: src/mongo/db/storage/duplicate_key_error_info.cpp), not the array.
+TEST_F(EngineTest, MultikeyDuplicateNamesTheCollidingElement) {
+  Collection& c = db_->collection("c");
+  ASSERT_TRUE(c.CreateIndex(R"({"a": 1, "b": 1})", R"({"unique": true})").ok());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "a": 2, "b": 5})").ok());
+  auto dup = c.InsertOne(R"({"_id": 2, "a": [1, 2, 3], "b": 5})");
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(ErrorCode(dup.status()), 11000);
+  EXPECT_EQ(dup.status().message(),
+            "E11000 duplicate key error collection: test.c index: a_1_b_1 "
+            "dup key: { a: 2, b: 5 }");
+  Collection& d = db_->collection("d");
+  ASSERT_TRUE(d.CreateIndex(R"({"t.x": 1})", R"({"unique": true})").ok());
+  ASSERT_TRUE(d.InsertOne(R"({"_id": 3, "t": [{"x": "p"}, {"x": "q"}]})").ok());
+  dup = d.InsertOne(R"({"_id": 4, "t": [{"x": "r"}, {"x": "q"}]})");
+  EXPECT_EQ(dup.status().message(),
+            "E11000 duplicate key error collection: test.d index: t.x_1 "
+            "dup key: { t.x: \"q\" }");
+  EXPECT_EQ(c.CountDocuments("{}").value_or(-1), 1);
+  EXPECT_EQ(d.CountDocuments("{}").value_or(-1), 1);
+}
+
 TEST_F(EngineTest, NumericIdsOfDifferentTypesAreTheSameKey) {
   Collection& c = db_->collection("c");
   ASSERT_TRUE(c.InsertOne(R"({"_id": 5})").ok());

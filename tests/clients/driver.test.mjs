@@ -138,6 +138,14 @@ test('the duplicate key error names the namespace, keyPattern and keyValue',
         assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
         return true;
       });
+  // A multikey collision: keyValue is the colliding element, as MongoDB
+  // builds it from the colliding index key, not the document's array.
+  await assert.rejects(c.insertOne({ _id: 4, a: [7, 1], b: 'x' }), (err) => {
+    assert.equal(err.message,
+                 'E11000 duplicate key error collection: test.dup2 index: a_1_b_-1 dup key: { a: 1, b: "x" }');
+    assert.deepEqual(err.keyValue, { a: 1, b: 'x' });
+    return true;
+  });
   await client.db('other').dropDatabase();
 });
 
