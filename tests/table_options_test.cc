@@ -118,6 +118,25 @@ TEST(TableOptionsTest, CompressBlocksShrinksTheTables) {
   EXPECT_LT(snappy * 2, none) << snappy << " vs " << none;
 }
 
+// The defaults chosen in issue 19 (docs/BENCHMARKS.md, "Block and cache
+// options"): 1 KiB uncompressed blocks and an 8 MiB document cache.
+TEST(TableOptionsTest, DefaultsAreSmallUncompressedBlocksAndAnEightMiBCache) {
+  const Options defaults;
+  EXPECT_EQ(defaults.block_size_bytes, 1024u);
+  EXPECT_FALSE(defaults.compress_blocks);
+  TempDir dir;
+  auto db = Database::Open(dir.path(), Base());
+  ASSERT_TRUE(db.ok()) << db.status();
+  Fill(**db);
+  auto m = (*db)->Memory();
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->doc_cache_capacity, 8 << 20);
+  // Uncompressed: the tables hold at least the documents' JSON.
+  EXPECT_GT(TableBytes(**db), uint64_t{kDocs} * 200);
+  // 1 KiB: ~430 blocks for ~2,000 documents of ~220 B.
+  EXPECT_GT(DocumentBlocks(**db), 300);
+}
+
 // LevelDB records each block's compression in the block and reads any block
 // size: a database written with one setting opens and reads with another.
 TEST(TableOptionsTest, TablesOfEitherSettingOpen) {
