@@ -189,7 +189,9 @@ struct MemoryUsage {
   int64_t doc_cache_entries = 0;
   // LevelDB's own: its block cache and memtables
   // ("leveldb.approximate-memory-usage"); bounded by
-  // Options::block_cache_bytes + 2 x Options::write_buffer_bytes.
+  // Options::block_cache_bytes + 2 x Options::write_buffer_bytes. Not
+  // included: the table files LevelDB maps into memory, whose pages the OS
+  // page cache holds (they count in the process's RSS once read).
   int64_t leveldb_bytes = 0;
 };
 
