@@ -145,4 +145,62 @@ int CompareValues(const Value& a, const Value& b) {
   return 0;
 }
 
+bool IdenticalValues(const Value& a, const Value& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case ValueType::kMinKey:
+    case ValueType::kNull:
+    case ValueType::kMaxKey:
+      return true;
+    case ValueType::kBool:
+      return a.bool_value() == b.bool_value();
+    case ValueType::kInt32:
+    case ValueType::kInt64:
+      return a.int64_value() == b.int64_value();
+    case ValueType::kDate:
+      return a.date_millis() == b.date_millis();
+    case ValueType::kDouble: {
+      const double x = a.double_value(), y = b.double_value();
+      return std::memcmp(&x, &y, sizeof(double)) == 0;
+    }
+    case ValueType::kDecimal:
+      return a.decimal_value() == b.decimal_value();
+    case ValueType::kString:
+      return a.string_value() == b.string_value();
+    case ValueType::kObjectId:
+      return a.oid_value() == b.oid_value();
+    case ValueType::kTimestamp:
+      return a.timestamp_value().t == b.timestamp_value().t &&
+             a.timestamp_value().i == b.timestamp_value().i;
+    case ValueType::kBinary:
+      return a.binary_value().subtype == b.binary_value().subtype &&
+             a.binary_value().data == b.binary_value().data;
+    case ValueType::kRegex:
+      return a.regex_value().pattern == b.regex_value().pattern &&
+             a.regex_value().options == b.regex_value().options;
+    case ValueType::kObject: {
+      const Value::Object& x = a.object_fields();
+      const Value::Object& y = b.object_fields();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (x[i].first != y[i].first ||
+            !IdenticalValues(x[i].second, y[i].second)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case ValueType::kArray: {
+      const Value::Array& x = a.array_items();
+      const Value::Array& y = b.array_items();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (!IdenticalValues(x[i], y[i])) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ttldb

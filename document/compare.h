@@ -19,6 +19,12 @@ inline bool ValuesEqual(const Value& a, const Value& b) {
   return CompareValues(a, b) == 0;
 }
 
+// True when `a` and `b` are the same value in every respect: the same type,
+// the same bits (1 and 1.0 differ, as do 0.0 and -0.0, and 1.0 and 1.00 as
+// decimals), the same field names in the same order. Whatever is computed
+// from a value alone (index keys, its serialized form) is then the same.
+bool IdenticalValues(const Value& a, const Value& b);
+
 struct ValueLess {
   bool operator()(const Value& a, const Value& b) const {
     return CompareValues(a, b) < 0;

@@ -139,5 +139,41 @@ TEST(CompareTest, OtherTypes) {
   EXPECT_TRUE(ValueLess()(Value::Int32(1), Value::Int64(2)));
 }
 
+TEST(CompareTest, IdenticalValuesIsStricterThanEquality) {
+  // Equal in MongoDB's order, but not identical (their index keys or
+  // stored forms may differ).
+  EXPECT_TRUE(ValuesEqual(Value::Int32(1), Value::Double(1.0)));
+  EXPECT_FALSE(IdenticalValues(Value::Int32(1), Value::Double(1.0)));
+  EXPECT_FALSE(IdenticalValues(Value::Int32(1), Value::Int64(1)));
+  EXPECT_FALSE(IdenticalValues(Value::Double(0.0), Value::Double(-0.0)));
+  EXPECT_FALSE(
+      IdenticalValues(Value::Decimal(*Decimal128::FromString("1.0")),
+                      Value::Decimal(*Decimal128::FromString("1.00"))));
+  EXPECT_FALSE(IdenticalValues(
+      Value::MakeObject(
+          {Field("a", Value::Int32(1)), Field("b", Value::Int32(2))}),
+      Value::MakeObject(
+          {Field("b", Value::Int32(2)), Field("a", Value::Int32(1))})));
+  EXPECT_FALSE(
+      IdenticalValues(Value::MakeArray({Value::Int32(1)}),
+                      Value::MakeArray({Value::Int32(1), Value::Int32(1)})));
+  EXPECT_FALSE(IdenticalValues(Value::Bin({0, "a"}), Value::Bin({1, "a"})));
+  EXPECT_FALSE(IdenticalValues(Value::Re({"a", "i"}), Value::Re({"a", ""})));
+  EXPECT_FALSE(IdenticalValues(Value::Ts({1, 2}), Value::Ts({1, 3})));
+  // Identical.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(IdenticalValues(Value::Double(nan), Value::Double(nan)));
+  EXPECT_TRUE(IdenticalValues(Value::Date(5), Value::Date(5)));
+  EXPECT_FALSE(IdenticalValues(Value::Date(5), Value::Int64(5)));
+  const Value doc = Value::MakeObject(
+      {Field("a", Value::MakeArray({Value::String("x"), Value::Null()})),
+       Field("b", Value::MakeObject(
+                      {Field("c", Value::Oid(ObjectId::GenerateAt(7)))}))});
+  const Value copy = doc;
+  EXPECT_TRUE(IdenticalValues(doc, copy));
+  EXPECT_TRUE(IdenticalValues(Value::MinKey(), Value::MinKey()));
+  EXPECT_FALSE(IdenticalValues(Value::MinKey(), Value::MaxKey()));
+}
+
 }  // namespace
 }  // namespace ttldb

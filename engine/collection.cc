@@ -234,13 +234,14 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       MutexLock l(&engine->write_mu_);
       auto current = engine->GetState(coll);
       if (current == nullptr) break;
-      ASSIGN_OR_RETURN(std::optional<Value> doc,
-                       engine->ReadDocument(*current, id));
+      // Shared with the document cache, not copied: the update copies it.
+      ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
+                       engine->ReadDocumentShared(*current, id));
       // "$" in the update needs the array position the filter matched.
       MatchDetails details;
       const bool positional =
           request.update != nullptr && request.update->needs_matched_position();
-      if (!doc.has_value() ||
+      if (doc == nullptr ||
           !(positional ? filter.Matches(*doc, &details)
                        : filter.Matches(*doc)) ||
           engine->IsHidden(*current, *doc, now)) {

@@ -181,6 +181,20 @@ class Engine : public TtlStore {
   absl::StatusOr<std::optional<Value>> ReadDocument(
       const CollectionState& state, absl::string_view encoded_id,
       const leveldb::Snapshot* snapshot = nullptr);
+  // ReadDocument without a snapshot, sharing the document with the cache
+  // instead of copying it (nullptr if absent): for writers, which read the
+  // current version once and build the new one from it.
+  absl::StatusOr<std::shared_ptr<const Value>> ReadDocumentShared(
+      const CollectionState& state, absl::string_view encoded_id);
+  // False when no document of `state` can have the key `doc_key` (it lies
+  // above doc_key_bound_); true when one may.
+  absl::StatusOr<bool> MayHoldDocumentLocked(const CollectionState& state,
+                                             const std::string& doc_key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The body of both (nullptr if absent).
+  absl::StatusOr<std::shared_ptr<const Value>> ReadDocumentImpl(
+      const CollectionState& state, absl::string_view encoded_id,
+      const leveldb::Snapshot* snapshot);
   // The stored JSON text (storage form) of the document with this encoded
   // _id into *json, without parsing it; false if absent. A document-cache
   // hit is serialized instead (the same document). engine/raw_read.cc.
@@ -205,14 +219,19 @@ class Engine : public TtlStore {
                               std::vector<std::string>* out,
                               bool* is_multikey = nullptr) const;
   // A document's entry keys in each of `indexes` (parallel to it), and
-  // whether a field met an array in each.
+  // whether a field met an array in each. With `before` (an earlier
+  // version of the same document, and its keys from this call), an index
+  // without a partial filter whose fields' top-level values are identical
+  // in both (IdenticalValues) takes before's keys without generating them:
+  // a $set of accessTime regenerates only the TTL index's.
   struct DocKeys {
     std::vector<std::vector<std::string>> keys;
     std::vector<bool> multikey;
   };
   absl::Status ComputeDocKeys(absl::Span<const IndexState* const> indexes,
                               const Value& doc, const std::string& encoded_id,
-                              DocKeys* out) const;
+                              DocKeys* out, const Value* before = nullptr,
+                              const DocKeys* before_keys = nullptr) const;
   // The value of indexes[i]'s entries for that document
   // (engine/entry_value.h): a TTL index's single entry carries the
   // document's keys in every other index; anything else the encoded _id.
@@ -505,6 +524,13 @@ class Engine : public TtlStore {
   void CompactSwept(const std::string& index_begin,
                     const std::string& index_end,
                     std::vector<std::string> doc_sample, int64_t sample_stride);
+  // Per collection id: a key at or above every document key the collection
+  // has stored, found by one seek at its first insert since open and raised
+  // by every insert (documents are added only by WriteDocumentLocked, under
+  // write_mu_, once Open has rekeyed or repaired). An insert whose key lies
+  // above it needs no read to know its _id is new: ObjectIds generated
+  // here, and ids that grow with time, skip the existence read.
+  std::map<uint32_t, std::string> doc_key_bound_ ABSL_GUARDED_BY(write_mu_);
   // Index builds in progress, by index prefix, and how many builds are
   // between registration and their end (Close waits for none).
   std::map<std::string, IndexBuildTracker> index_builds_

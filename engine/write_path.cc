@@ -8,6 +8,7 @@
 #include "absl/types/span.h"
 #include "base/status.h"
 #include "document/bson_size.h"
+#include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
 #include "document/storable.h"
@@ -77,6 +78,27 @@ absl::Status ValidateForStorage(const Value& doc) {
   return absl::OkStatus();
 }
 
+// True when the keys `index` derives from `a` and from `b` are certainly
+// the same: no partial filter (its fields could differ) and, for each key
+// field, an identical value (or none) under the path's first component in
+// both. Key generation reads nothing else of a document.
+bool SameIndexedFields(const IndexState& index, const Value& a,
+                       const Value& b) {
+  if (index.partial.has_value()) return false;
+  for (const auto& field : index.spec.key()) {
+    const absl::string_view path = field.path();
+    const absl::string_view top = path.substr(0, path.find('.'));
+    const Value* x = a.Get(top);
+    const Value* y = b.Get(top);
+    if (x == nullptr || y == nullptr) {
+      if (x != y) return false;
+      continue;
+    }
+    if (!IdenticalValues(*x, *y)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
@@ -133,11 +155,17 @@ absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
 
 absl::Status Engine::ComputeDocKeys(absl::Span<const IndexState* const> indexes,
                                     const Value& doc,
-                                    const std::string& encoded_id,
-                                    DocKeys* out) const {
+                                    const std::string& encoded_id, DocKeys* out,
+                                    const Value* before,
+                                    const DocKeys* before_keys) const {
   out->keys.resize(indexes.size());
   out->multikey.assign(indexes.size(), false);
   for (size_t i = 0; i < indexes.size(); ++i) {
+    if (before != nullptr && SameIndexedFields(*indexes[i], *before, doc)) {
+      out->keys[i] = before_keys->keys[i];
+      out->multikey[i] = before_keys->multikey[i];
+      continue;
+    }
     bool is_multikey = false;
     absl::Status s = IndexEntryKeys(*indexes[i], doc, encoded_id, &out->keys[i],
                                     &is_multikey);
@@ -184,6 +212,20 @@ bool Engine::IsHidden(const CollectionState& state, const Value& doc,
 absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
+                   ReadDocumentImpl(state, encoded_id, snapshot));
+  if (doc == nullptr) return std::optional<Value>();
+  return std::optional<Value>(*doc);
+}
+
+absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentShared(
+    const CollectionState& state, absl::string_view encoded_id) {
+  return ReadDocumentImpl(state, encoded_id, nullptr);
+}
+
+absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
+    const CollectionState& state, absl::string_view encoded_id,
+    const leveldb::Snapshot* snapshot) {
   const leveldb::ReadOptions ro = VerifiedRead(snapshot);
   // The cache holds the latest committed documents: never for a snapshot.
   DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
@@ -192,7 +234,7 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   if (cache != nullptr) {
     // On a miss, the ticket is taken before the read (doc_cache.h).
     if (std::shared_ptr<const Value> hit = cache->Lookup(key, &ticket)) {
-      return std::optional<Value>(*hit);
+      return hit;
     }
   }
   // One buffer per thread: LevelDB assigns the value into it, reusing its
@@ -201,7 +243,7 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   thread_local std::string json;
   if (json.capacity() > (1 << 20)) std::string().swap(json);
   leveldb::Status s = db_->Get(ro, key, &json);
-  if (s.IsNotFound()) return std::optional<Value>();
+  if (s.IsNotFound()) return std::shared_ptr<const Value>();
   if (!s.ok()) {
     return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
   }
@@ -211,13 +253,39 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
         "collection '", state.info.name(),
         "': stored document is corrupt: ", doc.status().message()));
   }
+  // One allocation, shared by the cache and the caller.
+  auto shared = std::make_shared<const Value>(*std::move(doc));
   if (cache != nullptr) {
-    const size_t charge = CacheCharge(key, *doc);
-    if (cache->Admit(key, charge)) {
-      cache->Insert(key, std::make_shared<const Value>(*doc), charge, ticket);
-    }
+    const size_t charge = CacheCharge(key, *shared);
+    if (cache->Admit(key, charge)) cache->Insert(key, shared, charge, ticket);
   }
-  return std::optional<Value>(std::move(*doc));
+  return shared;
+}
+
+absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
+                                                   const std::string& doc_key) {
+  auto bound = doc_key_bound_.find(state.info.id());
+  if (bound == doc_key_bound_.end()) {
+    // The collection's last document key (tombstones are skipped by the
+    // iterator), or its bare prefix when it has none.
+    std::string last = state.doc_prefix;
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+    it->Seek(KeyPrefixEnd(state.doc_prefix));
+    if (it->Valid()) {
+      it->Prev();
+    } else {
+      it->SeekToLast();
+    }
+    if (!it->status().ok()) {
+      return ReadFailure(it->status(),
+                         absl::StrCat("collection '", state.info.name(), "'"));
+    }
+    if (it->Valid() && it->key().starts_with(state.doc_prefix)) {
+      last = it->key().ToString();
+    }
+    bound = doc_key_bound_.emplace(state.info.id(), std::move(last)).first;
+  }
+  return doc_key <= bound->second;
 }
 
 absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
@@ -367,7 +435,11 @@ absl::Status Engine::WriteDocumentLocked(
     RETURN_IF_ERROR(ComputeDocKeys(indexes, *old_doc, encoded_id, &old_keys));
   }
   if (new_doc != nullptr) {
-    absl::Status s = ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys);
+    absl::Status s =
+        old_doc != nullptr
+            ? ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys, old_doc,
+                             &old_keys)
+            : ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys);
     if (!s.ok()) return s;
   }
   // Hidden means absent (docs/ttl.md): a document this write collides with
@@ -375,7 +447,12 @@ absl::Status Engine::WriteDocumentLocked(
   // batch committed in front of the document's own (so that the new
   // document's puts of the same keys come after the deletes).
   Evictions evictions;
-  if (new_doc != nullptr && old_doc == nullptr) {
+  const bool inserting = new_doc != nullptr && old_doc == nullptr;
+  bool may_exist = false;
+  if (inserting) {
+    ASSIGN_OR_RETURN(may_exist, MayHoldDocumentLocked(state, doc_key));
+  }
+  if (may_exist) {
     ASSIGN_OR_RETURN(std::optional<Value> existing,
                      ReadDocument(state, encoded_id));
     if (existing.has_value()) {
@@ -527,6 +604,12 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  if (inserting) {
+    auto bound = doc_key_bound_.find(state.info.id());
+    if (bound != doc_key_bound_.end() && doc_key > bound->second) {
+      bound->second = doc_key;
+    }
   }
   if (building) {
     NoteBuildWritesLocked(state, absl::MakeConstSpan(&doc_key, 1));
