@@ -133,6 +133,11 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
   if (options.ttl_sub_pass_target < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("ttl_sub_pass_target must be >= 0");
   }
+  if (options.block_size_bytes < 512 || options.block_size_bytes > (1 << 20)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("block_size_bytes must be between 512 and 1048576, got ",
+                     options.block_size_bytes));
+  }
   if (options.in_memory && (options.read_only || options.error_if_exists)) {
     return absl::InvalidArgumentError(
         "in_memory cannot be combined with read_only or error_if_exists: an "
@@ -149,6 +154,9 @@ absl::Status Engine::Init() {
   lopts.create_if_missing = options_.create_if_missing && !options_.read_only;
   lopts.error_if_exists = options_.error_if_exists;
   lopts.write_buffer_size = options_.write_buffer_bytes;
+  lopts.block_size = options_.block_size_bytes;
+  lopts.compression = options_.compress_blocks ? leveldb::kSnappyCompression
+                                               : leveldb::kNoCompression;
   block_cache_.reset(leveldb::NewLRUCache(options_.block_cache_bytes));
   lopts.block_cache = block_cache_.get();
   if (options_.bloom_bits_per_key > 0) {

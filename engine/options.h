@@ -115,21 +115,39 @@ struct Options {
   // and the monitor work exactly as on disk. Cannot be combined with
   // read_only (there is nothing to read) or error_if_exists.
   bool in_memory = false;
-  // 8 MiB: LevelDB's default block cache size.
+  // 8 MiB: LevelDB's default block cache size. It holds the blocks LevelDB
+  // copied out of the table files: compressed blocks once decompressed
+  // (compress_blocks); uncompressed blocks of a table LevelDB maps into
+  // memory (64-bit systems, up to 1000 tables) are read in place from the
+  // OS page cache and not copied into it.
   size_t block_cache_bytes = 8 << 20;
   // 4 MiB: LevelDB's default memtable size.
   size_t write_buffer_bytes = 4 << 20;
   // 10 bits per key: about 1% false positives on point reads of absent keys.
   int bloom_bits_per_key = 10;
+  // Beyond MongoDB: LevelDB's table block size (before compression), the
+  // unit a point read fetches and checksums (every ttldb read verifies
+  // checksums) and, compressed, decompresses. 1 KiB (LevelDB's default is
+  // 4 KiB): an out-of-cache read of a 256 B document costs about half
+  // (docs/BENCHMARKS.md, "Block and cache options"); a range scan reads
+  // more, smaller blocks. Must be between 512 B and 1 MiB. Applies to the
+  // tables written from now on: a database opens tables of any block size.
+  size_t block_size_bytes = 1 << 10;
+  // Beyond MongoDB: compress table blocks with snappy. false (the default;
+  // LevelDB's is snappy): blocks are stored as they are, so a read neither
+  // decompresses nor copies its block, at the price of larger files (about
+  // 1.5x for 256 B JSON documents). Applies to the tables written from now
+  // on; a database opens tables of either kind.
+  bool compress_blocks = false;
   // Beyond MongoDB: a cache of parsed documents for point reads by _id
   // (FindById, and the re-read of a document a write by _id changes), so a
   // hot document skips LevelDB and the JSON parse. Bounds the heap its
   // entries hold (parsed trees, keys, the cache's own nodes: see
-  // CacheCharge in engine/doc_cache.h), so 16 MiB holds about 12,000
+  // CacheCharge in engine/doc_cache.h), so 8 MiB holds about 6,000
   // documents of 256 B of JSON (tree and entry take ~5x the JSON).
   // Database::Memory reports its use. Coherent with every
   // write and TTL deletion (engine/doc_cache.h). 0 disables it.
-  size_t doc_cache_bytes = 16 << 20;
+  size_t doc_cache_bytes = 8 << 20;
 
   // --- Queries ---
   // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes. A find
@@ -171,7 +189,9 @@ struct MemoryUsage {
   int64_t doc_cache_entries = 0;
   // LevelDB's own: its block cache and memtables
   // ("leveldb.approximate-memory-usage"); bounded by
-  // Options::block_cache_bytes + 2 x Options::write_buffer_bytes.
+  // Options::block_cache_bytes + 2 x Options::write_buffer_bytes. Not
+  // included: the table files LevelDB maps into memory, whose pages the OS
+  // page cache holds (they count in the process's RSS once read).
   int64_t leveldb_bytes = 0;
 };
 

@@ -1,7 +1,9 @@
 // "The limit": raw LevelDB doing only the storage work ttldb's design
 // requires, with keys and values encoded by the same codec but no JSON
-// parsing, no planning, no catalog. Configured like ttldb (bloom filter 10
-// bits per key, 8 MiB block cache, 4 MiB write buffer).
+// parsing, no planning, no catalog. Configured like ttldb: the block cache,
+// block size, compression, bloom filter and write buffer of ttldb's Options
+// (its defaults, or what StoreConfig sets for both), and every read verifies
+// block checksums, as every ttldb read does (engine/read_options.cc).
 //   insert: the document and its index entries in one WriteBatch;
 //   touch:  read the document, then one WriteBatch rewriting it and moving
 //           its TTL entry;
@@ -20,6 +22,7 @@
 #include "document/value.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -43,13 +46,24 @@ class LevelDbStore : public Store {
 
   void Open(const std::string& dir, const StoreConfig& config) override {
     config_ = config;
-    cache_.reset(leveldb::NewLRUCache(8 << 20));
-    filter_.reset(leveldb::NewBloomFilterPolicy(10));
+    const Options defaults;  // ttldb's
+    cache_.reset(leveldb::NewLRUCache(config.block_cache_bytes >= 0
+                                          ? config.block_cache_bytes
+                                          : defaults.block_cache_bytes));
+    filter_.reset(leveldb::NewBloomFilterPolicy(defaults.bloom_bits_per_key));
     leveldb::Options o;
     o.create_if_missing = true;
     o.block_cache = cache_.get();
     o.filter_policy = filter_.get();
-    o.write_buffer_size = 4 << 20;
+    o.write_buffer_size = defaults.write_buffer_bytes;
+    o.block_size = config.block_size_bytes >= 0 ? config.block_size_bytes
+                                                : defaults.block_size_bytes;
+    const bool compress = config.compression.empty()
+                              ? defaults.compress_blocks
+                              : config.compression != "none";
+    o.compression =
+        compress ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+    ro_.verify_checksums = true;
     leveldb::DB* db = nullptr;
     Check(leveldb::DB::Open(o, dir, &db));
     db_.reset(db);
@@ -91,7 +105,7 @@ class LevelDbStore : public Store {
   void Touch(int64_t i, int64_t now_millis, const std::string& json) override {
     const std::string id = EncodeId(Value::String(DocId(i)));
     std::string old;
-    Check(db_->Get(leveldb::ReadOptions(), DocumentKey(kColl, id), &old));
+    Check(db_->Get(ro_, DocumentKey(kColl, id), &old));
     leveldb::WriteBatch batch;
     batch.Put(DocumentKey(kColl, id), json);
     batch.Delete(TtlKey(access_[i], id));
@@ -102,9 +116,8 @@ class LevelDbStore : public Store {
 
   bool Get(int64_t i, int64_t) override {
     std::string value;
-    leveldb::Status s =
-        db_->Get(leveldb::ReadOptions(),
-                 DocumentKey(kColl, EncodeId(Value::String(DocId(i)))), &value);
+    leveldb::Status s = db_->Get(
+        ro_, DocumentKey(kColl, EncodeId(Value::String(DocId(i)))), &value);
     if (s.IsNotFound()) return false;
     Check(s);
     return true;
@@ -113,14 +126,12 @@ class LevelDbStore : public Store {
   int FindGroup(int64_t g, int64_t) override {
     std::string start = group_prefix_;
     AppendKeyValue(Value::Int64(g), false, &start);
-    std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(leveldb::ReadOptions()));
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(ro_));
     int n = 0;
     std::string doc;
     for (it->Seek(start); it->Valid() && it->key().starts_with(start);
          it->Next()) {
-      Check(db_->Get(leveldb::ReadOptions(),
-                     DocumentKey(kColl, it->value().ToString()), &doc));
+      Check(db_->Get(ro_, DocumentKey(kColl, it->value().ToString()), &doc));
       ++n;
     }
     return n;
@@ -135,8 +146,7 @@ class LevelDbStore : public Store {
         ttl_prefix_ + KeyBracketStart(ValueType::kDate, false);
     const bool reread = config_.extra_indexes > 0;
     int64_t deleted = 0;
-    std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(leveldb::ReadOptions()));
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(ro_));
     leveldb::WriteBatch batch;
     int in_batch = 0;
     std::string doc;
@@ -149,7 +159,7 @@ class LevelDbStore : public Store {
       if (reread) {
         // What a sweep with other indexes must do: read the document to
         // find its other index keys (derived here from i, not parsed).
-        leveldb::Status s = db_->Get(leveldb::ReadOptions(), doc_key, &doc);
+        leveldb::Status s = db_->Get(ro_, doc_key, &doc);
         if (s.IsNotFound()) continue;
         Check(s);
         const int64_t i = ParseDocIndex(id.data(), id.size());
@@ -221,6 +231,7 @@ class LevelDbStore : public Store {
 
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  leveldb::ReadOptions ro_;  // verify_checksums, as ttldb
   std::unique_ptr<leveldb::DB> db_;
   std::string ttl_prefix_, user_prefix_, group_prefix_;
   // accessTime per document: the limit knows its old TTL key without

@@ -17,6 +17,11 @@ struct StoreConfig {
   int extra_indexes = 0;
   // ttldb's Options::doc_cache_bytes; -1 keeps ttldb's default.
   int64_t doc_cache_bytes = -1;
+  // LevelDB's table options, for ttldb (Options) and the limit alike; -1
+  // (or, for compression, empty) keeps ttldb's defaults.
+  int64_t block_cache_bytes = -1;
+  int64_t block_size_bytes = -1;
+  std::string compression;  // "snappy" or "none"
 };
 
 // One engine holding the benchmark's documents (bench_util.h: MakeDoc).

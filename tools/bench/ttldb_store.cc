@@ -27,6 +27,15 @@ class TtldbStore : public Store {
     if (config.doc_cache_bytes >= 0) {
       options.doc_cache_bytes = config.doc_cache_bytes;
     }
+    if (config.block_cache_bytes >= 0) {
+      options.block_cache_bytes = config.block_cache_bytes;
+    }
+    if (config.block_size_bytes >= 0) {
+      options.block_size_bytes = config.block_size_bytes;
+    }
+    if (!config.compression.empty()) {
+      options.compress_blocks = config.compression != "none";
+    }
     auto db = Database::Open(dir, options);
     if (!db.ok()) Die(db.status().ToString());
     db_ = std::move(*db);
