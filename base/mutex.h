@@ -5,6 +5,7 @@
 #ifndef TTLDB_BASE_MUTEX_H_
 #define TTLDB_BASE_MUTEX_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -16,19 +17,58 @@ namespace ttldb {
 
 class ABSL_LOCKABLE Mutex {
  public:
-  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
+  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+    if (first_waiters_.load(std::memory_order_acquire) > 0) WaitBehindFirst();
+    mu_.lock();
+  }
+  // Takes the mutex ahead of the threads that call Lock() meanwhile: they
+  // wait until this thread holds it. std::mutex is not fair: a thread that
+  // unlocks and locks again at once (a writer in a loop) takes it again
+  // before a woken waiter runs, so a thread that needs the mutex briefly
+  // between long stretches without it (an index build's chunks) can wait
+  // for seconds. At most one Lock() that raced this call goes first.
+  void LockFirst() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+    first_waiters_.fetch_add(1, std::memory_order_acq_rel);
+    mu_.lock();
+    {
+      std::lock_guard<std::mutex> g(gate_mu_);
+      first_waiters_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    gate_cv_.notify_all();
+  }
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
   void AssertHeld() ABSL_ASSERT_EXCLUSIVE_LOCK() {}
+  // LockFirst() callers still waiting for the mutex (tests).
+  int first_waiters() const {
+    return first_waiters_.load(std::memory_order_acquire);
+  }
 
  private:
   friend class CondVar;
+  void WaitBehindFirst() {
+    std::unique_lock<std::mutex> g(gate_mu_);
+    gate_cv_.wait(g, [this] {
+      return first_waiters_.load(std::memory_order_acquire) == 0;
+    });
+  }
+
   std::mutex mu_;
+  // LockFirst() callers that do not hold mu_ yet; Lock() waits on gate_cv_
+  // while there are any.
+  std::atomic<int> first_waiters_{0};
+  std::mutex gate_mu_;
+  std::condition_variable gate_cv_;
 };
 
 class ABSL_SCOPED_LOCKABLE MutexLock {
  public:
   explicit MutexLock(Mutex* mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {
     mu_->Lock();
+  }
+  // With Mutex::LockFirst().
+  struct First {};
+  MutexLock(Mutex* mu, First) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {
+    mu_->LockFirst();
   }
   ~MutexLock() ABSL_UNLOCK_FUNCTION() { mu_->Unlock(); }
   MutexLock(const MutexLock&) = delete;

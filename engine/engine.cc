@@ -749,24 +749,23 @@ absl::StatusOr<std::vector<std::string>> Engine::ListCollectionNames() {
 
 absl::Status Engine::DeleteRange(const std::string& begin,
                                  const std::string& end) {
-  // In chunks, so that a huge collection does not build a huge batch. A
-  // crash midway leaves keys under an id the catalog no longer names; ids
-  // are never reused, so they are garbage, never data.
-  constexpr int kChunk = 10'000;
+  // In batches, so that a huge collection does not build a huge batch; each
+  // batch resumes after the last key the previous one deleted. A crash
+  // midway leaves keys under an id the catalog no longer names; ids are
+  // never reused, so they are garbage, never data.
+  std::string next = begin;
   while (true) {
     leveldb::WriteBatch batch;
     int n = 0;
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
-    for (it->Seek(begin);
-         it->Valid() && it->key().compare(end) < 0 && n < kChunk;
-         it->Next(), ++n) {
-      batch.Delete(it->key());
+    bool more = false;
+    leveldb::Status read =
+        Reclaimer::NextDeleteBatch(db_.get(), &next, end, &batch, &n, &more);
+    if (!read.ok()) return ReadFailure(read, "a dropped range");
+    if (n > 0) {
+      leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+      if (!s.ok()) return absl::InternalError(s.ToString());
     }
-    if (!it->status().ok()) return ReadFailure(it->status(), "a dropped range");
-    if (n == 0) break;
-    leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-    if (!s.ok()) return absl::InternalError(s.ToString());
-    if (n < kChunk) break;
+    if (!more) break;
   }
   leveldb::Slice b(begin), e(end);
   db_->CompactRange(&b, &e);

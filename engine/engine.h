@@ -325,6 +325,11 @@ class Engine : public TtlStore {
   // open, or by drops). For tests and benchmarks; returns at once when the
   // database is read-only or closed.
   void WaitForReclaim();
+  // Deletes every key in [begin, end) on the calling thread, in bounded
+  // unsynced batches (Reclaimer::NextDeleteBatch), then compacts the range.
+  // The caller makes sure no writer adds keys there (the catalog no longer
+  // names the range). Public for tests and benchmarks.
+  absl::Status DeleteRange(const std::string& begin, const std::string& end);
   // The reclaimer's counters (all zero when there is none).
   Reclaimer::Stats ReclaimStats() const;
   // A snapshot of the database and the ids its catalog describes at that
@@ -386,7 +391,6 @@ class Engine : public TtlStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::Status SaveMetaLocked(leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  absl::Status DeleteRange(const std::string& begin, const std::string& end);
   // Hands the keys of a collection id, or of one index, that the catalog
   // no longer names (the catalog change is committed) to the reclaimer;
   // without one (repair), deletes them on the calling thread.

@@ -1,11 +1,15 @@
 // Background index builds: register, scan a snapshot, check unique keys,
 // commit. The protocol and its invariants are in engine/index_build.h.
+#include <time.h>
+
 #include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/json.h"
@@ -20,9 +24,14 @@
 namespace ttldb {
 namespace {
 
-// Documents per chunk of the scan: their entries are committed in one
-// WriteBatch under the writers' lock, so this bounds a writer's wait.
-constexpr size_t kScanChunkDocs = 500;
+// Documents per chunk of the scan (at most kScanChunkDocs, or as many as
+// reach kScanChunkBytes of stored JSON): their entries are committed in one
+// WriteBatch under the writers' lock, so this bounds a writer's wait (about
+// 3 ms for 2,000 documents of 256 bytes and two indexes). Each commit first
+// waits for the writer holding the lock; 500-document chunks spent twice as
+// long waiting (docs/BENCHMARKS.md, round 5).
+constexpr size_t kScanChunkDocs = 2000;
+constexpr size_t kScanChunkBytes = 4 << 20;
 // Unique candidates re-checked without the lock until at most this many
 // remain for the final, locked check (or kMaxRecheckRounds have run).
 constexpr size_t kFinalCandidatesMax = 256;
@@ -59,6 +68,15 @@ struct ScanChunk {
   std::vector<std::pair<std::string, std::string>> puts;
   bool multikey = false;
 };
+
+// The calling thread's CPU time: with the scan's wall time, tells waiting
+// for a core from working.
+absl::Duration ThreadCpuTime() {
+  timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return absl::ZeroDuration();
+  return absl::DurationFromTimespec(ts);
+}
 
 }  // namespace
 
@@ -141,7 +159,7 @@ absl::StatusOr<std::string> Engine::RunIndexBuild(
     }
   }
   {
-    MutexLock l(&write_mu_);
+    MutexLock l(&write_mu_, MutexLock::First());
     index_builds_.erase(IndexPrefix(coll_id, index_id));
     --running_builds_;
     builds_cv_.SignalAll();
@@ -182,11 +200,20 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
   std::vector<std::string> entry_keys;
   DocKeys doc_keys;
   int64_t done = 0;
+  // How long the chunks waited for the writers' lock (issue 19: a plain
+  // mutex let a busy writer keep it; logged, see docs/BENCHMARKS.md).
+  int64_t chunks = 0;
+  absl::Duration lock_wait, max_lock_wait, read_time, key_time, commit_time;
+  const absl::Time scan_start = absl::Now();
+  const absl::Duration cpu_start = ThreadCpuTime();
   while (true) {
     docs.clear();
+    absl::Time phase = absl::Now();
+    size_t chunk_bytes = 0;
     for (; it->Valid() && it->key().starts_with(doc_prefix) &&
-           docs.size() < kScanChunkDocs;
+           docs.size() < kScanChunkDocs && chunk_bytes < kScanChunkBytes;
          it->Next()) {
+      chunk_bytes += it->value().size();
       auto doc = ParseDocument(
           absl::string_view(it->value().data(), it->value().size()),
           StoredJsonParseOptions());
@@ -203,8 +230,10 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       return ReadFailure(it->status(), absl::StrCat("collection '", coll, "'"));
     }
     if (docs.empty()) break;
+    read_time += absl::Now() - phase;
 
     for (int attempt = 0;; ++attempt) {
+      phase = absl::Now();
       if (!CheckOpen().ok()) return ShutdownError();
       const IndexState* self = FindBuilding(*state, index_id);
       if (self == nullptr) {
@@ -270,8 +299,14 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       leveldb::WriteBatch batch;
       for (const auto& [k, v] : chunk.puts) batch.Put(k, v);
 
+      key_time += absl::Now() - phase;
       TTLDB_SYNC_POINT("Engine::ScanIntoIndexBuild:BeforeChunkCommit");
-      MutexLock l(&write_mu_);
+      const absl::Time wait_start = absl::Now();
+      MutexLock l(&write_mu_, MutexLock::First());
+      const absl::Duration waited = absl::Now() - wait_start;
+      lock_wait += waited;
+      max_lock_wait = std::max(max_lock_wait, waited);
+      ++chunks;
       ASSIGN_OR_RETURN(auto current, BuildStateLocked(coll_id, index_id));
       if (IndexIds(*current) != IndexIds(*state)) {
         state = std::move(current);
@@ -294,7 +329,9 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
           }
         }
       }
+      phase = absl::Now();
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+      commit_time += absl::Now() - phase;
       if (!s.ok()) return absl::InternalError(s.ToString());
       tracker.scanned_to = docs.back().doc_key;
       tracker.touched.erase(tracker.touched.begin(),
@@ -305,8 +342,19 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
     done += docs.size();
     if (progress) progress(done, total);
   }
+  Log(LogLevel::kInfo,
+      absl::StrCat("index build of '", start.spec.name(), "': scanned ", done,
+                   " documents in ", chunks, " chunk commits, ",
+                   absl::FormatDuration(absl::Now() - scan_start), " (",
+                   absl::FormatDuration(ThreadCpuTime() - cpu_start),
+                   " on the CPU; reading ", absl::FormatDuration(read_time),
+                   ", computing keys ", absl::FormatDuration(key_time),
+                   ", committing ", absl::FormatDuration(commit_time),
+                   "); waited for the writers' lock ",
+                   absl::FormatDuration(lock_wait), " (longest ",
+                   absl::FormatDuration(max_lock_wait), ")"));
   // Every document is now the writers' to maintain.
-  MutexLock l(&write_mu_);
+  MutexLock l(&write_mu_, MutexLock::First());
   RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
   IndexBuildTracker& tracker = index_builds_[prefix];
   tracker.scanned_to = KeyPrefixEnd(doc_prefix);
@@ -351,7 +399,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
     if (!it->status().ok()) return ReadFailure(it->status(), "a unique index");
   }
   {
-    MutexLock l(&write_mu_);
+    MutexLock l(&write_mu_, MutexLock::First());
     RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
     index_builds_[prefix].unique_candidates.insert(found.begin(), found.end());
   }
@@ -360,7 +408,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
   for (int round = 0; round < kMaxRecheckRounds; ++round) {
     std::set<std::string> candidates;
     {
-      MutexLock l(&write_mu_);
+      MutexLock l(&write_mu_, MutexLock::First());
       RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
       std::set<std::string>& pending = index_builds_[prefix].unique_candidates;
       if (pending.size() <= kFinalCandidatesMax) break;
@@ -372,7 +420,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
       if (dup) still.insert(key_part);
       if (still.size() > kFinalCandidatesMax) break;  // fails at the commit
     }
-    MutexLock l(&write_mu_);
+    MutexLock l(&write_mu_, MutexLock::First());
     RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
     index_builds_[prefix].unique_candidates.insert(still.begin(), still.end());
     if (!still.empty()) break;  // a duplicate now: the commit decides
@@ -384,7 +432,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id();
   const std::string prefix = IndexPrefix(coll_id, index_id);
-  MutexLock l(&write_mu_);
+  MutexLock l(&write_mu_, MutexLock::First());
   ASSIGN_OR_RETURN(auto state, BuildStateLocked(coll_id, index_id));
   IndexBuildTracker& tracker = index_builds_[prefix];
   const IndexState* self = FindBuilding(*state, index_id);
@@ -428,7 +476,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
 absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   const std::string prefix = IndexPrefix(coll_id, index_id);
   auto move_to_abandoned = [&]() -> absl::Status {
-    MutexLock l(&write_mu_);
+    MutexLock l(&write_mu_, MutexLock::First());
     index_builds_.erase(prefix);
     std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
     if (state == nullptr || FindBuilding(*state, index_id) == nullptr) {
@@ -446,7 +494,7 @@ absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   RETURN_IF_ERROR(move_to_abandoned());
   // No writer touches the range any more: delete it in bounded batches.
   RETURN_IF_ERROR(DeleteRange(prefix, KeyPrefixEnd(prefix)));
-  MutexLock l(&write_mu_);
+  MutexLock l(&write_mu_, MutexLock::First());
   std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
   if (state == nullptr) return absl::OkStatus();
   proto::CollectionInfo info = state->info;

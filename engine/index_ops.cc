@@ -175,7 +175,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
 
   std::optional<IndexBuildStart> start;
   {
-    MutexLock l(&write_mu_);
+    // First: a writer in a loop would otherwise re-take the lock ahead of us.
+    MutexLock l(&write_mu_, MutexLock::First());
     std::shared_ptr<const CollectionState> state = GetState(coll);
     if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
     // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting

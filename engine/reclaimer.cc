@@ -46,45 +46,51 @@ Reclaimer::Stats Reclaimer::stats() const {
   return stats_;
 }
 
+leveldb::Status Reclaimer::NextDeleteBatch(leveldb::DB* db, std::string* begin,
+                                           const std::string& end,
+                                           leveldb::WriteBatch* batch, int* n,
+                                           bool* more) {
+  *n = 0;
+  *more = false;
+  std::string last;
+  size_t bytes = 0;
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(VerifiedRead()));
+  for (it->Seek(*begin);
+       it->Valid() && (end.empty() || it->key().compare(end) < 0); it->Next()) {
+    if (*n >= kBatchKeys || bytes >= kBatchBytes) {
+      *more = true;
+      break;
+    }
+    batch->Delete(it->key());
+    bytes += it->key().size();
+    ++*n;
+    last.assign(it->key().data(), it->key().size());
+  }
+  if (!it->status().ok()) return it->status();
+  if (*more) {
+    // The smallest key after `last`.
+    *begin = std::move(last);
+    begin->push_back('\0');
+  }
+  return leveldb::Status::OK();
+}
+
 bool Reclaimer::DeleteBatch(Range* range, leveldb::Status* status,
                             int64_t* deleted) {
   *deleted = 0;
   leveldb::WriteBatch batch;
-  std::string last;
-  size_t bytes = 0;
   int n = 0;
   bool more = false;
-  {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
-    for (it->Seek(range->begin);
-         it->Valid() &&
-         (range->end.empty() || it->key().compare(range->end) < 0);
-         it->Next()) {
-      if (n >= kBatchKeys || bytes >= kBatchBytes) {
-        more = true;
-        break;
-      }
-      batch.Delete(it->key());
-      bytes += it->key().size();
-      ++n;
-      last.assign(it->key().data(), it->key().size());
-    }
-    if (!it->status().ok()) {
-      *status = it->status();
-      return true;
-    }
-  }
+  // range->begin moves only once the batch is written.
+  std::string next = range->begin;
+  *status = NextDeleteBatch(db_, &next, range->end, &batch, &n, &more);
+  if (!status->ok()) return true;
   if (n > 0) {
     *status = hooks_.commit(&batch);
     if (!status->ok()) return true;
   }
   *deleted = n;
-  if (more) {
-    // The next batch starts right after the last key deleted: a seek from
-    // the range's start would step over every tombstone written so far.
-    range->begin = std::move(last);
-    range->begin.push_back('\0');
-  }
+  range->begin = std::move(next);
   return !more;
 }
 

@@ -43,6 +43,18 @@ struct CatalogIds {
     // Ids from here up have never been handed out: entries there are not
     // garbage of this collection's past but a stale catalog (damage), and
     // a new index could be given the id, so they are never reclaimed.
+    //
+    // No crash leaves entries there (checked for issue 19): an index id is
+    // reserved before anything is written under it. A build's registration
+    // (Engine::RegisterIndexBuildLocked) raises next_index_id and lists the
+    // spec in building_indexes in one synced catalog write, before the scan
+    // or any writer puts an entry; a collection created by createIndex
+    // (CreateCollectionWithIndexLocked) is empty and its catalog entry,
+    // next_index_id 2 included, is one synced batch; writers only maintain
+    // ids the published state lists. LevelDB's log is ordered, so an entry
+    // written after the synced catalog write never survives without it.
+    // Entries at or above next_index_id therefore mean a damaged or
+    // replaced catalog, which `ttldb repair` decides.
     uint32_t next_index_id = 0;
     // The collection's catalog entry is damaged: none of its ranges is
     // ever reclaimed (`ttldb repair` decides).

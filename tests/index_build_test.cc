@@ -286,8 +286,10 @@ TEST_F(IndexBuildTest, CloseDuringBuildLeavesNoHalfBuiltIndex) {
   const uint32_t index_id = engine()->GetState("c")->info.next_index_id();
   int chunks = 0;
   std::thread closer;
+  // The second of three chunks (2,000 documents each, engine/
+  // index_build.cc kScanChunkDocs): the first one's entries exist.
   SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
-    if (chunks++ != 4) return;
+    if (chunks++ != 1) return;
     closer = std::thread([&] { ASSERT_TRUE(db_->Close().ok()); });
     // Until Close has begun (it then waits for this build to stop).
     while (engine()->CheckOpen().ok()) absl::SleepFor(absl::Milliseconds(1));
@@ -335,8 +337,9 @@ TEST_F(IndexBuildTest, TtlDeletesDuringBuildKeepTheNewIndexExact) {
   Load(4'000);
   int chunks = 0;
   int64_t deleted = 0;
+  // Before the second of two chunks: the first one's entries exist.
   SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
-    if (chunks++ != 3) return;
+    if (chunks++ != 1) return;
     deleted =
         DatabaseInternal::RunTtlPass(*db_, clock_.WallNow() + absl::Hours(1))
             .deleted_documents;
@@ -370,6 +373,30 @@ TEST_F(IndexBuildTest, SecondCreateIndexDuringBuild) {
   EXPECT_EQ(*identical, "a_1");
   EXPECT_EQ(IndexNames(), (std::vector<std::string>{"_id_", "a_1"}));
   EXPECT_TRUE(Valid(c()));
+}
+
+// A chunk holds at most 2,000 documents or 4 MiB of them (it is parsed in
+// memory and committed under the writers' lock): 6 documents of 1.5 MiB
+// are scanned in two chunks of 3, 3,000 small ones in two chunks too.
+TEST_F(IndexBuildTest, ChunksAreBoundedByDocumentsAndBytes) {
+  int chunks = 0;
+  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit",
+                 [&] { ++chunks; });
+  const std::string pad(1536 * 1024, 'x');
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(db_->collection("big")
+                    .InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "a": )", i,
+                                            R"(, "p": ")", pad, R"("})"))
+                    .ok());
+  }
+  ASSERT_TRUE(db_->collection("big").CreateIndex(R"({"a": 1})").ok());
+  EXPECT_EQ(chunks, 2);
+  EXPECT_TRUE(Valid(db_->collection("big")));
+  chunks = 0;
+  Load(3'000);
+  ASSERT_TRUE(c().CreateIndex(R"({"a": 1})").ok());
+  EXPECT_EQ(chunks, 2);
+  EXPECT_EQ(Ids(R"({"a": 7})", "a_1"), "7,1007,2007,");
 }
 
 }  // namespace

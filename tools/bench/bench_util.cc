@@ -81,6 +81,58 @@ double Latencies::PercentileMicros(double p) {
   return ns_[std::min(idx, ns_.size() - 1)] / 1000.0;
 }
 
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double Max(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+WriterWindow SummarizeWindow(const TimedOp* ops, size_t n, int64_t start_ns,
+                             int64_t end_ns) {
+  WriterWindow w;
+  std::vector<double> lat;
+  int64_t last_end = start_ns;
+  for (size_t i = 0; i < n; ++i) {
+    const TimedOp& op = ops[i];
+    if (op.end_ns < start_ns) continue;
+    if (op.start_ns > end_ns) break;
+    lat.push_back((op.end_ns - op.start_ns) / 1e6);
+    w.max_gap_ms =
+        std::max(w.max_gap_ms, (std::min(op.end_ns, end_ns) - last_end) / 1e6);
+    last_end = std::max(last_end, std::min(op.end_ns, end_ns));
+  }
+  w.max_gap_ms = std::max(w.max_gap_ms, (end_ns - last_end) / 1e6);
+  w.ops = lat.size();
+  if (lat.empty()) return w;
+  std::sort(lat.begin(), lat.end());
+  w.max_ms = lat.back();
+  w.p50_ms = lat[lat.size() / 2];
+  w.p99_ms = lat[std::min(lat.size() - 1, lat.size() * 99 / 100)];
+  return w;
+}
+
+TimedWriter::TimedWriter(std::function<void(int64_t)> op, size_t capacity)
+    : ops_(capacity) {
+  thread_ = std::thread([this, op = std::move(op)] {
+    for (size_t n = 0;
+         n < ops_.size() && !stop_.load(std::memory_order_relaxed); ++n) {
+      const int64_t start = NowNanos();
+      op(static_cast<int64_t>(n));
+      ops_[n] = {start, NowNanos()};
+      count_.store(n + 1, std::memory_order_release);
+    }
+  });
+}
+
+void TimedWriter::Stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
 double PeakRssMiB() {
   std::ifstream f("/proc/self/status");
   std::string line;

@@ -1,11 +1,16 @@
-// Small helpers of the ttldb benchmark: the document generator every engine
-// shares, latency recording, and process memory probes.
+// Small helpers of the ttldb benchmarks: the document generator every engine
+// shares, latency recording, a timed writer thread and the summary of its
+// operations over a window (the stall benchmarks), medians, and process
+// memory probes.
 #ifndef TTLDB_TOOLS_BENCH_BENCH_UTIL_H_
 #define TTLDB_TOOLS_BENCH_BENCH_UTIL_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ttldb {
@@ -56,6 +61,55 @@ class Latencies {
   std::vector<int64_t> ns_;
   int64_t total_ns_ = 0;
   bool sorted_ = false;
+};
+
+// The median (the upper one of an even count) and the maximum; 0 if empty.
+double Median(std::vector<double> v);
+double Max(const std::vector<double>& v);
+
+// One timed operation: when it started and ended (NowNanos()).
+struct TimedOp {
+  int64_t start_ns, end_ns;
+};
+
+// What a writer saw during a window: the operations that overlap it.
+struct WriterWindow {
+  size_t ops = 0;
+  // The longest operation, and the longest time within the window in which
+  // no operation completed (window start to the first end, between two
+  // ends, the last end to the window's end): the writer's stall.
+  double max_ms = 0, max_gap_ms = 0;
+  double p50_ms = 0, p99_ms = 0;
+};
+
+// Summarizes the operations of `ops` (in start order) that overlap
+// [start_ns, end_ns].
+WriterWindow SummarizeWindow(const TimedOp* ops, size_t n, int64_t start_ns,
+                             int64_t end_ns);
+
+// A thread that calls op(0), op(1), ... without pause until Stop(), timing
+// each call. Entries below count() are final and may be read while it runs.
+class TimedWriter {
+ public:
+  // Stops after `capacity` operations if not stopped before.
+  explicit TimedWriter(std::function<void(int64_t)> op,
+                       size_t capacity = 4'000'000);
+  ~TimedWriter() { Stop(); }
+  TimedWriter(const TimedWriter&) = delete;
+  TimedWriter& operator=(const TimedWriter&) = delete;
+
+  void Stop();
+  size_t count() const { return count_.load(std::memory_order_acquire); }
+  // The operations overlapping [start_ns, end_ns] among those completed.
+  WriterWindow Window(int64_t start_ns, int64_t end_ns) const {
+    return SummarizeWindow(ops_.data(), count(), start_ns, end_ns);
+  }
+
+ private:
+  std::vector<TimedOp> ops_;
+  std::atomic<size_t> count_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
 };
 
 // Peak resident set size of the process so far (VmHWM), in MiB.

@@ -9,7 +9,6 @@
 //   bazel build -c opt //tools/bench:drop_stall_bench
 //   .bazel/out/k8-opt/bin/tools/bench/drop_stall_bench --docs=200000
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,11 +41,6 @@ void Check(const absl::Status& s) {
   }
 }
 
-// One writer operation: when it started and ended (steady ns).
-struct Op {
-  int64_t start, end;
-};
-
 // Whether any key starts with `prefix` (a seek through the internal
 // engine: the drop may have returned before its keys are deleted).
 bool AnyKey(Engine* engine, const std::string& prefix) {
@@ -66,9 +60,8 @@ struct Window {
 // window.
 template <typename Drop>
 Window Measure(Engine* engine, const std::vector<std::string>& prefixes,
-               Drop drop, std::vector<Op>* ops, std::atomic<size_t>* n_ops) {
+               Drop drop, const TimedWriter& writer) {
   Window w;
-  const size_t first = n_ops->load();
   const int64_t start = NowNanos();
   drop();
   const int64_t returned = NowNanos();
@@ -84,19 +77,10 @@ Window Measure(Engine* engine, const std::vector<std::string>& prefixes,
   w.gone_ms = (end - start) / 1e6;
   // The writer's operation in progress at `end` is part of the window.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  const size_t last = n_ops->load();
-  std::vector<double> lat;
-  for (size_t i = first; i < last; ++i) {
-    const Op& op = (*ops)[i];
-    if (op.end < start || op.start > end) continue;
-    lat.push_back((op.end - op.start) / 1e6);
-  }
-  std::sort(lat.begin(), lat.end());
-  w.ops = lat.size();
-  if (!lat.empty()) {
-    w.max_stall_ms = lat.back();
-    w.p99_ms = lat[std::min(lat.size() - 1, lat.size() * 99 / 100)];
-  }
+  const WriterWindow ww = writer.Window(start, end);
+  w.ops = ww.ops;
+  w.max_stall_ms = ww.max_ms;
+  w.p99_ms = ww.p99_ms;
   return w;
 }
 
@@ -138,19 +122,11 @@ void Run(const Flags& f) {
               static_cast<long long>(f.docs), (NowNanos() - load_start) / 1e9);
 
   // The writer: one insert at a time into another collection.
-  std::vector<Op> ops(4'000'000);  // ample; the writer stops when full
-  std::atomic<size_t> n_ops{0};
-  std::atomic<bool> stop{false};
   Collection& other = db->collection("other");
-  std::thread writer([&] {
-    std::string doc;
-    for (int64_t i = 0; !stop.load() && n_ops.load() < ops.size(); ++i) {
-      MakeDoc(i, kNowMillis, 128, &doc);
-      const int64_t s = NowNanos();
-      Check(other.InsertOne(doc).status());
-      ops[n_ops.load()] = {s, NowNanos()};
-      n_ops.fetch_add(1);
-    }
+  std::string doc;
+  TimedWriter writer([&](int64_t i) {
+    MakeDoc(i, kNowMillis, 128, &doc);
+    Check(other.InsertOne(doc).status());
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 
@@ -159,17 +135,15 @@ void Run(const Flags& f) {
   for (const auto& idx : engine->GetState("big")->indexes) {
     if (idx->spec.name() == "userId_1") index_id = idx->spec.id();
   }
-  Print("dropIndex",
-        Measure(
-            engine, {IndexPrefix(id, index_id)},
-            [&] { Check(big.DropIndex("userId_1")); }, &ops, &n_ops));
+  Print("dropIndex", Measure(
+                         engine, {IndexPrefix(id, index_id)},
+                         [&] { Check(big.DropIndex("userId_1")); }, writer));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   Print("dropCollection",
         Measure(
             engine, {DocumentPrefix(id), CollectionIndexPrefix(id)},
-            [&] { Check(db->DropCollection("big").status()); }, &ops, &n_ops));
-  stop = true;
-  writer.join();
+            [&] { Check(db->DropCollection("big").status()); }, writer));
+  writer.Stop();
   Check(db->Close());
   db.reset();
   std::system(absl::StrCat("rm -rf ", tmpl).c_str());

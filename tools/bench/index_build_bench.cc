@@ -4,13 +4,14 @@
 // --doc_bytes, with a TTL index, compacted). Prints per run: how long the
 // build took, how many writes completed during it, the longest single write
 // and the longest gap between two completed writes while it ran (the
-// stall), the writes' p50/p99, and the same writer's longest write in the
-// second before the build (its baseline on this machine). Medians over the
-// runs at the end. docs/BENCHMARKS.md has the results.
+// stall), the writes' p50/p99, and the same writer's longest write and p99
+// in the second before the build (its baseline on this machine). Each run
+// first builds the same index with no writer (then drops it): the ratio
+// says what the writer costs the build. Medians over the runs at the end.
+// docs/BENCHMARKS.md has the results.
 //
 //   bazel run -c opt //tools/bench:index_build_bench -- --runs=3
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,8 +20,10 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
+#include "base/log.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
@@ -45,19 +48,9 @@ void Check(const absl::Status& s) {
   }
 }
 
-struct Write {
-  int64_t start_ns, end_ns;
-};
-
-double Ms(int64_t ns) { return ns / 1e6; }
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 struct RunResult {
-  double build_ms, max_write_ms, max_gap_ms, p50_ms, p99_ms, baseline_max_ms;
+  double idle_ms, build_ms, max_write_ms, max_gap_ms, p50_ms, p99_ms,
+      baseline_max_ms, baseline_p99_ms;
   int64_t writes;
 };
 
@@ -69,9 +62,17 @@ RunResult RunOnce(const Flags& f, int run) {
   Options options;
   options.ttl_monitor_enabled = false;
   options.clock = &clock;
+  // The build logs its chunk commits and how long they waited for the
+  // writers' lock.
+  options.logger = [](LogLevel, absl::string_view message) {
+    if (absl::StartsWith(message, "index build of")) {
+      std::printf("  %.*s\n", static_cast<int>(message.size()), message.data());
+    }
+  };
   auto opened = Database::Open(root + "/db", options);
   Check(opened.status());
   std::unique_ptr<Database> db = std::move(*opened);
+  Engine* engine = DatabaseInternal::engine(*db);
   Collection& coll = db->collection("sessions");
   Check(coll.CreateIndex(R"({"accessTime": 1})",
                          absl::StrCat(R"({"expireAfterSeconds": )",
@@ -82,30 +83,34 @@ RunResult RunOnce(const Flags& f, int run) {
     MakeDoc(i, kNowMillis - (i % 60'000), f.doc_bytes, &json);
     Check(coll.InsertOne(json).status());
   }
-  DatabaseInternal::engine(*db)->db()->CompactRange(nullptr, nullptr);
+  engine->db()->CompactRange(nullptr, nullptr);
+
+  RunResult r{};
+  // The same build with no writer, then dropped (its keys reclaimed and
+  // compacted away) before the measured one.
+  int64_t t = NowNanos();
+  Check(coll.CreateIndex(R"({"userId": 1})").status());
+  r.idle_ms = (NowNanos() - t) / 1e6;
+  Check(coll.DropIndex("userId_1"));
+  engine->WaitForReclaim();
+  engine->WaitForCompactions();
+  engine->db()->CompactRange(nullptr, nullptr);
 
   // The writer: 3 touches ($set accessTime of a random document) to 1
-  // insert, each timed.
-  std::atomic<bool> stop{false};
-  std::vector<Write> writes;
-  writes.reserve(1 << 20);
-  std::thread writer([&] {
-    Rng rng(run);
-    std::string doc;
-    const std::string touch =
-        absl::StrCat(R"({"$set": {"accessTime": {"$date": {"$numberLong": ")",
-                     kNowMillis, R"("}}}})");
-    for (int64_t n = 0; !stop.load(std::memory_order_relaxed); ++n) {
-      const int64_t start = NowNanos();
-      if (n % 4 == 3) {
-        MakeDoc(f.docs + n, kNowMillis, f.doc_bytes, &doc);
-        Check(coll.InsertOne(doc).status());
-      } else {
-        const std::string filter =
-            absl::StrCat(R"({"_id": ")", DocId(rng.Uniform(f.docs)), R"("})");
-        Check(coll.UpdateOne(filter, touch).status());
-      }
-      writes.push_back({start, NowNanos()});
+  // insert.
+  Rng rng(run);
+  std::string doc;
+  const std::string touch =
+      absl::StrCat(R"({"$set": {"accessTime": {"$date": {"$numberLong": ")",
+                   kNowMillis, R"("}}}})");
+  TimedWriter writer([&](int64_t n) {
+    if (n % 4 == 3) {
+      MakeDoc(f.docs + n, kNowMillis, f.doc_bytes, &doc);
+      Check(coll.InsertOne(doc).status());
+    } else {
+      const std::string filter =
+          absl::StrCat(R"({"_id": ")", DocId(rng.Uniform(f.docs)), R"("})");
+      Check(coll.UpdateOne(filter, touch).status());
     }
   });
   const int64_t baseline_start = NowNanos();
@@ -115,35 +120,18 @@ RunResult RunOnce(const Flags& f, int run) {
   const int64_t build_start = NowNanos();
   Check(coll.CreateIndex(R"({"userId": 1})").status());
   const int64_t build_end = NowNanos();
-  stop = true;
-  writer.join();
+  writer.Stop();
 
-  RunResult r{};
-  r.build_ms = Ms(build_end - build_start);
-  std::vector<double> during;
-  int64_t last_end = build_start;
-  for (const Write& w : writes) {
-    if (w.end_ns < baseline_start) continue;
-    if (w.end_ns < build_start) {
-      r.baseline_max_ms =
-          std::max(r.baseline_max_ms, Ms(w.end_ns - w.start_ns));
-      continue;
-    }
-    if (w.start_ns > build_end) break;
-    // A write overlapping the build.
-    during.push_back(Ms(w.end_ns - w.start_ns));
-    r.max_write_ms = std::max(r.max_write_ms, during.back());
-    r.max_gap_ms =
-        std::max(r.max_gap_ms, Ms(std::min(w.end_ns, build_end) - last_end));
-    last_end = w.end_ns;
-  }
-  r.max_gap_ms = std::max(r.max_gap_ms, Ms(build_end - last_end));
-  r.writes = static_cast<int64_t>(during.size());
-  std::sort(during.begin(), during.end());
-  if (!during.empty()) {
-    r.p50_ms = during[during.size() / 2];
-    r.p99_ms = during[std::min(during.size() - 1, during.size() * 99 / 100)];
-  }
+  const WriterWindow before = writer.Window(baseline_start, build_start);
+  const WriterWindow during = writer.Window(build_start, build_end);
+  r.build_ms = (build_end - build_start) / 1e6;
+  r.writes = static_cast<int64_t>(during.ops);
+  r.max_write_ms = during.max_ms;
+  r.max_gap_ms = during.max_gap_ms;
+  r.p50_ms = during.p50_ms;
+  r.p99_ms = during.p99_ms;
+  r.baseline_max_ms = before.max_ms;
+  r.baseline_p99_ms = before.p99_ms;
   auto v = coll.Validate();
   Check(v.status());
   if (!v->Get("valid")->bool_value()) {
@@ -151,11 +139,13 @@ RunResult RunOnce(const Flags& f, int run) {
     std::exit(1);
   }
   std::printf(
-      "run %d: build %.0f ms; %lld writes during it; longest write %.1f ms; "
-      "longest gap between writes %.1f ms; p50 %.3f ms; p99 %.3f ms; "
-      "longest write in the %.0f s before: %.1f ms\n",
-      run, r.build_ms, static_cast<long long>(r.writes), r.max_write_ms,
-      r.max_gap_ms, r.p50_ms, r.p99_ms, f.baseline_seconds, r.baseline_max_ms);
+      "run %d: idle build %.0f ms; build under the writer %.0f ms (%.2fx); "
+      "%lld writes during it; longest write %.1f ms; longest gap between "
+      "writes %.1f ms; p50 %.3f ms; p99 %.3f ms; in the %.0f s before: "
+      "longest write %.1f ms, p99 %.3f ms\n",
+      run, r.idle_ms, r.build_ms, r.build_ms / r.idle_ms,
+      static_cast<long long>(r.writes), r.max_write_ms, r.max_gap_ms, r.p50_ms,
+      r.p99_ms, f.baseline_seconds, r.baseline_max_ms, r.baseline_p99_ms);
   std::fflush(stdout);
   Check(db->Close());
   if (std::system(absl::StrCat("rm -rf '", root, "'").c_str()) != 0) {
@@ -184,24 +174,30 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
-  std::vector<double> build, max_write, max_gap, p99, baseline;
-  std::vector<double> writes;
+  std::vector<double> idle, build, ratio, max_write, max_gap, p99, baseline,
+      baseline_p99, writes;
   for (int run = 1; run <= f.runs; ++run) {
     RunResult r = RunOnce(f, run);
+    idle.push_back(r.idle_ms);
     build.push_back(r.build_ms);
+    ratio.push_back(r.build_ms / r.idle_ms);
     max_write.push_back(r.max_write_ms);
     max_gap.push_back(r.max_gap_ms);
     p99.push_back(r.p99_ms);
     baseline.push_back(r.baseline_max_ms);
+    baseline_p99.push_back(r.baseline_p99_ms);
     writes.push_back(static_cast<double>(r.writes));
   }
   std::printf(
-      "| docs | build ms | writes during build | longest write ms | longest "
-      "gap ms | p99 ms | longest write before ms |\n"
-      "|---|---|---|---|---|---|---|\n"
-      "| %lld | %.0f | %.0f | %.1f | %.1f | %.3f | %.1f |\n",
-      static_cast<long long>(f.docs), Median(build), Median(writes),
-      Median(max_write), Median(max_gap), Median(p99), Median(baseline));
+      "| docs | idle build ms | build under writer ms | ratio | writes during "
+      "build | longest write ms | longest gap ms | p99 ms | longest write "
+      "before ms | p99 before ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n"
+      "| %lld | %.0f | %.0f | %.2fx | %.0f | %.1f | %.1f | %.3f | %.1f | "
+      "%.3f |\n",
+      static_cast<long long>(f.docs), Median(idle), Median(build),
+      Median(ratio), Median(writes), Median(max_write), Median(max_gap),
+      Median(p99), Median(baseline), Median(baseline_p99));
   return 0;
 }
 
