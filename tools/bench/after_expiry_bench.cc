@@ -138,14 +138,6 @@ double TimeQuery(Store& s, const Query& q) {
   return (end - start) / 1e6;
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-double Max(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
-}
-
 void RunOnce(const Flags& f, int run) {
   Store expired = OpenStore(f, "expired", false);
   Store compacted = OpenStore(f, "compacted", true);
