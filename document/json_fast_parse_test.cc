@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "document/compare.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
 
@@ -16,64 +17,9 @@ namespace ttldb {
 namespace json_internal {
 namespace {
 
-uint64_t Bits(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof(b));
-  return b;
-}
-
-// Exact structural identity: same types everywhere and bit-identical
-// doubles (NaN never comes out of the fast path).
-bool Identical(const Value& a, const Value& b) {
-  if (a.type() != b.type()) return false;
-  switch (a.type()) {
-    case ValueType::kBool:
-      return a.bool_value() == b.bool_value();
-    case ValueType::kInt32:
-    case ValueType::kInt64:
-      return a.int64_value() == b.int64_value();
-    case ValueType::kDate:
-      return a.date_millis() == b.date_millis();
-    case ValueType::kDouble:
-      return Bits(a.double_value()) == Bits(b.double_value());
-    case ValueType::kDecimal:
-      return a.decimal_value() == b.decimal_value();
-    case ValueType::kString:
-      return a.string_value() == b.string_value();
-    case ValueType::kObjectId:
-      return a.oid_value() == b.oid_value();
-    case ValueType::kTimestamp:
-      return a.timestamp_value().t == b.timestamp_value().t &&
-             a.timestamp_value().i == b.timestamp_value().i;
-    case ValueType::kBinary:
-      return a.binary_value().subtype == b.binary_value().subtype &&
-             a.binary_value().data == b.binary_value().data;
-    case ValueType::kRegex:
-      return a.regex_value().pattern == b.regex_value().pattern &&
-             a.regex_value().options == b.regex_value().options;
-    case ValueType::kObject: {
-      const auto& x = a.object_fields();
-      const auto& y = b.object_fields();
-      if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); ++i) {
-        if (x[i].first != y[i].first || !Identical(x[i].second, y[i].second))
-          return false;
-      }
-      return true;
-    }
-    case ValueType::kArray: {
-      const auto& x = a.array_items();
-      const auto& y = b.array_items();
-      if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); ++i) {
-        if (!Identical(x[i], y[i])) return false;
-      }
-      return true;
-    }
-    default:
-      return true;
-  }
-}
+// Exact structural identity (document/compare.h): same types everywhere,
+// bit-identical doubles, equal strings and field order.
+bool Identical(const Value& a, const Value& b) { return IdenticalValues(a, b); }
 
 // Runs both paths on `json`. Whenever the fast path accepts, the full path
 // must accept it too and give an identical value. Returns whether the fast
