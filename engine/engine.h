@@ -191,10 +191,11 @@ class Engine : public TtlStore {
   absl::StatusOr<bool> MayHoldDocumentLocked(const CollectionState& state,
                                              const std::string& doc_key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  // The body of both (nullptr if absent).
+  // The body of both (nullptr if absent); *parsed_here is true when the
+  // document was parsed by this call (not a cache hit).
   absl::StatusOr<std::shared_ptr<const Value>> ReadDocumentImpl(
       const CollectionState& state, absl::string_view encoded_id,
-      const leveldb::Snapshot* snapshot);
+      const leveldb::Snapshot* snapshot, bool* parsed_here);
   // The stored JSON text (storage form) of the document with this encoded
   // _id into *json, without parsing it; false if absent. A document-cache
   // hit is serialized instead (the same document). engine/raw_read.cc.

@@ -212,20 +212,29 @@ bool Engine::IsHidden(const CollectionState& state, const Value& doc,
 absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot) {
+  bool parsed_here = false;
   ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
-                   ReadDocumentImpl(state, encoded_id, snapshot));
+                   ReadDocumentImpl(state, encoded_id, snapshot, &parsed_here));
   if (doc == nullptr) return std::optional<Value>();
+  // A document parsed by this read that the cache did not take (a snapshot
+  // read, or not admitted) has no other owner: moved out, not copied. It
+  // was made as a non-const Value, so moving from it is well defined.
+  if (parsed_here && doc.use_count() == 1) {
+    return std::optional<Value>(std::move(const_cast<Value&>(*doc)));
+  }
   return std::optional<Value>(*doc);
 }
 
 absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentShared(
     const CollectionState& state, absl::string_view encoded_id) {
-  return ReadDocumentImpl(state, encoded_id, nullptr);
+  bool parsed_here = false;
+  return ReadDocumentImpl(state, encoded_id, nullptr, &parsed_here);
 }
 
 absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
     const CollectionState& state, absl::string_view encoded_id,
-    const leveldb::Snapshot* snapshot) {
+    const leveldb::Snapshot* snapshot, bool* parsed_here) {
+  *parsed_here = false;
   const leveldb::ReadOptions ro = VerifiedRead(snapshot);
   // The cache holds the latest committed documents: never for a snapshot.
   DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
@@ -253,8 +262,11 @@ absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
         "collection '", state.info.name(),
         "': stored document is corrupt: ", doc.status().message()));
   }
-  // One allocation, shared by the cache and the caller.
-  auto shared = std::make_shared<const Value>(*std::move(doc));
+  // One allocation, shared by the cache and the caller; not const, so that
+  // ReadDocument may move it out when it is the only owner.
+  std::shared_ptr<const Value> shared =
+      std::make_shared<Value>(*std::move(doc));
+  *parsed_here = true;
   if (cache != nullptr) {
     const size_t charge = CacheCharge(key, *shared);
     if (cache->Admit(key, charge)) cache->Insert(key, shared, charge, ticket);
