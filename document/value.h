@@ -95,6 +95,35 @@ struct Regex {
   std::string options;  // sorted flags, e.g. "im"
 };
 
+namespace value_internal {
+
+// A heap-held copy of a rarely used member too large for Value's inline
+// storage (Binary: 40 bytes, Regex: 64): boxed, a Value takes 48 bytes
+// instead of 80, so every object field and array item of every parsed,
+// cached or copied document is smaller. Copies deep-copy; a moved-from box
+// reads as an empty T, as a moved-from T would.
+template <typename T>
+class Boxed {
+ public:
+  explicit Boxed(T v) : p_(std::make_unique<T>(std::move(v))) {}
+  Boxed(const Boxed& o) : p_(std::make_unique<T>(o.get())) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    p_ = std::make_unique<T>(o.get());
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  const T& get() const {
+    static const T kEmpty{};
+    return p_ != nullptr ? *p_ : kEmpty;
+  }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
+}  // namespace value_internal
+
 class Value;
 using Field = std::pair<std::string, Value>;
 
@@ -122,8 +151,13 @@ class Value {
     return Value(ValueType::kObjectId, id);
   }
   static Value Ts(Timestamp ts) { return Value(ValueType::kTimestamp, ts); }
-  static Value Bin(Binary b) { return Value(ValueType::kBinary, std::move(b)); }
-  static Value Re(Regex r) { return Value(ValueType::kRegex, std::move(r)); }
+  static Value Bin(Binary b) {
+    return Value(ValueType::kBinary,
+                 value_internal::Boxed<Binary>(std::move(b)));
+  }
+  static Value Re(Regex r) {
+    return Value(ValueType::kRegex, value_internal::Boxed<Regex>(std::move(r)));
+  }
   static Value MakeObject(Object fields = {}) {
     return Value(ValueType::kObject, std::move(fields));
   }
@@ -153,12 +187,17 @@ class Value {
   const std::string& string_value() const {
     return std::get<std::string>(data_);
   }
+  std::string& mutable_string_value() { return std::get<std::string>(data_); }
   const ObjectId& oid_value() const { return std::get<ObjectId>(data_); }
   const Timestamp& timestamp_value() const {
     return std::get<Timestamp>(data_);
   }
-  const Binary& binary_value() const { return std::get<Binary>(data_); }
-  const Regex& regex_value() const { return std::get<Regex>(data_); }
+  const Binary& binary_value() const {
+    return std::get<value_internal::Boxed<Binary>>(data_).get();
+  }
+  const Regex& regex_value() const {
+    return std::get<value_internal::Boxed<Regex>>(data_).get();
+  }
   const Object& object_fields() const { return std::get<Object>(data_); }
   Object& mutable_object_fields() { return std::get<Object>(data_); }
   const Array& array_items() const { return std::get<Array>(data_); }
@@ -179,7 +218,8 @@ class Value {
  private:
   using Data =
       std::variant<std::monostate, bool, int64_t, double, std::string, ObjectId,
-                   Timestamp, Binary, Regex, Object, Array, Decimal128>;
+                   Timestamp, value_internal::Boxed<Binary>,
+                   value_internal::Boxed<Regex>, Object, Array, Decimal128>;
   template <typename T>
   Value(ValueType type, T&& data) : type_(type), data_(std::forward<T>(data)) {}
 

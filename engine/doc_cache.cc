@@ -67,10 +67,10 @@ size_t ValueHeap(const Value& v) {
   switch (v.type()) {
     case ValueType::kString:
       return StringHeap(v.string_value());
-    case ValueType::kBinary:
-      return StringHeap(v.binary_value().data);
+    case ValueType::kBinary:  // boxed (value.h)
+      return Chunk(sizeof(Binary)) + StringHeap(v.binary_value().data);
     case ValueType::kRegex:
-      return StringHeap(v.regex_value().pattern) +
+      return Chunk(sizeof(Regex)) + StringHeap(v.regex_value().pattern) +
              StringHeap(v.regex_value().options);
     case ValueType::kObject: {
       const Value::Object& fields = v.object_fields();
@@ -112,11 +112,14 @@ bool ReparsesIdentically(const Value& doc) {
 DocCache::DocCache(size_t capacity_bytes)
     : shard_capacity_(capacity_bytes / kShards) {}
 
-int DocCache::ShardIndex(absl::string_view key) const {
+size_t DocCache::Hash(absl::string_view key) {
+  return decltype(Shard::map)::hasher()(key);
+}
+
+int DocCache::ShardIndex(size_t hash) {
   // The top bits: the shard's table uses the low ones (its 7-bit control
   // fingerprints and probe start), which must keep varying within a shard.
-  const uint64_t h = absl::Hash<absl::string_view>()(key);
-  return static_cast<int>((h >> 60) % kShards);
+  return static_cast<int>((static_cast<uint64_t>(hash) >> 60) % kShards);
 }
 
 void DocCache::EraseLocked(Shard& s, absl::string_view key) {
@@ -129,26 +132,36 @@ void DocCache::EraseLocked(Shard& s, absl::string_view key) {
 }
 
 std::shared_ptr<const Value> DocCache::Lookup(absl::string_view key,
+                                              Miss* miss) {
+  return miss != nullptr ? LookupImpl(key, &miss->ticket, &miss->admit)
+                         : LookupImpl(key, nullptr, nullptr);
+}
+
+std::shared_ptr<const Value> DocCache::Lookup(absl::string_view key,
                                               uint64_t* ticket) {
-  Shard& s = ShardOf(key);
+  return LookupImpl(key, ticket, nullptr);
+}
+
+std::shared_ptr<const Value> DocCache::LookupImpl(absl::string_view key,
+                                                  uint64_t* ticket,
+                                                  bool* admit) {
+  const size_t hash = Hash(key);
+  Shard& s = shards_[ShardIndex(hash)];
   MutexLock l(&s.mu);
-  auto it = s.map.find(key);
+  auto it = s.map.find(key, hash);
   if (it == s.map.end()) {
     if (ticket != nullptr) *ticket = s.seq;
+    if (admit != nullptr) {
+      // Room for one more entry of the shard's average charge.
+      const size_t average = s.map.empty() ? 0 : s.used / s.map.size();
+      *admit = s.used + average <= shard_capacity_ || ++s.misses % 8 == 0;
+    }
     return nullptr;
   }
   if (it->second != s.lru.begin()) {
     s.lru.splice(s.lru.begin(), s.lru, it->second);
   }
   return it->second->doc;
-}
-
-bool DocCache::Admit(absl::string_view key, size_t charge) {
-  if (charge > shard_capacity_) return false;
-  Shard& s = ShardOf(key);
-  MutexLock l(&s.mu);
-  if (s.used + charge <= shard_capacity_) return true;
-  return ++s.misses % 8 == 0;
 }
 
 uint64_t DocCache::Ticket(absl::string_view key) {

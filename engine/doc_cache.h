@@ -55,15 +55,25 @@ class DocCache {
   DocCache(const DocCache&) = delete;
   DocCache& operator=(const DocCache&) = delete;
 
-  // The cached document, or nullptr. On a miss, *ticket (if not null)
-  // receives what Ticket(key) would return, taken under the same lock.
+  // What a miss tells the reader that goes on to read LevelDB.
+  struct Miss {
+    // What Ticket(key) would return, taken under the lookup's lock.
+    uint64_t ticket = 0;
+    // Whether to insert the document read: always while the key's shard
+    // has room for one more entry of its average charge, then every 8th
+    // miss only, so a scan (or a random read) of more documents than fit
+    // does not churn the cache (and pay an insertion, an eviction and a
+    // copy per read) while a hot document still gets in after a few
+    // misses. Decided here, under the lookup's lock, so that a reader told
+    // no skips the charge's walk of the tree and a second lock.
+    bool admit = false;
+  };
+  // The cached document, or nullptr. On a miss, *miss (if not null) says
+  // what to do with the document read (see Miss); a hit leaves it alone.
+  std::shared_ptr<const Value> Lookup(absl::string_view key, Miss* miss);
+  // Lookup that only wants the ticket (tests): counts no miss.
   std::shared_ptr<const Value> Lookup(absl::string_view key,
                                       uint64_t* ticket = nullptr);
-  // Whether a read miss of `charge` bytes should be inserted: always while
-  // the key's shard has room, then every 8th miss only, so a scan of more
-  // documents than fit does not churn the cache (and pay a copy per read)
-  // while a hot document still gets in after a few misses.
-  bool Admit(absl::string_view key, size_t charge);
   // Take before reading the key from LevelDB; pass to Insert.
   uint64_t Ticket(absl::string_view key);
   // Caches `doc` (read after Ticket returned `ticket`), charged `charge`
@@ -110,10 +120,16 @@ class DocCache {
     size_t used ABSL_GUARDED_BY(mu) = 0;
     uint64_t seq ABSL_GUARDED_BY(mu) = 0;
     int writes_in_flight ABSL_GUARDED_BY(mu) = 0;
-    uint32_t misses ABSL_GUARDED_BY(mu) = 0;  // while full (Admit)
+    uint32_t misses ABSL_GUARDED_BY(mu) = 0;  // while full (Miss::admit)
   };
-  int ShardIndex(absl::string_view key) const;
+  // The key's hash, as every shard's table computes it (so a lookup hashes
+  // the key once, for its shard and its table).
+  static size_t Hash(absl::string_view key);
+  static int ShardIndex(size_t hash);
+  int ShardIndex(absl::string_view key) const { return ShardIndex(Hash(key)); }
   Shard& ShardOf(absl::string_view key) { return shards_[ShardIndex(key)]; }
+  std::shared_ptr<const Value> LookupImpl(absl::string_view key,
+                                          uint64_t* ticket, bool* admit);
   // Under each shard's lock once: erases the keys of that shard (when
   // beginning), bumps its sequence number and adds `in_flight` to its writes
   // in flight.

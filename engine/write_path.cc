@@ -239,10 +239,10 @@ absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
   // The cache holds the latest committed documents: never for a snapshot.
   DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
   const std::string key = DocumentKey(state.info.id(), encoded_id);
-  uint64_t ticket = 0;
+  DocCache::Miss miss;
   if (cache != nullptr) {
     // On a miss, the ticket is taken before the read (doc_cache.h).
-    if (std::shared_ptr<const Value> hit = cache->Lookup(key, &ticket)) {
+    if (std::shared_ptr<const Value> hit = cache->Lookup(key, &miss)) {
       return hit;
     }
   }
@@ -267,9 +267,10 @@ absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
   std::shared_ptr<const Value> shared =
       std::make_shared<Value>(*std::move(doc));
   *parsed_here = true;
-  if (cache != nullptr) {
-    const size_t charge = CacheCharge(key, *shared);
-    if (cache->Admit(key, charge)) cache->Insert(key, shared, charge, ticket);
+  // Not admitted (most misses of a working set larger than the cache): no
+  // charge to compute (a walk of the tree), no second lock.
+  if (cache != nullptr && miss.admit) {
+    cache->Insert(key, shared, CacheCharge(key, *shared), miss.ticket);
   }
   return shared;
 }

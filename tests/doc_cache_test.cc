@@ -115,17 +115,30 @@ TEST(DocCacheTest, EndWriteWithCachesTheWrittenVersion) {
   EXPECT_EQ(cache.Lookup("k")->Get("v")->int32_value(), 7);
 }
 
-TEST(DocCacheTest, AdmitsEveryReadWhileRoomThenOneInEight) {
+TEST(DocCacheTest, AdmitsEveryMissWhileRoomThenOneInEight) {
   DocCache cache(16 * 1000);  // 1000 per shard
-  EXPECT_TRUE(cache.Admit("a", 100));
-  EXPECT_FALSE(cache.Admit("a", 5000));  // larger than a shard
+  DocCache::Miss miss;
+  EXPECT_EQ(cache.Lookup("a", &miss), nullptr);
+  EXPECT_TRUE(miss.admit);  // empty: room
   for (int i = 0; i < 1000; ++i) {
     std::string k = absl::StrCat("key", i);
-    cache.Insert(k, Doc(i), 900, cache.Ticket(k));  // every shard full
+    cache.Insert(k, Doc(i), 400, cache.Ticket(k));  // every shard full
   }
   int admitted = 0;
-  for (int i = 0; i < 64; ++i) admitted += cache.Admit("x", 900) ? 1 : 0;
+  for (int i = 0; i < 64; ++i) {
+    miss.admit = false;
+    EXPECT_EQ(cache.Lookup("x", &miss), nullptr);
+    admitted += miss.admit ? 1 : 0;
+  }
   EXPECT_EQ(admitted, 8);
+  // A hit leaves the miss alone; a lookup for a ticket counts no miss.
+  miss.admit = false;
+  ASSERT_NE(cache.Lookup("key999", &miss), nullptr);
+  EXPECT_FALSE(miss.admit);
+  uint64_t ticket;
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(cache.Lookup("x", &ticket), nullptr);
+  EXPECT_EQ(cache.Lookup("x", &miss), nullptr);
+  EXPECT_FALSE(miss.admit);  // the 65th counted miss, not the 72nd
 }
 
 TEST(DocCacheTest, BoundedByCharge) {
