@@ -286,6 +286,42 @@ TEST(FastParse, AcceptsCornerCasesIdentically) {
   }
 }
 
+TEST(FastParse, ContainersAreSizedExactlyAndScratchDoesNotLeak) {
+  // Each object and array is allocated at its exact size (the parser's
+  // per-depth scratch), so a cached document holds no spare capacity.
+  Value v;
+  ASSERT_TRUE(FastParseValue(
+      R"({"a":1,"b":"x","c":[1,2,3],"d":{"e":true,"f":null},"g":2.5})", {},
+      &v));
+  EXPECT_EQ(v.object_fields().size(), 5u);
+  EXPECT_EQ(v.object_fields().capacity(), 5u);
+  EXPECT_EQ(v.Get("c")->array_items().capacity(), 3u);
+  EXPECT_EQ(v.Get("d")->object_fields().capacity(), 2u);
+  // A parse that fails halfway leaves fields in the scratch of its depths;
+  // the next parse at those depths must not see them.
+  Value junk;
+  EXPECT_FALSE(FastParseValue(R"({"p":1,"q":{"r":[1,2,{"s":)", {}, &junk));
+  EXPECT_TRUE(Agree(R"({"t":{"u":[3,{"w":4}]}})"));
+  ASSERT_TRUE(FastParseValue(R"({"t":{"u":[3,{"w":4}]}})", {}, &v));
+  EXPECT_EQ(ToJson(v), R"({"t":{"u":[3,{"w":4}]}})");
+  // Large containers (past the scratch's kept capacity), then small ones.
+  std::string big = "{";
+  for (int i = 0; i < 3000; ++i) {
+    if (i > 0) big += ",";
+    big += "\"k" + std::to_string(i) + "\":[" + std::to_string(i) + "]";
+  }
+  big += "}";
+  EXPECT_TRUE(Agree(big));
+  ASSERT_TRUE(FastParseValue(big, {}, &v));
+  EXPECT_EQ(v.object_fields().size(), 3000u);
+  EXPECT_EQ(v.object_fields()[2999].first, "k2999");
+  EXPECT_TRUE(Agree(R"({"k":[1],"k":[2]})"));  // duplicates kept in order
+  // Strings and keys unescaped in place, long and short, after a failure.
+  EXPECT_FALSE(FastParseValue(R"({"a\nb":"x\ty)", {}, &junk));
+  EXPECT_TRUE(Agree(R"({"a\nb":"x\ty","long key past sixteen bytes":")" +
+                    std::string(300, 'z') + R"(\u00e9"})"));
+}
+
 TEST(FastParse, DepthLimitIsLeftToTheFullPath) {
   ParseOptions options;
   options.max_depth = 3;

@@ -112,5 +112,31 @@ TEST(ValueTest, AsDouble) {
   EXPECT_EQ(Value::Double(2.5).AsDouble(), 2.5);
 }
 
+// Binary and Regex live in a box (value.h), so that a Value is 48 bytes:
+// copies are deep, and a moved-from value reads as empty, as the unboxed
+// members did.
+TEST(ValueTest, BoxedBinaryAndRegexCopyDeepAndMoveOut) {
+  static_assert(sizeof(Value) <= 48, "every field and item pays this size");
+  Value bin = Value::Bin(Binary{4, std::string("\x01\x02", 2)});
+  Value re = Value::Re(Regex{"^a.*", "im"});
+  Value bin_copy = bin;
+  Value re_copy = re;
+  EXPECT_NE(&bin_copy.binary_value(), &bin.binary_value());
+  EXPECT_EQ(bin_copy.binary_value().subtype, 4);
+  EXPECT_EQ(bin_copy.binary_value().data, std::string("\x01\x02", 2));
+  EXPECT_NE(&re_copy.regex_value(), &re.regex_value());
+  EXPECT_EQ(re_copy.regex_value().pattern, "^a.*");
+  EXPECT_EQ(re_copy.regex_value().options, "im");
+  Value bin_moved = std::move(bin);
+  Value re_moved = std::move(re);
+  EXPECT_EQ(bin_moved.binary_value().data, std::string("\x01\x02", 2));
+  EXPECT_EQ(re_moved.regex_value().pattern, "^a.*");
+  EXPECT_EQ(bin.binary_value().data, "");   // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(re.regex_value().pattern, "");  // NOLINT(bugprone-use-after-move)
+  bin_copy = re_copy;                       // assignment across the boxed types
+  EXPECT_EQ(bin_copy.type(), ValueType::kRegex);
+  EXPECT_EQ(bin_copy.regex_value().options, "im");
+}
+
 }  // namespace
 }  // namespace ttldb
