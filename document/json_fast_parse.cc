@@ -250,7 +250,9 @@ class FastParser {
     if (key == "$date") {
       // {"$date": {"$numberLong": "<ms>"}}: the inner object counts as a
       // container here (the full path does not count wrappers at all).
-      if (depth + 1 > max_depth_ || !Expect('{')) return false;
+      if (depth + 1 > max_depth_) return false;
+      if (ParseCompactDate(out)) return true;
+      if (!Expect('{')) return false;
       SkipWs();
       std::string inner;
       if (!ParseKey(&inner) || inner != "$numberLong") return false;
@@ -291,6 +293,32 @@ class FastParser {
       return true;
     }
     return false;
+  }
+
+  // The storage form's date as written, without whitespace:
+  // {"$numberLong":"<ms>"}} from p_ (after "$date":), the digits read in
+  // place. False (p_ unmoved) for anything else, which the general code
+  // reads.
+  bool ParseCompactDate(Value* out) {
+    static constexpr char kHead[] = "{\"$numberLong\":\"";
+    constexpr size_t kHeadLen = sizeof(kHead) - 1;
+    if (static_cast<size_t>(end_ - p_) < kHeadLen + 4 ||
+        std::memcmp(p_, kHead, kHeadLen) != 0) {
+      return false;
+    }
+    const char* digits = p_ + kHeadLen;
+    const char* p = digits;
+    if (*p == '-') ++p;
+    while (p != end_ && IsDigit(*p)) ++p;
+    if (end_ - p < 3 || p[0] != '"' || p[1] != '}' || p[2] != '}') {
+      return false;
+    }
+    int64_t ms;
+    auto r = std::from_chars(digits, p, ms);
+    if (r.ec != std::errc() || r.ptr != p) return false;
+    *out = Value::Date(ms);
+    p_ = p + 3;
+    return true;
   }
 
   // p_ at the opening quote. Unescapes into *out (cleared first).
