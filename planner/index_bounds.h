@@ -27,7 +27,9 @@ struct Interval {
 // `reversed`: in descending value order, each interval written high end
 // first ("[number max, 5)"), as MongoDB prints the bounds of a descending
 // key field, or of an ascending one scanned backward
-// (OrderedIntervalList::reverse, src/mongo/db/query/index_bounds.cpp).
+// (IndexBoundsBuilder::alignBounds, src/mongo/db/query/
+// index_bounds_builder.cpp: a field whose direction times the scan's
+// direction is -1 has its interval list and each interval reversed).
 std::string RenderIntervals(const std::vector<Interval>& intervals,
                             bool reversed);
 

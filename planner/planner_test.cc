@@ -201,9 +201,9 @@ TEST_F(PlannerTest, IdSortBackward) {
 // Backward index scans and their explain bounds: each field's intervals in
 // the scan's key order, high to low for an ascending field scanned
 // backward or a descending one scanned forward (MongoDB's
-// index_bounds_builder.cpp reverses a descending field's interval list, and
-// QueryPlannerCommon::reverseScans reverses every field's for a backward
-// scan: "[5.0, 1.0)").
+// index_bounds_builder.cpp IndexBoundsBuilder::alignBounds(bounds, kp,
+// scanDir) reverses the interval list and each interval of every field
+// whose direction times scanDir is -1: "[5.0, 1.0)").
 TEST_F(PlannerTest, BackwardIndexScanBounds) {
   Add(Spec("a_1_b_1", {{"a", 1}, {"b", 1}}), false);
   auto plan = Choose(R"({"a": {"$gt": 1, "$lte": 5}})", R"({"a": -1})");
