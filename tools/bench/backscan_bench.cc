@@ -4,9 +4,13 @@
 //   find({}).sort({_id: -1}).limit(1)      the newest document by _id
 //   find({}).sort({_id: 1}).limit(1)       the forward reference
 //   find({}).sort({userId: -1}).limit(1)   an ascending index, reversed
+//   the same with limit(1000), backward and forward (Prev() vs Next())
 //   find({group: {$gte: 100, $lt: 200}}).sort({userId: -1}).limit(10)
-//                                          (no index on group: a reference
-//                                          that stays a blocking sort)
+//   find({group: {$gte: 4800, $lt: 4900}}).sort({userId: 1}).limit(10)
+//                                          (no index on group: the whole
+//                                          {userId: 1} index is scanned in
+//                                          sort order, backward or forward,
+//                                          to matches near its far end)
 // Each query runs for about --ms milliseconds per run (at least 3 times);
 // the median latency of each run, then the median over --runs, is printed
 // with the query's explain totalDocsExamined.
@@ -59,8 +63,15 @@ constexpr Query kQueries[] = {
     {"find({}).sort({_id: -1}).limit(1)", "{}", R"({"_id": -1})", 1},
     {"find({}).sort({_id: 1}).limit(1)", "{}", R"({"_id": 1})", 1},
     {"find({}).sort({userId: -1}).limit(1)", "{}", R"({"userId": -1})", 1},
+    {"find({}).sort({_id: -1}).limit(1000)", "{}", R"({"_id": -1})", 1000},
+    {"find({}).sort({_id: 1}).limit(1000)", "{}", R"({"_id": 1})", 1000},
+    {"find({}).sort({userId: -1}).limit(1000)", "{}", R"({"userId": -1})",
+     1000},
+    {"find({}).sort({userId: 1}).limit(1000)", "{}", R"({"userId": 1})", 1000},
     {"find({group: [100, 200)}).sort({userId: -1}).limit(10)",
      R"({"group": {"$gte": 100, "$lt": 200}})", R"({"userId": -1})", 10},
+    {"find({group: [4800, 4900)}).sort({userId: 1}).limit(10)",
+     R"({"group": {"$gte": 4800, "$lt": 4900}})", R"({"userId": 1})", 10},
 };
 
 void Run(const Flags& f) {
@@ -85,7 +96,7 @@ void Run(const Flags& f) {
       "{userId: 1}; median latency per query in ms (min-max of the runs' "
       "medians)\n",
       static_cast<long long>(f.runs), static_cast<long long>(f.docs));
-  printf("%-56s %10s %22s %12s\n", "query", "median ms", "(min-max)",
+  printf("%-60s %10s %22s %12s\n", "query", "median ms", "(min-max)",
          "docs exam.");
   for (const Query& q : kQueries) {
     FindOptions fo;
@@ -114,7 +125,7 @@ void Run(const Flags& f) {
       medians.push_back(Median(lat));
     }
     const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
-    printf("%-56s %10.3f %10.3f - %9.3f %12s   first _id %s\n", q.name,
+    printf("%-60s %10.3f %10.3f - %9.3f %12s   first _id %s\n", q.name,
            Median(medians), *lo, *hi,
            docs != nullptr ? ToJson(*docs).c_str() : "?", first_id.c_str());
   }
