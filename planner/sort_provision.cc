@@ -97,11 +97,9 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
     out.reason = multikey_reason;
   } else {
     // Reported for the forward scan: `base` is the key pattern's order.
-    out.reason = absl::StrCat("index ", spec.name(), " provides the sort ",
-                              Pattern(base),
-                              " or its reverse within its "
-                              "bounds, not ",
-                              Pattern(wanted));
+    out.reason = absl::StrCat(
+        "index ", spec.name(), " provides the sort ", Pattern(base),
+        " or its reverse within its bounds, not ", Pattern(wanted));
   }
   return out;
 }
