@@ -117,8 +117,8 @@ void Run(const Flags& f) {
         auto cursor = Check(c.Find(filter, fo), "find");
         auto out = Check(cursor->ToVector(), "next");
         lat.push_back((NowNanos() - t0) / 1e6);
-        if (out.empty()) Die("no document");
-        std::string id = ToJson(*out[0].Get("_id"));
+        // (A small --docs leaves the group ranges empty.)
+        std::string id = out.empty() ? "none" : ToJson(*out[0].Get("_id"));
         if (first_id.empty()) first_id = id;
         if (id != first_id) Die("answers differ between runs");
       }
