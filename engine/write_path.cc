@@ -145,12 +145,8 @@ absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
   if (index.partial.has_value() && !index.partial->Matches(doc)) {
     return absl::OkStatus();
   }
-  RETURN_IF_ERROR(GenerateIndexKeys(index.spec, doc, out, is_multikey));
-  for (std::string& key : *out) {
-    key.insert(0, index.prefix);
-    key.append(encoded_id);
-  }
-  return absl::OkStatus();
+  return GenerateIndexKeys(index.spec, doc, out, is_multikey, index.prefix,
+                           encoded_id);
 }
 
 absl::Status Engine::ComputeDocKeys(absl::Span<const IndexState* const> indexes,
