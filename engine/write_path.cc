@@ -515,14 +515,19 @@ absl::Status Engine::WriteDocumentLocked(
       if (!multikey_info.has_value()) multikey_info = state.info;
       multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
     }
-    removed.clear();
-    added.clear();
-    std::set_difference(before.begin(), before.end(), after.begin(),
-                        after.end(), std::back_inserter(removed));
-    std::set_difference(after.begin(), after.end(), before.begin(),
-                        before.end(), std::back_inserter(added));
-    for (const std::string& k : removed) batch.Delete(k);
-    for (const std::string& k : added) {
+    // With no old keys (an insert), every new key is added: no copies.
+    const std::vector<std::string>* added_keys = &after;
+    if (!before.empty()) {
+      removed.clear();
+      added.clear();
+      std::set_difference(before.begin(), before.end(), after.begin(),
+                          after.end(), std::back_inserter(removed));
+      std::set_difference(after.begin(), after.end(), before.begin(),
+                          before.end(), std::back_inserter(added));
+      for (const std::string& k : removed) batch.Delete(k);
+      added_keys = &added;
+    }
+    for (const std::string& k : *added_keys) {
       while (idx.spec.unique()) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
                                                 k, encoded_id, evictions.ids));
@@ -545,7 +550,7 @@ absl::Status Engine::WriteDocumentLocked(
     }
     if (after.empty()) continue;
     if (!idx.spec.has_expire_after_seconds()) {
-      for (const std::string& k : added) batch.Put(k, encoded_id);
+      for (const std::string& k : *added_keys) batch.Put(k, encoded_id);
       continue;
     }
     // A TTL entry carries the document's keys in the other indexes: when
@@ -556,7 +561,7 @@ absl::Status Engine::WriteDocumentLocked(
     const bool value_changed =
         old_doc == nullptr || before.empty() || building ||
         EntryValueFor(indexes, old_keys, i, encoded_id) != value;
-    for (const std::string& k : value_changed ? after : added) {
+    for (const std::string& k : value_changed ? after : *added_keys) {
       batch.Put(k, value);
     }
   }
