@@ -1,6 +1,8 @@
 #include "document/storable.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -60,6 +62,65 @@ TEST(StorableTest, RejectsWhatCannotBeReadBack) {
   EXPECT_TRUE(CheckStorable(deep).ok());  // 100 levels
   deep = Value::MakeObject({Field("a", deep)});
   EXPECT_FALSE(CheckStorable(deep).ok());  // 101
+}
+
+// CheckStorable judges with a walk that builds no path, then names the
+// failure with a second walk: every kind of failure, at the top, in an
+// object and in an array, keeps its exact message and path, and what
+// follows a failure does not change it.
+// "d.0.0...": the path of the array at depth 100 below {"d": [[[...]]]}.
+std::string DeepPath() {
+  std::string path = "d";
+  for (int i = 0; i < 99; ++i) path += ".0";
+  return path;
+}
+
+TEST(StorableTest, EveryFailureKeepsItsMessageAndPath) {
+  const Value bad_utf8 = Value::String("\xff");
+  const Value bad_regex = Value::Re(Regex{"a", "\xff"});
+  auto in = [](const std::string& name, Value v) {
+    return Value::MakeObject({Field("ok", Value::Int32(1)),
+                              Field(name, std::move(v)),
+                              Field("after", Value::String("\xfe"))});
+  };
+  struct Case {
+    Value doc;
+    std::string message;
+  };
+  Value deep = Value::Int32(1);
+  for (int i = 0; i < 100; ++i) deep = Value::MakeArray({deep});
+  std::vector<Case> cases = {
+      {in("s", bad_utf8),
+       "document cannot be stored: string is not valid UTF-8 (at 's')"},
+      {in("o", in("s", bad_utf8)),
+       "document cannot be stored: string is not valid UTF-8 (at 'o.s')"},
+      {in("a", Value::MakeArray({Value::Int32(0), bad_utf8})),
+       "document cannot be stored: string is not valid UTF-8 (at 'a.1')"},
+      {in("r", bad_regex),
+       "document cannot be stored: regular expression is not valid UTF-8 "
+       "(at 'r')"},
+      {in("o", Value::MakeObject({Field("\xff", Value::Int32(1))})),
+       "document cannot be stored: field name is not valid UTF-8 "
+       "(at 'o.\xff')"},
+      {in("o", Value::MakeObject({Field(std::string("n\0", 2), Value())})),
+       std::string("document cannot be stored: field names cannot contain "
+                   "the null character (at 'o.n") +
+           '\0' + "')"},
+      {Value::MakeObject({Field("$x", Value::Int32(1))}),
+       "document cannot be stored: top-level field names cannot start with "
+       "'$': $x (at '$x')"},
+      {in("o", Value::MakeObject({Field("$oid", Value::Int32(1))})),
+       "document cannot be stored: '$oid' is an Extended JSON type keyword: "
+       "the document would read back with another type (at 'o.$oid')"},
+      {Value::MakeObject({Field("d", Value::MakeArray({deep}))}),
+       "document cannot be stored: nesting deeper than 100 levels (at '" +
+           DeepPath() + "')"},
+  };
+  for (const Case& c : cases) {
+    absl::Status s = CheckStorable(c.doc);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(s.message(), c.message);
+  }
 }
 
 }  // namespace

@@ -144,28 +144,45 @@ static absl::StatusOr<bool> ApplyToDocument(
         engine->WriteDocumentLocked(state, &doc, nullptr, options, nullptr));
     return true;
   }
+  const int64_t now_millis = absl::ToUnixMillis(now);
+  if (request.kind == WriteKind::kTouch) {
+    const Value* current = GetPath(doc, request.touch_field);
+    const absl::Duration min = engine->options().touch_min_interval;
+    if (current != nullptr && current->is_date() &&
+        min > absl::ZeroDuration() &&
+        absl::FromUnixMillis(current->date_millis()) > now - min) {
+      return false;  // fresh enough: coalesced
+    }
+    // A top-level field: what $set does to it, without parsing an update
+    // or copying the document twice (Value::Set replaces the first field
+    // of the name or appends, as $set's SetPath; an identical value is no
+    // modification, as Update::Apply's ExactEqual of the whole document).
+    if (request.touch_field.find('.') == std::string::npos &&
+        !(current != nullptr && current->is_date() &&
+          current->date_millis() == now_millis)) {
+      auto updated_ptr = std::make_shared<Value>(doc);
+      updated_ptr->Set(request.touch_field, Value::Date(now_millis));
+      RETURN_IF_ERROR(engine->WriteDocumentLocked(
+          state, &doc, updated_ptr.get(), options, removed, updated_ptr));
+      return true;
+    }
+  }
   // Shared with the document cache after the write (no second copy).
   auto updated_ptr = std::make_shared<Value>(doc);
   Value& updated = *updated_ptr;
   bool modified = false;
-  const int64_t now_millis = absl::ToUnixMillis(now);
   switch (request.kind) {
     case WriteKind::kUpdate:
-      RETURN_IF_ERROR(request.update->Apply(&updated, now_millis, false,
-                                            &modified, matched));
+      // `updated` is a copy already: no second one inside the update.
+      RETURN_IF_ERROR(request.update->ApplyToCopy(doc, &updated, now_millis,
+                                                  false, &modified, matched));
       break;
     case WriteKind::kReplace:
       RETURN_IF_ERROR(
           ApplyReplacement(*request.replacement, &updated, &modified));
       break;
     case WriteKind::kTouch: {
-      const Value* current = GetPath(doc, request.touch_field);
-      const absl::Duration min = engine->options().touch_min_interval;
-      if (current != nullptr && current->is_date() &&
-          min > absl::ZeroDuration() &&
-          absl::FromUnixMillis(current->date_millis()) > now - min) {
-        return false;  // fresh enough: coalesced
-      }
+      // A dotted field (or a value already identical): the general $set.
       Value set = Value::MakeObject(
           {Field(request.touch_field, Value::Date(now_millis))});
       ASSIGN_OR_RETURN(Update touch,

@@ -615,6 +615,9 @@ absl::Status Engine::CheckWritable() const {
     return absl::FailedPreconditionError(
         "database was opened read-only: writes are not allowed");
   }
+  if (!write_failed_.load(std::memory_order_acquire)) {
+    return absl::OkStatus();
+  }
   MutexLock l(&write_error_mu_);
   if (!write_error_.empty()) {
     return absl::FailedPreconditionError(
@@ -626,7 +629,7 @@ absl::Status Engine::CheckWritable() const {
 
 leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
                                leveldb::WriteBatch* batch) {
-  {
+  if (write_failed_.load(std::memory_order_acquire)) {
     MutexLock l(&write_error_mu_);
     if (!write_error_.empty()) {
       return leveldb::Status::IOError(
@@ -641,7 +644,10 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
     {
       MutexLock l(&write_error_mu_);
       first = write_error_.empty();
-      if (first) write_error_ = s.ToString();
+      if (first) {
+        write_error_ = s.ToString();
+        write_failed_.store(true, std::memory_order_release);
+      }
     }
     if (first) {
       Log(LogLevel::kError,

@@ -561,6 +561,9 @@ class Engine : public TtlStore {
   std::atomic<bool> log_unsynced_{false};
   mutable Mutex write_error_mu_;
   std::string write_error_ ABSL_GUARDED_BY(write_error_mu_);
+  // Whether write_error_ is set: read without the lock by every write
+  // (set once, after write_error_, and never cleared).
+  std::atomic<bool> write_failed_{false};
 
   mutable Mutex catalog_mu_;
   std::map<std::string, std::shared_ptr<const CollectionState>, std::less<>>

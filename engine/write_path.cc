@@ -145,12 +145,8 @@ absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
   if (index.partial.has_value() && !index.partial->Matches(doc)) {
     return absl::OkStatus();
   }
-  RETURN_IF_ERROR(GenerateIndexKeys(index.spec, doc, out, is_multikey));
-  for (std::string& key : *out) {
-    key.insert(0, index.prefix);
-    key.append(encoded_id);
-  }
-  return absl::OkStatus();
+  return GenerateIndexKeys(index.spec, doc, out, is_multikey, index.prefix,
+                           encoded_id);
 }
 
 absl::Status Engine::ComputeDocKeys(absl::Span<const IndexState* const> indexes,
@@ -520,14 +516,19 @@ absl::Status Engine::WriteDocumentLocked(
       if (!multikey_info.has_value()) multikey_info = state.info;
       multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
     }
-    removed.clear();
-    added.clear();
-    std::set_difference(before.begin(), before.end(), after.begin(),
-                        after.end(), std::back_inserter(removed));
-    std::set_difference(after.begin(), after.end(), before.begin(),
-                        before.end(), std::back_inserter(added));
-    for (const std::string& k : removed) batch.Delete(k);
-    for (const std::string& k : added) {
+    // With no old keys (an insert), every new key is added: no copies.
+    const std::vector<std::string>* added_keys = &after;
+    if (!before.empty()) {
+      removed.clear();
+      added.clear();
+      std::set_difference(before.begin(), before.end(), after.begin(),
+                          after.end(), std::back_inserter(removed));
+      std::set_difference(after.begin(), after.end(), before.begin(),
+                          before.end(), std::back_inserter(added));
+      for (const std::string& k : removed) batch.Delete(k);
+      added_keys = &added;
+    }
+    for (const std::string& k : *added_keys) {
       while (idx.spec.unique()) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
                                                 k, encoded_id, evictions.ids));
@@ -550,7 +551,7 @@ absl::Status Engine::WriteDocumentLocked(
     }
     if (after.empty()) continue;
     if (!idx.spec.has_expire_after_seconds()) {
-      for (const std::string& k : added) batch.Put(k, encoded_id);
+      for (const std::string& k : *added_keys) batch.Put(k, encoded_id);
       continue;
     }
     // A TTL entry carries the document's keys in the other indexes: when
@@ -561,7 +562,7 @@ absl::Status Engine::WriteDocumentLocked(
     const bool value_changed =
         old_doc == nullptr || before.empty() || building ||
         EntryValueFor(indexes, old_keys, i, encoded_id) != value;
-    for (const std::string& k : value_changed ? after : added) {
+    for (const std::string& k : value_changed ? after : *added_keys) {
       batch.Put(k, value);
     }
   }
@@ -584,10 +585,28 @@ absl::Status Engine::WriteDocumentLocked(
     wo.sync = true;  // catalog changes are always synced
   }
   // Written through only if a re-read would give exactly *new_doc;
-  // otherwise readers load the stored form (see ReparsesIdentically).
-  const bool write_through = doc_cache_ != nullptr &&
-                             cache_new_doc != nullptr &&
-                             ReparsesIdentically(*cache_new_doc);
+  // otherwise readers load the stored form (see ReparsesIdentically). An
+  // update always writes through (its document was just read, so it is
+  // usually cached already and replaces itself); an insert only as the
+  // cache admits a read miss (DocCache::Admit): always while the key's
+  // shard has room, then one in 8, so a stream of inserts into a full
+  // cache does not evict (and free, from cold memory) the least recently
+  // used document at every insert. Measured: the eviction was a fifth of
+  // a 256 B insert ("Round 5, session 7: writes" in docs/BENCHMARKS.md).
+  size_t charge = 0;
+  bool write_through = false;
+  if (doc_cache_ != nullptr && cache_new_doc != nullptr) {
+    charge = CacheCharge(doc_key, *cache_new_doc);
+    write_through = (!inserting || doc_cache_->Admit(doc_key, charge)) &&
+                    ReparsesIdentically(*cache_new_doc);
+  }
+  // An insert of a key that cannot be stored (above the collection's key
+  // bound, so never written since open, hence never cached) and is not
+  // written through needs no bracket: no entry of the key exists, and a
+  // reader's LevelDB read gives either nothing (which it does not cache)
+  // or the committed document.
+  const bool bracket =
+      doc_cache_ != nullptr && (write_through || may_exist || !inserting);
   leveldb::WriteBatch* commit = &batch;
   std::vector<std::string> evicted_keys;  // other documents' keys
   if (!evictions.ids.empty()) {
@@ -600,17 +619,18 @@ absl::Status Engine::WriteDocumentLocked(
     }
   }
   if (doc_cache_ != nullptr) {
-    doc_cache_->BeginWrite(doc_key);
+    if (bracket) doc_cache_->BeginWrite(doc_key);
     if (!evicted_keys.empty()) doc_cache_->BeginWrites(evicted_keys);
   }
   leveldb::Status s = Commit(wo, commit);
   if (doc_cache_ != nullptr) {
     if (!evicted_keys.empty()) doc_cache_->EndWrites(evicted_keys);
-    if (s.ok() && write_through) {
+    if (!bracket) {
+      // Nothing to end (see `bracket`).
+    } else if (s.ok() && write_through) {
       // A copy of the pointer: *new_doc is still read below, and the cache
       // may evict (and free) it at any time.
-      doc_cache_->EndWriteWith(doc_key, cache_new_doc,
-                               CacheCharge(doc_key, *cache_new_doc));
+      doc_cache_->EndWriteWith(doc_key, cache_new_doc, charge);
     } else {
       doc_cache_->EndWrite(doc_key);
     }

@@ -4,20 +4,67 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "base/status.h"
 #include "document/path_keys.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
 
+namespace {
+
+// The common case without PathKeyGenerator (which splits the paths and
+// builds its tuples per call): every path is a top-level field name and no
+// field holds an array. Then there is one tuple, each element the field's
+// value or null when absent (the generator's FieldOf is Value::Get as
+// here), dropped by a sparse index when every field is absent. False when
+// the general path must decide (a dotted path, an array).
+bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
+                       absl::string_view prefix, absl::string_view suffix,
+                       std::vector<std::string>* keys) {
+  constexpr int kMaxFields = 8;
+  const int n = spec.key_size();
+  if (n > kMaxFields || !doc.is_object()) return false;
+  const Value* values[kMaxFields];
+  int absent = 0;
+  for (int f = 0; f < n; ++f) {
+    const std::string& path = spec.key(f).path();
+    if (path.find('.') != std::string::npos) return false;
+    values[f] = doc.Get(path);
+    if (values[f] == nullptr) {
+      ++absent;
+    } else if (values[f]->is_array()) {
+      return false;
+    }
+  }
+  if (spec.sparse() && absent == n) return true;  // no keys
+  std::string key;
+  key.reserve(prefix.size() + 32 + suffix.size());
+  key.append(prefix.data(), prefix.size());
+  for (int f = 0; f < n; ++f) {
+    const bool desc = spec.key(f).direction() < 0;
+    AppendKeyValue(values[f] != nullptr ? *values[f] : Value::Null(), desc,
+                   &key);
+  }
+  key.append(suffix.data(), suffix.size());
+  keys->push_back(std::move(key));
+  return true;
+}
+
+}  // namespace
+
 absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
-                               bool* is_multikey) {
+                               bool* is_multikey, absl::string_view prefix,
+                               absl::string_view suffix) {
   keys->clear();
   if (is_multikey != nullptr) *is_multikey = false;
   if (spec.key_size() == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("index '", spec.name(), "' has an empty key pattern"));
+  }
+  if (TopLevelScalarKey(spec, doc, prefix, suffix, keys)) {
+    return absl::OkStatus();
   }
   std::vector<std::string> paths;
   paths.reserve(spec.key_size());
@@ -33,7 +80,7 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   }
   keys->reserve(tuples.size());
   for (const std::vector<KeyElement>& tuple : tuples) {
-    std::string key;
+    std::string key(prefix);
     for (int f = 0; f < spec.key_size(); ++f) {
       const bool desc = spec.key(f).direction() < 0;
       const KeyElement& e = tuple[f];
@@ -49,8 +96,12 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
           break;
       }
     }
+    key.append(suffix.data(), suffix.size());
     keys->push_back(std::move(key));
   }
+  // The same prefix and suffix on every key: self-delimiting encodings
+  // (no key is a proper prefix of another) keep the order and the
+  // duplicates of the bare keys.
   std::sort(keys->begin(), keys->end());
   keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
   return absl::OkStatus();

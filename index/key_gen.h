@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "document/value.h"
 #include "proto/catalog.pb.h"
 
@@ -33,9 +34,14 @@ namespace ttldb {
 //
 // *is_multikey (if not null) is set to whether an array was expanded
 // (MongoDB's multikey paths are not empty), even one of a single element.
+//
+// Every key is built as `prefix` + the encoding + `suffix` (the engine's
+// index prefix and encoded _id), in place, rather than copied around after.
 absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
-                               bool* is_multikey = nullptr);
+                               bool* is_multikey = nullptr,
+                               absl::string_view prefix = {},
+                               absl::string_view suffix = {});
 
 }  // namespace ttldb
 

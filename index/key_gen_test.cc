@@ -7,6 +7,7 @@
 
 #include "base/status.h"
 #include "document/json.h"
+#include "document/path_keys.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 
@@ -208,6 +209,106 @@ TEST(KeyGenTest, Sparse) {
   EXPECT_EQ(Keys(single, R"({"a": []})").size(), 0u);
   EXPECT_EQ(Keys(Spec({{"a", 1}}, true), R"({"a": []})"),
             Expected(single, {{"EMPTY"}}));
+}
+
+// The keys of the general generator (document/path_keys.h), encoded as
+// GenerateIndexKeys encodes them: what its shortcut for top-level,
+// non-array fields must reproduce exactly.
+std::vector<std::string> GeneralKeys(const proto::IndexSpec& spec,
+                                     const Value& doc) {
+  std::vector<std::string> paths;
+  for (const proto::KeyField& kf : spec.key()) paths.push_back(kf.path());
+  std::vector<std::vector<KeyElement>> tuples;
+  EXPECT_TRUE(
+      PathKeyGenerator(paths, spec.sparse()).GetKeys(doc, &tuples).ok());
+  std::vector<std::string> out;
+  for (const auto& tuple : tuples) {
+    std::string key;
+    for (int f = 0; f < spec.key_size(); ++f) {
+      const bool desc = spec.key(f).direction() < 0;
+      switch (tuple[f].kind) {
+        case KeyElement::Kind::kValue:
+          AppendKeyValue(*tuple[f].value, desc, &key);
+          break;
+        case KeyElement::Kind::kNull:
+          AppendKeyValue(Value::Null(), desc, &key);
+          break;
+        case KeyElement::Kind::kEmptyArray:
+          AppendEmptyArrayKey(desc, &key);
+          break;
+      }
+    }
+    out.push_back(key);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+TEST(KeyGenTest, TopLevelFieldsAgreeWithTheGeneralGenerator) {
+  const std::vector<proto::IndexSpec> specs = {
+      Spec({{"a", 1}}),
+      Spec({{"a", -1}}),
+      Spec({{"a", 1}}, /*sparse=*/true),
+      Spec({{"a", 1}, {"b", -1}}),
+      Spec({{"a", 1}, {"b", 1}}, /*sparse=*/true),
+      Spec({{"b", 1}, {"a", 1}, {"c", -1}}),
+      Spec({{"a", 1}, {"b.c", 1}}),  // dotted: the general path
+      Spec({{"f1", 1},
+            {"f2", 1},
+            {"f3", 1},
+            {"f4", 1},
+            {"f5", 1},
+            {"f6", 1},
+            {"f7", 1},
+            {"f8", 1},
+            {"a", 1}}),  // > 8 fields
+  };
+  const std::vector<std::string> docs = {
+      R"({})",
+      R"({"a": 1})",
+      R"({"a": null})",
+      R"({"a": {"$date": {"$numberLong": "1700000000000"}}, "b": "x"})",
+      R"({"a": {"x": 1, "y": [1, 2]}, "b": {"c": 5}})",
+      R"({"b": 2.5, "c": {"$numberDecimal": "1.0"}})",
+      R"({"a": [1, 2], "b": 3})",
+      R"({"a": [], "b": null})",
+      R"({"b": [{"c": 1}, {"c": 2}]})",
+      R"({"a": "first", "a": "second", "b": true})",  // duplicate names
+      R"({"a": {"$minKey": 1}, "b": {"$maxKey": 1}, "c": "z"})",
+      R"({"f1": 1, "f8": 8, "a": 0})",
+  };
+  for (const proto::IndexSpec& spec : specs) {
+    for (const std::string& json : docs) {
+      Value doc = ParseDocument(json).value();
+      std::vector<std::string> keys;
+      ASSERT_TRUE(GenerateIndexKeys(spec, doc, &keys).ok()) << json;
+      EXPECT_EQ(keys, GeneralKeys(spec, doc))
+          << spec.ShortDebugString() << " " << json;
+    }
+  }
+}
+
+TEST(KeyGenTest, PrefixAndSuffixSurroundEveryKey) {
+  const std::string prefix("\x01\x02ix", 4), suffix("\x00id\xff", 4);
+  for (const char* json :
+       {R"({"a": 7, "b": "s"})", R"({"a": [3, 1, 3, 2], "b": "s"})",
+        R"({"b": "s"})"}) {
+    for (const auto& spec : {Spec({{"a", 1}, {"b", -1}}), Spec({{"a", -1}})}) {
+      Value doc = ParseDocument(json).value();
+      std::vector<std::string> bare, affixed;
+      bool multikey_bare = false, multikey_affixed = false;
+      ASSERT_TRUE(GenerateIndexKeys(spec, doc, &bare, &multikey_bare).ok());
+      ASSERT_TRUE(GenerateIndexKeys(spec, doc, &affixed, &multikey_affixed,
+                                    prefix, suffix)
+                      .ok());
+      ASSERT_EQ(affixed.size(), bare.size()) << json;
+      for (size_t i = 0; i < bare.size(); ++i) {
+        EXPECT_EQ(affixed[i], prefix + bare[i] + suffix) << json;
+      }
+      EXPECT_EQ(multikey_affixed, multikey_bare);
+    }
+  }
 }
 
 TEST(KeyGenTest, EmptyKeyPatternIsAnError) {

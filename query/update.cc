@@ -1135,15 +1135,7 @@ absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, doc, modified);
   Value work = *doc;
-  if (!dynamic_) {
-    for (const UpdateOp& op : ops_) {
-      RETURN_IF_ERROR(
-          ApplyOp(op, op.parts, op.path, &work, now_millis, is_insert));
-    }
-  } else {
-    RETURN_IF_ERROR(
-        ApplyDynamic(&work, now_millis, is_insert, matched_position));
-  }
+  RETURN_IF_ERROR(ApplyOps(&work, now_millis, is_insert, matched_position));
   if (const Value* id = doc->Get("_id")) {
     const Value* new_id = work.Get("_id");
     if (new_id == nullptr || !ExactEqual(*id, *new_id)) return ImmutableId();
@@ -1153,6 +1145,36 @@ absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
     *modified = true;
   }
   return absl::OkStatus();
+}
+
+absl::Status Update::ApplyToCopy(const Value& original, Value* copy,
+                                 int64_t now_millis, bool is_insert,
+                                 bool* modified,
+                                 std::optional<size_t> matched_position) const {
+  *modified = false;
+  if (!copy->is_object()) {
+    return Err(kBadValue, "can only update a document (an object)");
+  }
+  if (replacement_) return ApplyReplacement(replacement_doc_, copy, modified);
+  RETURN_IF_ERROR(ApplyOps(copy, now_millis, is_insert, matched_position));
+  if (const Value* id = original.Get("_id")) {
+    const Value* new_id = copy->Get("_id");
+    if (new_id == nullptr || !ExactEqual(*id, *new_id)) return ImmutableId();
+  }
+  *modified = !ExactEqual(*copy, original);
+  return absl::OkStatus();
+}
+
+absl::Status Update::ApplyOps(Value* work, int64_t now_millis, bool is_insert,
+                              std::optional<size_t> matched_position) const {
+  if (!dynamic_) {
+    for (const UpdateOp& op : ops_) {
+      RETURN_IF_ERROR(
+          ApplyOp(op, op.parts, op.path, work, now_millis, is_insert));
+    }
+    return absl::OkStatus();
+  }
+  return ApplyDynamic(work, now_millis, is_insert, matched_position);
 }
 
 // Resolves every path against the document before the update (conflicts

@@ -137,6 +137,15 @@ class Update {
                      bool* modified,
                      std::optional<size_t> matched_position) const;
 
+  // As Apply with `matched_position`, for a caller that has already copied
+  // the document: `*copy` starts equal to `original` and receives the
+  // result; on error it is left in any state (the caller discards it).
+  // Saves Apply's own copy of the document (an update's largest cost
+  // outside LevelDB after the read). *modified compares with `original`.
+  absl::Status ApplyToCopy(const Value& original, Value* copy,
+                           int64_t now_millis, bool is_insert, bool* modified,
+                           std::optional<size_t> matched_position) const;
+
   // True when a path holds "$": the caller must pass the matched position.
   bool needs_matched_position() const { return positional_; }
 
@@ -146,6 +155,10 @@ class Update {
   const Value& replacement() const { return replacement_doc_; }
 
  private:
+  // The operators (or, with "$" or arrayFilters, their resolved targets)
+  // applied to *work; no checks of the result.
+  absl::Status ApplyOps(Value* work, int64_t now_millis, bool is_insert,
+                        std::optional<size_t> matched_position) const;
   absl::Status ApplyDynamic(Value* work, int64_t now_millis, bool is_insert,
                             std::optional<size_t> matched) const;
 

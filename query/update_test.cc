@@ -28,6 +28,24 @@ std::string Upd(const std::string& update, const std::string& doc,
   bool modified = true;
   absl::Status s = u->Apply(&d, kNow, is_insert, &modified);
   if (modified_out != nullptr) *modified_out = modified;
+  // ApplyToCopy (the engine's update path, which has copied the document
+  // already) agrees with Apply on every case of this file: status, result
+  // and *modified.
+  {
+    const Value original = Doc(doc);
+    Value copy = original;
+    bool copy_modified = !modified;
+    absl::Status cs = u->ApplyToCopy(original, &copy, kNow, is_insert,
+                                     &copy_modified, std::nullopt);
+    EXPECT_EQ(cs.code(), s.code()) << update << " " << doc;
+    EXPECT_EQ(cs.message(), s.message()) << update << " " << doc;
+    if (s.ok()) {
+      EXPECT_EQ(ToJson(copy, JsonFormat::kCanonical),
+                ToJson(d, JsonFormat::kCanonical))
+          << update << " " << doc;
+      EXPECT_EQ(copy_modified, modified) << update << " " << doc;
+    }
+  }
   if (!s.ok()) {
     EXPECT_EQ(ToJson(d, JsonFormat::kCanonical), before) << "not atomic";
     EXPECT_FALSE(modified);

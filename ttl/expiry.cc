@@ -30,9 +30,22 @@ void ConsiderDate(const Value& v, std::optional<int64_t>* earliest) {
 std::optional<int64_t> EarliestIndexedDateMillis(const proto::IndexSpec& spec,
                                                  const Value& doc) {
   if (spec.key_size() < 1) return std::nullopt;
-  std::vector<const Value*> values;
-  CollectPathValues(doc, spec.key(0).path(), &values);
+  const std::string& path = spec.key(0).path();
   std::optional<int64_t> earliest;
+  if (doc.is_object() && path.find('.') == std::string::npos) {
+    // A top-level field (the usual TTL index): what CollectPathValues
+    // collects for one component, without its vectors.
+    const Value* v = doc.Get(path);
+    if (v == nullptr) return earliest;
+    if (v->is_array()) {
+      for (const Value& item : v->array_items()) ConsiderDate(item, &earliest);
+    } else {
+      ConsiderDate(*v, &earliest);
+    }
+    return earliest;
+  }
+  std::vector<const Value*> values;
+  CollectPathValues(doc, path, &values);
   for (const Value* v : values) {
     if (v->is_array()) {
       // An array at the end of the path contributes its elements (one

@@ -1,7 +1,9 @@
 #include "ttl/expiry.h"
 
 #include <limits>
+#include <vector>
 
+#include "document/path.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {
@@ -67,6 +69,21 @@ TEST(EarliestIndexedDateTest, ArraysGiveTheirSmallestDate) {
           spec,
           Doc("t", Value::MakeArray({Value::MakeArray({Value::Date(1)})}))),
       std::nullopt);
+}
+
+// A top-level path reads the field without CollectPathValues; it must
+// agree with it, also where a document repeats a field name (both take
+// the first, as Value::Get does).
+TEST(EarliestIndexedDateTest, TopLevelFieldAgreesWithCollectPathValues) {
+  const proto::IndexSpec spec = SpecOn("t");
+  const Value dup = Value::MakeObject(
+      {{"t", Value::Date(9)}, {"t", Value::Date(1)}, {"u", Value::Date(0)}});
+  EXPECT_EQ(EarliestIndexedDateMillis(spec, dup), 9);
+  std::vector<const Value*> values;
+  CollectPathValues(dup, "t", &values);
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_EQ(values[0]->date_millis(), 9);
+  EXPECT_EQ(EarliestIndexedDateMillis(spec, Value::MakeObject()), std::nullopt);
 }
 
 TEST(EarliestIndexedDateTest, DottedPathThroughArrayOfObjects) {
