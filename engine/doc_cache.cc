@@ -154,7 +154,7 @@ std::shared_ptr<const Value> DocCache::LookupImpl(absl::string_view key,
     if (admit != nullptr) {
       // Room for one more entry of the shard's average charge.
       const size_t average = s.map.empty() ? 0 : s.used / s.map.size();
-      *admit = s.used + average <= shard_capacity_ || ++s.misses % 8 == 0;
+      *admit = AdmitLocked(s, average);
     }
     return nullptr;
   }
@@ -162,6 +162,17 @@ std::shared_ptr<const Value> DocCache::LookupImpl(absl::string_view key,
     s.lru.splice(s.lru.begin(), s.lru, it->second);
   }
   return it->second->doc;
+}
+
+bool DocCache::AdmitLocked(Shard& s, size_t charge) const {
+  return s.used + charge <= shard_capacity_ || ++s.misses % 8 == 0;
+}
+
+bool DocCache::Admit(absl::string_view key, size_t charge) {
+  if (charge > shard_capacity_) return false;
+  Shard& s = ShardOf(key);
+  MutexLock l(&s.mu);
+  return AdmitLocked(s, charge);
 }
 
 uint64_t DocCache::Ticket(absl::string_view key) {

@@ -74,6 +74,10 @@ class DocCache {
   // Lookup that only wants the ticket (tests): counts no miss.
   std::shared_ptr<const Value> Lookup(absl::string_view key,
                                       uint64_t* ticket = nullptr);
+  // Whether a write of a key not read before (an insert) should cache its
+  // document of `charge` bytes: the policy of Miss::admit, judged with the
+  // document's own charge.
+  bool Admit(absl::string_view key, size_t charge);
   // Take before reading the key from LevelDB; pass to Insert.
   uint64_t Ticket(absl::string_view key);
   // Caches `doc` (read after Ticket returned `ticket`), charged `charge`
@@ -125,6 +129,9 @@ class DocCache {
   // The key's hash, as every shard's table computes it (so a lookup hashes
   // the key once, for its shard and its table).
   static size_t Hash(absl::string_view key);
+  // Miss::admit's rule for an entry of `charge` bytes; counts the miss.
+  bool AdmitLocked(Shard& s, size_t charge) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
   static int ShardIndex(size_t hash);
   int ShardIndex(absl::string_view key) const { return ShardIndex(Hash(key)); }
   Shard& ShardOf(absl::string_view key) { return shards_[ShardIndex(key)]; }
