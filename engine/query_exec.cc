@@ -12,6 +12,7 @@
 #include "engine/blocking_sort.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/leading_entries.h"
 #include "engine/read_options.h"
 #include "leveldb/db.h"
 #include "ttl/expiry.h"
@@ -160,6 +161,19 @@ class PlanCursor : public Cursor {
       }
       plan_.multikey_ranges.reset();
       plan_.sort_needs_not_multikey = false;
+    }
+    // No entry below the Date bracket of an ascending TTL index in this
+    // snapshot (the count is read after taking it: engine/
+    // leading_entries.h): the ranges start at the Dates, so that a scan from
+    // the low end (a sort on the whole index) does not seek below them and
+    // step over the tombstones a TTL pass left at the bottom of the bracket
+    // (LevelDB's Seek walks them up to the first live key).
+    if (plan_.kind == QueryPlan::Kind::kIndexScan &&
+        LeadingEntries::Eligible(*plan_.index) &&
+        engine_->leading_entries().KnownNone(plan_.index->prefix)) {
+      plan_.ranges = Subtract(
+          plan_.ranges, {plan_.index->prefix,
+                         LeadingEntries::DateBracket(plan_.index->prefix)});
     }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).

@@ -367,6 +367,13 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
     RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
     for (const std::string& k : keys) evictions->batch.Delete(k);
     evictions->keys += keys.size();
+    if (LeadingEntries::Eligible(*idx)) {
+      for (const std::string& k : keys) {
+        if (LeadingEntries::IsBelowDates(k, idx->prefix.size())) {
+          ++evictions->leading_removed[idx->prefix];
+        }
+      }
+    }
   }
   for (const auto& idx : state.building) {
     RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
@@ -526,6 +533,19 @@ absl::Status Engine::WriteDocumentLocked(
     std::set_difference(after.begin(), after.end(), before.begin(),
                         before.end(), std::back_inserter(added));
     for (const std::string& k : removed) batch.Delete(k);
+    if (LeadingEntries::Eligible(idx)) {
+      // Entries below the Date bracket (engine/leading_entries.h): added
+      // ones are counted before the commit, removed ones after it.
+      int64_t up = 0, down = 0;
+      for (const std::string& k : added) {
+        up += LeadingEntries::IsBelowDates(k, idx.prefix.size());
+      }
+      for (const std::string& k : removed) {
+        down += LeadingEntries::IsBelowDates(k, idx.prefix.size());
+      }
+      if (up > 0) leading_.Add(idx.prefix, up);
+      if (down > 0) evictions.leading_removed[idx.prefix] += down;
+    }
     for (const std::string& k : added) {
       while (idx.spec.unique()) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
@@ -616,6 +636,9 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  for (const auto& [prefix, n] : evictions.leading_removed) {
+    leading_.Add(prefix, -n);
   }
   if (inserting) {
     auto bound = doc_key_bound_.find(state.info.id());
