@@ -1024,6 +1024,34 @@ void Engine::ScheduleCompactionTask(std::function<void()> task) {
   compact_cv_.SignalAll();
 }
 
+std::string Engine::DocScanStart(uint32_t coll_id,
+                                 const std::string& doc_prefix) {
+  if (!any_doc_floor_.load()) return doc_prefix;
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it == doc_floor_.end() || it->second < doc_prefix) return doc_prefix;
+  return it->second;
+}
+
+std::optional<std::string> Engine::DocFloorLocked(uint32_t coll_id) {
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it == doc_floor_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Engine::SetDocFloorLocked(uint32_t coll_id, std::string key) {
+  MutexLock l(&floor_mu_);
+  doc_floor_[coll_id] = std::move(key);
+  any_doc_floor_.store(true);
+}
+
+void Engine::LowerDocFloorLocked(uint32_t coll_id, const std::string& key) {
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it != doc_floor_.end() && key < it->second) it->second = key;
+}
+
 void Engine::CountLeading(const IndexState& index) {
   const std::string end = LeadingEntries::DateBracket(index.prefix);
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));

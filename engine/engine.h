@@ -312,6 +312,11 @@ class Engine : public TtlStore {
   // Blocks until no compaction (range or task) is queued or running (tests,
   // benchmarks).
   void WaitForCompactions();
+  // The key a collection scan of collection `coll_id` may start at: no
+  // live document key lies below it (its document prefix when unknown).
+  // Read before AND after taking the scan's snapshot and start at the
+  // lower of the two (see doc_floor_).
+  std::string DocScanStart(uint32_t coll_id, const std::string& doc_prefix);
   // Per ascending TTL index: its entries below the Date bracket
   // (engine/leading_entries.h). Read after taking a snapshot.
   const LeadingEntries& leading_entries() const { return leading_; }
@@ -539,6 +544,28 @@ class Engine : public TtlStore {
   std::atomic<int64_t> ttl_compacted_index_ranges_{0};
   std::atomic<int64_t> ttl_compacted_document_runs_{0};
   std::atomic<int64_t> ttl_checked_samples_{0};
+  // Per collection id: a document key below which the collection holds no
+  // live document, when known. Set by a TTL pass (engine/ttl_sweep.cc)
+  // from its first chunk on, and raised past each chunk's deletions when
+  // they start at it (time-ordered _ids: the expired documents are a
+  // prefix of the _id order), so a collection scan right after the pass
+  // does not step over their tombstones until the compaction removes them
+  // (issue 19, round 5 session 7). Lowered by an insert below it before
+  // the insert commits; raised only after the deletions commit; so a
+  // reader that reads it before and after taking its snapshot and starts
+  // at the lower value misses nothing its snapshot holds. Changed under
+  // write_mu_ and floor_mu_, read under floor_mu_.
+  mutable Mutex floor_mu_;
+  std::map<uint32_t, std::string> doc_floor_ ABSL_GUARDED_BY(floor_mu_);
+  std::atomic<bool> any_doc_floor_{false};
+  // The floor of `coll_id`, if known. Caller holds write_mu_.
+  std::optional<std::string> DocFloorLocked(uint32_t coll_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  void SetDocFloorLocked(uint32_t coll_id, std::string key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Lowers a known floor of `coll_id` to `key` if `key` lies below it.
+  void LowerDocFloorLocked(uint32_t coll_id, const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Entries below the Date bracket per ascending TTL index, and whether
   // Init has counted them (from then on Publish counts new TTL indexes).
   LeadingEntries leading_;

@@ -14,12 +14,15 @@
 // straight to the first live Date, so the pass's compaction can run in the
 // background.
 //
-// Consistency with a reader's snapshot (the same rule as the multikey
-// flag): a writer that adds entries below the bracket raises the count
-// before it commits, and one that removes entries lowers it after its
-// commit; a reader reads the count after taking its snapshot. So a count of
-// 0 read after the snapshot means the snapshot holds no such entry. A
-// failed commit leaves the count too high (only conservative).
+// Consistency with a reader's snapshot: a writer that adds entries below
+// the bracket raises the count before it commits, and one that removes
+// entries lowers it after its commit; a reader reads the count before AND
+// after taking its snapshot and skips only when both are 0. An entry the
+// snapshot holds was either added (its commit precedes the snapshot, so
+// the raise precedes the read after) or not yet removed when the snapshot
+// was taken (the lowering follows the snapshot, so the read before still
+// counts it). A failed commit leaves the count too high (only
+// conservative). All under the writers' lock on the writers' side.
 //
 // An index is counted (under the writers' lock, by one scan of its entries
 // below the bracket) at open and when it is first published with a TTL;

@@ -287,6 +287,41 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
       it.reset();
       const int64_t n = deleted_keys.size();
+      // The collection's floor (Engine::doc_floor_): known from the first
+      // chunk on (one Seek), and moved past this chunk's deletions when
+      // they include it, by a walk over the keys they delete (still live
+      // here, before the commit); raised after the commit.
+      std::string new_floor;
+      if (n > 0) {
+        std::optional<std::string> floor = DocFloorLocked(state->info.id());
+        std::unique_ptr<leveldb::Iterator> fit(
+            db_->NewIterator(VerifiedRead()));
+        if (!floor.has_value()) {
+          fit->Seek(doc_prefix);
+          floor = fit->Valid() && fit->key().starts_with(doc_prefix)
+                      ? std::string(fit->key().data(), fit->key().size())
+                      : KeyPrefixEnd(doc_prefix);
+          if (fit->status().ok()) SetDocFloorLocked(state->info.id(), *floor);
+        }
+        std::vector<absl::string_view> sorted(deleted_keys.begin(),
+                                              deleted_keys.end());
+        std::sort(sorted.begin(), sorted.end());
+        if (std::binary_search(sorted.begin(), sorted.end(),
+                               absl::string_view(*floor))) {
+          for (fit->Seek(*floor);
+               fit->Valid() && fit->key().starts_with(doc_prefix) &&
+               std::binary_search(
+                   sorted.begin(), sorted.end(),
+                   absl::string_view(fit->key().data(), fit->key().size()));
+               fit->Next()) {
+          }
+          if (fit->status().ok()) {
+            new_floor = fit->Valid() && fit->key().starts_with(doc_prefix)
+                            ? std::string(fit->key().data(), fit->key().size())
+                            : KeyPrefixEnd(doc_prefix);
+          }
+        }
+      }
       if (n > 0) {
         leveldb::Status s = CommitDeletes(&batch, deleted_keys);
         if (!s.ok()) {
@@ -298,6 +333,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         }
         for (const auto& [prefix, removed] : leading_removed) {
           leading_.Add(prefix, -removed);
+        }
+        if (!new_floor.empty()) {
+          SetDocFloorLocked(state->info.id(), std::move(new_floor));
         }
       }
       leading_removed.clear();

@@ -618,6 +618,11 @@ absl::Status Engine::WriteDocumentLocked(
       }
     }
   }
+  if (inserting && any_doc_floor_.load()) {
+    // Before the commit (Engine::doc_floor_): a scan whose snapshot holds
+    // this document then starts at or below it.
+    LowerDocFloorLocked(state.info.id(), doc_key);
+  }
   if (doc_cache_ != nullptr) {
     doc_cache_->BeginWrite(doc_key);
     if (!evicted_keys.empty()) doc_cache_->BeginWrites(evicted_keys);
