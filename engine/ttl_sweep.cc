@@ -294,20 +294,25 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       std::string new_floor;
       if (n > 0) {
         std::optional<std::string> floor = DocFloorLocked(state->info.id());
-        std::unique_ptr<leveldb::Iterator> fit(
-            db_->NewIterator(VerifiedRead()));
+        std::unique_ptr<leveldb::Iterator> fit;
+        auto key_or_end = [&]() {
+          return fit->Valid() && fit->key().starts_with(doc_prefix)
+                     ? std::string(fit->key().data(), fit->key().size())
+                     : KeyPrefixEnd(doc_prefix);
+        };
         if (!floor.has_value()) {
+          fit.reset(db_->NewIterator(VerifiedRead()));
           fit->Seek(doc_prefix);
-          floor = fit->Valid() && fit->key().starts_with(doc_prefix)
-                      ? std::string(fit->key().data(), fit->key().size())
-                      : KeyPrefixEnd(doc_prefix);
+          floor = key_or_end();
           if (fit->status().ok()) SetDocFloorLocked(state->info.id(), *floor);
         }
-        std::vector<absl::string_view> sorted(deleted_keys.begin(),
-                                              deleted_keys.end());
-        std::sort(sorted.begin(), sorted.end());
-        if (std::binary_search(sorted.begin(), sorted.end(),
-                               absl::string_view(*floor))) {
+        // Usually not: the walk is paid only when a prefix expires.
+        if (std::find(deleted_keys.begin(), deleted_keys.end(), *floor) !=
+            deleted_keys.end()) {
+          std::vector<absl::string_view> sorted(deleted_keys.begin(),
+                                                deleted_keys.end());
+          std::sort(sorted.begin(), sorted.end());
+          if (fit == nullptr) fit.reset(db_->NewIterator(VerifiedRead()));
           for (fit->Seek(*floor);
                fit->Valid() && fit->key().starts_with(doc_prefix) &&
                std::binary_search(
@@ -315,11 +320,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
                    absl::string_view(fit->key().data(), fit->key().size()));
                fit->Next()) {
           }
-          if (fit->status().ok()) {
-            new_floor = fit->Valid() && fit->key().starts_with(doc_prefix)
-                            ? std::string(fit->key().data(), fit->key().size())
-                            : KeyPrefixEnd(doc_prefix);
-          }
+          if (fit->status().ok()) new_floor = key_or_end();
         }
       }
       if (n > 0) {
@@ -451,6 +452,20 @@ void Engine::CompactSwept(const std::string& index_begin,
                           std::vector<std::string> doc_sample,
                           int64_t sample_stride) {
   const absl::Time start = absl::Now();
+  // CompactRange first switches LevelDB's memtable and log, and the old log
+  // is synced as it is closed (engine/log_sync_env.h) under LevelDB's
+  // mutex: every read that needs it (a new iterator or snapshot, a Get)
+  // waited for that fsync, 5-13 ms on a loaded VM, right after the pass
+  // (docs/BENCHMARKS.md, round 5 session 7). A synced empty write first
+  // does the fsync with the mutex released (LevelDB syncs the log outside
+  // it), leaving the close almost nothing to sync.
+  if (log_unsynced_.load()) {
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::WriteBatch empty;
+    // A failure is sticky (Commit) and logged; the compaction goes on.
+    (void)Commit(wo, &empty);
+  }
   leveldb::Slice ib(index_begin), ie(index_end);
   db_->CompactRange(&ib, &ie);
   ++ttl_compacted_index_ranges_;
