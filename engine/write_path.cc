@@ -488,6 +488,9 @@ absl::Status Engine::WriteDocumentLocked(
   // time; it goes into the document's batch (MongoDB's multikey flag).
   std::optional<proto::CollectionInfo> multikey_info;
   std::vector<std::string> removed, added;
+  // Entries below the Date bracket this write adds, by index (raised just
+  // before the commit, so a write that fails a later check leaves no trace).
+  absl::InlinedVector<std::pair<const std::string*, int64_t>, 2> leading_up;
   static const std::vector<std::string> kNone;
   for (size_t i = 0; i < indexes.size(); ++i) {
     const IndexState& idx = *indexes[i];
@@ -543,7 +546,7 @@ absl::Status Engine::WriteDocumentLocked(
       for (const std::string& k : removed) {
         down += LeadingEntries::IsBelowDates(k, idx.prefix.size());
       }
-      if (up > 0) leading_.Add(idx.prefix, up);
+      if (up > 0) leading_up.emplace_back(&idx.prefix, up);
       if (down > 0) evictions.leading_removed[idx.prefix] += down;
     }
     for (const std::string& k : added) {
@@ -618,6 +621,7 @@ absl::Status Engine::WriteDocumentLocked(
       }
     }
   }
+  for (const auto& [prefix, n] : leading_up) leading_.Add(*prefix, n);
   if (inserting && any_doc_floor_.load()) {
     // Before the commit (Engine::doc_floor_): a scan whose snapshot holds
     // this document then starts at or below it.
