@@ -179,6 +179,43 @@ TEST_F(CrudTest, FindAndGetMoreBatches) {
                    R"( not found","code":43,"codeName":"CursorNotFound"})"));
 }
 
+// A backward scan through find and getMore: sort {_id: -1}, and {a: 1}
+// over the index {a: -1}, continue from where the previous batch stopped
+// (getmore_cmd_basic.js batches; planner_analysis.cpp reverses the scan).
+TEST_F(CrudTest, FindAndGetMoreBackward) {
+  Run("test", R"({"createIndexes": "c", "indexes": [{"key": {"a": -1},
+      "name": "a_-1"}]})");
+  std::string docs;
+  for (int i = 0; i < 7; ++i) {
+    absl::StrAppend(&docs, i == 0 ? "" : ",", "{\"_id\":", i, ",\"a\":", 10 - i,
+                    "}");
+  }
+  Run("test", "{\"insert\": \"c\", \"documents\": [" + docs + "]}");
+  for (const char* sort : {R"({"_id": -1})", R"({"a": 1})"}) {
+    Value first = Run("test", absl::StrCat(R"({"find": "c", "sort": )", sort,
+                                           R"(, "batchSize": 3})"));
+    const Value* cursor = first.Get("cursor");
+    ASSERT_NE(cursor, nullptr) << ToJson(first);
+    EXPECT_EQ(ToJson(*cursor->Get("firstBatch")),
+              R"([{"_id":6,"a":4},{"_id":5,"a":5},{"_id":4,"a":6}])")
+        << sort;
+    const int64_t id = cursor->Get("id")->int64_value();
+    ASSERT_GT(id, 0);
+    const std::string more =
+        absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                     R"("}, "collection": "c", "batchSize": 3})");
+    Value second = Run("test", more);
+    EXPECT_EQ(ToJson(*second.Get("cursor")->Get("nextBatch")),
+              R"([{"_id":3,"a":7},{"_id":2,"a":8},{"_id":1,"a":9}])")
+        << sort;
+    Value third = Run("test", more);
+    EXPECT_EQ(ToJson(*third.Get("cursor")->Get("nextBatch")),
+              R"([{"_id":0,"a":10}])")
+        << sort;
+    EXPECT_EQ(third.Get("cursor")->Get("id")->int64_value(), 0);
+  }
+}
+
 // limit, skip, projection, singleBatch; a batch that reaches the limit
 // closes the cursor (id 0).
 TEST_F(CrudTest, FindOptions) {

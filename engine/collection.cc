@@ -488,9 +488,13 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
     const SortSpec* sort = q.sort.has_value() ? &*q.sort : nullptr;
     ASSIGN_OR_RETURN(QueryPlan plan, PlanQuery(*state, q.filter, sort, q.hint));
     SkipExpiredEntries(*engine_, now, &plan);
+    // MongoDB's COLLSCAN and IXSCAN say which way they scan.
+    const Value direction =
+        Value::String(plan.backward ? "backward" : "forward");
     switch (plan.kind) {
       case QueryPlan::Kind::kCollectionScan:
         plan_doc.emplace_back("stage", Value::String("COLLSCAN"));
+        plan_doc.emplace_back("direction", direction);
         break;
       case QueryPlan::Kind::kIdLookup:
         plan_doc.emplace_back("stage", Value::String("IDHACK"));
@@ -505,6 +509,7 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
         }
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
         plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));
+        plan_doc.emplace_back("direction", direction);
         plan_doc.emplace_back("indexBounds", plan.bounds);
         if (!plan.skipped_expired_bounds.is_null()) {
           // ttldb only: the expired entries hidden documents hold.

@@ -14,6 +14,7 @@
 #include "engine/keys.h"
 #include "engine/leading_entries.h"
 #include "engine/read_options.h"
+#include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "ttl/expiry.h"
 
@@ -42,7 +43,11 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
       plan.kind = QueryPlan::Kind::kIdLookup;
       std::set<std::string> encoded;
       for (const Value& v : chosen.ids) encoded.insert(EncodeId(v));
-      plan.ids.assign(encoded.begin(), encoded.end());
+      if (chosen.backward) {
+        plan.ids.assign(encoded.rbegin(), encoded.rend());
+      } else {
+        plan.ids.assign(encoded.begin(), encoded.end());
+      }
       break;
     }
     case planner::Plan::Kind::kIndexScan:
@@ -52,6 +57,7 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
   }
   plan.ranges = std::move(chosen.ranges);
   plan.multikey_ranges = std::move(chosen.multikey_ranges);
+  plan.backward = chosen.backward;
   plan.provides_sort = chosen.provides_sort;
   plan.sort_needs_not_multikey = chosen.sort_needs_not_multikey;
   plan.sort_reason = std::move(chosen.sort_reason);
@@ -202,7 +208,15 @@ class PlanCursor : public Cursor {
     leveldb::ReadOptions ro = VerifiedRead(snapshot_);
     ro.fill_cache = true;
     it_.reset(engine_->db()->NewIterator(ro));
-    if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
+    if (plan_.backward) {
+      // The last range first; range_ counts ranges done from the end.
+      if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
+        SeekBefore(KeyPrefixEnd(state_->doc_prefix));
+      } else if (plan_.kind == QueryPlan::Kind::kIndexScan &&
+                 !plan_.ranges.empty()) {
+        SeekBefore(plan_.ranges.back().second);
+      }
+    } else if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
       // Not below the document prefix: DocScanStart never returns less.
       it_->Seek(scan_start);
     } else if (plan_.kind == QueryPlan::Kind::kIndexScan &&
@@ -290,10 +304,15 @@ class PlanCursor : public Cursor {
               "': stored document is corrupt: ", parsed.status().message()));
         }
         *doc = std::move(*parsed);
-        it_->Next();
+        if (plan_.backward) {
+          it_->Prev();
+        } else {
+          it_->Next();
+        }
         return true;
       }
       case QueryPlan::Kind::kIndexScan: {
+        if (plan_.backward) return NextBackwardEntry(doc);
         while (true) {
           if (range_ >= plan_.ranges.size()) return false;
           const auto& r = plan_.ranges[range_];
@@ -322,6 +341,53 @@ class PlanCursor : public Cursor {
       }
     }
     return false;
+  }
+
+  // Positions the iterator at the last key before `end` ("": the last key of
+  // the database), or invalid when there is none.
+  void SeekBefore(const std::string& end) {
+    if (end.empty()) {
+      it_->SeekToLast();
+      return;
+    }
+    it_->Seek(end);
+    if (it_->Valid()) {
+      it_->Prev();
+    } else if (it_->status().ok()) {
+      it_->SeekToLast();
+    }
+  }
+
+  // The index scan from the high end: ranges last to first, each [begin,
+  // end) walked from its last key down to begin (MongoDB's backward IXSCAN).
+  // range_ counts the ranges done.
+  absl::StatusOr<bool> NextBackwardEntry(std::optional<Value>* doc) {
+    while (true) {
+      if (range_ >= plan_.ranges.size()) return false;
+      const auto& r = plan_.ranges[plan_.ranges.size() - 1 - range_];
+      if (!it_->Valid() || it_->key().compare(r.first) < 0) {
+        RETURN_IF_ERROR(IterStatus());
+        // Already below the next range's end (the gap held no entry): the
+        // current key is the last one there, no seek needed. Invalid here
+        // means no key precedes this range's begin: the scan is over.
+        if (!it_->Valid()) return false;
+        if (++range_ < plan_.ranges.size()) {
+          const std::string& end =
+              plan_.ranges[plan_.ranges.size() - 1 - range_].second;
+          if (it_->key().compare(end) >= 0) SeekBefore(end);
+        }
+        continue;
+      }
+      ++stats_->keys_examined;
+      std::string id(EntryValueId(
+          absl::string_view(it_->value().data(), it_->value().size())));
+      it_->Prev();
+      // A multikey document has several entries: return it once, at the
+      // first met (its greatest key of the scan).
+      if (!seen_.insert(id).second) continue;
+      ASSIGN_OR_RETURN(*doc, engine_->ReadDocument(*state_, id, snapshot_));
+      return true;
+    }
   }
 
   absl::Status IterStatus() {

@@ -26,7 +26,8 @@ namespace ttldb {
 struct QueryPlan {
   enum class Kind { kCollectionScan, kIdLookup, kIndexScan };
   Kind kind = Kind::kCollectionScan;
-  // kIdLookup: encoded _id values, ascending, distinct.
+  // kIdLookup: encoded _id values, distinct, in scan order (ascending, or
+  // descending when `backward`).
   std::vector<std::string> ids;
   // kIndexScan: the index and key ranges [begin, end) (full LevelDB keys,
   // index prefix included), ascending, non-overlapping.
@@ -38,6 +39,10 @@ struct QueryPlan {
   // the index multikey after taking its snapshot.
   std::optional<std::vector<std::pair<std::string, std::string>>>
       multikey_ranges;
+  // Scan from the high end (planner::Plan::backward): the collection in
+  // descending _id order, or `ranges` last to first, each from its end to
+  // its begin. `ranges` stay ascending.
+  bool backward = false;
   // True when the scan order already satisfies the requested sort.
   bool provides_sort = false;
   // True when provides_sort holds only while the index is not multikey (the

@@ -22,7 +22,8 @@ struct FindOptions {
   int64_t skip = 0;
   int64_t limit = 0;  // 0: no limit
   // An index to use (MongoDB's hint): its name, or in `hint_keys` its key
-  // pattern ({a: 1}); hint_keys {$natural: 1} forces a collection scan.
+  // pattern ({a: 1}); hint_keys {$natural: 1} forces a collection scan,
+  // {$natural: -1} a backward one (descending _id order).
   // Both empty/null: the planner chooses. A hint that names no index, or a
   // hidden one, or both fields set: BadValue (2) "hint provided does not
   // correspond to an existing index". A hinted sparse or partial index

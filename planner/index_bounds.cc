@@ -12,6 +12,23 @@
 namespace ttldb {
 namespace planner {
 
+std::string RenderIntervals(const std::vector<Interval>& intervals,
+                            bool reversed) {
+  std::string out;
+  for (size_t i = 0; i < intervals.size(); ++i) {
+    const Interval& v = intervals[reversed ? intervals.size() - 1 - i : i];
+    absl::StrAppend(&out, i > 0 ? ", " : "");
+    if (reversed) {
+      absl::StrAppend(&out, v.hi_inclusive ? "[" : "(", v.hi, ", ", v.lo,
+                      v.lo_inclusive ? "]" : ")");
+    } else {
+      absl::StrAppend(&out, v.lo_inclusive ? "[" : "(", v.lo, ", ", v.hi,
+                      v.hi_inclusive ? "]" : ")");
+    }
+  }
+  return out;
+}
+
 // Values an index can look up by equality: not arrays (an array equality
 // also matches documents holding it as an element, which the index keys as
 // its elements), not regexes, not MinKey/MaxKey.
@@ -51,7 +68,7 @@ bool HasNumericComponent(absl::string_view path) {
 // Key-space ranges (without the index prefix) of one field's predicate;
 // false when the predicate cannot bound this field.
 bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
-                 std::vector<KeyRange>* out, std::string* text) {
+                 std::vector<KeyRange>* out, std::vector<Interval>* text) {
   auto point = [&](const Value& v) {
     std::string k = EncodeKeyValue(v, descending);
     out->emplace_back(k, KeyPrefixEnd(k));
@@ -63,8 +80,7 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
         return false;
       }
       point(e.operand);
-      *text =
-          absl::StrCat("[", ToJson(e.operand), ", ", ToJson(e.operand), "]");
+      *text = {Interval{ToJson(e.operand), ToJson(e.operand)}};
       return true;
     case MatchExpr::Kind::kIn: {
       if (e.operands.empty()) return false;
@@ -77,9 +93,9 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
       std::vector<Value> sorted = e.operands;
       std::sort(sorted.begin(), sorted.end(), ValueLess());
       for (const Value& v : sorted) point(v);
+      text->clear();
       for (const Value& v : sorted) {
-        absl::StrAppend(text, text->empty() ? "" : ", ", "[", ToJson(v), ", ",
-                        ToJson(v), "]");
+        text->push_back(Interval{ToJson(v), ToJson(v)});
       }
       return true;
     }
@@ -112,14 +128,12 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
       } else {
         out->emplace_back(lo, inclusive ? KeyPrefixEnd(k) : k);
       }
-      const char* op = e.kind == MatchExpr::Kind::kGt    ? "("
-                       : e.kind == MatchExpr::Kind::kGte ? "["
-                                                         : "";
       if (e.kind == MatchExpr::Kind::kGt || e.kind == MatchExpr::Kind::kGte) {
-        *text = absl::StrCat(op, ToJson(v), ", ", TypeName(v.type()), " max]");
+        *text = {Interval{ToJson(v), absl::StrCat(TypeName(v.type()), " max"),
+                          e.kind == MatchExpr::Kind::kGte, true}};
       } else {
-        *text = absl::StrCat("[", TypeName(v.type()), " min, ", ToJson(v),
-                             e.kind == MatchExpr::Kind::kLt ? ")" : "]");
+        *text = {Interval{absl::StrCat(TypeName(v.type()), " min"), ToJson(v),
+                          true, e.kind == MatchExpr::Kind::kLte}};
       }
       return true;
     }
@@ -133,7 +147,8 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
 // field): the tightest lower and upper bounds. Sets *text to the explain
 // bounds, e.g. "(1, 5)".
 KeyRange IntersectRanges(const std::vector<const MatchExpr*>& preds,
-                         bool descending, bool sparse, std::string* text) {
+                         bool descending, bool sparse,
+                         std::vector<Interval>* text) {
   KeyRange out;
   bool first = true;
   const MatchExpr* low = nullptr;   // tightest $gt/$gte
@@ -141,7 +156,7 @@ KeyRange IntersectRanges(const std::vector<const MatchExpr*>& preds,
   std::string low_bound, high_bound;
   for (const MatchExpr* p : preds) {
     std::vector<KeyRange> r;
-    std::string t;
+    std::vector<Interval> t;
     FieldRanges(*p, descending, sparse, &r, &t);
     const KeyRange& f = r.front();
     if (first || f.first > out.first) out.first = f.first;
@@ -162,17 +177,20 @@ KeyRange IntersectRanges(const std::vector<const MatchExpr*>& preds,
     }
   }
   if (out.second < out.first) out.second = out.first;  // empty
-  std::string lo =
-      low != nullptr
-          ? absl::StrCat(low->kind == MatchExpr::Kind::kGt ? "(" : "[",
-                         ToJson(low->operand))
-          : absl::StrCat("[", TypeName(high->operand.type()), " min");
-  std::string hi =
-      high != nullptr
-          ? absl::StrCat(ToJson(high->operand),
-                         high->kind == MatchExpr::Kind::kLt ? ")" : "]")
-          : absl::StrCat(TypeName(low->operand.type()), " max]");
-  *text = absl::StrCat(lo, ", ", hi);
+  Interval v;
+  if (low != nullptr) {
+    v.lo = ToJson(low->operand);
+    v.lo_inclusive = low->kind != MatchExpr::Kind::kGt;
+  } else {
+    v.lo = absl::StrCat(TypeName(high->operand.type()), " min");
+  }
+  if (high != nullptr) {
+    v.hi = ToJson(high->operand);
+    v.hi_inclusive = high->kind != MatchExpr::Kind::kLt;
+  } else {
+    v.hi = absl::StrCat(TypeName(low->operand.type()), " max");
+  }
+  *text = {std::move(v)};
   return out;
 }
 

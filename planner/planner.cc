@@ -38,6 +38,24 @@ bool IsRangeKind(Kind k) {
   return k == Kind::kGt || k == Kind::kGte || k == Kind::kLt || k == Kind::kLte;
 }
 
+// One bounded key field's explain intervals.
+struct FieldIntervals {
+  std::string path;
+  bool descending = false;
+  std::vector<Interval> intervals;
+};
+
+// Explain's indexBounds: {field: ["[lo, hi], ..."]}, each field's intervals
+// in the scan's key order (index_bounds.h RenderIntervals).
+Value BoundsValue(const std::vector<FieldIntervals>& fields, bool backward) {
+  Value::Object out;
+  for (const FieldIntervals& f : fields) {
+    out.emplace_back(f.path, Value::MakeArray({Value::String(RenderIntervals(
+                                 f.intervals, f.descending != backward))}));
+  }
+  return Value::MakeObject(std::move(out));
+}
+
 // Candidate plan over one index: the ranges of its leading fields.
 struct Candidate {
   int index = -1;
@@ -45,7 +63,8 @@ struct Candidate {
   int eq_fields = 0;                      // leading fields bound by equality
   bool range_field = false;               // a range on the field after them
   std::vector<FieldBounds> field_bounds;  // one per key field
-  Value bounds;
+  // For explain: the bounded fields' intervals, in value order.
+  std::vector<FieldIntervals> bounds;
   // Set when the range intersects several predicates (non-multikey index):
   // the ranges with only the first predicate.
   std::optional<std::vector<KeyRange>> multikey_ranges;
@@ -60,7 +79,6 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
   c.index = position;
   c.field_bounds.assign(spec.key_size(), FieldBounds::kFull);
   std::vector<KeyRange> acc = {{"", ""}};
-  Value::Object bounds;
   std::vector<absl::string_view> bounded_roots;
   for (int fi = 0; fi < spec.key_size(); ++fi) {
     const auto& field = spec.key(fi);
@@ -83,12 +101,12 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
     const MatchExpr* eq = nullptr;
     const MatchExpr* range = nullptr;
     std::vector<KeyRange> eq_ranges, range_ranges;
-    std::string eq_text, range_text;
+    std::vector<Interval> eq_text, range_text;
     std::vector<const MatchExpr*> all_ranges;  // every usable range predicate
     for (const MatchExpr* p : preds) {
       if (p->path != field.path()) continue;
       std::vector<KeyRange> tmp;
-      std::string t;
+      std::vector<Interval> t;
       if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
         if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
           eq = p;
@@ -110,7 +128,8 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
     if (use == nullptr) break;
     std::vector<KeyRange> field_ranges =
         use == eq ? std::move(eq_ranges) : std::move(range_ranges);
-    std::string text = use == eq ? std::move(eq_text) : std::move(range_text);
+    std::vector<Interval> text =
+        use == eq ? std::move(eq_text) : std::move(range_text);
     // On a multikey index two range predicates may be satisfied by two
     // different elements of one array ({a: [0, 10]} matches {$gt: 1, $lt:
     // 5}), so only the first bounds the scan; on a known non-multikey index
@@ -120,7 +139,7 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
       first_only = field_ranges;
       field_ranges = {IntersectRanges(all_ranges, desc, spec.sparse(), &text)};
     }
-    bounds.emplace_back(field.path(), Value::MakeArray({Value::String(text)}));
+    c.bounds.push_back(FieldIntervals{field.path(), desc, std::move(text)});
     std::vector<KeyRange> next;
     if (use == eq) {
       // Points: extend every accumulated prefix.
@@ -168,7 +187,6 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
   if (c.multikey_ranges.has_value()) finish(&*c.multikey_ranges);
   finish(&acc);
   c.ranges = std::move(acc);
-  c.bounds = Value::MakeObject(std::move(bounds));
   return c;
 }
 
@@ -178,7 +196,6 @@ Candidate FullScan(const IndexInfo& index, int position) {
   full.index = position;
   full.ranges = {{index.prefix, KeyPrefixEnd(index.prefix)}};
   full.field_bounds.assign(index.spec->key_size(), FieldBounds::kFull);
-  full.bounds = Value::MakeObject();
   return full;
 }
 
@@ -210,6 +227,21 @@ bool IdOrderSorts(const SortSpec* sort) {
           sort->fields()[0].second == 1);
 }
 
+// Whether a backward collection scan (or _id lookups in descending order)
+// returns documents in `sort` order: the sort is {_id: -1}.
+bool IdOrderReverses(const SortSpec* sort) {
+  return sort != nullptr && sort->fields().size() == 1 &&
+         sort->fields()[0].first == "_id" && sort->fields()[0].second == -1;
+}
+
+// Documents in _id order, forward or backward as `sort` asks: sets
+// provides_sort, backward and, when the order is not the sort's, the reason.
+void IdOrder(const SortSpec* sort, const char* reason, Plan* plan) {
+  plan->backward = IdOrderReverses(sort);
+  plan->provides_sort = plan->backward || IdOrderSorts(sort);
+  if (!plan->provides_sort) plan->sort_reason = reason;
+}
+
 // Whether `hint` names the _id index: "_id_" or the key pattern {_id: 1}.
 bool HintsIdIndex(const Hint& hint) {
   if (!hint.name.empty()) return hint.name == "_id_";
@@ -237,14 +269,24 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     if (kp.is_object() && kp.object_fields().size() == 1 &&
         kp.object_fields()[0].first == "$natural") {
       const Value& dir = kp.object_fields()[0].second;
-      if (!dir.is_number() || dir.AsDouble() != 1) {
+      if (!dir.is_number() || (dir.AsDouble() != 1 && dir.AsDouble() != -1)) {
         return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                          "ttldb supports only the hint {$natural: 1} (a "
-                          "forward collection scan)");
+                          "ttldb supports only the hints {$natural: 1} and "
+                          "{$natural: -1} (a forward or backward collection "
+                          "scan)");
       }
-      plan.provides_sort = IdOrderSorts(sort);
+      // Natural order is _id order in ttldb (documents are stored by _id):
+      // {$natural: -1} scans the collection backward.
+      plan.backward = dir.AsDouble() < 0;
+      plan.provides_sort = plan.backward
+                               ? sort == nullptr || sort->fields().empty() ||
+                                     IdOrderReverses(sort)
+                               : IdOrderSorts(sort);
       if (!plan.provides_sort) {
-        plan.sort_reason = "the hint {$natural: 1} forces a collection scan";
+        plan.sort_reason =
+            plan.backward
+                ? "the hint {$natural: -1} forces a backward collection scan"
+                : "the hint {$natural: 1} forces a collection scan";
       }
       return plan;
     }
@@ -296,18 +338,12 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
         continue;
       }
       plan.kind = Plan::Kind::kIdLookup;
-      plan.provides_sort = IdOrderSorts(sort);
-      if (!plan.provides_sort) {
-        plan.sort_reason = "the _id lookup returns documents in _id order";
-      }
+      IdOrder(sort, "the _id lookup returns documents in _id order", &plan);
       return plan;
     }
   }
   if (hinted_id) {
-    plan.provides_sort = IdOrderSorts(sort);
-    if (!plan.provides_sort) {
-      plan.sort_reason = "the hinted _id index returns documents in _id order";
-    }
+    IdOrder(sort, "the hinted _id index returns documents in _id order", &plan);
     return plan;
   }
 
@@ -337,9 +373,12 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
           IndexProvidesSort(*idx.spec, idx.multikey, c->field_bounds, *sort);
       // A plan made while the index is not multikey stays valid only while
       // it is not: the executor re-checks after taking its snapshot.
-      needs_not_multikey =
-          sorts.provided && !idx.multikey &&
-          !IndexProvidesSort(*idx.spec, true, c->field_bounds, *sort).provided;
+      if (sorts.provided && !idx.multikey) {
+        const SortProvision if_multikey =
+            IndexProvidesSort(*idx.spec, true, c->field_bounds, *sort);
+        needs_not_multikey =
+            !if_multikey.provided || if_multikey.backward != sorts.backward;
+      }
     }
     // Prefer more equality fields, then a range, then one that sorts.
     auto score = [](const Candidate& x, bool s) {
@@ -357,19 +396,18 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
   // MongoDB's planner adds such whole-index scans ("outputting soln that
   // uses index to provide sort").
   if (!best.has_value() && hinted < 0 && sort != nullptr &&
-      !IdOrderSorts(sort)) {
+      !IdOrderSorts(sort) && !IdOrderReverses(sort)) {
     for (size_t i = 0; i < indexes.size(); ++i) {
       const IndexInfo& idx = indexes[i];
       if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr) {
         continue;
       }
       Candidate full = FullScan(idx, static_cast<int>(i));
-      if (!IndexProvidesSort(*idx.spec, idx.multikey, full.field_bounds, *sort)
-               .provided) {
-        continue;
-      }
+      SortProvision sorts =
+          IndexProvidesSort(*idx.spec, idx.multikey, full.field_bounds, *sort);
+      if (!sorts.provided) continue;
       best = std::move(full);
-      best_sort.provided = true;
+      best_sort = std::move(sorts);
       best_needs_not_multikey = false;  // full bounds: multikey or not
       break;
     }
@@ -379,18 +417,17 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     plan.index = best->index;
     plan.ranges = std::move(best->ranges);
     plan.multikey_ranges = std::move(best->multikey_ranges);
-    plan.bounds = std::move(best->bounds);
     plan.provides_sort = sort == nullptr || best_sort.provided;
+    plan.backward = sort != nullptr && best_sort.provided && best_sort.backward;
+    plan.bounds = BoundsValue(best->bounds, plan.backward);
     plan.sort_needs_not_multikey = best_needs_not_multikey;
     if (!plan.provides_sort) plan.sort_reason = std::move(best_sort.reason);
     return plan;
   }
-  plan.provides_sort = IdOrderSorts(sort);
-  if (!plan.provides_sort) {
-    plan.sort_reason =
-        "no index bounds the filter, and none that holds every document "
-        "provides the sort";
-  }
+  IdOrder(sort,
+          "no index bounds the filter, and none that holds every document "
+          "provides the sort",
+          &plan);
   return plan;
 }
 

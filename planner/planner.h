@@ -42,7 +42,8 @@ struct Plan {
   enum class Kind { kCollectionScan, kIdLookup, kIndexScan };
   Kind kind = Kind::kCollectionScan;
   // kIdLookup: the _id values to look up (distinct; the executor orders
-  // them by their encoding, which is _id order).
+  // them by their encoding, which is _id order, or the reverse when
+  // `backward`).
   std::vector<Value> ids;
   // kIndexScan: the position of the index in ChoosePlan's `indexes`, and the
   // key ranges [begin, end) (index prefix included), ascending, disjoint.
@@ -53,6 +54,12 @@ struct Plan {
   // only the first of them, for an executor that finds the index multikey
   // after taking its snapshot.
   std::optional<std::vector<KeyRange>> multikey_ranges;
+  // Scan from the high end: the collection (or the _id lookups) in
+  // descending _id order, or the index ranges last to first, each from its
+  // end to its begin (MongoDB's "direction": "backward"). Set to provide a
+  // sort ({_id: -1}, or the reverse of an index's order) or by the hint
+  // {$natural: -1}.
+  bool backward = false;
   // True when the scan order already satisfies the requested sort.
   bool provides_sort = false;
   // True when provides_sort holds only while the index is not multikey: an
@@ -60,7 +67,8 @@ struct Plan {
   bool sort_needs_not_multikey = false;
   // When a sort is requested and not provided: why (for explain).
   std::string sort_reason;
-  // For explain: {field: ["[lo, hi]", ...]}.
+  // For explain: {field: ["[lo, hi], ..."]}, in the scan's key order (a
+  // backward scan's from high to low: "[5, 1)").
   Value bounds;
 };
 

@@ -147,15 +147,125 @@ TEST_F(PlannerTest, WholeIndexScanProvidesSort) {
   EXPECT_EQ(plan->index, 2);
   EXPECT_TRUE(plan->provides_sort);
   EXPECT_EQ(ToJson(plan->bounds), "{}");
-  // Not in the index's direction: a collection scan and a blocking sort.
+  EXPECT_FALSE(plan->backward);
+  // The reverse of the index's order: the same index scanned backward
+  // (planner_analysis.cpp analyzeSort reverses the scan; a multikey index
+  // with full bounds meets each document at its greatest key first).
   plan = Choose(R"({"c": 1})", R"({"a": -1})");
   ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_EQ(plan->index, 2);
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  // Neither direction: a collection scan and a blocking sort.
+  plan = Choose(R"({"c": 1})", R"({"a": 1, "b": -1})");
+  ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_FALSE(plan->provides_sort);
+}
+
+// query_planner_test.cpp ReverseScanForSort: sort {_id: -1} with no filter
+// is the _id index scanned backward ({ixscan: {pattern: {_id: 1}, dir:
+// -1}}); ttldb's _id index is the collection itself (documents are stored
+// in _id order), so a backward collection scan, and _id lookups come in
+// descending _id order.
+TEST_F(PlannerTest, IdSortBackward) {
+  Add(Spec("a_1", {{"a", 1}}), false);
+  auto plan = Choose("{}", R"({"_id": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  plan = Choose("{}", R"({"_id": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_FALSE(plan->backward);
+  plan = Choose(R"({"_id": {"$in": [3, 1]}})", R"({"_id": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIdLookup);
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  // A filter an index bounds: that index, and a blocking sort by _id.
+  plan = Choose(R"({"a": 5})", R"({"_id": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_FALSE(plan->backward);
+  // {_id: -1, a: 1} is not _id order.
+  plan = Choose("{}", R"({"_id": -1, "a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->provides_sort);
+  EXPECT_FALSE(plan->backward);
+}
+
+// Backward index scans and their explain bounds: each field's intervals in
+// the scan's key order, high to low for an ascending field scanned
+// backward or a descending one scanned forward (MongoDB's
+// index_bounds_builder.cpp IndexBoundsBuilder::alignBounds(bounds, kp,
+// scanDir) reverses the interval list and each interval of every field
+// whose direction times scanDir is -1: "[5.0, 1.0)").
+TEST_F(PlannerTest, BackwardIndexScanBounds) {
+  Add(Spec("a_1_b_1", {{"a", 1}, {"b", 1}}), false);
+  auto plan = Choose(R"({"a": {"$gt": 1, "$lte": 5}})", R"({"a": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, Plan::Kind::kIndexScan);
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"js({"a":["[5, 1)"]})js");
+  // The sort {a: -1, b: -1} is the reverse of {a: 1, b: 1}.
+  plan = Choose(R"({"a": {"$in": [2, 1, 3]}})", R"({"a": -1, "b": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"({"a":["[3, 3], [2, 2], [1, 1]"]})");
+  // An equality prefix, then the sort field reversed.
+  plan = Choose(R"({"a": 7, "b": {"$gte": 2}})", R"({"b": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"({"a":["[7, 7]"],"b":["[int max, 2]"]})");
+  // Forward, unchanged.
+  plan = Choose(R"({"a": {"$gt": 1, "$lte": 5}})", R"({"a": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"({"a":["(1, 5]"]})");
+
+  // A descending field: forward bounds high to low, backward low to high.
+  Add(Spec("c_-1", {{"c", -1}}), false);
+  plan = Choose(R"({"c": {"$lt": 4}})", R"({"c": -1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->index, 1);
+  EXPECT_FALSE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"({"c":["(4, int min]"]})");
+  plan = Choose(R"({"c": {"$lt": 4}})", R"({"c": 1})");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  EXPECT_TRUE(plan->backward);
+  EXPECT_EQ(ToJson(plan->bounds), R"js({"c":["[int min, 4)"]})js");
+}
+
+// {$natural: -1}: a backward collection scan, which provides {_id: -1}
+// (ttldb's natural order is _id order).
+TEST_F(PlannerTest, NaturalHintBackward) {
+  Hint natural;
+  natural.key_pattern = Doc(R"({"$natural": -1})");
+  auto plan = Choose("{}", "", natural);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
+  EXPECT_TRUE(plan->backward);
+  plan = Choose("{}", R"({"_id": -1})", natural);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->provides_sort);
+  plan = Choose("{}", R"({"_id": 1})", natural);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->provides_sort);
+  natural.key_pattern = Doc(R"({"$natural": 2})");
+  EXPECT_FALSE(Choose("{}", "", natural).ok());
 }
 
 TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
   Add(Spec("a_1", {{"a", 1}}), false);
-  auto plan = Choose(R"({"b": 1})", R"({"a": -1})");
+  auto plan = Choose(R"({"b": 1})", R"({"c": -1})");
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, Plan::Kind::kCollectionScan);
   EXPECT_FALSE(plan->provides_sort);

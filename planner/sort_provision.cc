@@ -24,16 +24,12 @@ std::string Pattern(const std::vector<std::pair<std::string, int>>& fields) {
   return out + "}";
 }
 
-}  // namespace
-
-SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
-                                absl::Span<const FieldBounds> bounds,
-                                const SortSpec& sort) {
+// Whether the scan in direction `dir` (1 forward, -1 backward) provides
+// `sort`.
+SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
+                                  absl::Span<const FieldBounds> bounds,
+                                  const SortSpec& sort, int dir) {
   SortProvision out;
-  if (sort.fields().empty()) {
-    out.provided = true;
-    return out;
-  }
   const int n = spec.key_size();
   auto bound = [&](int i) {
     return i < static_cast<int>(bounds.size()) ? bounds[i] : FieldBounds::kFull;
@@ -81,7 +77,8 @@ SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
       cut_reason = multikey_reason;
       break;
     }
-    base.emplace_back(path, spec.key(i).direction() < 0 ? -1 : 1);
+    // A backward scan provides each direction reversed.
+    base.emplace_back(path, (spec.key(i).direction() < 0 ? -1 : 1) * dir);
   }
   std::vector<std::pair<std::string, int>> wanted;
   for (const auto& f : sort.fields()) {
@@ -91,22 +88,40 @@ SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
   while (k < wanted.size() && k < base.size() && wanted[k] == base[k]) ++k;
   if (k == wanted.size()) {
     out.provided = true;
+    out.backward = dir < 0;
     return out;
   }
   const std::string& field = wanted[k].first;
   if (ignored.count(field) > 0 || unsupported.count(field) > 0 ||
       (k == base.size() && !cut_reason.empty())) {
     out.reason = multikey_reason;
-  } else if (k < base.size() && wanted[k].first == base[k].first) {
-    out.reason = absl::StrCat("index ", spec.name(), " orders ", field,
-                              " the other way (ttldb scans indexes forward "
-                              "only)");
   } else {
-    out.reason = absl::StrCat("index ", spec.name(), " provides the sort ",
-                              Pattern(base), " within its bounds, not ",
-                              Pattern(wanted));
+    // Reported for the forward scan: `base` is the key pattern's order.
+    out.reason = absl::StrCat(
+        "index ", spec.name(), " provides the sort ", Pattern(base),
+        " or its reverse within its bounds, not ", Pattern(wanted));
   }
   return out;
+}
+
+}  // namespace
+
+SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
+                                absl::Span<const FieldBounds> bounds,
+                                const SortSpec& sort) {
+  if (sort.fields().empty()) {
+    SortProvision out;
+    out.provided = true;
+    return out;
+  }
+  // QueryPlannerAnalysis::analyzeSort: a scan that provides the reverse of
+  // the sort is reversed (QueryPlannerCommon::reverseScans).
+  SortProvision forward = ProvidesInDirection(spec, multikey, bounds, sort, 1);
+  if (forward.provided) return forward;
+  SortProvision backward =
+      ProvidesInDirection(spec, multikey, bounds, sort, -1);
+  if (backward.provided) return backward;
+  return forward;
 }
 
 }  // namespace planner

@@ -24,14 +24,22 @@ enum class FieldBounds {
 
 struct SortProvision {
   bool provided = false;
+  // When provided: whether the index must be scanned backward (from its
+  // highest key to its lowest).
+  bool backward = false;
   // When not provided: why, for explain (e.g. "index a_1 is multikey and
   // the scan has bounds on the sort field a").
   std::string reason;
 };
 
-// Whether scanning the index `spec` forward (ttldb never scans an index
-// backwards) within bounds of the shape `bounds` (one per key field) returns
-// documents in `sort` order, each at its first key. MongoDB's rules:
+// Whether scanning the index `spec` forward, or else backward, within bounds
+// of the shape `bounds` (one per key field) returns documents in `sort`
+// order, each at its first key. A backward scan provides the key pattern
+// with every direction reversed ({a: 1, b: -1} gives {a: -1, b: 1}), as
+// MongoDB's QueryPlannerAnalysis::analyzeSort reverses a scan that provides
+// the reverse of the sort (src/mongo/db/query/planner_analysis.cpp). The
+// forward scan is preferred when both provide it (a sort on equality fields
+// only). MongoDB's rules:
 //  - fields with point bounds are "equality fields": they may appear
 //    anywhere in the sort or not at all;
 //  - the sort, without equality fields, must be a prefix of the key pattern
@@ -40,7 +48,8 @@ struct SortProvision {
 //    [MinKey, MaxKey], nor when another multikey field with such bounds
 //    shares a path prefix with it (SERVER-31898): the scan would meet a
 //    document first at a key that is not its sort key (the whole array's
-//    minimum ascending, maximum descending). Such a field with point bounds
+//    minimum ascending, maximum descending; a backward scan meets the
+//    maximum of an ascending field first). Such a field with point bounds
 //    is skipped by the sort pattern but may not appear in the sort.
 // ttldb keeps one multikey flag per index, not MongoDB's per-path
 // multikeyPaths, so when `multikey` is true every field counts as multikey.

@@ -93,8 +93,8 @@ TEST(SortProvisionTest, SortMustBeAPrefixOfTheKeyPattern) {
   SortProvision p = Provides(ab, false, {B::kOther, B::kFull}, R"({"b": 1})");
   EXPECT_FALSE(p.provided);
   EXPECT_EQ(p.reason,
-            "index a_1_b_1 provides the sort {a: 1, b: 1} within its bounds, "
-            "not {b: 1}");
+            "index a_1_b_1 provides the sort {a: 1, b: 1} or its reverse "
+            "within its bounds, not {b: 1}");
   // The _id is not part of the key pattern.
   EXPECT_FALSE(
       Provides(ab, false, {B::kFull, B::kFull}, R"({"a": 1, "_id": 1})")
@@ -105,15 +105,73 @@ TEST(SortProvisionTest, SortMustBeAPrefixOfTheKeyPattern) {
       Provides(ab, false, {B::kOther, B::kFull}, R"({"b": 1})").provided);
 }
 
-TEST(SortProvisionTest, ForwardScansOnly) {
+// src/mongo/db/query/planner_analysis.cpp (QueryPlannerAnalysis::analyzeSort):
+// "Sort is not provided. See if we provide the reverse of our sort pattern.
+// If so, we can reverse the scan direction(s)"; query_planner_test.cpp
+// ReverseScanForSort ({_id: -1}: ixscan {pattern: {_id: 1}, dir: -1}):
+// {a: 1, b: 1} serves {a: -1, b: -1} backward, not {a: 1, b: -1}
+// (jstests/cursor6.js: a_1_b_-1 serves {a: -1, b: 1} "reverse").
+TEST(SortProvisionTest, BackwardScans) {
   const auto a = Spec("a_1", {{"a", 1}});
   SortProvision p = Provides(a, false, {B::kFull}, R"({"a": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  p = Provides(a, false, {B::kFull}, R"({"a": 1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_FALSE(p.backward);
+  const auto d = Spec("a_-1", {{"a", -1}});
+  p = Provides(d, false, {B::kFull}, R"({"a": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_FALSE(p.backward);
+  p = Provides(d, false, {B::kOther}, R"({"a": 1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+
+  const auto ab = Spec("a_1_b_1", {{"a", 1}, {"b", 1}});
+  p = Provides(ab, false, {B::kFull, B::kFull}, R"({"a": -1, "b": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  p = Provides(ab, false, {B::kFull, B::kFull}, R"({"a": -1})");
+  EXPECT_TRUE(p.backward);
+  p = Provides(ab, false, {B::kFull, B::kFull}, R"({"a": 1, "b": -1})");
   EXPECT_FALSE(p.provided);
   EXPECT_EQ(p.reason,
-            "index a_1 orders a the other way (ttldb scans indexes forward "
-            "only)");
-  const auto d = Spec("a_-1", {{"a", -1}});
-  EXPECT_TRUE(Provides(d, false, {B::kFull}, R"({"a": -1})").provided);
+            "index a_1_b_1 provides the sort {a: 1, b: 1} or its reverse "
+            "within its bounds, not {a: 1, b: -1}");
+  // Mixed directions: cursor6.js, a_1_b_-1 serves {a: -1, b: 1} reversed.
+  const auto amb = Spec("a_1_b_-1", {{"a", 1}, {"b", -1}});
+  p = Provides(amb, false, {B::kFull, B::kFull}, R"({"a": -1, "b": 1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  EXPECT_FALSE(
+      Provides(amb, false, {B::kFull, B::kFull}, R"({"a": -1, "b": -1})")
+          .provided);
+  // An equality prefix may be left out of the sort in either direction:
+  // {a: 5} sorted {b: -1} scans a_1_b_1 backward within a = 5.
+  p = Provides(ab, false, {B::kPoint, B::kFull}, R"({"b": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  p = Provides(ab, false, {B::kPoint, B::kFull}, R"({"a": 1, "b": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  // Sorting on equality fields only: forward.
+  p = Provides(ab, false, {B::kPoint, B::kFull}, R"({"a": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_FALSE(p.backward);
+}
+
+// A multikey field with full bounds: the backward scan meets each document
+// first at its greatest key, its sort key for a descending sort
+// (sort_array.js "Descending sort": [8, 4, -1] before [3, 0, 1]); with
+// bounds on it, neither direction provides the sort.
+TEST(SortProvisionTest, BackwardScanOfMultikeyIndex) {
+  const auto a = Spec("a_1", {{"a", 1}});
+  SortProvision p = Provides(a, true, {B::kFull}, R"({"a": -1})");
+  EXPECT_TRUE(p.provided);
+  EXPECT_TRUE(p.backward);
+  p = Provides(a, true, {B::kOther}, R"({"a": -1})");
+  EXPECT_FALSE(p.provided);
+  EXPECT_EQ(p.reason, "index a_1 is multikey and the scan has bounds on a");
 }
 
 TEST(SortProvisionTest, EmptySortIsAlwaysProvided) {

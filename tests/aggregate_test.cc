@@ -871,6 +871,42 @@ TEST_F(AggregateTest, LeadingMatchAndSortUseTheIndex) {
   EXPECT_NE(ToJson(*e3).find(R"("COLLSCAN")"), std::string::npos);
 }
 
+// A leading $sort that an index or the _id order gives backward goes into
+// the find like a forward one: [$sort {_id: -1}, $limit 1] reads one
+// document (a backward scan: planner_analysis.cpp analyzeSort), and
+// {t: -1} is the {t: 1} index scanned backward.
+TEST_F(AggregateTest, LeadingSortServedBackward) {
+  Collection& c = coll("events");
+  ASSERT_TRUE(c.CreateIndex(R"({"t":1})").ok());
+  std::vector<std::string> docs;
+  for (int i = 0; i < 20; ++i) {
+    docs.push_back(
+        absl::StrCat(R"({"_id":)", i, R"(,"t":)", (i * 7) % 20, "}"));
+  }
+  Insert(c, docs);
+  EXPECT_EQ(Run(c, R"([{"$sort":{"_id":-1}},{"$limit":2}])"),
+            R"([{"_id":19,"t":13},{"_id":18,"t":6}])");
+  auto e = c.ExplainAggregate(R"([{"$sort":{"_id":-1}},{"$limit":1}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  std::string json = ToJson(*e);
+  EXPECT_NE(
+      json.find(R"("winningPlan":{"stage":"COLLSCAN","direction":"backward"})"),
+      std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("totalDocsExamined":1})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("pushedDown":[{"$sort":{"_id":-1}},{"$limit":1}])"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(Run(c, R"([{"$sort":{"t":-1}},{"$limit":3},{"$project":{"t":1}}])"),
+            R"([{"_id":17,"t":19},{"_id":14,"t":18},{"_id":11,"t":17}])");
+  e = c.ExplainAggregate(R"([{"$sort":{"t":-1}},{"$limit":3}])");
+  ASSERT_TRUE(e.ok()) << e.status();
+  json = ToJson(*e);
+  EXPECT_NE(json.find(R"("indexName":"t_1")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("direction":"backward")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("totalKeysExamined":3,)"), std::string::npos) << json;
+}
+
 // ---- TTL: expired documents are invisible
 // ----------------------------------------------
 

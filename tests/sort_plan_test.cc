@@ -75,7 +75,7 @@ TEST_F(SortPlanTest, MultikeyIndexWithBoundsSortsByWholeArray) {
             R"("sortNotProvidedReason":"index a_1 is multikey and the scan )"
             R"(has bounds on a","inputStage":{"stage":"IXSCAN",)"
             R"("indexName":"a_1","keyPattern":{"a":1},"isMultiKey":true,)"
-            R"("indexBounds":{"a":["[2, int max]"]}}})");
+            R"("direction":"forward","indexBounds":{"a":["[2, int max]"]}}})");
 }
 
 // Before any array arrives the index provides the sort (no SORT stage); the

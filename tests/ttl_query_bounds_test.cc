@@ -176,6 +176,54 @@ TEST_P(TtlQueryBoundsTest, ExplainShowsTheSkippedRange) {
   }
 }
 
+// A backward scan of the TTL index (sort opposite to its direction): the
+// skipped expired range stays skipped, documents come from the high end,
+// a multikey document once at its first key met, ties (equal keys) in
+// descending _id order (a backward scan of MongoDB's {key, RecordId}).
+TEST_P(TtlQueryBoundsTest, BackwardScan) {
+  FindOptions options;
+  options.hint = absl::StrCat("at_", dir());
+  options.sort = Value::MakeObject({Field("at", Value::Int32(-dir()))});
+  auto ids = [&](int64_t limit) {
+    options.limit = limit;
+    auto cursor = db_->collection("s").Find("{}", options);
+    EXPECT_TRUE(cursor.ok()) << cursor.status();
+    std::vector<int> out;
+    if (!cursor.ok()) return out;
+    auto docs = (*cursor)->ToVector();
+    EXPECT_TRUE(docs.ok()) << docs.status();
+    if (!docs.ok()) return out;
+    for (const Value& d : *docs) {
+      out.push_back(static_cast<int>(d.Get("_id")->AsDouble()));
+    }
+    return out;
+  };
+  using Ids_ = std::vector<int>;
+  if (dir() > 0) {
+    // {at: -1} over {at: 1}: Dates newest first, "s", 5, null/missing.
+    EXPECT_EQ(ids(0), hide() ? Ids_({4, 3, 11, 7, 6, 8, 5})
+                             : Ids_({4, 3, 11, 10, 2, 9, 1, 7, 6, 8, 5}));
+  } else {
+    // {at: 1} over {at: -1}: null/missing, 5, [.., 7], "s", Dates oldest
+    // first.
+    EXPECT_EQ(ids(0), hide() ? Ids_({8, 5, 6, 7, 11, 3, 4})
+                             : Ids_({8, 5, 6, 9, 7, 1, 2, 10, 11, 3, 4}));
+  }
+  EXPECT_EQ(ids(1), Ids_{dir() > 0 ? 4 : 8});
+  options.limit = 1;
+  auto e = db_->collection("s").Explain("{}", options);
+  ASSERT_TRUE(e.ok()) << e.status();
+  const Value* scan = e->Get("queryPlanner")->Get("winningPlan");
+  EXPECT_EQ(scan->Get("stage")->string_value(), "IXSCAN") << ToJson(*e);
+  EXPECT_EQ(scan->Get("direction")->string_value(), "backward") << ToJson(*e);
+  EXPECT_EQ(scan->Get("skippedExpiredBounds") != nullptr, hide()) << ToJson(*e);
+  EXPECT_EQ(e->Get("executionStats")->Get("totalKeysExamined")->AsDouble(), 1)
+      << ToJson(*e);
+  // After the pass deleted the expired documents, the same answer.
+  DatabaseInternal::RunTtlPass(*db_, kNow);
+  EXPECT_EQ(ids(0).size(), 7u);
+}
+
 TEST_P(TtlQueryBoundsTest, AfterThePass) {
   TtlPassStats stats = DatabaseInternal::RunTtlPass(*db_, kNow);
   EXPECT_EQ(stats.deleted_documents, 4);
