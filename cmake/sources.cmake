@@ -60,6 +60,7 @@ set(TTLDB_SOURCES
   engine/index_ops.cc
   engine/json_field_scan.cc
   engine/keys.cc
+  engine/leading_entries.cc
   engine/live_cursors.cc
   engine/log_sync_env.cc
   engine/query_exec.cc

@@ -229,6 +229,22 @@ absl::Status Engine::Init() {
       }
     }
   }
+  {
+    // Entries below the Date bracket of each ascending TTL index
+    // (engine/leading_entries.h), once the keys are in the current
+    // encoding; Publish keeps them up to date from here on.
+    MutexLock wl(&write_mu_);
+    std::vector<std::shared_ptr<const CollectionState>> states;
+    {
+      MutexLock l(&catalog_mu_);
+      for (const auto& [name, state] : states_) states.push_back(state);
+    }
+    // Not in repair, which rewrites index entries after opening.
+    if (!repair_) {
+      for (const auto& state : states) TrackLeading(nullptr, state.get());
+      leading_tracking_ = true;
+    }
+  }
   compact_thread_ = std::thread([this] { CompactionLoop(); });
   // Garbage of drops and index builds a crash or Close interrupted: found
   // now, deleted in the background. Repair decides about unnamed ids
@@ -560,6 +576,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
 
 void Engine::Publish(const std::string& name,
                      std::shared_ptr<const CollectionState> state) {
+  if (leading_tracking_) TrackLeading(GetState(name).get(), state.get());
   MutexLock l(&catalog_mu_);
   if (state == nullptr) {
     states_.erase(name);
@@ -971,6 +988,7 @@ absl::Status Engine::Close() {
     MutexLock l(&compact_mu_);
     compact_stop_ = true;
     compact_queue_.clear();
+    compact_tasks_.clear();
     compact_cv_.SignalAll();
   }
   if (compact_thread_.joinable()) compact_thread_.join();
@@ -1005,9 +1023,82 @@ void Engine::ScheduleCompaction(std::string begin, std::string end) {
   compact_cv_.SignalAll();
 }
 
+void Engine::ScheduleCompactionTask(std::function<void()> task) {
+  MutexLock l(&compact_mu_);
+  if (compact_stop_) return;
+  compact_tasks_.push_back(std::move(task));
+  compact_cv_.SignalAll();
+}
+
+std::string Engine::DocScanStart(uint32_t coll_id,
+                                 const std::string& doc_prefix) {
+  if (!any_doc_floor_.load()) return doc_prefix;
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it == doc_floor_.end() || it->second < doc_prefix) return doc_prefix;
+  return it->second;
+}
+
+std::optional<std::string> Engine::DocFloorLocked(uint32_t coll_id) {
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it == doc_floor_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Engine::SetDocFloorLocked(uint32_t coll_id, std::string key) {
+  MutexLock l(&floor_mu_);
+  doc_floor_[coll_id] = std::move(key);
+  any_doc_floor_.store(true);
+}
+
+void Engine::LowerDocFloorLocked(uint32_t coll_id, const std::string& key) {
+  MutexLock l(&floor_mu_);
+  auto it = doc_floor_.find(coll_id);
+  if (it != doc_floor_.end() && key < it->second) it->second = key;
+}
+
+void Engine::CountLeading(const IndexState& index) {
+  const std::string end = LeadingEntries::DateBracket(index.prefix);
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  int64_t n = 0;
+  for (it->Seek(index.prefix); it->Valid() && it->key().compare(end) < 0 &&
+                               n <= LeadingEntries::kMaxCounted;
+       it->Next()) {
+    ++n;
+  }
+  // Unreadable or too many: not tracked (never skipped).
+  leading_.Set(index.prefix,
+               !it->status().ok() || n > LeadingEntries::kMaxCounted ? -1 : n);
+}
+
+void Engine::TrackLeading(const CollectionState* before,
+                          const CollectionState* after) {
+  if (before != nullptr) {
+    for (const auto& idx : before->indexes) {
+      bool kept = false;
+      if (after != nullptr) {
+        for (const auto& now : after->indexes) {
+          kept = kept ||
+                 (now->prefix == idx->prefix && LeadingEntries::Eligible(*now));
+        }
+      }
+      if (!kept) leading_.Erase(idx->prefix);
+    }
+  }
+  if (after == nullptr) return;
+  for (const auto& idx : after->indexes) {
+    if (!LeadingEntries::Eligible(*idx)) continue;
+    if (leading_.Get(idx->prefix).has_value()) continue;
+    CountLeading(*idx);
+  }
+}
+
 void Engine::WaitForCompactions() {
   MutexLock l(&compact_mu_);
-  while ((!compact_queue_.empty() || compact_running_) && !compact_stop_) {
+  while ((!compact_queue_.empty() || !compact_tasks_.empty() ||
+          compact_running_) &&
+         !compact_stop_) {
     compact_cv_.Wait();
   }
 }
@@ -1015,8 +1106,21 @@ void Engine::WaitForCompactions() {
 void Engine::CompactionLoop() {
   MutexLock l(&compact_mu_);
   while (true) {
-    while (compact_queue_.empty() && !compact_stop_) compact_cv_.Wait();
+    while (compact_queue_.empty() && compact_tasks_.empty() && !compact_stop_) {
+      compact_cv_.Wait();
+    }
     if (compact_stop_) break;
+    if (!compact_tasks_.empty()) {
+      std::function<void()> task = std::move(compact_tasks_.front());
+      compact_tasks_.erase(compact_tasks_.begin());
+      compact_running_ = true;
+      compact_mu_.Unlock();
+      task();
+      compact_mu_.Lock();
+      compact_running_ = false;
+      compact_cv_.SignalAll();
+      continue;
+    }
     std::pair<std::string, std::string> range =
         std::move(compact_queue_.front());
     compact_queue_.erase(compact_queue_.begin());

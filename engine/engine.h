@@ -10,6 +10,7 @@
 #endif
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "engine/doc_cache.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/index_build.h"
+#include "engine/leading_entries.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
 #include "engine/reclaimer.h"
@@ -303,8 +305,21 @@ class Engine : public TtlStore {
   // later scans do not step over their tombstones, without charging the
   // compaction to the sweep. Dropped if the engine is closing.
   void ScheduleCompaction(std::string begin, std::string end);
-  // Blocks until no compaction is queued or running (tests, benchmarks).
+  // Runs `task` on the compaction thread after what is queued before it;
+  // returns at once. Dropped if the engine is closing (Close waits for a
+  // task that has started).
+  void ScheduleCompactionTask(std::function<void()> task);
+  // Blocks until no compaction (range or task) is queued or running (tests,
+  // benchmarks).
   void WaitForCompactions();
+  // The key a collection scan of collection `coll_id` may start at: no
+  // live document key lies below it (its document prefix when unknown).
+  // Read before AND after taking the scan's snapshot and start at the
+  // lower of the two (see doc_floor_).
+  std::string DocScanStart(uint32_t coll_id, const std::string& doc_prefix);
+  // Per ascending TTL index: its entries below the Date bracket
+  // (engine/leading_entries.h). Read after taking a snapshot.
+  const LeadingEntries& leading_entries() const { return leading_; }
   // What the TTL passes compacted before returning (engine/ttl_sweep.cc),
   // for tests: expired TTL-index ranges, runs of deleted documents, and
   // the deleted-document samples checked for runs.
@@ -424,6 +439,10 @@ class Engine : public TtlStore {
     leveldb::WriteBatch batch;
     int64_t keys = 0;
     std::vector<Value> docs;
+    // Entries below the Date bracket removed, by index prefix (of the
+    // evicted documents and of the write's own document): subtracted from
+    // leading_ after the commit.
+    std::map<std::string, int64_t> leading_removed;
   };
   absl::Status EvictLocked(const CollectionState& state,
                            const std::string& encoded_id, Value doc,
@@ -525,7 +544,42 @@ class Engine : public TtlStore {
   std::atomic<int64_t> ttl_compacted_index_ranges_{0};
   std::atomic<int64_t> ttl_compacted_document_runs_{0};
   std::atomic<int64_t> ttl_checked_samples_{0};
-  // The compaction a TTL pass runs before it returns (engine/ttl_sweep.cc).
+  // Per collection id: a document key below which the collection holds no
+  // live document, when known. Set by a TTL pass (engine/ttl_sweep.cc)
+  // from its first chunk on, and raised past each chunk's deletions when
+  // they start at it (time-ordered _ids: the expired documents are a
+  // prefix of the _id order), so a collection scan right after the pass
+  // does not step over their tombstones until the compaction removes them
+  // (issue 19, round 5 session 7). Lowered by an insert below it before
+  // the insert commits; raised only after the deletions commit; so a
+  // reader that reads it before and after taking its snapshot and starts
+  // at the lower value misses nothing its snapshot holds. Changed under
+  // write_mu_ and floor_mu_, read under floor_mu_.
+  mutable Mutex floor_mu_;
+  std::map<uint32_t, std::string> doc_floor_ ABSL_GUARDED_BY(floor_mu_);
+  std::atomic<bool> any_doc_floor_{false};
+  // The floor of `coll_id`, if known. Caller holds write_mu_.
+  std::optional<std::string> DocFloorLocked(uint32_t coll_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  void SetDocFloorLocked(uint32_t coll_id, std::string key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Lowers a known floor of `coll_id` to `key` if `key` lies below it.
+  void LowerDocFloorLocked(uint32_t coll_id, const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Entries below the Date bracket per ascending TTL index, and whether
+  // Init has counted them (from then on Publish counts new TTL indexes).
+  LeadingEntries leading_;
+  bool leading_tracking_ = false;
+  // Counts the entries below the Date bracket of `index` (eligible) and
+  // tracks it; caller holds write_mu_ (or is Init).
+  void CountLeading(const IndexState& index);
+  // Keeps leading_ in step with a catalog change from `before` to `after`
+  // (either may be null).
+  void TrackLeading(const CollectionState* before,
+                    const CollectionState* after);
+  // The compaction of what a TTL pass swept (engine/ttl_sweep.cc): on the
+  // compaction thread after a pass, with hide_expired (queries skip the
+  // expired Dates meanwhile); in the pass without it.
   void CompactSwept(const std::string& index_begin,
                     const std::string& index_end,
                     std::vector<std::string> doc_sample, int64_t sample_stride);
@@ -550,6 +604,8 @@ class Engine : public TtlStore {
   Mutex compact_mu_;
   CondVar compact_cv_{&compact_mu_};
   std::vector<std::pair<std::string, std::string>> compact_queue_
+      ABSL_GUARDED_BY(compact_mu_);
+  std::vector<std::function<void()>> compact_tasks_
       ABSL_GUARDED_BY(compact_mu_);
   bool compact_running_ ABSL_GUARDED_BY(compact_mu_) = false;
   bool compact_stop_ ABSL_GUARDED_BY(compact_mu_) = false;

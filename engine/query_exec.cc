@@ -12,6 +12,7 @@
 #include "engine/blocking_sort.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/leading_entries.h"
 #include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
@@ -141,7 +142,29 @@ class PlanCursor : public Cursor {
         query_(std::move(query)),
         now_(now),
         stats_(stats != nullptr ? stats : &own_stats_) {
+    // The count of entries below the Date bracket (engine/
+    // leading_entries.h) is read before and after taking the snapshot: a
+    // writer raises it before its commit (so the read after sees an entry
+    // the snapshot holds) and lowers it after (so the read before sees an
+    // entry whose deletion the snapshot may not hold).
+    const bool leading_eligible = plan_.kind == QueryPlan::Kind::kIndexScan &&
+                                  LeadingEntries::Eligible(*plan_.index);
+    const bool none_before =
+        leading_eligible &&
+        engine_->leading_entries().KnownNone(plan_.index->prefix);
+    // Likewise the collection's floor (Engine::doc_floor_): raised after
+    // deletions commit, lowered before an insert commits.
+    std::string scan_start;
+    if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
+      scan_start = engine_->DocScanStart(state_->info.id(), state_->doc_prefix);
+    }
     snapshot_ = engine_->db()->GetSnapshot();
+    TTLDB_SYNC_POINT("PlanCursor:AfterSnapshot");
+    if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
+      scan_start = std::min(
+          scan_start,
+          engine_->DocScanStart(state_->info.id(), state_->doc_prefix));
+    }
     if (plan_.multikey_ranges.has_value() || plan_.sort_needs_not_multikey) {
       // The plan relied on the index not being multikey (intersected range
       // predicates, or a sort provided despite bounds on its fields). A
@@ -167,6 +190,18 @@ class PlanCursor : public Cursor {
       plan_.multikey_ranges.reset();
       plan_.sort_needs_not_multikey = false;
     }
+    // No entry below the Date bracket of an ascending TTL index in this
+    // snapshot (the count was 0 before and after taking it): the ranges
+    // start at the Dates, so that a scan from
+    // the low end (a sort on the whole index) does not seek below them and
+    // step over the tombstones a TTL pass left at the bottom of the bracket
+    // (LevelDB's Seek walks them up to the first live key).
+    if (none_before &&
+        engine_->leading_entries().KnownNone(plan_.index->prefix)) {
+      plan_.ranges = Subtract(
+          plan_.ranges, {plan_.index->prefix,
+                         LeadingEntries::DateBracket(plan_.index->prefix)});
+    }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
     if (plan_.kind == QueryPlan::Kind::kIdLookup) return;
@@ -182,7 +217,8 @@ class PlanCursor : public Cursor {
         SeekBefore(plan_.ranges.back().second);
       }
     } else if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
-      it_->Seek(state_->doc_prefix);
+      // Not below the document prefix: DocScanStart never returns less.
+      it_->Seek(scan_start);
     } else if (plan_.kind == QueryPlan::Kind::kIndexScan &&
                !plan_.ranges.empty()) {
       it_->Seek(plan_.ranges[0].first);

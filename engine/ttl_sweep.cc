@@ -2,6 +2,7 @@
 // entries of a TTL index by one range scan under the writers' lock, and
 // delete their documents with every index entry in one batch per chunk.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,7 @@
 #include "engine/engine.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
+#include "engine/leading_entries.h"
 #include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -179,6 +181,15 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   bool exhausted = false;
   std::vector<SiblingIndex> siblings;
   std::vector<std::string> keys;
+  // Entries below the Date bracket this chunk deletes, by index prefix
+  // (engine/leading_entries.h): subtracted after the commit.
+  std::map<std::string, int64_t> leading_removed;
+  auto note_leading = [&](const IndexState& idx, absl::string_view key) {
+    if (LeadingEntries::Eligible(idx) &&
+        LeadingEntries::IsBelowDates(key, idx.prefix.size())) {
+      ++leading_removed[idx.prefix];
+    }
+  };
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
     TTLDB_SYNC_POINT("Engine::DeleteExpired:BeforeChunk");
@@ -229,7 +240,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
             const IndexState* other = find_index(sibling.index_id);
             if (other == nullptr) continue;
             for (absl::string_view key : sibling.keys) {
-              batch.Delete(absl::StrCat(other->prefix, key, id));
+              const std::string k = absl::StrCat(other->prefix, key, id);
+              note_leading(*other, k);
+              batch.Delete(k);
               ++result.deleted_keys;
             }
           }
@@ -253,7 +266,10 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         batch.Delete(doc_key);
         for (const auto& idx : state->indexes) {
           RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
-          for (const std::string& k : keys) batch.Delete(k);
+          for (const std::string& k : keys) {
+            note_leading(*idx, k);
+            batch.Delete(k);
+          }
           result.deleted_keys += keys.size();
         }
         for (const auto& idx : state->building) {
@@ -271,6 +287,42 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
       it.reset();
       const int64_t n = deleted_keys.size();
+      // The collection's floor (Engine::doc_floor_): known from the first
+      // chunk on (one Seek), and moved past this chunk's deletions when
+      // they include it, by a walk over the keys they delete (still live
+      // here, before the commit); raised after the commit.
+      std::string new_floor;
+      if (n > 0) {
+        std::optional<std::string> floor = DocFloorLocked(state->info.id());
+        std::unique_ptr<leveldb::Iterator> fit;
+        auto key_or_end = [&]() {
+          return fit->Valid() && fit->key().starts_with(doc_prefix)
+                     ? std::string(fit->key().data(), fit->key().size())
+                     : KeyPrefixEnd(doc_prefix);
+        };
+        if (!floor.has_value()) {
+          fit.reset(db_->NewIterator(VerifiedRead()));
+          fit->Seek(doc_prefix);
+          floor = key_or_end();
+          if (fit->status().ok()) SetDocFloorLocked(state->info.id(), *floor);
+        }
+        // Usually not: the walk is paid only when a prefix expires.
+        if (std::find(deleted_keys.begin(), deleted_keys.end(), *floor) !=
+            deleted_keys.end()) {
+          std::vector<absl::string_view> sorted(deleted_keys.begin(),
+                                                deleted_keys.end());
+          std::sort(sorted.begin(), sorted.end());
+          if (fit == nullptr) fit.reset(db_->NewIterator(VerifiedRead()));
+          for (fit->Seek(*floor);
+               fit->Valid() && fit->key().starts_with(doc_prefix) &&
+               std::binary_search(
+                   sorted.begin(), sorted.end(),
+                   absl::string_view(fit->key().data(), fit->key().size()));
+               fit->Next()) {
+          }
+          if (fit->status().ok()) new_floor = key_or_end();
+        }
+      }
       if (n > 0) {
         leveldb::Status s = CommitDeletes(&batch, deleted_keys);
         if (!s.ok()) {
@@ -280,7 +332,14 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (!state->building.empty()) {
           NoteBuildWritesLocked(*state, deleted_keys);
         }
+        for (const auto& [prefix, removed] : leading_removed) {
+          leading_.Add(prefix, -removed);
+        }
+        if (!new_floor.empty()) {
+          SetDocFloorLocked(state->info.id(), std::move(new_floor));
+        }
       }
+      leading_removed.clear();
       result.deleted_documents += n;
       TtlCursor& swept = ttl_cursors_[index->prefix];
       for (std::string& k : deleted_keys) {
@@ -336,13 +395,26 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       compact = true;
     }
   }
-  // Before the pass returns, so that no scan after it steps over the
-  // tombstones (issue 19: a scan from the low end of the index took 50-150
-  // ms for the ~2 s a background compaction took), and outside the writers'
-  // lock, so writers go on meanwhile.
+  // With hide_expired, on the compaction thread after the pass returns
+  // (issue 19, round 5 session 7: the compaction was most of the pass):
+  // scans of the TTL index skip the expired Dates (SkipExpiredEntries) and,
+  // when no entry lies below the Date bracket, start at the first live
+  // Date (engine/leading_entries.h), so they do not step over the
+  // tombstones meanwhile. Without hide_expired nothing keeps them off the
+  // tombstones: compacted before the pass returns, as before, outside the
+  // writers' lock.
   if (compact) {
     TTLDB_SYNC_POINT("Engine::DeleteExpired:Compact");
-    CompactSwept(range.begin, range.end, std::move(doc_sample), sample_stride);
+    if (options_.hide_expired) {
+      ScheduleCompactionTask([this, begin = range.begin, end = range.end,
+                              sample = std::move(doc_sample),
+                              sample_stride]() mutable {
+        CompactSwept(begin, end, std::move(sample), sample_stride);
+      });
+    } else {
+      CompactSwept(range.begin, range.end, std::move(doc_sample),
+                   sample_stride);
+    }
   }
   return result;
 }
@@ -380,6 +452,20 @@ void Engine::CompactSwept(const std::string& index_begin,
                           std::vector<std::string> doc_sample,
                           int64_t sample_stride) {
   const absl::Time start = absl::Now();
+  // CompactRange first switches LevelDB's memtable and log, and the old log
+  // is synced as it is closed (engine/log_sync_env.h) under LevelDB's
+  // mutex: every read that needs it (a new iterator or snapshot, a Get)
+  // waited for that fsync, 5-13 ms on a loaded VM, right after the pass
+  // (docs/BENCHMARKS.md, round 5 session 7). A synced empty write first
+  // does the fsync with the mutex released (LevelDB syncs the log outside
+  // it), leaving the close almost nothing to sync.
+  if (log_unsynced_.load()) {
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::WriteBatch empty;
+    // A failure is sticky (Commit) and logged; the compaction goes on.
+    (void)Commit(wo, &empty);
+  }
   leveldb::Slice ib(index_begin), ie(index_end);
   db_->CompactRange(&ib, &ie);
   ++ttl_compacted_index_ranges_;

@@ -364,6 +364,13 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
     RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
     for (const std::string& k : keys) evictions->batch.Delete(k);
     evictions->keys += keys.size();
+    if (LeadingEntries::Eligible(*idx)) {
+      for (const std::string& k : keys) {
+        if (LeadingEntries::IsBelowDates(k, idx->prefix.size())) {
+          ++evictions->leading_removed[idx->prefix];
+        }
+      }
+    }
   }
   for (const auto& idx : state.building) {
     RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
@@ -478,6 +485,9 @@ absl::Status Engine::WriteDocumentLocked(
   // time; it goes into the document's batch (MongoDB's multikey flag).
   std::optional<proto::CollectionInfo> multikey_info;
   std::vector<std::string> removed, added;
+  // Entries below the Date bracket this write adds, by index (raised just
+  // before the commit, so a write that fails a later check leaves no trace).
+  absl::InlinedVector<std::pair<const std::string*, int64_t>, 2> leading_up;
   static const std::vector<std::string> kNone;
   for (size_t i = 0; i < indexes.size(); ++i) {
     const IndexState& idx = *indexes[i];
@@ -518,8 +528,8 @@ absl::Status Engine::WriteDocumentLocked(
     }
     // With no old keys (an insert), every new key is added: no copies.
     const std::vector<std::string>* added_keys = &after;
+    removed.clear();
     if (!before.empty()) {
-      removed.clear();
       added.clear();
       std::set_difference(before.begin(), before.end(), after.begin(),
                           after.end(), std::back_inserter(removed));
@@ -527,6 +537,19 @@ absl::Status Engine::WriteDocumentLocked(
                           before.end(), std::back_inserter(added));
       for (const std::string& k : removed) batch.Delete(k);
       added_keys = &added;
+    }
+    if (LeadingEntries::Eligible(idx)) {
+      // Entries below the Date bracket (engine/leading_entries.h): added
+      // ones are counted before the commit, removed ones after it.
+      int64_t up = 0, down = 0;
+      for (const std::string& k : *added_keys) {
+        up += LeadingEntries::IsBelowDates(k, idx.prefix.size());
+      }
+      for (const std::string& k : removed) {
+        down += LeadingEntries::IsBelowDates(k, idx.prefix.size());
+      }
+      if (up > 0) leading_up.emplace_back(&idx.prefix, up);
+      if (down > 0) evictions.leading_removed[idx.prefix] += down;
     }
     for (const std::string& k : *added_keys) {
       while (idx.spec.unique()) {
@@ -618,6 +641,12 @@ absl::Status Engine::WriteDocumentLocked(
       }
     }
   }
+  for (const auto& [prefix, n] : leading_up) leading_.Add(*prefix, n);
+  if (inserting && any_doc_floor_.load()) {
+    // Before the commit (Engine::doc_floor_): a scan whose snapshot holds
+    // this document then starts at or below it.
+    LowerDocFloorLocked(state.info.id(), doc_key);
+  }
   if (doc_cache_ != nullptr) {
     if (bracket) doc_cache_->BeginWrite(doc_key);
     if (!evicted_keys.empty()) doc_cache_->BeginWrites(evicted_keys);
@@ -637,6 +666,9 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!s.ok()) {
     return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
+  }
+  for (const auto& [prefix, n] : evictions.leading_removed) {
+    leading_.Add(prefix, -n);
   }
   if (inserting) {
     auto bound = doc_key_bound_.find(state.info.id());
