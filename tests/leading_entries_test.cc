@@ -130,6 +130,31 @@ std::string At(int id, const std::string& at) {
   return absl::StrCat(R"({"_id": )", id, R"(, "at": )", at, "}");
 }
 
+// kExpired documents (_ids 0..kExpired-1) dated an hour before kNow, then
+// kLive dated after it, each with a field "pad" when `pad` is not empty;
+// all in table files, then a pass at kNow deletes the expired ones and
+// their tombstones go into a table file of their own, kept (nothing
+// overlaps "~"; the store is never compacted after the pass).
+constexpr int kExpired = 5'000, kLive = 100;
+void ExpireAPrefix(Database& db, Collection& c, const std::string& pad) {
+  for (int i = 0; i < kExpired + kLive; ++i) {
+    const absl::Time at = i < kExpired
+                              ? kNow - absl::Hours(1) + absl::Milliseconds(i)
+                              : kNow + absl::Milliseconds(i);
+    std::string doc = At(i, DateJson(at));
+    if (!pad.empty()) {
+      doc.pop_back();  // the closing brace
+      absl::StrAppend(&doc, R"(, "pad": ")", pad, R"("})");
+    }
+    ASSERT_TRUE(c.InsertOne(doc).ok());
+  }
+  Engine* engine = DatabaseInternal::engine(db);
+  engine->db()->CompactRange(nullptr, nullptr);
+  EXPECT_EQ(DatabaseInternal::RunTtlPass(db, kNow).deleted_documents, kExpired);
+  leveldb::Slice b("~"), e("~~");
+  engine->db()->CompactRange(&b, &e);
+}
+
 TEST(LeadingEntriesTest, CountFollowsEveryWriteReopenAndRepair) {
   TempDir dir;
   FakeClock clock(kNow);
@@ -307,20 +332,7 @@ TEST(LeadingEntriesTest, ScanFromTheLowEndDoesNotStepOverTheTombstones) {
   Collection& c = db->collection("s");
   ASSERT_TRUE(
       c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
-  constexpr int kExpired = 5'000, kLive = 100;
-  for (int i = 0; i < kExpired + kLive; ++i) {
-    const absl::Time at = i < kExpired
-                              ? kNow - absl::Hours(1) + absl::Milliseconds(i)
-                              : kNow + absl::Milliseconds(i);
-    ASSERT_TRUE(c.InsertOne(At(i, DateJson(at))).ok());
-  }
-  Engine* engine = DatabaseInternal::engine(*db);
-  engine->db()->CompactRange(nullptr, nullptr);
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db, kNow).deleted_documents,
-            kExpired);
-  // The tombstones into a table file, kept (nothing overlaps "~").
-  leveldb::Slice b("~"), e("~~");
-  engine->db()->CompactRange(&b, &e);
+  ExpireAPrefix(*db, c, /*pad=*/"");
   ASSERT_TRUE(db->Close().ok());
   db = Open(dir.path(), &clock, &env, /*compact_after=*/0);
   ASSERT_NE(db, nullptr);
@@ -377,22 +389,7 @@ TEST(DocFloorTest, CollectionScanAfterAPrefixExpired) {
   Collection& c = db->collection("s");
   ASSERT_TRUE(
       c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
-  constexpr int kExpired = 5'000, kLive = 100;
-  for (int i = 0; i < kExpired + kLive; ++i) {
-    const absl::Time at = i < kExpired
-                              ? kNow - absl::Hours(1) + absl::Milliseconds(i)
-                              : kNow + absl::Milliseconds(i);
-    ASSERT_TRUE(
-        c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", DateJson(at),
-                                 R"(, "pad": "0123456789abcdef"})"))
-            .ok());
-  }
-  Engine* engine = DatabaseInternal::engine(*db);
-  engine->db()->CompactRange(nullptr, nullptr);
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db, kNow).deleted_documents,
-            kExpired);
-  leveldb::Slice b("~"), e("~~");
-  engine->db()->CompactRange(&b, &e);  // the tombstones into a table
+  ExpireAPrefix(*db, c, /*pad=*/"0123456789abcdef");
   const int64_t before = env.reads.load();
   EXPECT_EQ(Ids(c, "{}", "", 1, ""), std::vector<int>{kExpired});
   EXPECT_LT(env.reads.load() - before, 20);
