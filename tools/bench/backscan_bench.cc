@@ -41,17 +41,6 @@ struct Flags {
   int64_t ms = 300;
 };
 
-[[noreturn]] void Die(const std::string& what) {
-  fprintf(stderr, "backscan_bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T Check(absl::StatusOr<T> v, const char* what) {
-  if (!v.ok()) Die(absl::StrCat(what, ": ", v.status().ToString()));
-  return *std::move(v);
-}
-
 struct Query {
   const char* name;
   const char* filter;

@@ -1,14 +1,22 @@
 #include "tools/bench/bench_util.h"
 
+#include <errno.h>  // program_invocation_short_name
 #include <malloc.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
 namespace ttldb {
 namespace bench {
+
+void Die(const std::string& what) {
+  fprintf(stderr, "%s: %s\n", program_invocation_short_name, what.c_str());
+  fflush(stderr);
+  std::exit(1);
+}
 
 std::string DocId(int64_t i) {
   char buf[32];

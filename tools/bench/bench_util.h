@@ -13,8 +13,22 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+
 namespace ttldb {
 namespace bench {
+
+// A benchmark whose setup fails measures nothing: prints
+// "<program>: <what>" to standard error and exits with status 1.
+[[noreturn]] void Die(const std::string& what);
+
+// The value of `v`, or Die naming `what` and the status.
+template <typename T>
+T Check(absl::StatusOr<T> v, const char* what) {
+  if (!v.ok()) Die(absl::StrCat(what, ": ", v.status().ToString()));
+  return *std::move(v);
+}
 
 // The TTL every workload uses: 1 h. Live documents are younger, expired
 // ones are at least 2 h old.

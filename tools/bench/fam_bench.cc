@@ -43,17 +43,6 @@ struct Flags {
   int doc_bytes = 256;
 };
 
-[[noreturn]] void Die(const std::string& what) {
-  fprintf(stderr, "fam_bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T Check(absl::StatusOr<T> v, const char* what) {
-  if (!v.ok()) Die(absl::StrCat(what, ": ", v.status().ToString()));
-  return *std::move(v);
-}
-
 // A fresh database with `docs` documents, each with state "new".
 struct Fixture {
   std::string dir;

@@ -28,10 +28,6 @@ namespace ttldb {
 namespace bench {
 namespace {
 
-[[noreturn]] void Die(const std::string& what) {
-  fprintf(stderr, "read_breakdown: %s\n", what.c_str());
-  exit(1);
-}
 int64_t LiveAccess(int64_t i, void*) { return kNowMillis - (i % 60'000); }
 
 // This thread's CPU time: a loaded machine's preemptions do not count.

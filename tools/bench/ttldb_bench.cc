@@ -32,12 +32,6 @@
 namespace ttldb {
 namespace bench {
 
-[[noreturn]] void Die(const std::string& what) {
-  fprintf(stderr, "ttldb_bench: %s\n", what.c_str());
-  fflush(stderr);
-  std::abort();
-}
-
 void Store::Load(int64_t begin, int64_t end, int64_t (*access)(int64_t, void*),
                  void* arg) {
   std::string json;
