@@ -122,15 +122,6 @@ void Run(const Flags& f) {
   std::filesystem::remove_all(dir);
 }
 
-bool ParseFlag(const char* arg, const char* name, int64_t* out) {
-  const std::string prefix = absl::StrCat("--", name, "=");
-  if (std::string(arg).rfind(prefix, 0) != 0) return false;
-  if (!absl::SimpleAtoi(arg + prefix.size(), out) || *out <= 0) {
-    Die(absl::StrCat("bad flag ", arg));
-  }
-  return true;
-}
-
 }  // namespace
 }  // namespace bench
 }  // namespace ttldb
@@ -138,9 +129,9 @@ bool ParseFlag(const char* arg, const char* name, int64_t* out) {
 int main(int argc, char** argv) {
   ttldb::bench::Flags f;
   for (int i = 1; i < argc; ++i) {
-    if (!ttldb::bench::ParseFlag(argv[i], "runs", &f.runs) &&
-        !ttldb::bench::ParseFlag(argv[i], "docs", &f.docs) &&
-        !ttldb::bench::ParseFlag(argv[i], "ms", &f.ms)) {
+    if (!ttldb::bench::ParsePositiveFlag(argv[i], "runs", &f.runs) &&
+        !ttldb::bench::ParsePositiveFlag(argv[i], "docs", &f.docs) &&
+        !ttldb::bench::ParsePositiveFlag(argv[i], "ms", &f.ms)) {
       ttldb::bench::Die(absl::StrCat("unknown flag ", argv[i]));
     }
   }

@@ -9,6 +9,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
 namespace ttldb {
 namespace bench {
 
@@ -16,6 +19,15 @@ void Die(const std::string& what) {
   fprintf(stderr, "%s: %s\n", program_invocation_short_name, what.c_str());
   fflush(stderr);
   std::exit(1);
+}
+
+bool ParsePositiveFlag(const char* arg, const char* name, int64_t* out) {
+  const std::string prefix = absl::StrCat("--", name, "=");
+  if (std::string(arg).rfind(prefix, 0) != 0) return false;
+  if (!absl::SimpleAtoi(arg + prefix.size(), out) || *out <= 0) {
+    Die(absl::StrCat("bad value in ", arg, " (a positive integer)"));
+  }
+  return true;
 }
 
 std::string DocId(int64_t i) {

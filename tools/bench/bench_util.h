@@ -30,6 +30,10 @@ T Check(absl::StatusOr<T> v, const char* what) {
   return *std::move(v);
 }
 
+// Whether `arg` is "--<name>=<value>"; if so, *out = value, and Die unless
+// it is a positive integer.
+bool ParsePositiveFlag(const char* arg, const char* name, int64_t* out);
+
 // The TTL every workload uses: 1 h. Live documents are younger, expired
 // ones are at least 2 h old.
 inline constexpr int64_t kExpireAfterSeconds = 3600;

@@ -185,15 +185,6 @@ void Run(const Flags& f) {
          Median(q_ratio));
 }
 
-bool ParseFlag(const char* arg, const char* name, int64_t* out) {
-  const std::string prefix = absl::StrCat("--", name, "=");
-  if (std::string(arg).rfind(prefix, 0) != 0) return false;
-  if (!absl::SimpleAtoi(arg + prefix.size(), out) || *out <= 0) {
-    Die(absl::StrCat("bad value in ", arg));
-  }
-  return true;
-}
-
 }  // namespace
 }  // namespace bench
 }  // namespace ttldb
@@ -202,13 +193,13 @@ int main(int argc, char** argv) {
   ttldb::bench::Flags f;
   for (int i = 1; i < argc; ++i) {
     int64_t v = 0;
-    if (ttldb::bench::ParseFlag(argv[i], "runs", &v)) {
+    if (ttldb::bench::ParsePositiveFlag(argv[i], "runs", &v)) {
       f.runs = static_cast<int>(v);
-    } else if (ttldb::bench::ParseFlag(argv[i], "docs", &v)) {
+    } else if (ttldb::bench::ParsePositiveFlag(argv[i], "docs", &v)) {
       f.docs = v;
-    } else if (ttldb::bench::ParseFlag(argv[i], "ops", &v)) {
+    } else if (ttldb::bench::ParsePositiveFlag(argv[i], "ops", &v)) {
       f.ops = v;
-    } else if (ttldb::bench::ParseFlag(argv[i], "doc_bytes", &v)) {
+    } else if (ttldb::bench::ParsePositiveFlag(argv[i], "doc_bytes", &v)) {
       f.doc_bytes = static_cast<int>(v);
     } else {
       fprintf(stderr,

@@ -48,11 +48,19 @@ int Main(int argc, char** argv) {
   std::string json_only;
   for (int i = 1; i < argc; ++i) {
     absl::string_view a = argv[i];
-    if (absl::ConsumePrefix(&a, "--docs=")) (void)absl::SimpleAtoi(a, &docs);
-    if (absl::ConsumePrefix(&a, "--ops=")) (void)absl::SimpleAtoi(a, &ops);
-    if (absl::ConsumePrefix(&a, "--dir=")) dir = std::string(a);
-    if (a == "--parse_only") parse_only = true;
-    if (absl::ConsumePrefix(&a, "--json=")) json_only = std::string(a);
+    if (ParsePositiveFlag(argv[i], "docs", &docs) ||
+        ParsePositiveFlag(argv[i], "ops", &ops)) {
+      continue;
+    }
+    if (absl::ConsumePrefix(&a, "--dir=")) {
+      dir = std::string(a);
+    } else if (a == "--parse_only") {
+      parse_only = true;
+    } else if (absl::ConsumePrefix(&a, "--json=")) {
+      json_only = std::string(a);
+    } else {
+      Die(absl::StrCat("unknown flag ", argv[i]));
+    }
   }
   if (!json_only.empty()) {  // one document, forever (for gdb sampling)
     while (true) {
