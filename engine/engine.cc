@@ -962,6 +962,9 @@ absl::Status Engine::RenameCollection(absl::string_view from,
     batch.Delete(CatalogKey(from));
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     Publish(std::string(from), nullptr);
+    // The source's indexes are the target's (same prefixes): unpublishing
+    // the source forgot their counts.
+    if (leading_tracking_) TrackLeading(nullptr, GetState(to).get());
     if (dropped != nullptr) {
       for (const auto& idx : dropped->indexes) ttl_cursors_.erase(idx->prefix);
     }
@@ -1068,8 +1071,11 @@ void Engine::CountLeading(const IndexState& index) {
     ++n;
   }
   // Unreadable or too many: not tracked (never skipped).
-  leading_.Set(index.prefix,
-               !it->status().ok() || n > LeadingEntries::kMaxCounted ? -1 : n);
+  if (!it->status().ok() || n > LeadingEntries::kMaxCounted) {
+    leading_.SetNotTracked(index.prefix);
+  } else {
+    leading_.Set(index.prefix, n);
+  }
 }
 
 void Engine::TrackLeading(const CollectionState* before,
@@ -1089,7 +1095,7 @@ void Engine::TrackLeading(const CollectionState* before,
   if (after == nullptr) return;
   for (const auto& idx : after->indexes) {
     if (!LeadingEntries::Eligible(*idx)) continue;
-    if (leading_.Get(idx->prefix).has_value()) continue;
+    if (leading_.Known(idx->prefix)) continue;
     CountLeading(*idx);
   }
 }

@@ -41,6 +41,11 @@ void LeadingEntries::Set(const std::string& prefix, int64_t count) {
   counts_[prefix] = count;
 }
 
+void LeadingEntries::SetNotTracked(const std::string& prefix) {
+  MutexLock l(&mu_);
+  counts_[prefix] = kNotTracked;
+}
+
 void LeadingEntries::Erase(const std::string& prefix) {
   MutexLock l(&mu_);
   counts_.erase(prefix);
@@ -49,14 +54,19 @@ void LeadingEntries::Erase(const std::string& prefix) {
 void LeadingEntries::Add(const std::string& prefix, int64_t delta) {
   MutexLock l(&mu_);
   auto it = counts_.find(prefix);
-  if (it != counts_.end()) it->second += delta;
+  if (it != counts_.end() && it->second != kNotTracked) it->second += delta;
 }
 
 std::optional<int64_t> LeadingEntries::Get(const std::string& prefix) const {
   MutexLock l(&mu_);
   auto it = counts_.find(prefix);
-  if (it == counts_.end()) return std::nullopt;
+  if (it == counts_.end() || it->second == kNotTracked) return std::nullopt;
   return it->second;
+}
+
+bool LeadingEntries::Known(const std::string& prefix) const {
+  MutexLock l(&mu_);
+  return counts_.find(prefix) != counts_.end();
 }
 
 }  // namespace ttldb

@@ -69,12 +69,19 @@ class LeadingEntries {
 
   // Starts (or restarts) tracking `prefix` with this count.
   void Set(const std::string& prefix, int64_t count);
-  // Stops tracking `prefix`.
+  // Records that `prefix` was counted and is not tracked (too many entries,
+  // or the count failed): Add leaves it so (no sum of deltas from an
+  // unknown start can reach 0), Get says it is not tracked, and Known that
+  // it need not be counted again; until Set or Erase.
+  void SetNotTracked(const std::string& prefix);
+  // Forgets `prefix` (tracked or not).
   void Erase(const std::string& prefix);
   // Adds `delta` to a tracked count (nothing if `prefix` is not tracked).
   void Add(const std::string& prefix, int64_t delta);
   // The count, if `prefix` is tracked.
   std::optional<int64_t> Get(const std::string& prefix) const;
+  // Whether `prefix` was counted since its last Erase (tracked or not).
+  bool Known(const std::string& prefix) const;
   // Whether `prefix` is tracked and holds no entry below the bracket.
   bool KnownNone(const std::string& prefix) const {
     std::optional<int64_t> n = Get(prefix);
@@ -83,6 +90,8 @@ class LeadingEntries {
 
  private:
   mutable Mutex mu_;
+  // kNotTracked: counted, not tracked (SetNotTracked).
+  static constexpr int64_t kNotTracked = -1;
   std::map<std::string, int64_t, std::less<>> counts_ ABSL_GUARDED_BY(mu_);
 };
 

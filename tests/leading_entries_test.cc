@@ -275,6 +275,66 @@ std::vector<int> Ids(Collection& c, const std::string& filter,
   }
 }
 
+// An index with more entries below the bracket than kMaxCounted is not
+// tracked, and stays so however the writes after its count move: a count
+// of "too many" plus the deltas of later writes is no count (once reached
+// 0, and the scans below skipped the 10,002 null entries). Every query
+// still returns every null and missing entry (MongoDB: a missing field is
+// indexed as null and sorts before every Date, bsontypes.h).
+TEST(LeadingEntriesTest, AnIndexBeyondTheLimitStaysUntracked) {
+  TempDir dir;
+  FakeClock clock(kNow);
+  auto db = Open(dir.path(), &clock);
+  ASSERT_NE(db, nullptr);
+  Collection& c = db->collection("s");
+  constexpr int kMissing = LeadingEntries::kMaxCounted + 1;
+  for (int i = 0; i < kMissing; ++i) {
+    ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": )", i, "}")).ok());
+  }
+  ASSERT_TRUE(c.InsertOne(At(kMissing, DateJson(kNow))).ok());
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  EXPECT_FALSE(CountsOf(*db, "s", "at_1").tracked.has_value());
+  // An insert below the bracket, then the two that a delete takes back:
+  // each moved a "too many" count by one, the first to 0.
+  ASSERT_TRUE(c.InsertOne(R"({"_id": -1})").ok());
+  EXPECT_FALSE(CountsOf(*db, "s", "at_1").tracked.has_value());
+  EXPECT_EQ(Ids(c, "{}", R"({"at": 1})").size(),
+            static_cast<size_t>(kMissing + 2));
+  EXPECT_EQ(Ids(c, R"({"at": null})", "").size(),
+            static_cast<size_t>(kMissing + 1));
+  ASSERT_TRUE(c.DeleteOne(R"({"_id": 0})").ok());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": -2})").ok());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": -3})").ok());
+  EXPECT_FALSE(CountsOf(*db, "s", "at_1").tracked.has_value());
+  const std::vector<int> all = Ids(c, "{}", R"({"at": 1})");
+  ASSERT_EQ(all.size(), static_cast<size_t>(kMissing + 3));
+  EXPECT_EQ(all.front(), -3);  // null entries in _id order
+  EXPECT_EQ(all.back(), kMissing);
+  EXPECT_EQ(Ids(c, R"({"at": null})", "").size(),
+            static_cast<size_t>(kMissing + 2));
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// A renamed collection's TTL indexes are the source's (same keys): their
+// counts survive the rename (the source's removal forgot them).
+TEST(LeadingEntriesTest, RenameKeepsTheCount) {
+  TempDir dir;
+  FakeClock clock(kNow);
+  auto db = Open(dir.path(), &clock);
+  ASSERT_NE(db, nullptr);
+  Collection& c = db->collection("r");
+  ASSERT_TRUE(c.InsertOne(At(1, "null")).ok());
+  ASSERT_TRUE(c.InsertOne(At(2, DateJson(kNow))).ok());
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  ASSERT_TRUE(db->RenameCollection("r", "s").ok());
+  EXPECT_COUNT(*db, 1);
+  ASSERT_TRUE(db->collection("s").DeleteOne(R"({"_id": 1})").ok());
+  EXPECT_COUNT(*db, 0);
+  ASSERT_TRUE(db->Close().ok());
+}
+
 // Results with the skip (no entry below the bracket) and without it (one
 // such entry, then deleted) are MongoDB's: the index order of the live
 // documents, the expired ones hidden.
