@@ -294,7 +294,7 @@ TEST_F(BackwardScanTest, CursorContinuesBackward) {
     docs.push_back(absl::StrCat(R"({"_id": )", i, R"(, "a": )", i % 50, "}"));
   }
   Insert(docs);
-  for (const std::string& sort : {R"({"_id": -1})", R"({"a": -1})"}) {
+  for (const char* sort : {R"({"_id": -1})", R"({"a": -1})"}) {
     auto cursor = c().Find("{}", Options(sort));
     ASSERT_TRUE(cursor.ok()) << cursor.status();
     std::vector<int> got;
