@@ -65,6 +65,7 @@ set(TTLDB_SOURCES
   engine/log_sync_env.cc
   engine/query_exec.cc
   engine/raw_read.cc
+  engine/read_document.cc
   engine/read_only_env.cc
   engine/read_options.cc
   engine/reclaimer.cc

@@ -66,6 +66,13 @@ inline ParseOptions StoredJsonParseOptions() {
 absl::StatusOr<Value> ParseDocument(absl::string_view json,
                                     const ParseOptions& options = {});
 
+// ParseDocument into *out, which it overwrites (its content is unspecified
+// after an error): the same Value or the same error, without moving the
+// tree through a StatusOr. The read path parses straight into the Value it
+// hands out.
+absl::Status ParseDocumentInto(absl::string_view json,
+                               const ParseOptions& options, Value* out);
+
 // Parses any JSON value (object, array or scalar) with the same rules.
 absl::StatusOr<Value> ParseValue(absl::string_view json,
                                  const ParseOptions& options = {});

@@ -683,13 +683,24 @@ absl::StatusOr<Value> ParseValue(absl::string_view json,
   return Parse(json, options);
 }
 
+absl::Status ParseDocumentInto(absl::string_view json,
+                               const ParseOptions& options, Value* out) {
+  RETURN_IF_ERROR(CheckSize(json, options));
+  // As Parse, but the fast path builds the tree in *out itself.
+  if (!json_internal::FastParseValue(json, options, out)) {
+    ASSIGN_OR_RETURN(*out, ParseFull(json, options));
+  }
+  if (!out->is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a document must be a JSON object, not ", TypeName(out->type())));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> ParseDocument(absl::string_view json,
                                     const ParseOptions& options) {
-  ASSIGN_OR_RETURN(Value v, Parse(json, options));
-  if (!v.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a document must be a JSON object, not ", TypeName(v.type())));
-  }
+  Value v;
+  RETURN_IF_ERROR(ParseDocumentInto(json, options, &v));
   return v;
 }
 

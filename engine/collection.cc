@@ -402,13 +402,14 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
         absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
   };
   if (state == nullptr) return not_found();
-  ASSIGN_OR_RETURN(std::optional<Value> doc,
-                   engine_->ReadDocument(*state, EncodeId(id)));
-  if (!doc.has_value() ||
-      engine_->IsHidden(*state, *doc, engine_->clock()->WallNow())) {
+  // Decoded straight into the result (engine/read_document.cc).
+  absl::StatusOr<Value> doc(absl::in_place);
+  ASSIGN_OR_RETURN(bool found, engine_->ReadDocumentInto(*state, EncodeId(id),
+                                                         nullptr, &*doc));
+  if (!found || engine_->IsHidden(*state, *doc, engine_->clock()->WallNow())) {
     return not_found();
   }
-  return std::move(*doc);
+  return doc;
 }
 
 absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {

@@ -183,6 +183,13 @@ class Engine : public TtlStore {
   absl::StatusOr<std::optional<Value>> ReadDocument(
       const CollectionState& state, absl::string_view encoded_id,
       const leveldb::Snapshot* snapshot = nullptr);
+  // ReadDocument into *out (overwritten); false if absent (*out is then
+  // unspecified). A document the cache does not take is parsed straight
+  // into *out; a hit or an admitted miss is copied (engine/read_document.cc).
+  absl::StatusOr<bool> ReadDocumentInto(const CollectionState& state,
+                                        absl::string_view encoded_id,
+                                        const leveldb::Snapshot* snapshot,
+                                        Value* out);
   // ReadDocument without a snapshot, sharing the document with the cache
   // instead of copying it (nullptr if absent): for writers, which read the
   // current version once and build the new one from it.

@@ -208,17 +208,11 @@ bool Engine::IsHidden(const CollectionState& state, const Value& doc,
 absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot) {
-  bool parsed_here = false;
-  ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
-                   ReadDocumentImpl(state, encoded_id, snapshot, &parsed_here));
-  if (doc == nullptr) return std::optional<Value>();
-  // A document parsed by this read that the cache did not take (a snapshot
-  // read, or not admitted) has no other owner: moved out, not copied. It
-  // was made as a non-const Value, so moving from it is well defined.
-  if (parsed_here && doc.use_count() == 1) {
-    return std::optional<Value>(std::move(const_cast<Value&>(*doc)));
-  }
-  return std::optional<Value>(*doc);
+  std::optional<Value> doc(std::in_place);
+  ASSIGN_OR_RETURN(bool found,
+                   ReadDocumentInto(state, encoded_id, snapshot, &*doc));
+  if (!found) doc.reset();
+  return doc;
 }
 
 absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentShared(
