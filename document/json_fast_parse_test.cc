@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -320,6 +321,65 @@ TEST(FastParse, ContainersAreSizedExactlyAndScratchDoesNotLeak) {
   EXPECT_FALSE(FastParseValue(R"({"a\nb":"x\ty)", {}, &junk));
   EXPECT_TRUE(Agree(R"({"a\nb":"x\ty","long key past sixteen bytes":")" +
                     std::string(300, 'z') + R"(\u00e9"})"));
+}
+
+// ParseDocumentInto (the read path's decode into the Value it hands out)
+// gives exactly ParseDocument's value or error, whatever *out held before:
+// no field, item or byte of the old value survives.
+TEST(FastParse, ParseDocumentIntoOverwritesAndAgreesWithParseDocument) {
+  std::string deep;
+  for (int i = 0; i < 99; ++i) deep += "{\"d\":";
+  deep += "[1]";
+  for (int i = 0; i < 99; ++i) deep += "}";
+  std::string too_deep = "{\"a\":" + deep + "}";
+  const std::string inputs[] = {
+      R"({"_id":"k000000000042","accessTime":{"$date":{"$numberLong":)"
+      R"("1799999940000"}},"userId":"user-0000042","group":4,"payload":")" +
+          std::string(180, 'p') + "\"}",
+      std::string("{\"nul\":\"a\\u0000b\",\"") + std::string(15, 'k') +
+          "\":\"" + std::string(15, 's') + "\",\"" + std::string(16, 'k') +
+          "\":\"" + std::string(16, 's') + "\"}",
+      "{\"u\":\"caf\xc3\xa9 \xf0\x9f\x98\x80\",\"e\":\"\\u00e9\\n\"}",
+      R"({"a":[1,[2,[3,{"b":{}}]],[]],"c":{}})",
+      R"({})",
+      deep,
+      too_deep,                                     // an error (depth)
+      R"({"d":{"$date":"2020-01-01T00:00:00Z"}})",  // the full path's
+      R"({"b":{"$binary":{"base64":"AAE=","subType":"04"}}})",
+      R"([1,2])",  // not a document
+      R"("str")",
+      R"({"a":1,})",  // malformed
+      "",
+  };
+  std::vector<Value> olds;
+  olds.push_back(Value());
+  olds.push_back(Value::String(std::string(40, 'o')));
+  olds.push_back(Value::MakeObject(
+      {Field("old", Value::Int32(1)), Field("payload", Value::String("x"))}));
+  olds.push_back(Value::MakeArray({Value::Int32(1), Value::MakeObject()}));
+  for (const std::string& json : inputs) {
+    SCOPED_TRACE(json.substr(0, 80));
+    // Expected independently of ParseDocument (which wraps ParseDocumentInto):
+    // ParseValue's outcome, and a non-object is refused with its type.
+    absl::StatusOr<Value> want = ParseValue(json, StoredJsonParseOptions());
+    if (want.ok() && !want->is_object()) {
+      want = absl::InvalidArgumentError(absl::StrCat(
+          "a document must be a JSON object, not ", TypeName(want->type())));
+    }
+    absl::StatusOr<Value> via_wrapper =
+        ParseDocument(json, StoredJsonParseOptions());
+    ASSERT_EQ(via_wrapper.status(), want.status());
+    for (const Value& old : olds) {
+      Value out = old;
+      absl::Status st = ParseDocumentInto(json, StoredJsonParseOptions(), &out);
+      ASSERT_EQ(st, want.status());
+      if (want.ok()) {
+        EXPECT_TRUE(Identical(out, *want))
+            << ToJson(out, JsonFormat::kCanonical) << " vs "
+            << ToJson(*want, JsonFormat::kCanonical);
+      }
+    }
+  }
 }
 
 TEST(FastParse, DepthLimitIsLeftToTheFullPath) {
