@@ -58,6 +58,7 @@ set(TTLDB_SOURCES
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
+  engine/insert_form.cc
   engine/json_field_scan.cc
   engine/keys.cc
   engine/leading_entries.cc

@@ -15,6 +15,7 @@
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/entry_value.h"
+#include "engine/insert_form.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
 #include "index/key_codec.h"
@@ -385,7 +386,7 @@ absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
-    const proto::CollectionInfo* create) {
+    const proto::CollectionInfo* create, absl::string_view storage_json) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -398,11 +399,16 @@ absl::Status Engine::WriteDocumentLocked(
     // form cannot read back: refuse it rather than store an unreadable
     // document. JSON text is checked too: the parser accepts, for one, NUL
     // bytes in field names, which MongoDB forbids (found by fuzz/json).
-    RETURN_IF_ERROR(CheckStorable(*new_doc));
+    // Text already in the storage form was checked by its parse.
+    if (storage_json.empty()) RETURN_IF_ERROR(CheckStorable(*new_doc));
     // MongoDB's 16 MiB limit is on the document's BSON size, whatever size
     // its storage JSON has: insert.cpp fixDocumentForInsert() (BadValue)
     // for inserts, update_stage.cpp (BSONObjectTooLarge) for updates.
-    const size_t bson_size = BsonDocumentSize(*new_doc);
+    const size_t bson_size =
+        storage_json.empty() ||
+                storage_json.size() > kMaxJsonBytesWithinBsonLimit
+            ? BsonDocumentSize(*new_doc)
+            : 0;
     if (bson_size > kMaxDocumentBytes) {
       if (old_doc == nullptr) {
         return MongoError(
@@ -416,15 +422,21 @@ absl::Status Engine::WriteDocumentLocked(
                                      "larger than ",
                                      kMaxDocumentBytes));
     }
-    std::string json;
-    json.reserve(512);  // fewer regrowths while serializing
-    AppendJson(*new_doc, JsonFormat::kStorage, &json);
-    if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
-      return MongoError(absl::StatusCode::kInvalidArgument, 10334,
-                        absl::StrCat("document's storage form is ", json.size(),
-                                     " bytes, over ", kMaxStoredJsonBytes));
+    if (!storage_json.empty()) {
+      batch.Put(doc_key,
+                leveldb::Slice(storage_json.data(), storage_json.size()));
+    } else {
+      std::string json;
+      json.reserve(512);  // fewer regrowths while serializing
+      AppendJson(*new_doc, JsonFormat::kStorage, &json);
+      if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, 10334,
+            absl::StrCat("document's storage form is ", json.size(),
+                         " bytes, over ", kMaxStoredJsonBytes));
+      }
+      batch.Put(doc_key, json);
     }
-    batch.Put(doc_key, json);
     // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a
     // document a TTL index would keep too long or has already expired.
     for (const auto& idx : state.indexes) {
@@ -620,8 +632,11 @@ absl::Status Engine::WriteDocumentLocked(
   bool write_through = false;
   if (doc_cache_ != nullptr && cache_new_doc != nullptr) {
     charge = CacheCharge(doc_key, *cache_new_doc);
-    write_through = (!inserting || doc_cache_->Admit(doc_key, charge)) &&
-                    ReparsesIdentically(*cache_new_doc);
+    // Stored text in the storage form reads back as *new_doc (its
+    // contract), so the walk is needed only otherwise.
+    write_through =
+        (!inserting || doc_cache_->Admit(doc_key, charge)) &&
+        (!storage_json.empty() || ReparsesIdentically(*cache_new_doc));
   }
   // An insert of a key that cannot be stored (above the collection's key
   // bound, so never written since open, hence never cached) and is not
@@ -705,13 +720,14 @@ absl::Status Engine::WriteDocumentLocked(
 }
 
 absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
-                                     const WriteOptions& options) {
+                                     const WriteOptions& options,
+                                     absl::string_view input_json) {
   RETURN_IF_ERROR(CheckWritable());
   ExpiredRemovals removed;
   absl::StatusOr<Value> id;
   {
     MutexLock l(&write_mu_);
-    id = InsertLocked(coll, std::move(doc), options, &removed);
+    id = InsertLocked(coll, std::move(doc), options, &removed, input_json);
   }
   DeliverExpiredRemovals(coll, &removed);
   return id;
@@ -719,7 +735,8 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
 
 absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
                                            const WriteOptions& options,
-                                           ExpiredRemovals* removed) {
+                                           ExpiredRemovals* removed,
+                                           absl::string_view input_json) {
   // An existing collection's name is valid (checked when it was created).
   if (GetState(coll) == nullptr) {
     RETURN_IF_ERROR(ValidateCollectionName(coll));
@@ -733,15 +750,21 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   Value::Object& fields = doc.mutable_object_fields();
   auto id_it = std::find_if(fields.begin(), fields.end(),
                             [](const Field& f) { return f.first == "_id"; });
-  if (id_it == fields.end()) {
+  const bool id_was_absent = id_it == fields.end();
+  const bool id_was_first = !id_was_absent && id_it == fields.begin();
+  if (id_was_absent) {
     fields.insert(fields.begin(),
                   Field("_id", Value::Oid(ObjectId::Generate())));
-  } else if (id_it != fields.begin()) {
+  } else if (!id_was_first) {
     Field id_field = std::move(*id_it);
     fields.erase(id_it);
     fields.insert(fields.begin(), std::move(id_field));
   }
   const Value id = fields.front().second;
+  // The input text as stored, when it is already the storage form.
+  std::string spliced;
+  const absl::string_view storage_json = StoredInsertJson(
+      input_json, id_was_first, id_was_absent ? &id : nullptr, &spliced);
 
   // Shared (not copied) with the document cache: a fresh document is often
   // read back soon.
@@ -757,9 +780,9 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
     create->set_next_index_id(1);
     ASSIGN_OR_RETURN(state, Compile(*create));
   }
-  RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
-                                      removed, stored,
-                                      create ? &*create : nullptr));
+  RETURN_IF_ERROR(
+      WriteDocumentLocked(*state, nullptr, stored.get(), options, removed,
+                          stored, create ? &*create : nullptr, storage_json));
   if (create.has_value()) {
     meta_.set_next_collection_id(create->id() + 1);
     Publish(create->name(), state);

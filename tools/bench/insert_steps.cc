@@ -71,8 +71,7 @@ int Main(int argc, char** argv) {
   // The pieces, each over every document.
   Step parse("ParseDocument"), storable("CheckStorable"),
       bson("BsonDocumentSize"), ser("AppendJson kStorage"),
-      reparse("ReparsesIdentically"), charge("CacheCharge"),
-      destroy("~Value");
+      reparse("ReparsesIdentically"), charge("CacheCharge"), destroy("~Value");
   for (int64_t i = 0; i < docs; ++i) {
     uint64_t t0 = __rdtsc();
     absl::StatusOr<Value> v = ParseDocument(texts[i]);
