@@ -74,6 +74,7 @@ set(TTLDB_SOURCES
   engine/unknown_ranges.cc
   engine/validate.cc
   engine/write_path.cc
+  engine/write_walk.cc
   index/index_spec.cc
   index/key_codec.cc
   index/key_gen.cc

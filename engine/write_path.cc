@@ -2,6 +2,7 @@
 // into one leveldb::WriteBatch, so documents and indexes never disagree,
 // even after a crash.
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -18,6 +19,7 @@
 #include "engine/insert_form.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "engine/write_walk.h"
 #include "index/key_codec.h"
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
@@ -394,21 +396,34 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
+  // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
+  // of *new_doc in one walk (engine/write_walk.h); not needed for text
+  // already in the storage form (engine/insert_form.h).
+  std::optional<WriteWalk> walk;
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
     // document. JSON text is checked too: the parser accepts, for one, NUL
     // bytes in field names, which MongoDB forbids (found by fuzz/json).
     // Text already in the storage form was checked by its parse.
-    if (storage_json.empty()) RETURN_IF_ERROR(CheckStorable(*new_doc));
+    if (storage_json.empty()) {
+      walk = WalkForWrite(*new_doc);
+      if (!walk->storable) {
+        // Its message (the walk and CheckStorable decide alike).
+        RETURN_IF_ERROR(CheckStorable(*new_doc));
+        walk.reset();  // defensive: then the separate functions decide
+      }
+    }
     // MongoDB's 16 MiB limit is on the document's BSON size, whatever size
     // its storage JSON has: insert.cpp fixDocumentForInsert() (BadValue)
     // for inserts, update_stage.cpp (BSONObjectTooLarge) for updates.
-    const size_t bson_size =
-        storage_json.empty() ||
-                storage_json.size() > kMaxJsonBytesWithinBsonLimit
-            ? BsonDocumentSize(*new_doc)
-            : 0;
+    size_t bson_size = 0;
+    if (walk.has_value()) {
+      bson_size = walk->bson_size;
+    } else if (storage_json.empty() ||
+               storage_json.size() > kMaxJsonBytesWithinBsonLimit) {
+      bson_size = BsonDocumentSize(*new_doc);
+    }
     if (bson_size > kMaxDocumentBytes) {
       if (old_doc == nullptr) {
         return MongoError(
@@ -631,12 +646,15 @@ absl::Status Engine::WriteDocumentLocked(
   size_t charge = 0;
   bool write_through = false;
   if (doc_cache_ != nullptr && cache_new_doc != nullptr) {
-    charge = CacheCharge(doc_key, *cache_new_doc);
+    const bool walked = walk.has_value() && cache_new_doc.get() == new_doc;
+    charge = walked ? CacheChargeFromWalk(doc_key, *walk)
+                    : CacheCharge(doc_key, *cache_new_doc);
     // Stored text in the storage form reads back as *new_doc (its
-    // contract), so the walk is needed only otherwise.
+    // contract).
     write_through =
         (!inserting || doc_cache_->Admit(doc_key, charge)) &&
-        (!storage_json.empty() || ReparsesIdentically(*cache_new_doc));
+        (!storage_json.empty() ||
+         (walked ? walk->reparses : ReparsesIdentically(*cache_new_doc)));
   }
   // An insert of a key that cannot be stored (above the collection's key
   // bound, so never written since open, hence never cached) and is not
