@@ -756,7 +756,10 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
                                            ExpiredRemovals* removed,
                                            absl::string_view input_json) {
   // An existing collection's name is valid (checked when it was created).
-  if (GetState(coll) == nullptr) {
+  // The state cannot change before the write: catalog changes take
+  // write_mu_ too.
+  std::shared_ptr<const CollectionState> state = GetState(coll);
+  if (state == nullptr) {
     RETURN_IF_ERROR(ValidateCollectionName(coll));
     RETURN_IF_ERROR(CheckCollection(coll));
   }
@@ -789,7 +792,6 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   auto stored = std::make_shared<const Value>(std::move(doc));
   // A new collection is created by the document's own batch, so an
   // insert that fails (bad field name, too large, ...) creates nothing.
-  std::shared_ptr<const CollectionState> state = GetState(coll);
   std::optional<proto::CollectionInfo> create;
   if (state == nullptr) {
     create.emplace();
