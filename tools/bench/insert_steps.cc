@@ -22,6 +22,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/doc_cache.h"
+#include "engine/write_walk.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "tools/bench/bench_util.h"
@@ -71,7 +72,9 @@ int Main(int argc, char** argv) {
   // The pieces, each over every document.
   Step parse("ParseDocument"), storable("CheckStorable"),
       bson("BsonDocumentSize"), ser("AppendJson kStorage"),
-      reparse("ReparsesIdentically"), charge("CacheCharge"), destroy("~Value");
+      reparse("ReparsesIdentically"), charge("CacheCharge"),
+      walk("WalkForWrite (the four at once)"), noted("ParseDocumentNotingForm"),
+      destroy("~Value");
   for (int64_t i = 0; i < docs; ++i) {
     uint64_t t0 = __rdtsc();
     absl::StatusOr<Value> v = ParseDocument(texts[i]);
@@ -84,7 +87,8 @@ int Main(int argc, char** argv) {
     storable.Add(t1 - t0);
     if (!s.ok()) Die(s.ToString());
     t0 = __rdtsc();
-    size_t n = BsonDocumentSize(*v);
+    const size_t bson_size = BsonDocumentSize(*v);
+    size_t n = bson_size;
     t1 = __rdtsc();
     bson.Add(t1 - t0);
     std::string json;
@@ -99,10 +103,25 @@ int Main(int argc, char** argv) {
     t1 = __rdtsc();
     reparse.Add(t1 - t0);
     t0 = __rdtsc();
-    n += CacheCharge(texts[i], *v) + same;
+    const size_t cache_charge = CacheCharge(texts[i], *v);
     t1 = __rdtsc();
     charge.Add(t1 - t0);
+    n += cache_charge + same;
     if (n == 0) Die("?");
+    t0 = __rdtsc();
+    WriteWalk w = WalkForWrite(*v);
+    t1 = __rdtsc();
+    walk.Add(t1 - t0);
+    if (!w.storable || w.reparses != same || w.bson_size != bson_size ||
+        CacheChargeFromWalk(texts[i], w) != cache_charge) {
+      Die("WalkForWrite disagrees");
+    }
+    bool form = false;
+    t0 = __rdtsc();
+    absl::StatusOr<Value> again = ParseDocumentNotingForm(texts[i], &form);
+    t1 = __rdtsc();
+    noted.Add(t1 - t0);
+    if (!again.ok() || !form) Die("not noted as the storage form");
     t0 = __rdtsc();
     { Value gone = *std::move(v); }
     t1 = __rdtsc();
@@ -156,8 +175,8 @@ int Main(int argc, char** argv) {
   printf("%lld documents of %lld B (%zu B of JSON each)\n",
          static_cast<long long>(docs), static_cast<long long>(bytes),
          texts[0].size());
-  for (Step* s : {&parse, &storable, &bson, &ser, &reparse, &charge, &destroy,
-                  &insert, &limit}) {
+  for (Step* s : {&parse, &noted, &storable, &bson, &ser, &reparse, &charge,
+                  &walk, &destroy, &insert, &limit}) {
     s->Print();
   }
   return 0;
