@@ -58,6 +58,7 @@ set(TTLDB_SOURCES
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
+  engine/insert_form.cc
   engine/json_field_scan.cc
   engine/keys.cc
   engine/leading_entries.cc
@@ -74,6 +75,7 @@ set(TTLDB_SOURCES
   engine/unknown_ranges.cc
   engine/validate.cc
   engine/write_path.cc
+  engine/write_walk.cc
   index/index_spec.cc
   index/key_codec.cc
   index/key_gen.cc

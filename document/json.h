@@ -73,6 +73,15 @@ absl::StatusOr<Value> ParseDocument(absl::string_view json,
 absl::Status ParseDocumentInto(absl::string_view json,
                                const ParseOptions& options, Value* out);
 
+// ParseDocument with the default options, and whether `json` is already
+// the document's storage form: *storage_form true means that
+// AppendJson(result, JsonFormat::kStorage) writes exactly `json`, byte for
+// byte, and that CheckStorable(result) (document/storable.h) is OK, so a
+// writer may store `json` as it is. False says nothing either way (the
+// input is then serialized and checked as usual); always false on error.
+absl::StatusOr<Value> ParseDocumentNotingForm(absl::string_view json,
+                                              bool* storage_form);
+
 // Parses any JSON value (object, array or scalar) with the same rules.
 absl::StatusOr<Value> ParseValue(absl::string_view json,
                                  const ParseOptions& options = {});

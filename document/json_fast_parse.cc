@@ -96,11 +96,18 @@ std::vector<T> TakeExact(std::vector<T>& scratch) {
 
 class FastParser {
  public:
-  FastParser(absl::string_view json, int max_depth)
+  FastParser(absl::string_view json, int max_depth, bool note_form)
       : p_(json.data()),
         end_(json.data() + json.size()),
         scratch_(ThreadScratch()),
-        max_depth_(max_depth < kMaxFastDepth ? max_depth : kMaxFastDepth) {}
+        max_depth_(max_depth < kMaxFastDepth ? max_depth : kMaxFastDepth),
+        note_form_(note_form) {}
+
+  // After a successful ParseRoot with note_form: whether the input is byte
+  // for byte what AppendJson(*out, JsonFormat::kStorage) writes (see
+  // FastParseValue). Each construct that json_write.cc would write
+  // differently clears it where it is parsed.
+  bool storage_form() const { return storage_form_; }
 
   bool ParseRoot(Value* out) {
     SkipWs();
@@ -116,7 +123,12 @@ class FastParser {
   }
 
   void SkipWs() {
-    while (p_ < end_ && IsWs(*p_)) ++p_;
+    if (p_ < end_ && IsWs(*p_)) {
+      storage_form_ = false;  // the storage form has no whitespace
+      do {
+        ++p_;
+      } while (p_ < end_ && IsWs(*p_));
+    }
   }
 
   // Consumes `c` (after optional whitespace).
@@ -252,6 +264,7 @@ class FastParser {
       // container here (the full path does not count wrappers at all).
       if (depth + 1 > max_depth_) return false;
       if (ParseCompactDate(out)) return true;
+      storage_form_ = false;  // written as the compact form
       if (!Expect('{')) return false;
       SkipWs();
       std::string inner;
@@ -271,6 +284,9 @@ class FastParser {
           !ParseInt64String(s, &v)) {
         return false;
       }
+      if (!IsCanonicalInteger(s.data(), s.data() + s.size())) {
+        storage_form_ = false;  // written as absl::StrCat(v)
+      }
       *out = Value::Int64(v);
       return true;
     }
@@ -280,6 +296,7 @@ class FastParser {
       }
       absl::StatusOr<Decimal128> d = Decimal128::FromString(s);
       if (!d.ok()) return false;
+      if (note_form_ && d->ToString() != s) storage_form_ = false;
       *out = Value::Decimal(*d);
       return true;
     }
@@ -288,6 +305,9 @@ class FastParser {
       if (p_ == end_ || *p_ != '"' || !ParseString(&s) || !Expect('}') ||
           !ObjectId::FromHex(s, &id)) {
         return false;
+      }
+      for (char c : s) {
+        if (c >= 'A' && c <= 'F') storage_form_ = false;  // ToHex: lowercase
       }
       *out = Value::Oid(id);
       return true;
@@ -316,6 +336,7 @@ class FastParser {
     int64_t ms;
     auto r = std::from_chars(digits, p, ms);
     if (r.ec != std::errc() || r.ptr != p) return false;
+    if (!IsCanonicalInteger(digits, p)) storage_form_ = false;
     *out = Value::Date(ms);
     p_ = p + 3;
     return true;
@@ -347,7 +368,10 @@ class FastParser {
       switch (p[1]) {
         case '"':
         case '\\':
+          out->push_back(p[1]);
+          break;
         case '/':
+          storage_form_ = false;  // written unescaped
           out->push_back(p[1]);
           break;
         case 'b':
@@ -374,6 +398,7 @@ class FastParser {
             cp = cp << 4 | static_cast<uint32_t>(d);
           }
           if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // surrogates
+          if (!IsStorageEscape(p, cp)) storage_form_ = false;
           AppendUtf8(cp, out);
           p += 4;
           break;
@@ -434,34 +459,85 @@ class FastParser {
       int64_t v = 0;
       for (const char* d = digits; d != p; ++d) v = v * 10 + (*d - '0');
       if (negative) v = -v;
-      *out = v >= std::numeric_limits<int32_t>::min() &&
-                     v <= std::numeric_limits<int32_t>::max()
-                 ? Value::Int32(static_cast<int32_t>(v))
-                 : Value::Int64(v);
+      if (v >= std::numeric_limits<int32_t>::min() &&
+          v <= std::numeric_limits<int32_t>::max()) {
+        // "-0" is written "0"; JSON has no other second spelling of an
+        // integer (no leading zeros, no '+').
+        if (negative && v == 0) storage_form_ = false;
+        *out = Value::Int32(static_cast<int32_t>(v));
+      } else {
+        storage_form_ = false;  // written as {"$numberLong": "v"}
+        *out = Value::Int64(v);
+      }
     } else {
       // Correctly rounded, as simdjson is; out of range (overflow or
       // underflow) is left to the full path.
       double d;
       auto r = std::from_chars(start, p, d);
       if (r.ec != std::errc() || r.ptr != p) return false;
+      if (note_form_ && !IsStorageDouble(d, start, p)) storage_form_ = false;
       *out = Value::Double(d);
     }
     p_ = p;
     return true;
   }
 
+  // Whether [begin, end), the digits of an integer that parsed, is how
+  // absl::StrCat writes it: no leading zero, no "-0".
+  static bool IsCanonicalInteger(const char* begin, const char* end) {
+    const bool negative = begin != end && *begin == '-';
+    if (negative) ++begin;
+    if (begin == end) return false;
+    if (*begin != '0') return true;
+    return end - begin == 1 && !negative;
+  }
+
+  // Whether the \u escape at p (of code point cp) is what json_write.cc's
+  // AppendString writes: \u00xx in lowercase hex for a control character
+  // without a short escape, and never \u0000 (a NUL in a field name is not
+  // storable: CheckStorable must name it).
+  static bool IsStorageEscape(const char* p, uint32_t cp) {
+    if (cp == 0 || cp >= 0x20) return false;
+    if (cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t') {
+      return false;
+    }
+    for (int k = 2; k < 6; ++k) {
+      if (p[k] >= 'A' && p[k] <= 'F') return false;
+    }
+    return true;
+  }
+
+  // Whether [begin, end), the text of the finite double d, is what
+  // json_write.cc's AppendFiniteDouble writes.
+  static bool IsStorageDouble(double d, const char* begin, const char* end) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof(buf), d);
+    size_t n = static_cast<size_t>(r.ptr - buf);
+    if (std::memchr(buf, '.', n) == nullptr &&
+        std::memchr(buf, 'e', n) == nullptr) {
+      buf[n++] = '.';
+      buf[n++] = '0';
+    }
+    return static_cast<size_t>(end - begin) == n &&
+           std::memcmp(begin, buf, n) == 0;
+  }
+
   const char* p_;
   const char* const end_;
   Scratch& scratch_;
   const int max_depth_;
+  const bool note_form_;
+  bool storage_form_ = true;
 };
 
 }  // namespace
 
 bool FastParseValue(absl::string_view json, const ParseOptions& options,
-                    Value* out) {
-  FastParser parser(json, options.max_depth);
-  return parser.ParseRoot(out);
+                    Value* out, bool* storage_form) {
+  FastParser parser(json, options.max_depth, storage_form != nullptr);
+  if (!parser.ParseRoot(out)) return false;
+  if (storage_form != nullptr) *storage_form = parser.storage_form();
+  return true;
 }
 
 }  // namespace json_internal

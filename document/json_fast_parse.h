@@ -24,8 +24,15 @@
 namespace ttldb {
 namespace json_internal {
 
+//
+// With `storage_form`, a successful parse also sets *storage_form to
+// whether `json` is byte for byte AppendJson(*out, JsonFormat::kStorage)
+// (no whitespace, the writer's escapes, numbers and wrappers as it writes
+// them), and never true for a string holding \u0000 (so a field name with
+// a NUL is not among them: the fast path admits no other unstorable
+// document, no '$' field name, invalid UTF-8 or nesting beyond max_depth).
 bool FastParseValue(absl::string_view json, const ParseOptions& options,
-                    Value* out);
+                    Value* out, bool* storage_form = nullptr);
 
 // ParseValue without the fast path (the simdjson DOM path), for tests that
 // check the two agree.

@@ -657,13 +657,16 @@ absl::StatusOr<Value> ParseFull(absl::string_view json,
   return out;
 }
 
-absl::StatusOr<Value> Parse(absl::string_view json,
-                            const ParseOptions& options) {
+absl::StatusOr<Value> Parse(absl::string_view json, const ParseOptions& options,
+                            bool* storage_form = nullptr) {
   RETURN_IF_ERROR(CheckSize(json, options));
   // The common case without simdjson (json_fast_parse.h); whatever the
   // fast path does not accept, the full path decides.
   Value out;
-  if (json_internal::FastParseValue(json, options, &out)) return out;
+  if (json_internal::FastParseValue(json, options, &out, storage_form)) {
+    return out;
+  }
+  if (storage_form != nullptr) *storage_form = false;
   return ParseFull(json, options);
 }
 
@@ -701,6 +704,19 @@ absl::StatusOr<Value> ParseDocument(absl::string_view json,
                                     const ParseOptions& options) {
   Value v;
   RETURN_IF_ERROR(ParseDocumentInto(json, options, &v));
+  return v;
+}
+
+absl::StatusOr<Value> ParseDocumentNotingForm(absl::string_view json,
+                                              bool* storage_form) {
+  *storage_form = false;
+  bool form = false;
+  ASSIGN_OR_RETURN(Value v, Parse(json, ParseOptions(), &form));
+  if (!v.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a document must be a JSON object, not ", TypeName(v.type())));
+  }
+  *storage_form = form;
   return v;
 }
 

@@ -180,6 +180,10 @@ bool Storable(const Value& v, int depth) {
 
 }  // namespace
 
+bool IsExtendedJsonKeyword(absl::string_view name) {
+  return IsWrapperKeyword(name);
+}
+
 absl::Status CheckStorable(const Value& doc) {
   if (Storable(doc, 0)) return absl::OkStatus();
   std::string path;

@@ -22,6 +22,10 @@ bool IsValidUtf8(absl::string_view s);
 // U+10FFFF) for the parser, the storable check and the document cache.
 size_t Utf8SequenceLength(const char* p, const char* end);
 
+// Whether `name` is a key that makes an object an Extended JSON type
+// wrapper when read back ($date, $oid, $numberLong, ...).
+bool IsExtendedJsonKeyword(absl::string_view name);
+
 // OK, or InvalidArgument naming the field path, when `doc`:
 //  - nests objects/arrays deeper than kMaxNestingDepth (100);
 //  - holds a string, field name, or regex that is not valid UTF-8;

@@ -21,8 +21,10 @@
 namespace ttldb {
 namespace {
 
-absl::StatusOr<Value> ResolveArg(const DocArg& arg, absl::string_view what) {
-  auto v = arg.Resolve();
+absl::StatusOr<Value> ResolveArg(const DocArg& arg, absl::string_view what,
+                                 absl::string_view* storage_json = nullptr) {
+  auto v = storage_json != nullptr ? arg.ResolveNotingForm(storage_json)
+                                   : arg.Resolve();
   if (!v.ok()) {
     return MongoError(
         v.status().code(), ErrorCode(v.status()),
@@ -44,6 +46,16 @@ absl::StatusOr<Value> DocArg::Resolve() const {
   return ParseDocument(json_);
 }
 
+absl::StatusOr<Value> DocArg::ResolveNotingForm(
+    absl::string_view* storage_json) const {
+  *storage_json = absl::string_view();
+  if (value_ != nullptr) return Resolve();
+  bool storage_form = false;
+  ASSIGN_OR_RETURN(Value v, ParseDocumentNotingForm(json_, &storage_form));
+  if (storage_form) *storage_json = json_;
+  return v;
+}
+
 absl::StatusOr<Value> DocArg::ResolveAny() const {
   if (value_ != nullptr) return *value_;
   return ParseValue(json_);
@@ -62,9 +74,10 @@ absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
 
 absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
                                             const WriteOptions& options) {
-  ASSIGN_OR_RETURN(Value value, ResolveArg(doc, "document"));
+  absl::string_view storage_json;
+  ASSIGN_OR_RETURN(Value value, ResolveArg(doc, "document", &storage_json));
   return engine_->SyncIfRequested(
-      options, engine_->Insert(name_, std::move(value), options));
+      options, engine_->Insert(name_, std::move(value), options, storage_json));
 }
 
 // InsertMany without the final sync (Engine::SyncIfRequested).
@@ -75,9 +88,10 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
   // Parse everything first: a malformed document fails the call before
   // anything is written.
   std::vector<Value> values;
+  std::vector<absl::string_view> storage_json(docs.size());
   values.reserve(docs.size());
   for (size_t i = 0; i < docs.size(); ++i) {
-    auto v = docs[i].Resolve();
+    auto v = docs[i].ResolveNotingForm(&storage_json[i]);
     if (!v.ok()) {
       return MongoError(
           v.status().code(), ErrorCode(v.status()),
@@ -92,7 +106,8 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
           absl::StrCat("operation was interrupted after ", i, " of ",
                        values.size(), " documents were inserted"));
     }
-    auto id = engine->Insert(name, std::move(values[i]), options);
+    auto id =
+        engine->Insert(name, std::move(values[i]), options, storage_json[i]);
     if (!id.ok()) {
       absl::Status s =
           MongoError(id.status().code(), ErrorCode(id.status()),

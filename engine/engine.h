@@ -159,24 +159,38 @@ class Engine : public TtlStore {
   //
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
+  //
+  // `storage_json`, if not empty, must be exactly what AppendJson(*new_doc,
+  // JsonFormat::kStorage) writes, ParseDocument must read it back as
+  // exactly *new_doc, and *new_doc must pass CheckStorable (as
+  // ParseDocumentNotingForm's *storage_form promises for the text it
+  // parsed): it is stored as it is, without serializing, CheckStorable,
+  // ReparsesIdentically or (below 2 MiB) the BSON size (engine/
+  // insert_form.h).
   absl::Status WriteDocumentLocked(
       const CollectionState& state, const Value* old_doc, const Value* new_doc,
       const WriteOptions& options, ExpiredRemovals* removed,
       std::shared_ptr<const Value> cache_new_doc = nullptr,
-      const proto::CollectionInfo* create = nullptr)
+      const proto::CollectionInfo* create = nullptr,
+      absl::string_view storage_json = {})
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Calls the expiry listener (if any) with each document of *removed, on
   // the calling thread, and clears it. Never under write_mu_.
   void DeliverExpiredRemovals(absl::string_view coll, ExpiredRemovals* removed)
       ABSL_LOCKS_EXCLUDED(write_mu_);
-  // Inserts a document (generating _id). Takes write_mu_.
+  // Inserts a document (generating _id). Takes write_mu_. `input_json`, if
+  // not empty, is the text `doc` was parsed from, already in the storage
+  // form (DocArg::ResolveNotingForm): stored without serializing `doc`
+  // when its _id is first or absent (engine/insert_form.h).
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
-                               const WriteOptions& options);
+                               const WriteOptions& options,
+                               absl::string_view input_json = {});
   // Insert's body, for a caller already holding write_mu_ (an upsert that
   // must not let another write in between its search and its insert).
   absl::StatusOr<Value> InsertLocked(absl::string_view coll, Value doc,
                                      const WriteOptions& options,
-                                     ExpiredRemovals* removed)
+                                     ExpiredRemovals* removed,
+                                     absl::string_view input_json = {})
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Reads and parses the document with this encoded _id; nullopt if absent.
   // Without a snapshot, served from (and filling) the document cache.

@@ -2,6 +2,7 @@
 // into one leveldb::WriteBatch, so documents and indexes never disagree,
 // even after a crash.
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -15,8 +16,10 @@
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/entry_value.h"
+#include "engine/insert_form.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "engine/write_walk.h"
 #include "index/key_codec.h"
 #include "index/key_gen.h"
 #include "leveldb/write_batch.h"
@@ -379,7 +382,7 @@ absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
-    const proto::CollectionInfo* create) {
+    const proto::CollectionInfo* create, absl::string_view storage_json) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -387,16 +390,34 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
+  // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
+  // of *new_doc in one walk (engine/write_walk.h); not needed for text
+  // already in the storage form (engine/insert_form.h).
+  std::optional<WriteWalk> walk;
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
     // document. JSON text is checked too: the parser accepts, for one, NUL
     // bytes in field names, which MongoDB forbids (found by fuzz/json).
-    RETURN_IF_ERROR(CheckStorable(*new_doc));
+    // Text already in the storage form was checked by its parse.
+    if (storage_json.empty()) {
+      walk = WalkForWrite(*new_doc);
+      if (!walk->storable) {
+        // Its message (the walk and CheckStorable decide alike).
+        RETURN_IF_ERROR(CheckStorable(*new_doc));
+        walk.reset();  // defensive: then the separate functions decide
+      }
+    }
     // MongoDB's 16 MiB limit is on the document's BSON size, whatever size
     // its storage JSON has: insert.cpp fixDocumentForInsert() (BadValue)
     // for inserts, update_stage.cpp (BSONObjectTooLarge) for updates.
-    const size_t bson_size = BsonDocumentSize(*new_doc);
+    size_t bson_size = 0;
+    if (walk.has_value()) {
+      bson_size = walk->bson_size;
+    } else if (storage_json.empty() ||
+               storage_json.size() > kMaxJsonBytesWithinBsonLimit) {
+      bson_size = BsonDocumentSize(*new_doc);
+    }
     if (bson_size > kMaxDocumentBytes) {
       if (old_doc == nullptr) {
         return MongoError(
@@ -410,15 +431,21 @@ absl::Status Engine::WriteDocumentLocked(
                                      "larger than ",
                                      kMaxDocumentBytes));
     }
-    std::string json;
-    json.reserve(512);  // fewer regrowths while serializing
-    AppendJson(*new_doc, JsonFormat::kStorage, &json);
-    if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
-      return MongoError(absl::StatusCode::kInvalidArgument, 10334,
-                        absl::StrCat("document's storage form is ", json.size(),
-                                     " bytes, over ", kMaxStoredJsonBytes));
+    if (!storage_json.empty()) {
+      batch.Put(doc_key,
+                leveldb::Slice(storage_json.data(), storage_json.size()));
+    } else {
+      std::string json;
+      json.reserve(512);  // fewer regrowths while serializing
+      AppendJson(*new_doc, JsonFormat::kStorage, &json);
+      if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, 10334,
+            absl::StrCat("document's storage form is ", json.size(),
+                         " bytes, over ", kMaxStoredJsonBytes));
+      }
+      batch.Put(doc_key, json);
     }
-    batch.Put(doc_key, json);
     // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a
     // document a TTL index would keep too long or has already expired.
     for (const auto& idx : state.indexes) {
@@ -613,9 +640,15 @@ absl::Status Engine::WriteDocumentLocked(
   size_t charge = 0;
   bool write_through = false;
   if (doc_cache_ != nullptr && cache_new_doc != nullptr) {
-    charge = CacheCharge(doc_key, *cache_new_doc);
-    write_through = (!inserting || doc_cache_->Admit(doc_key, charge)) &&
-                    ReparsesIdentically(*cache_new_doc);
+    const bool walked = walk.has_value() && cache_new_doc.get() == new_doc;
+    charge = walked ? CacheChargeFromWalk(doc_key, *walk)
+                    : CacheCharge(doc_key, *cache_new_doc);
+    // Stored text in the storage form reads back as *new_doc (its
+    // contract).
+    write_through =
+        (!inserting || doc_cache_->Admit(doc_key, charge)) &&
+        (!storage_json.empty() ||
+         (walked ? walk->reparses : ReparsesIdentically(*cache_new_doc)));
   }
   // An insert of a key that cannot be stored (above the collection's key
   // bound, so never written since open, hence never cached) and is not
@@ -699,13 +732,14 @@ absl::Status Engine::WriteDocumentLocked(
 }
 
 absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
-                                     const WriteOptions& options) {
+                                     const WriteOptions& options,
+                                     absl::string_view input_json) {
   RETURN_IF_ERROR(CheckWritable());
   ExpiredRemovals removed;
   absl::StatusOr<Value> id;
   {
     MutexLock l(&write_mu_);
-    id = InsertLocked(coll, std::move(doc), options, &removed);
+    id = InsertLocked(coll, std::move(doc), options, &removed, input_json);
   }
   DeliverExpiredRemovals(coll, &removed);
   return id;
@@ -713,9 +747,13 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
 
 absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
                                            const WriteOptions& options,
-                                           ExpiredRemovals* removed) {
+                                           ExpiredRemovals* removed,
+                                           absl::string_view input_json) {
   // An existing collection's name is valid (checked when it was created).
-  if (GetState(coll) == nullptr) {
+  // The state cannot change before the write: catalog changes take
+  // write_mu_ too.
+  std::shared_ptr<const CollectionState> state = GetState(coll);
+  if (state == nullptr) {
     RETURN_IF_ERROR(ValidateCollectionName(coll));
     RETURN_IF_ERROR(CheckCollection(coll));
   }
@@ -727,22 +765,27 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   Value::Object& fields = doc.mutable_object_fields();
   auto id_it = std::find_if(fields.begin(), fields.end(),
                             [](const Field& f) { return f.first == "_id"; });
-  if (id_it == fields.end()) {
+  const bool id_was_absent = id_it == fields.end();
+  const bool id_was_first = !id_was_absent && id_it == fields.begin();
+  if (id_was_absent) {
     fields.insert(fields.begin(),
                   Field("_id", Value::Oid(ObjectId::Generate())));
-  } else if (id_it != fields.begin()) {
+  } else if (!id_was_first) {
     Field id_field = std::move(*id_it);
     fields.erase(id_it);
     fields.insert(fields.begin(), std::move(id_field));
   }
   const Value id = fields.front().second;
+  // The input text as stored, when it is already the storage form.
+  std::string spliced;
+  const absl::string_view storage_json = StoredInsertJson(
+      input_json, id_was_first, id_was_absent ? &id : nullptr, &spliced);
 
   // Shared (not copied) with the document cache: a fresh document is often
   // read back soon.
   auto stored = std::make_shared<const Value>(std::move(doc));
   // A new collection is created by the document's own batch, so an
   // insert that fails (bad field name, too large, ...) creates nothing.
-  std::shared_ptr<const CollectionState> state = GetState(coll);
   std::optional<proto::CollectionInfo> create;
   if (state == nullptr) {
     create.emplace();
@@ -751,9 +794,9 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
     create->set_next_index_id(1);
     ASSIGN_OR_RETURN(state, Compile(*create));
   }
-  RETURN_IF_ERROR(WriteDocumentLocked(*state, nullptr, stored.get(), options,
-                                      removed, stored,
-                                      create ? &*create : nullptr));
+  RETURN_IF_ERROR(
+      WriteDocumentLocked(*state, nullptr, stored.get(), options, removed,
+                          stored, create ? &*create : nullptr, storage_json));
   if (create.has_value()) {
     meta_.set_next_collection_id(create->id() + 1);
     Publish(create->name(), state);
