@@ -159,11 +159,18 @@ class Engine : public TtlStore {
   //
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
+  //
+  // `stored_json`, if set, is the new version's storage form, already
+  // checked by the caller (engine/touch_text.h): it is stored as it is, and
+  // *old_doc and *new_doc need hold only _id and the top-level fields the
+  // index keys read (no index may have a partial filter, a lifetime cap or
+  // reject_expired). Nothing is cached (cache_new_doc must be null).
   absl::Status WriteDocumentLocked(
       const CollectionState& state, const Value* old_doc, const Value* new_doc,
       const WriteOptions& options, ExpiredRemovals* removed,
       std::shared_ptr<const Value> cache_new_doc = nullptr,
-      const proto::CollectionInfo* create = nullptr)
+      const proto::CollectionInfo* create = nullptr,
+      const std::string* stored_json = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Calls the expiry listener (if any) with each document of *removed, on
   // the calling thread, and clears it. Never under write_mu_.

@@ -385,7 +385,7 @@ absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
-    const proto::CollectionInfo* create) {
+    const proto::CollectionInfo* create, const std::string* stored_json) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -393,7 +393,10 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
-  if (new_doc != nullptr) {
+  if (stored_json != nullptr) {
+    // Made and checked by engine/touch_text.cc (see engine.h).
+    batch.Put(doc_key, *stored_json);
+  } else if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
     // document. JSON text is checked too: the parser accepts, for one, NUL
