@@ -16,6 +16,7 @@ namespace {
 
 std::atomic<bool> g_enabled{true};
 std::atomic<uint64_t> g_sets{0};
+std::atomic<bool> g_splice_hits{false};
 
 bool ReadsOnlyId(const MatchExpr& e) {
   switch (e.kind) {
@@ -85,6 +86,9 @@ bool FilterReadsOnlyId(const Filter& filter) {
 }
 
 void SetStoredTextSetEnabledForTesting(bool enabled) { g_enabled = enabled; }
+void SetStoredTextSetOnCacheHitsForTesting(bool splice) {
+  g_splice_hits = splice;
+}
 uint64_t StoredTextSetsForTesting() { return g_sets.load(); }
 
 absl::StatusOr<TextSet> SetDateInStoredText(
@@ -108,18 +112,30 @@ absl::StatusOr<TextSet> SetDateInStoredText(
   }
 
   const std::string key = DocumentKey(state.info.id(), encoded_id);
-  // A cached document: the general path has its tree already.
-  if (engine->doc_cache() != nullptr &&
-      engine->doc_cache()->Lookup(key) != nullptr) {
-    return TextSet::kFallback;
-  }
   // Reused per thread, as ReadDocumentImpl's buffer.
   thread_local std::string json;
   if (json.capacity() > (1 << 20)) std::string().swap(json);
-  leveldb::Status s = engine->db()->Get(VerifiedRead(), key, &json);
-  if (s.IsNotFound()) return TextSet::kNoMatch;
-  if (!s.ok()) {
-    return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
+  bool from_cache = false;
+  // A cached document: the general path has its tree already (measured
+  // cheaper than serializing the tree to splice it, and it keeps the
+  // document cached: docs/BENCHMARKS.md "Round 5, session 8: touch").
+  if (engine->doc_cache() != nullptr) {
+    if (std::shared_ptr<const Value> hit = engine->doc_cache()->Lookup(key)) {
+      if (!g_splice_hits.load(std::memory_order_relaxed)) {
+        return TextSet::kFallback;
+      }
+      json.clear();
+      AppendJson(*hit, JsonFormat::kStorage, &json);
+      from_cache = true;
+    }
+  }
+  if (!from_cache) {
+    leveldb::Status s = engine->db()->Get(VerifiedRead(), key, &json);
+    if (s.IsNotFound()) return TextSet::kNoMatch;
+    if (!s.ok()) {
+      return ReadFailure(s,
+                         absl::StrCat("collection '", state.info.name(), "'"));
+    }
   }
 
   // The fields, in the order asked (_id first), as a small document.

@@ -77,6 +77,9 @@ absl::StatusOr<TextSet> SetDateInStoredText(
 // documents it wrote (kModified) since the process started.
 void SetStoredTextSetEnabledForTesting(bool enabled);
 uint64_t StoredTextSetsForTesting();
+// Measurement only (tools/bench/touch_breakdown): on a cache hit, serialize
+// the cached tree and splice that instead of taking the general path.
+void SetStoredTextSetOnCacheHitsForTesting(bool splice);
 
 }  // namespace ttldb
 
