@@ -73,7 +73,17 @@ struct Db {
 };
 
 std::string Describe(const absl::StatusOr<UpdateResult>& r) {
-  if (!r.ok()) return r.status().ToString();
+  if (!r.ok()) {
+    // The payloads by name (ToString lists them in no fixed order).
+    std::string out = absl::StrCat(absl::StatusCodeToString(r.status().code()),
+                                   ": ", r.status().message());
+    for (const char* url : {"ttldb.mongo_code", "ttldb.duplicate_key_info"}) {
+      if (auto p = r.status().GetPayload(url)) {
+        absl::StrAppend(&out, " [", url, "=", std::string(*p), "]");
+      }
+    }
+    return out;
+  }
   return absl::StrCat("matched ", r->matched_count, " modified ",
                       r->modified_count, r->upserted_id ? " upserted" : "");
 }
