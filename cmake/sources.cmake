@@ -71,6 +71,7 @@ set(TTLDB_SOURCES
   engine/read_options.cc
   engine/reclaimer.cc
   engine/repair.cc
+  engine/touch_text.cc
   engine/ttl_sweep.cc
   engine/unknown_ranges.cc
   engine/validate.cc

@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/keys.h"
 #include "engine/query_exec.h"
+#include "engine/touch_text.h"
 #include "query/update.h"
 
 namespace ttldb {
@@ -143,6 +144,10 @@ struct WriteRequest {
   const Update* update = nullptr;      // kUpdate
   const Value* replacement = nullptr;  // kReplace
   std::string touch_field;             // kTouch
+  // kUpdate that is exactly {$set: {<set_field>: <Date set_millis>}}, a
+  // top-level field: engine/touch_text.h may patch the stored text.
+  std::string set_field;
+  int64_t set_millis = 0;
 };
 
 }  // namespace
@@ -247,6 +252,21 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   // MongoDB retries a write conflict, instead of reporting no match while
   // another document matches.
   constexpr int kSingleWriteAttempts = 3;
+  // A touch, or a $set of one top-level Date, by _id: patched in the stored
+  // text where that gives exactly the general path's result.
+  TextSetRequest text_request;
+  bool text_set = false;
+  if (request.kind == WriteKind::kTouch) {
+    text_request.field = request.touch_field;
+    text_request.millis = absl::ToUnixMillis(now);
+    text_request.touch = true;
+    text_set = request.touch_field.find('.') == std::string::npos;
+  } else if (request.kind == WriteKind::kUpdate && !request.set_field.empty()) {
+    text_request.field = request.set_field;
+    text_request.millis = request.set_millis;
+    text_set = true;
+  }
+  text_set = text_set && FilterReadsOnlyId(filter);
   for (int attempt = 1;; ++attempt) {
     ASSIGN_OR_RETURN(
         std::vector<std::string> ids,
@@ -266,6 +286,17 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       MutexLock l(&engine->write_mu_);
       auto current = engine->GetState(coll);
       if (current == nullptr) break;
+      if (text_set) {
+        ASSIGN_OR_RETURN(TextSet r, SetDateInStoredText(
+                                        engine, *current, filter, id,
+                                        text_request, now, options, &removed));
+        if (r == TextSet::kNoMatch) continue;
+        if (r != TextSet::kFallback) {
+          ++result.matched_count;
+          if (r == TextSet::kModified) ++result.modified_count;
+          continue;
+        }
+      }
       // Shared with the document cache, not copied: the update copies it.
       ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
                        engine->ReadDocumentShared(*current, id));
@@ -344,6 +375,18 @@ static absl::StatusOr<UpdateResult> UpdateCall(
     req.replacement = &parsed.replacement();
   } else {
     req.update = &parsed;
+    // {$set: {f: <date>}}, f top-level: engine/touch_text.h.
+    if (update_options.array_filters.empty() && v.is_object() &&
+        v.object_fields().size() == 1 && v.object_fields()[0].first == "$set" &&
+        v.object_fields()[0].second.is_object() &&
+        v.object_fields()[0].second.object_fields().size() == 1) {
+      const auto& [field, value] =
+          v.object_fields()[0].second.object_fields()[0];
+      if (value.is_date() && field.find('.') == std::string::npos) {
+        req.set_field = field;
+        req.set_millis = value.date_millis();
+      }
+    }
   }
   return engine->SyncIfRequested(options,
                                  RunWrite(engine, name, f, req, options));

@@ -160,19 +160,24 @@ class Engine : public TtlStore {
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
   //
-  // `storage_json`, if not empty, must be exactly what AppendJson(*new_doc,
-  // JsonFormat::kStorage) writes, ParseDocument must read it back as
-  // exactly *new_doc, and *new_doc must pass CheckStorable (as
-  // ParseDocumentNotingForm's *storage_form promises for the text it
-  // parsed): it is stored as it is, without serializing, CheckStorable,
-  // ReparsesIdentically or (below 2 MiB) the BSON size (engine/
-  // insert_form.h).
+  // `stored_json`, if not empty, is the new version's storage form, already
+  // checked by the caller; it is stored as it is, without serializing,
+  // CheckStorable, ReparsesIdentically or (below 2 MiB) the BSON size. Two
+  // callers make it:
+  // - an insert of text already in the storage form (engine/insert_form.h):
+  //   it is exactly what AppendJson(*new_doc, JsonFormat::kStorage) writes,
+  //   ParseDocument reads it back as exactly *new_doc, and *new_doc passes
+  //   CheckStorable (ParseDocumentNotingForm's *storage_form promise);
+  // - a touch that patched the stored text (engine/touch_text.h): *old_doc
+  //   and *new_doc hold only _id and the top-level fields the index keys
+  //   read (no index may have a partial filter, a lifetime cap or
+  //   reject_expired), and nothing is cached (cache_new_doc must be null).
   absl::Status WriteDocumentLocked(
       const CollectionState& state, const Value* old_doc, const Value* new_doc,
       const WriteOptions& options, ExpiredRemovals* removed,
       std::shared_ptr<const Value> cache_new_doc = nullptr,
       const proto::CollectionInfo* create = nullptr,
-      absl::string_view storage_json = {})
+      absl::string_view stored_json = {})
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Calls the expiry listener (if any) with each document of *removed, on
   // the calling thread, and clears it. Never under write_mu_.

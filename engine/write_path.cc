@@ -382,7 +382,7 @@ absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
-    const proto::CollectionInfo* create, absl::string_view storage_json) {
+    const proto::CollectionInfo* create, absl::string_view stored_json) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -392,7 +392,7 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
   // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
   // of *new_doc in one walk (engine/write_walk.h); not needed for text
-  // already in the storage form (engine/insert_form.h).
+  // already in the storage form (engine/insert_form.h, engine/touch_text.h).
   std::optional<WriteWalk> walk;
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
@@ -400,7 +400,7 @@ absl::Status Engine::WriteDocumentLocked(
     // document. JSON text is checked too: the parser accepts, for one, NUL
     // bytes in field names, which MongoDB forbids (found by fuzz/json).
     // Text already in the storage form was checked by its parse.
-    if (storage_json.empty()) {
+    if (stored_json.empty()) {
       walk = WalkForWrite(*new_doc);
       if (!walk->storable) {
         // Its message (the walk and CheckStorable decide alike).
@@ -414,8 +414,8 @@ absl::Status Engine::WriteDocumentLocked(
     size_t bson_size = 0;
     if (walk.has_value()) {
       bson_size = walk->bson_size;
-    } else if (storage_json.empty() ||
-               storage_json.size() > kMaxJsonBytesWithinBsonLimit) {
+    } else if (stored_json.empty() ||
+               stored_json.size() > kMaxJsonBytesWithinBsonLimit) {
       bson_size = BsonDocumentSize(*new_doc);
     }
     if (bson_size > kMaxDocumentBytes) {
@@ -431,9 +431,9 @@ absl::Status Engine::WriteDocumentLocked(
                                      "larger than ",
                                      kMaxDocumentBytes));
     }
-    if (!storage_json.empty()) {
+    if (!stored_json.empty()) {
       batch.Put(doc_key,
-                leveldb::Slice(storage_json.data(), storage_json.size()));
+                leveldb::Slice(stored_json.data(), stored_json.size()));
     } else {
       std::string json;
       json.reserve(512);  // fewer regrowths while serializing
@@ -647,7 +647,7 @@ absl::Status Engine::WriteDocumentLocked(
     // contract).
     write_through =
         (!inserting || doc_cache_->Admit(doc_key, charge)) &&
-        (!storage_json.empty() ||
+        (!stored_json.empty() ||
          (walked ? walk->reparses : ReparsesIdentically(*cache_new_doc)));
   }
   // An insert of a key that cannot be stored (above the collection's key
@@ -778,7 +778,7 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   const Value id = fields.front().second;
   // The input text as stored, when it is already the storage form.
   std::string spliced;
-  const absl::string_view storage_json = StoredInsertJson(
+  const absl::string_view stored_json = StoredInsertJson(
       input_json, id_was_first, id_was_absent ? &id : nullptr, &spliced);
 
   // Shared (not copied) with the document cache: a fresh document is often
@@ -796,7 +796,7 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   }
   RETURN_IF_ERROR(
       WriteDocumentLocked(*state, nullptr, stored.get(), options, removed,
-                          stored, create ? &*create : nullptr, storage_json));
+                          stored, create ? &*create : nullptr, stored_json));
   if (create.has_value()) {
     meta_.set_next_collection_id(create->id() + 1);
     Publish(create->name(), state);
