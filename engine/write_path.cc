@@ -224,50 +224,6 @@ absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentShared(
   return ReadDocumentImpl(state, encoded_id, nullptr, &parsed_here);
 }
 
-absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
-    const CollectionState& state, absl::string_view encoded_id,
-    const leveldb::Snapshot* snapshot, bool* parsed_here) {
-  *parsed_here = false;
-  const leveldb::ReadOptions ro = VerifiedRead(snapshot);
-  // The cache holds the latest committed documents: never for a snapshot.
-  DocCache* cache = snapshot == nullptr ? doc_cache_.get() : nullptr;
-  const std::string key = DocumentKey(state.info.id(), encoded_id);
-  DocCache::Miss miss;
-  if (cache != nullptr) {
-    // On a miss, the ticket is taken before the read (doc_cache.h).
-    if (std::shared_ptr<const Value> hit = cache->Lookup(key, &miss)) {
-      return hit;
-    }
-  }
-  // One buffer per thread: LevelDB assigns the value into it, reusing its
-  // capacity, so a read allocates no copy of the stored bytes (a 2 KB
-  // allocation per read also made glibc consolidate its free lists).
-  thread_local std::string json;
-  if (json.capacity() > (1 << 20)) std::string().swap(json);
-  leveldb::Status s = db_->Get(ro, key, &json);
-  if (s.IsNotFound()) return std::shared_ptr<const Value>();
-  if (!s.ok()) {
-    return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
-  }
-  auto doc = ParseDocument(json, StoredJsonParseOptions());
-  if (!doc.ok()) {
-    return absl::DataLossError(absl::StrCat(
-        "collection '", state.info.name(),
-        "': stored document is corrupt: ", doc.status().message()));
-  }
-  // One allocation, shared by the cache and the caller; not const, so that
-  // ReadDocument may move it out when it is the only owner.
-  std::shared_ptr<const Value> shared =
-      std::make_shared<Value>(*std::move(doc));
-  *parsed_here = true;
-  // Not admitted (most misses of a working set larger than the cache): no
-  // charge to compute (a walk of the tree), no second lock.
-  if (cache != nullptr && miss.admit) {
-    cache->Insert(key, shared, CacheCharge(key, *shared), miss.ticket);
-  }
-  return shared;
-}
-
 absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
                                                    const std::string& doc_key) {
   auto bound = doc_key_bound_.find(state.info.id());
