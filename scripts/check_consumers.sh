@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
-# CI: ttldb as other projects use it (README.md, "Using ttldb from another
-# project"). Each step starts from nothing (a fresh Bazel output base, fresh
-# CMake build and install directories), with no extra flags:
-#   1. cmake/sources.cmake matches the Bazel library target (bazel query).
-#   2. examples/bazel_consumer: local_repository, `bazel test //...`
-#      fastbuild and -c opt.
+# ttldb as other projects use it (README.md, "Depending on ttldb from another
+# project"). Each consumer starts from a fresh Bazel output base or fresh
+# CMake build and install directories, with no flags of ours beyond the
+# disk cache:
+#   1. cmake/sources.cmake matches the Bazel library target (bazel query);
+#      every C++ target in the library's closure carries -std=c++17, so a
+#      consumer builds it, fastbuild or -c opt, with no flag of its own.
+#   2. examples/bazel_consumer through local_repository: `bazel test -c opt
+#      //...` and `bazel run -c opt //:sessions`.
 #   3. The same consumer through the README's http_archive stanza, on a
-#      release tarball (`git archive`-style) at a file:// URL.
+#      release tarball (`git archive`-style) at a file:// URL: the same
+#      tests. Its compile actions are those of step 2 (the repository is
+#      @ttldb in both, so every path is the same), so they come from Bazel's
+#      disk cache (scripts/bazel_cache.sh): what this step proves is the
+#      stanza, the tarball and ttldb_dependencies(), not a second compile.
 #   4. `cmake -S . -B build && cmake --build build && cmake --install build`
 #      into a temporary prefix; its libttldb.a defines the same symbols as
-#      Bazel's -c opt objects of the library target.
+#      Bazel's -c opt objects of the library target (step 2).
 #   5. examples/cmake_consumer against that install: find_package (shared
 #      and static, and ttldb::testing in a gtest) and pkg-config (shared
 #      and static); each runs.
-# Compilation is shared through Bazel's disk cache (~/.bazelrc), so a second
-# run spends its time mostly in the CMake build.
+# Run by .ci/run (not by scripts/test.sh: it compiles the library twice
+# more, -c opt and CMake's Release; docs/development.md has its timings).
 #
 #   scripts/check_consumers.sh [--keep]   (--keep: leave the temp dirs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+bash scripts/install-deps.sh
+# shellcheck source=scripts/bazel_cache.sh
+source scripts/bazel_cache.sh
 TARGET=@ttldb//:ttldb  # the library target, as a consumer names it
 jobs=$(nproc)
 
@@ -64,23 +74,24 @@ bazel_consumer() {
 in_consumer() {  # in_consumer DIR BAZEL_ARGS...
   local dir=$1
   shift
-  if ! (cd "$dir" && bazel --output_base="$dir.output_base" "$@") \
-      2> "$tmp/bazel.log"; then
+  local command=$1
+  shift
+  if ! (cd "$dir" && bazel --output_base="$dir.output_base" "$command" \
+        "${TTLDB_DISK_CACHE_FLAGS[@]}" "$@") 2> "$tmp/bazel.log"; then
     grep -v 'linux-sandbox' "$tmp/bazel.log" | tail -40 >&2
-    echo "failed: bazel $* (in a copy of examples/bazel_consumer)" >&2
+    echo "failed: bazel $command $* (in a copy of examples/bazel_consumer)" >&2
     return 1
   fi
 }
 
-step "2. Bazel consumer (local_repository): fastbuild and -c opt"
+step "2. Bazel consumer (local_repository), -c opt"
 local_ws=$(sed "s#path = \"../..\"#path = \"$root\"#" examples/bazel_consumer/WORKSPACE)
 grep -q "path = \"$root\"" <<<"$local_ws"
 bazel_consumer "$tmp/local" "$local_ws"
-in_consumer "$tmp/local" test //...
 in_consumer "$tmp/local" test -c opt //...
 in_consumer "$tmp/local" run -c opt //:sessions
 
-step "3. Bazel consumer (http_archive of a release tarball)"
+step "3. Bazel consumer (http_archive of a release tarball), -c opt"
 # What `git archive --prefix=ttldb-$version/ HEAD` makes, from the working
 # tree's tracked and new files (so uncommitted changes are tested too).
 version=$(tr -d '[:space:]' < VERSION)
@@ -103,7 +114,7 @@ PY
 )
 grep -q "file://$tarball" <<<"$http_ws"
 bazel_consumer "$tmp/http" "$http_ws"
-in_consumer "$tmp/http" test //...
+in_consumer "$tmp/http" test -c opt //...
 
 step "4. CMake build and install (-j$jobs)"
 cmake -S . -B "$tmp/build" >/dev/null

@@ -4,6 +4,8 @@
 # `npm ci` (only when node_modules is missing or older than the lock file).
 #   scripts/client_tests.sh             every tests/clients/*.test.mjs
 #   scripts/client_tests.sh driver      one of them
+#   scripts/client_tests.sh --install   only the npm install (scripts/test.sh
+#                                       runs it while Bazel compiles)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -15,6 +17,9 @@ if [ ! -d "$clients/node_modules" ] || \
    [ "$clients/package-lock.json" -nt "$clients/node_modules/.package-lock.json" ]; then
   (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+[ "${1:-}" = "--install" ] && exit 0
+# shellcheck source=scripts/bazel_cache.sh
+source scripts/bazel_cache.sh
 bazel build //tools:ttldb
 export TTLDB_BIN="$PWD/.bazel/bin/tools/ttldb"
 if [ $# -gt 0 ]; then

@@ -34,6 +34,7 @@ PACKAGES=(
   cmake                    # the CMake build (CMakeLists.txt) and its consumer check
   clang                    # libFuzzer targets (scripts/fuzz.sh)
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
+  lld                      # the linker of the clang sanitizer build (.bazelrc, --config=asan)
   python3
   tzdata                   # Olson time zones for the date operators (absl::LoadTimeZone)
   nodejs                   # the real-client tests (scripts/client_tests.sh)
