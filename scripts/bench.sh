@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-bazel build -c opt //tools/bench:ttldb_bench
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)/tools/bench/ttldb_bench"
+bazel build --config=opt //tools/bench:ttldb_bench
+bin="$(bazel info --config=opt bazel-bin 2>/dev/null)/tools/bench/ttldb_bench"
 mkdir -p docs/bench
 "$bin" --runs=3 --csv=docs/bench/results.csv "$@" | tee docs/bench/results.md
 python3 tools/bench/chart.py docs/bench/results.csv docs/bench

@@ -11,16 +11,16 @@ say() { echo "demo.sh: $*" >&2; }
 
 say "checking the Debian packages ttldb needs (scripts/install-deps.sh)..."
 bash scripts/install-deps.sh
-# The -c opt output directory itself, not the .bazel/bin symlink, which the
+# The optimized output directory itself, not the .bazel/bin symlink, which the
 # next bazel command with other flags repoints.
-bin="$(bazel info -c opt bazel-bin 2>/dev/null)/tools/ttldb"
+bin="$(bazel info --config=opt bazel-bin 2>/dev/null)/tools/ttldb"
 if [ -x "$bin" ]; then
-  say "building ttldb (bazel build -c opt //tools:ttldb; up to date in seconds)..."
+  say "building ttldb (bazel build --config=opt //tools:ttldb; up to date in seconds)..."
 else
-  say "building ttldb for the first time (bazel build -c opt //tools:ttldb):" \
+  say "building ttldb for the first time (bazel build --config=opt //tools:ttldb):" \
     "this takes a few minutes; Bazel's progress follows."
 fi
-if ! bazel build -c opt --show_progress_rate_limit=10 //tools:ttldb; then
+if ! bazel build --config=opt --show_progress_rate_limit=10 //tools:ttldb; then
   say "the build failed (see above)"
   exit 1
 fi
