@@ -80,7 +80,7 @@ class UserStore {
 
  private:
   explicit UserStore(std::unique_ptr<leveldb::DB> db);
-  absl::Status Put(const UserRecord& user);
+  absl::Status Put(const UserRecord& user) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::unique_ptr<leveldb::DB> db_;
   absl::Mutex mu_;  // serializes writes; guards users_

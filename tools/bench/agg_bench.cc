@@ -127,8 +127,8 @@ int Main(int argc, char** argv) {
         ts};
   }
   // The query window: the last hour of the day.
-  const int64_t from = kDayStartMs + 23 * 3600 * 1000;
-  const int64_t to = kDayStartMs + kDayMs;
+  constexpr int64_t from = kDayStartMs + 23 * 3600 * 1000;
+  constexpr int64_t to = kDayStartMs + kDayMs;
 
   // ---- ttldb ----
   Options options;
@@ -218,7 +218,7 @@ int Main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
           .count();
   auto run_sql = [&](const char* text, bool window) {
-    return [sql, text, window, from, to]() -> int64_t {
+    return [sql, text, window]() -> int64_t {
       sqlite3_stmt* st = nullptr;
       Check(sqlite3_prepare_v2(sql, text, -1, &st, nullptr), sql, "prepare");
       if (window) {
