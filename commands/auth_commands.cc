@@ -225,6 +225,23 @@ absl::StatusOr<UserArgs> ParseUserArgs(CommandContext& ctx) {
   return args;
 }
 
+// checkAuthorizedToGrantRoles (src/mongo/db/commands/
+// user_management_commands_common.cpp): granting a role needs the
+// grantRole action on the role's database, which the built-in roles give
+// as kUserAdmin (userAdmin, dbOwner on their database; userAdminAnyDatabase
+// and root on all). The first user, made through the localhost exception,
+// may have any role.
+absl::Status CheckMayGrantRoles(const CommandContext& ctx,
+                                const std::vector<RoleName>& roles) {
+  if (ctx.connection->user() == nullptr) return absl::OkStatus();
+  for (const RoleName& r : roles) {
+    if (!Authorized(ctx, Action::kUserAdmin, r.db)) {
+      return NotAuthorizedToExecute(ctx);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
@@ -236,13 +253,20 @@ absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
                       "db");
   }
   if (!args.roles.has_value()) return MissingField("createUser.roles");
+  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
   UserRecord u;
   u.user = args.name;
   u.db = ctx.db;
   u.roles = *std::move(args.roles);
   if (args.custom_data != nullptr) u.custom_data = *args.custom_data;
   ASSIGN_OR_RETURN(u.scram, PasswordCredentials(ctx, *args.pwd));
-  RETURN_IF_ERROR(users->Create(u));
+  if (ctx.server->options.auth && ctx.connection->user() == nullptr) {
+    // Admitted by the localhost exception (command_runner.cc): only while
+    // no user exists, checked again atomically with the write.
+    RETURN_IF_ERROR(users->CreateFirst(u));
+  } else {
+    RETURN_IF_ERROR(users->Create(u));
+  }
   return OkReply();
 }
 
@@ -255,6 +279,16 @@ absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       "Must specify at least one field to update in "
                       "updateUser");
+  }
+  if (args.roles.has_value()) {
+    // Setting the roles may revoke any role: the revokeRole action on
+    // every database first (user_management_commands_common.cpp: "In
+    // order to use updateUser to set roles array, must be authorized to
+    // revoke any role in the system"), then grantRole on each one's.
+    if (!AuthorizedOnEveryDatabase(ctx, Action::kUserAdmin)) {
+      return NotAuthorizedToExecute(ctx);
+    }
+    RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
   }
   std::optional<UserRecord> u = users->Get(ctx.db, args.name);
   if (!u.has_value()) {
