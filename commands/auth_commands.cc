@@ -4,6 +4,7 @@
 // errors are mongod 8.0's: src/mongo/db/auth/sasl_commands.cpp,
 // sasl_scram_server_conversation.cpp, and
 // src/mongo/db/commands/user_management_commands.cpp.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -305,6 +306,51 @@ absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
   return OkReply();
 }
 
+// grantRolesToUser / revokeRolesFromUser (src/mongo/db/commands/
+// user_management_commands.cpp): add roles to, or remove them from, a user
+// of this database. Each role needs user administration on its database
+// (user_management_commands_common.cpp checkAuthorizedToGrantRoles /
+// checkAuthorizedToRevokeRoles: the grantRole / revokeRole actions).
+absl::StatusOr<Value> ChangeUserRoles(CommandContext& ctx, bool grant) {
+  UserStore* users = Users(ctx);
+  if (users == nullptr) return NoUserStore();
+  RETURN_IF_ERROR(CheckFields(ctx, {"roles"}));
+  ASSIGN_OR_RETURN(std::string name, UserNameArg(ctx));
+  const Value* roles_arg = Arg(ctx, "roles");
+  if (roles_arg == nullptr) {
+    return MissingField(absl::StrCat(ctx.name, ".roles"));
+  }
+  ASSIGN_OR_RETURN(std::vector<RoleName> roles, ParseRoles(*roles_arg, ctx.db));
+  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, roles));
+  if (roles.empty()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      absl::StrCat(ctx.name,
+                                   " command requires a non-empty \"roles\" "
+                                   "array"));
+  }
+  std::optional<UserRecord> u = users->Get(ctx.db, name);
+  if (!u.has_value()) {
+    return MongoError(absl::StatusCode::kNotFound, kUserNotFound,
+                      absl::StrCat("Could not find user \"", name,
+                                   "\" for db \"", ctx.db, "\""));
+  }
+  for (const RoleName& r : roles) {
+    auto it = std::find(u->roles.begin(), u->roles.end(), r);
+    if (grant && it == u->roles.end()) u->roles.push_back(r);
+    if (!grant && it != u->roles.end()) u->roles.erase(it);
+  }
+  RETURN_IF_ERROR(users->Update(*u));
+  return OkReply();
+}
+
+absl::StatusOr<Value> GrantRolesToUser(CommandContext& ctx) {
+  return ChangeUserRoles(ctx, /*grant=*/true);
+}
+
+absl::StatusOr<Value> RevokeRolesFromUser(CommandContext& ctx) {
+  return ChangeUserRoles(ctx, /*grant=*/false);
+}
+
 absl::StatusOr<Value> DropUser(CommandContext& ctx) {
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
@@ -457,6 +503,8 @@ void AddAuthCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"createUser", CreateUser, false, true});
   specs->push_back({"updateUser", UpdateUser, false, true});
   specs->push_back({"dropUser", DropUser, false, true});
+  specs->push_back({"grantRolesToUser", GrantRolesToUser, false, true});
+  specs->push_back({"revokeRolesFromUser", RevokeRolesFromUser, false, true});
   specs->push_back({"usersInfo", UsersInfo});
 }
 

@@ -607,6 +607,41 @@ TEST_F(AuthTest, GrantingARoleNeedsUserAdminOnItsDatabase) {
   refused(own.get(), "A", R"({"createUser": "evil", "pwd": "p",
       "roles": [{"role": "readWrite", "db": "B"}]})",
           "createUser");
+  refused(ua.get(), "A", R"({"grantRolesToUser": "app",
+      "roles": [{"role": "root", "db": "admin"}]})",
+          "grantRolesToUser");
+  refused(own.get(), "A", R"({"grantRolesToUser": "own",
+      "roles": [{"role": "readWriteAnyDatabase", "db": "admin"}]})",
+          "grantRolesToUser");
+  refused(own.get(), "A", R"({"revokeRolesFromUser": "app",
+      "roles": [{"role": "readWrite", "db": "B"}]})",
+          "revokeRolesFromUser");
+  // Roles of A: granted and revoked by A's user administrators.
+  EXPECT_TRUE(Ok(Run(
+      "A", R"({"grantRolesToUser": "app", "roles": ["dbOwner"]})", ua.get())));
+  EXPECT_EQ(ToJson(*Run("A", R"({"usersInfo": "app"})", ua.get())
+                        .Get("users")
+                        ->array_items()[0]
+                        .Get("roles")),
+            R"([{"role":"readWrite","db":"A"},{"role":"read","db":"A"},)"
+            R"({"role":"dbOwner","db":"A"}])");
+  EXPECT_TRUE(Ok(Run("A", R"({"revokeRolesFromUser": "app",
+      "roles": ["dbOwner", "readWrite"]})",
+                     own.get())));
+  EXPECT_EQ(ToJson(*Run("A", R"({"usersInfo": "app"})", ua.get())
+                        .Get("users")
+                        ->array_items()[0]
+                        .Get("roles")),
+            R"([{"role":"read","db":"A"}])");
+  Value empty =
+      Run("A", R"({"grantRolesToUser": "app", "roles": []})", ua.get());
+  EXPECT_EQ(Code(empty), 2);
+  EXPECT_EQ(Errmsg(empty),
+            "grantRolesToUser command requires a non-empty \"roles\" array");
+  Value nobody =
+      Run("A", R"({"grantRolesToUser": "zz", "roles": ["read"]})", ua.get());
+  EXPECT_EQ(Code(nobody), 11);
+  EXPECT_EQ(Errmsg(nobody), "Could not find user \"zz\" for db \"A\"");
   EXPECT_EQ(RunJson("admin", R"({"usersInfo": {"user": "evil", "db": "A"}})"),
             R"({"users":[],"ok":1.0})");
   EXPECT_EQ(ToJson(*Run("admin", R"({"usersInfo": {"user": "own",

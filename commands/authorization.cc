@@ -64,6 +64,10 @@ const absl::flat_hash_map<std::string, Action>& Actions() {
       {"createUser", Action::kUserAdmin},
       {"updateUser", Action::kUserAdmin},
       {"dropUser", Action::kUserAdmin},
+      // Checked per role by the command (auth_commands.cc): user
+      // administration on each role's database.
+      {"grantRolesToUser", Action::kAuthenticated},
+      {"revokeRolesFromUser", Action::kAuthenticated},
   };
   return *map;
 }

@@ -265,6 +265,11 @@ test('a userAdmin or dbOwner of one database grants no role elsewhere (N1)', asy
       roles: [{ role: 'root', db: 'admin' }] }), refused('createUser'));
     await client.db('A').command({ createUser: 'fine', pwd: 'p',
                                    roles: ['readWrite'] });
+    await assert.rejects(client.db('A').command({
+      grantRolesToUser: 'fine', roles: [{ role: 'root', db: 'admin' }] }),
+    refused('grantRolesToUser'));
+    await client.db('A').command({ grantRolesToUser: 'fine',
+                                   roles: ['dbOwner'] });
   });
   await withClient(uriA('own', 'ownpw'), {}, async (client) => {
     await assert.rejects(client.db('A').command({
@@ -280,6 +285,9 @@ test('a userAdmin or dbOwner of one database grants no role elsewhere (N1)', asy
   await withClient(userUri('root', 'rootpw'), {}, async (client) => {
     const info = await client.db('A').command({ usersInfo: 'own' });
     assert.deepEqual(info.users[0].roles, [{ role: 'dbOwner', db: 'A' }]);
+    const fine = await client.db('A').command({ usersInfo: 'fine' });
+    assert.deepEqual(fine.users[0].roles, [{ role: 'readWrite', db: 'A' },
+                                           { role: 'dbOwner', db: 'A' }]);
   });
 });
 
