@@ -666,8 +666,7 @@ TEST_F(AggregateTest, OutToAnotherDatabaseNeedsDatabaseNamed) {
   Collection& c = coll("c");
   Insert(c, {R"({"_id":1})"});
   EXPECT_EQ(Code(c, R"([{"$out":{"db":"other","coll":"x"}}])"), 238);
-  EXPECT_EQ(Code(c, R"([{"$merge":{"into":{"db":"other","coll":"x"}}}])"),
-            238);
+  EXPECT_EQ(Code(c, R"([{"$merge":{"into":{"db":"other","coll":"x"}}}])"), 238);
   auto names = db_->ListCollectionNames();
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(names->size(), 1u);
