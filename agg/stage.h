@@ -83,6 +83,12 @@ class DatabaseAccess {
   // A directory, inside the database's, for spill files; created on demand
   // and removed by the engine (at Close and at the next Open).
   virtual absl::StatusOr<std::string> TempDir() = 0;
+  // The database `name` that $out / $merge {db, coll} write into: this
+  // one when `name` is its own, another one (created if need be) kept open
+  // while the pipeline runs. Fails when the database cannot be opened, or
+  // when the caller gave no way to reach other databases.
+  virtual absl::StatusOr<DatabaseAccess*> DatabaseNamed(
+      absl::string_view name) = 0;
 };
 
 // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and

@@ -1,5 +1,6 @@
-// $out and $merge into a collection of the same database
-// (document_source_out.cpp, document_source_merge.cpp).
+// $out and $merge into a collection of this database or, with
+// {db, coll}, of another (document_source_out.cpp,
+// document_source_merge.cpp; DatabaseAccess::DatabaseNamed reaches it).
 //
 // $out writes the results into a new temporary collection carrying the
 // target's indexes, then drops the target and renames the temporary
@@ -18,30 +19,51 @@ namespace ttldb {
 namespace agg {
 namespace {
 
-absl::StatusOr<std::string> TargetName(absl::string_view stage, const Value& v,
-                                       absl::string_view key) {
-  if (v.is_string()) return v.string_value();
+// Where $out / $merge write: `coll` of database `db` ("": the pipeline's).
+struct Target {
+  std::string db;
+  std::string coll;
+};
+
+absl::StatusOr<Target> TargetName(absl::string_view stage, const Value& v,
+                                  absl::string_view key) {
+  if (v.is_string()) return Target{"", v.string_value()};
   if (v.is_object()) {
     const Value* coll = v.Get("coll");
-    if (coll != nullptr && coll->is_string()) return coll->string_value();
+    const Value* db = v.Get("db");
+    if (coll != nullptr && coll->is_string() &&
+        (db == nullptr || db->is_string())) {
+      return Target{db == nullptr ? "" : db->string_value(),
+                    coll->string_value()};
+    }
   }
   return StageError(13111,
                     absl::StrCat(stage, " '", key,
                                  "' must be a string or an object {db, coll}"));
 }
 
+// The database a target names.
+absl::StatusOr<DatabaseAccess*> TargetDatabase(const Target& t,
+                                               RunContext* ctx) {
+  if (t.db.empty()) return ctx->db;
+  return ctx->db->DatabaseNamed(t.db);
+}
+
 class OutStream : public DocStream {
  public:
-  OutStream(std::unique_ptr<DocStream> in, std::string target, RunContext* c)
+  OutStream(std::unique_ptr<DocStream> in, Target target, RunContext* c)
       : input_(std::move(in)), target_(std::move(target)), ctx_(c) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (done_) return std::optional<Value>();
     done_ = true;
+    // The temporary collection lives in the target's database, so that
+    // the final rename stays within it (document_source_out.cpp).
+    ASSIGN_OR_RETURN(db_, TargetDatabase(target_, ctx_));
     static std::atomic<uint64_t> counter{0};
     std::string tmp = absl::StrCat("tmp.agg_out.", counter.fetch_add(1));
     absl::Status s = Write(tmp);
     if (!s.ok()) {
-      ctx_->db->Drop(tmp).IgnoreError();
+      db_->Drop(tmp).IgnoreError();
       return s;
     }
     return std::optional<Value>();
@@ -49,9 +71,9 @@ class OutStream : public DocStream {
 
  private:
   absl::Status Write(const std::string& tmp) {
-    RETURN_IF_ERROR(ctx_->db->Create(tmp));
+    RETURN_IF_ERROR(db_->Create(tmp));
     ASSIGN_OR_RETURN(std::vector<Value> indexes,
-                     ctx_->db->ListIndexes(target_));
+                     db_->ListIndexes(target_.coll));
     bool any = false;
     for (const Value& spec : indexes) {
       const Value* name = spec.Get("name");
@@ -64,30 +86,31 @@ class OutStream : public DocStream {
         if (f.first == "key" || f.first == "v" || f.first == "ns") continue;
         options.Set(f.first, f.second);
       }
-      RETURN_IF_ERROR(ctx_->db->CreateIndex(tmp, *spec.Get("key"), options));
+      RETURN_IF_ERROR(db_->CreateIndex(tmp, *spec.Get("key"), options));
       any = true;
     }
     (void)any;
     while (true) {
       ASSIGN_OR_RETURN(std::optional<Value> d, input_->Next());
       if (!d.has_value()) break;
-      RETURN_IF_ERROR(ctx_->db->Insert(tmp, *d));
+      RETURN_IF_ERROR(db_->Insert(tmp, *d));
     }
-    ASSIGN_OR_RETURN(bool existed_tmp, ctx_->db->Drop(target_));
+    ASSIGN_OR_RETURN(bool existed_tmp, db_->Drop(target_.coll));
     (void)existed_tmp;
     // An empty result leaves an empty target, as MongoDB's.
-    return ctx_->db->Rename(tmp, target_);
+    return db_->Rename(tmp, target_.coll);
   }
 
   std::unique_ptr<DocStream> input_;
-  std::string target_;
+  Target target_;
   RunContext* ctx_;
+  DatabaseAccess* db_ = nullptr;  // the target's database
   bool done_ = false;
 };
 
 class OutSpec : public StageSpec {
  public:
-  explicit OutSpec(std::string target) : target_(std::move(target)) {}
+  explicit OutSpec(Target target) : target_(std::move(target)) {}
   absl::string_view name() const override { return "$out"; }
   absl::StatusOr<std::unique_ptr<DocStream>> Open(
       std::unique_ptr<DocStream> input, RunContext* ctx) const override {
@@ -96,14 +119,14 @@ class OutSpec : public StageSpec {
   }
 
  private:
-  std::string target_;
+  Target target_;
 };
 
 // ---- $merge
 // ---------------------------------------------------------------------
 
 struct MergeDef {
-  std::string into;
+  Target into;
   std::vector<std::string> on = {"_id"};
   std::string when_matched = "merge";
   std::string when_not_matched = "insert";
@@ -115,6 +138,9 @@ class MergeStream : public DocStream {
               std::shared_ptr<const MergeDef> def, RunContext* c)
       : input_(std::move(in)), def_(std::move(def)), ctx_(c) {}
   absl::StatusOr<std::optional<Value>> Next() override {
+    if (db_ == nullptr) {
+      ASSIGN_OR_RETURN(db_, TargetDatabase(def_->into, ctx_));
+    }
     while (true) {
       ASSIGN_OR_RETURN(std::optional<Value> d, input_->Next());
       if (!d.has_value()) return d;
@@ -144,11 +170,11 @@ class MergeStream : public DocStream {
     req.filter = Value::MakeObject(std::move(filter));
     req.limit = 2;
     ASSIGN_OR_RETURN(std::unique_ptr<DocStream> s,
-                     ctx_->db->Scan(def_->into, req));
+                     db_->Scan(def_->into.coll, req));
     ASSIGN_OR_RETURN(std::optional<Value> target, s->Next());
     if (!target.has_value()) {
       if (def_->when_not_matched == "insert") {
-        return ctx_->db->Insert(def_->into, doc);
+        return db_->Insert(def_->into.coll, doc);
       }
       if (def_->when_not_matched == "discard") return absl::OkStatus();
       return StageError(13113,
@@ -164,12 +190,12 @@ class MergeStream : public DocStream {
     const std::string& m = def_->when_matched;
     if (m == "keepExisting") return absl::OkStatus();
     if (m == "fail") {
-      return MongoError(
-          absl::StatusCode::kAlreadyExists, kDuplicateKey,
-          absl::StrCat("$merge failed due to a DuplicateKey "
-                       "error :: caused by :: E11000 duplicate "
-                       "key error collection: ",
-                       def_->into, " dup key: ", ToJson(*target->Get("_id"))));
+      return MongoError(absl::StatusCode::kAlreadyExists, kDuplicateKey,
+                        absl::StrCat("$merge failed due to a DuplicateKey "
+                                     "error :: caused by :: E11000 duplicate "
+                                     "key error collection: ",
+                                     def_->into.coll, " dup key: ",
+                                     ToJson(*target->Get("_id"))));
     }
     Value replacement;
     if (m == "replace") {
@@ -181,12 +207,13 @@ class MergeStream : public DocStream {
       }
     }
     replacement.Set("_id", *target->Get("_id"));
-    return ctx_->db->ReplaceById(def_->into, replacement);
+    return db_->ReplaceById(def_->into.coll, replacement);
   }
 
   std::unique_ptr<DocStream> input_;
   std::shared_ptr<const MergeDef> def_;
   RunContext* ctx_;
+  DatabaseAccess* db_ = nullptr;  // the target's database
 };
 
 class MergeSpec : public StageSpec {
@@ -212,7 +239,7 @@ absl::Status ParseOut(const Value& spec, ParseContext*, StageList* out) {
                                    "argument, but found ",
                                    TypeName(spec.type())));
   }
-  ASSIGN_OR_RETURN(std::string target, TargetName("$out", spec, "coll"));
+  ASSIGN_OR_RETURN(Target target, TargetName("$out", spec, "coll"));
   out->push_back(std::make_shared<OutSpec>(std::move(target)));
   return absl::OkStatus();
 }
@@ -220,7 +247,7 @@ absl::Status ParseOut(const Value& spec, ParseContext*, StageList* out) {
 absl::Status ParseMerge(const Value& spec, ParseContext*, StageList* out) {
   auto def = std::make_shared<MergeDef>();
   if (spec.is_string()) {
-    def->into = spec.string_value();
+    def->into = Target{"", spec.string_value()};
   } else if (spec.is_object()) {
     bool have_into = false;
     for (const Field& f : spec.object_fields()) {

@@ -18,6 +18,14 @@ namespace ttldb {
 namespace commands {
 namespace {
 
+// The database $out / $merge {db, coll} write into, created if need be
+// (MongoDB 8.0 creates it too).
+absl::StatusOr<std::shared_ptr<Database>> OutputDatabase(
+    ServerState* server, absl::string_view name) {
+  RETURN_IF_ERROR(ValidateDatabaseName(name));
+  return server->databases->Get(name, /*create=*/true);
+}
+
 absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(
       ctx, {"pipeline", "explain", "allowDiskUse", "cursor", "hint",
@@ -60,6 +68,9 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   o.let = std::move(let);
+  o.database_named = [server = ctx.server](absl::string_view name) {
+    return OutputDatabase(server, name);
+  };
   // A pipeline that writes ($out, $merge) creates the database.
   bool writes = false;
   if (!stages->empty() && stages->back().is_object() &&

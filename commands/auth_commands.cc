@@ -4,6 +4,7 @@
 // errors are mongod 8.0's: src/mongo/db/auth/sasl_commands.cpp,
 // sasl_scram_server_conversation.cpp, and
 // src/mongo/db/commands/user_management_commands.cpp.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -225,6 +226,23 @@ absl::StatusOr<UserArgs> ParseUserArgs(CommandContext& ctx) {
   return args;
 }
 
+// checkAuthorizedToGrantRoles (src/mongo/db/commands/
+// user_management_commands_common.cpp): granting a role needs the
+// grantRole action on the role's database, which the built-in roles give
+// as kUserAdmin (userAdmin, dbOwner on their database; userAdminAnyDatabase
+// and root on all). The first user, made through the localhost exception,
+// may have any role.
+absl::Status CheckMayGrantRoles(const CommandContext& ctx,
+                                const std::vector<RoleName>& roles) {
+  if (ctx.connection->user() == nullptr) return absl::OkStatus();
+  for (const RoleName& r : roles) {
+    if (!Authorized(ctx, Action::kUserAdmin, r.db)) {
+      return NotAuthorizedToExecute(ctx);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
@@ -236,13 +254,20 @@ absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
                       "db");
   }
   if (!args.roles.has_value()) return MissingField("createUser.roles");
+  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
   UserRecord u;
   u.user = args.name;
   u.db = ctx.db;
   u.roles = *std::move(args.roles);
   if (args.custom_data != nullptr) u.custom_data = *args.custom_data;
   ASSIGN_OR_RETURN(u.scram, PasswordCredentials(ctx, *args.pwd));
-  RETURN_IF_ERROR(users->Create(u));
+  if (ctx.server->options.auth && ctx.connection->user() == nullptr) {
+    // Admitted by the localhost exception (command_runner.cc): only while
+    // no user exists, checked again atomically with the write.
+    RETURN_IF_ERROR(users->CreateFirst(u));
+  } else {
+    RETURN_IF_ERROR(users->Create(u));
+  }
   return OkReply();
 }
 
@@ -255,6 +280,16 @@ absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       "Must specify at least one field to update in "
                       "updateUser");
+  }
+  if (args.roles.has_value()) {
+    // Setting the roles may revoke any role: the revokeRole action on
+    // every database first (user_management_commands_common.cpp: "In
+    // order to use updateUser to set roles array, must be authorized to
+    // revoke any role in the system"), then grantRole on each one's.
+    if (!AuthorizedOnEveryDatabase(ctx, Action::kUserAdmin)) {
+      return NotAuthorizedToExecute(ctx);
+    }
+    RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
   }
   std::optional<UserRecord> u = users->Get(ctx.db, args.name);
   if (!u.has_value()) {
@@ -269,6 +304,51 @@ absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
   }
   RETURN_IF_ERROR(users->Update(*u));
   return OkReply();
+}
+
+// grantRolesToUser / revokeRolesFromUser (src/mongo/db/commands/
+// user_management_commands.cpp): add roles to, or remove them from, a user
+// of this database. Each role needs user administration on its database
+// (user_management_commands_common.cpp checkAuthorizedToGrantRoles /
+// checkAuthorizedToRevokeRoles: the grantRole / revokeRole actions).
+absl::StatusOr<Value> ChangeUserRoles(CommandContext& ctx, bool grant) {
+  UserStore* users = Users(ctx);
+  if (users == nullptr) return NoUserStore();
+  RETURN_IF_ERROR(CheckFields(ctx, {"roles"}));
+  ASSIGN_OR_RETURN(std::string name, UserNameArg(ctx));
+  const Value* roles_arg = Arg(ctx, "roles");
+  if (roles_arg == nullptr) {
+    return MissingField(absl::StrCat(ctx.name, ".roles"));
+  }
+  ASSIGN_OR_RETURN(std::vector<RoleName> roles, ParseRoles(*roles_arg, ctx.db));
+  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, roles));
+  if (roles.empty()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      absl::StrCat(ctx.name,
+                                   " command requires a non-empty \"roles\" "
+                                   "array"));
+  }
+  std::optional<UserRecord> u = users->Get(ctx.db, name);
+  if (!u.has_value()) {
+    return MongoError(absl::StatusCode::kNotFound, kUserNotFound,
+                      absl::StrCat("Could not find user \"", name,
+                                   "\" for db \"", ctx.db, "\""));
+  }
+  for (const RoleName& r : roles) {
+    auto it = std::find(u->roles.begin(), u->roles.end(), r);
+    if (grant && it == u->roles.end()) u->roles.push_back(r);
+    if (!grant && it != u->roles.end()) u->roles.erase(it);
+  }
+  RETURN_IF_ERROR(users->Update(*u));
+  return OkReply();
+}
+
+absl::StatusOr<Value> GrantRolesToUser(CommandContext& ctx) {
+  return ChangeUserRoles(ctx, /*grant=*/true);
+}
+
+absl::StatusOr<Value> RevokeRolesFromUser(CommandContext& ctx) {
+  return ChangeUserRoles(ctx, /*grant=*/false);
 }
 
 absl::StatusOr<Value> DropUser(CommandContext& ctx) {
@@ -423,6 +503,8 @@ void AddAuthCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"createUser", CreateUser, false, true});
   specs->push_back({"updateUser", UpdateUser, false, true});
   specs->push_back({"dropUser", DropUser, false, true});
+  specs->push_back({"grantRolesToUser", GrantRolesToUser, false, true});
+  specs->push_back({"revokeRolesFromUser", RevokeRolesFromUser, false, true});
   specs->push_back({"usersInfo", UsersInfo});
 }
 

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -353,6 +355,312 @@ TEST_F(AuthTest, NoClearPasswordOnDisk) {
   Open();
   EXPECT_EQ(Code(Login(conn_.get(), "root", pwd)), 18);
   EXPECT_TRUE(Ok(Login(conn_.get(), "root", pwd + "2")));
+}
+
+// aggregate is authorized by its stages (reliability-3.md N2: a read user
+// emptied and rewrote collections with $out/$merge). Expected answers:
+// src/mongo/db/auth/authorization_checks.cpp getPrivilegesForAggregate
+// (find on the collection, then each stage's), document_source_out.h ($out:
+// insert + remove on the target), merge_processor.cpp ($merge: insert +
+// update for whenNotMatched insert), and commands.cpp CommandInvocation::
+// checkAuthorization (13 "not authorized on <db> to execute command ...").
+TEST_F(AuthTest, AggregateStagesNeedTheirPrivileges) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "reader", "pwd": "p",
+      "roles": [{"role": "read", "db": "test"}]})")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "writer", "pwd": "p",
+      "roles": [{"role": "readWrite", "db": "test"}]})")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "mover", "pwd": "p",
+      "roles": [{"role": "read", "db": "test"},
+                {"role": "readWrite", "db": "archive"}]})")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "archivist", "pwd": "p",
+      "roles": [{"role": "readWrite", "db": "archive"}]})")));
+  ASSERT_TRUE(Ok(Run("test", R"({"insert": "c", "documents": [{"_id": 1},
+      {"_id": 2}, {"_id": 3}]})")));
+  ASSERT_TRUE(Ok(Run("test", R"({"insert": "secret", "documents": [
+      {"_id": 1, "v": "s"}, {"_id": 2, "v": "s"}]})")));
+  const std::string secret = RunJson("test", R"({"find": "secret"})");
+
+  auto reader = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(reader.get(), "reader", "p")));
+  auto refused = [&](Connection* c, const std::string& db,
+                     const std::string& cmd) {
+    Value r = Run(db, cmd, c);
+    EXPECT_EQ(Code(r), 13) << cmd << " " << ToJson(r);
+    EXPECT_EQ(
+        r.Get("codeName") == nullptr ? "" : r.Get("codeName")->string_value(),
+        "Unauthorized");
+    EXPECT_TRUE(absl::StartsWith(
+        Errmsg(r), absl::StrCat("not authorized on ", db,
+                                " to execute command { aggregate: ")))
+        << Errmsg(r);
+  };
+  // Reads, $lookup of the same database and $facet are a read's.
+  EXPECT_TRUE(Ok(Run("test", R"({"aggregate": "c", "pipeline": [
+      {"$lookup": {"from": "secret", "localField": "_id",
+                   "foreignField": "_id", "as": "s"}},
+      {"$facet": {"n": [{"$count": "n"}]}}], "cursor": {}})",
+                     reader.get())));
+  // $out creates, replaces or empties; $merge updates: not for a reader.
+  refused(reader.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$out": "ro_out"}],
+              "cursor": {}})");
+  refused(reader.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$project": {"v": "x"}},
+              {"$merge": {"into": "secret", "whenMatched": "merge"}}],
+              "cursor": {}})");
+  refused(reader.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$match": {"_id": -1}},
+              {"$out": "secret"}], "cursor": {}})");
+  refused(reader.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$merge": {"into": "secret",
+              "whenMatched": "replace", "whenNotMatched": "discard"}}],
+              "cursor": {}})");
+  // explain: true is authorized as the pipeline it explains.
+  refused(reader.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$out": "ro_out"}],
+              "explain": true})");
+  EXPECT_EQ(RunJson("test", R"({"find": "secret"})"), secret);
+  EXPECT_EQ(RunJson("test", R"({"listCollections": 1, "nameOnly": true,
+                               "filter": {"name": "ro_out"}})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},"ns":"test.$cmd.)"
+            R"(listCollections","firstBatch":[]},"ok":1.0})");
+
+  // readWrite writes its own database, not another.
+  auto writer = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(writer.get(), "writer", "p")));
+  EXPECT_TRUE(Ok(Run("test", R"({"aggregate": "c", "pipeline": [
+      {"$out": "w_out"}], "cursor": {}})",
+                     writer.get())));
+  EXPECT_EQ(RunJson("test", R"({"count": "w_out"})"), R"({"n":3,"ok":1.0})");
+  refused(writer.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$out": {"db": "archive",
+              "coll": "x"}}], "cursor": {}})");
+  refused(writer.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$merge": {"into": {"db":
+              "archive", "coll": "x"}}}], "cursor": {}})");
+  // bypassDocumentValidation is dbAdmin's action, not readWrite's
+  // (builtin_roles.yml).
+  refused(writer.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$out": "w_out"}],
+              "bypassDocumentValidation": true, "cursor": {}})");
+
+  // Read on test, readWrite on archive: $out from one to the other.
+  auto mover = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(mover.get(), "mover", "p")));
+  EXPECT_TRUE(Ok(Run("test", R"({"aggregate": "c", "pipeline": [
+      {"$out": {"db": "archive", "coll": "c"}}], "cursor": {}})",
+                     mover.get())));
+  EXPECT_EQ(RunJson("archive", R"({"count": "c"})"), R"({"n":3,"ok":1.0})");
+  // Writing archive is not reading test.
+  auto archivist = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(archivist.get(), "archivist", "p")));
+  refused(archivist.get(), "test",
+          R"({"aggregate": "c", "pipeline": [{"$out": {"db": "archive",
+              "coll": "c2"}}], "cursor": {}})");
+}
+
+// A cursor belongs to the user that opened it (reliability-3.md N8).
+// getMore of another user's cursor: 13 "cursor id <id> was not created by
+// the authenticated user" (src/mongo/db/commands/getmore_cmd.cpp
+// validateAuthorization); killCursors of it fails the command with
+// commands.cpp's message (killcursors_common.h doCheckAuthorization,
+// authorization_checks.cpp checkAuthForKillCursors).
+TEST_F(AuthTest, CursorsBelongToTheUserThatOpenedThem) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  for (const char* name : {"alice", "bob"}) {
+    ASSERT_TRUE(Ok(Run(
+        "admin", absl::StrCat(R"({"createUser": ")", name,
+                              R"(", "pwd": "p", "roles": [)",
+                              R"({"role": "read", "db": )", R"("test"}]})"))));
+  }
+  ASSERT_TRUE(Ok(Run("test", R"({"insert": "c", "documents": [{"_id": 1},
+      {"_id": 2}, {"_id": 3}, {"_id": 4}, {"_id": 5}]})")));
+  auto alice = runner_->NewConnection();
+  auto bob = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(alice.get(), "alice", "p")));
+  ASSERT_TRUE(Ok(Login(bob.get(), "bob", "p")));
+  Value first = Run("test", R"({"find": "c", "sort": {"_id": 1},
+                                "batchSize": 2})",
+                    alice.get());
+  const int64_t id = first.Get("cursor")->Get("id")->int64_value();
+  ASSERT_NE(id, 0);
+  const std::string get_more = absl::StrCat(R"({"getMore": {"$numberLong": ")",
+                                            id, R"("}, "collection": "c",
+          "batchSize": 2})");
+  Value r = Run("test", get_more, bob.get());
+  EXPECT_EQ(Code(r), 13);
+  EXPECT_EQ(Errmsg(r), absl::StrCat("cursor id ", id,
+                                    " was not created by the authenticated "
+                                    "user"));
+  const std::string kill = absl::StrCat(
+      R"({"killCursors": "c", "cursors": [{"$numberLong": ")", id, R"("}]})");
+  r = Run("test", kill, bob.get());
+  EXPECT_EQ(Code(r), 13);
+  EXPECT_TRUE(absl::StartsWith(
+      Errmsg(r), "not authorized on test to execute command { killCursors: "))
+      << Errmsg(r);
+  // An id that is no cursor is reported, not refused.
+  EXPECT_EQ(
+      RunJson("test", R"({"killCursors": "c", "cursors": [
+                     {"$numberLong": "12345"}]})",
+              bob.get()),
+      R"({"cursorsKilled":[],"cursorsNotFound":[{"$numberLong":"12345"}],)"
+      R"("cursorsAlive":[],"cursorsUnknown":[],"ok":1.0})");
+  // The cursor is untouched: alice reads on, from another connection too.
+  EXPECT_EQ(RunJson("test", get_more, alice.get()),
+            absl::StrCat(R"({"cursor":{"nextBatch":[{"_id":3},{"_id":4}],)",
+                         R"("id":{"$numberLong":")", id,
+                         R"("},"ns":"test.c"},"ok":1.0})"));
+  // root holds killAnyCursor (hostManager, through clusterAdmin).
+  EXPECT_EQ(RunJson("test", kill),
+            absl::StrCat(R"({"cursorsKilled":[{"$numberLong":")", id,
+                         R"("}],"cursorsNotFound":[],"cursorsAlive":[],)",
+                         R"("cursorsUnknown":[],"ok":1.0})"));
+}
+
+// The localhost exception admits exactly one first user (reliability-3.md
+// L1: ten concurrent createUser made ten root users). The others get the
+// answer of an unauthenticated createUser once a user exists.
+TEST_F(AuthTest, LocalhostExceptionAdmitsOneOfConcurrentCreateUsers) {
+  constexpr int kClients = 10;
+  std::vector<Value> replies(kClients);
+  std::vector<std::unique_ptr<Connection>> conns;
+  for (int i = 0; i < kClients; ++i) conns.push_back(runner_->NewConnection());
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      replies[i] = Run("admin",
+                       absl::StrCat(R"({"createUser": "u)", i,
+                                    R"(", "pwd": "p", "roles": ["root"]})"),
+                       conns[i].get());
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  int created = -1;
+  for (int i = 0; i < kClients; ++i) {
+    if (Ok(replies[i])) {
+      EXPECT_EQ(created, -1) << "u" << created << " and u" << i;
+      created = i;
+    } else {
+      EXPECT_EQ(Code(replies[i]), 13) << ToJson(replies[i]);
+      EXPECT_EQ(Errmsg(replies[i]),
+                "Command createUser requires authentication");
+    }
+  }
+  ASSERT_NE(created, -1);
+  ASSERT_TRUE(Ok(Login(conn_.get(), absl::StrCat("u", created), "p")));
+  Value users = Run("admin", R"({"usersInfo": 1})");
+  EXPECT_EQ(users.Get("users")->array_items().size(), 1u) << ToJson(users);
+}
+
+// Granting a role needs the grantRole action on the role's database
+// (reliability-3.md N1: a userAdmin of A made a root user). Expected
+// answers: src/mongo/db/commands/user_management_commands_common.cpp
+// (createUser: checkAuthorizedToGrantRoles for each role; updateUser with
+// roles: revokeRole on any resource, then the same), builtin_roles.yml
+// (grantRole/revokeRole: userAdmin on its database, userAdminAnyDatabase
+// on all), and commands.cpp's message for the failed check.
+TEST_F(AuthTest, GrantingARoleNeedsUserAdminOnItsDatabase) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  ASSERT_TRUE(Ok(Run("A", R"({"createUser": "ua", "pwd": "p",
+      "roles": ["userAdmin"]})")));
+  ASSERT_TRUE(Ok(Run("A", R"({"createUser": "own", "pwd": "p",
+      "roles": ["dbOwner"]})")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "uaany", "pwd": "p",
+      "roles": ["userAdminAnyDatabase"]})")));
+  auto refused = [&](Connection* c, const std::string& db,
+                     const std::string& cmd, const std::string& name) {
+    Value r = Run(db, cmd, c);
+    EXPECT_EQ(Code(r), 13) << cmd << " " << ToJson(r);
+    EXPECT_TRUE(absl::StartsWith(
+        Errmsg(r), absl::StrCat("not authorized on ", db,
+                                " to execute command { ", name, ": ")))
+        << Errmsg(r);
+  };
+
+  auto ua = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(ua.get(), "ua", "p", "A")));
+  refused(ua.get(), "A", R"({"createUser": "evil", "pwd": "p",
+      "roles": [{"role": "root", "db": "admin"}]})",
+          "createUser");
+  refused(ua.get(), "A", R"({"createUser": "evil", "pwd": "p",
+      "roles": ["read", {"role": "readWrite", "db": "B"}]})",
+          "createUser");
+  // Roles of its own database it grants.
+  EXPECT_TRUE(Ok(Run("A", R"({"createUser": "app", "pwd": "p",
+      "roles": ["readWrite", {"role": "read", "db": "A"}]})",
+                     ua.get())));
+  // Setting a user's roles may revoke any role: userAdminAnyDatabase's.
+  refused(ua.get(), "A", R"({"updateUser": "app", "roles": ["read"]})",
+          "updateUser");
+  EXPECT_TRUE(Ok(Run("A", R"({"updateUser": "app", "pwd": "q"})", ua.get())));
+
+  auto own = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(own.get(), "own", "p", "A")));
+  refused(own.get(), "A", R"({"updateUser": "own", "roles": ["dbOwner",
+      {"role": "readWriteAnyDatabase", "db": "admin"}]})",
+          "updateUser");
+  refused(own.get(), "A", R"({"createUser": "evil", "pwd": "p",
+      "roles": [{"role": "readWrite", "db": "B"}]})",
+          "createUser");
+  refused(ua.get(), "A", R"({"grantRolesToUser": "app",
+      "roles": [{"role": "root", "db": "admin"}]})",
+          "grantRolesToUser");
+  refused(own.get(), "A", R"({"grantRolesToUser": "own",
+      "roles": [{"role": "readWriteAnyDatabase", "db": "admin"}]})",
+          "grantRolesToUser");
+  refused(own.get(), "A", R"({"revokeRolesFromUser": "app",
+      "roles": [{"role": "readWrite", "db": "B"}]})",
+          "revokeRolesFromUser");
+  // Roles of A: granted and revoked by A's user administrators.
+  EXPECT_TRUE(Ok(Run(
+      "A", R"({"grantRolesToUser": "app", "roles": ["dbOwner"]})", ua.get())));
+  EXPECT_EQ(ToJson(*Run("A", R"({"usersInfo": "app"})", ua.get())
+                        .Get("users")
+                        ->array_items()[0]
+                        .Get("roles")),
+            R"([{"role":"readWrite","db":"A"},{"role":"read","db":"A"},)"
+            R"({"role":"dbOwner","db":"A"}])");
+  EXPECT_TRUE(Ok(Run("A", R"({"revokeRolesFromUser": "app",
+      "roles": ["dbOwner", "readWrite"]})",
+                     own.get())));
+  EXPECT_EQ(ToJson(*Run("A", R"({"usersInfo": "app"})", ua.get())
+                        .Get("users")
+                        ->array_items()[0]
+                        .Get("roles")),
+            R"([{"role":"read","db":"A"}])");
+  Value empty =
+      Run("A", R"({"grantRolesToUser": "app", "roles": []})", ua.get());
+  EXPECT_EQ(Code(empty), 2);
+  EXPECT_EQ(Errmsg(empty),
+            "grantRolesToUser command requires a non-empty \"roles\" array");
+  Value nobody =
+      Run("A", R"({"grantRolesToUser": "zz", "roles": ["read"]})", ua.get());
+  EXPECT_EQ(Code(nobody), 11);
+  EXPECT_EQ(Errmsg(nobody), "Could not find user \"zz\" for db \"A\"");
+  EXPECT_EQ(RunJson("admin", R"({"usersInfo": {"user": "evil", "db": "A"}})"),
+            R"({"users":[],"ok":1.0})");
+  EXPECT_EQ(ToJson(*Run("admin", R"({"usersInfo": {"user": "own",
+                                    "db": "A"}})")
+                        .Get("users")
+                        ->array_items()[0]
+                        .Get("roles")),
+            R"([{"role":"dbOwner","db":"A"}])");
+
+  // userAdminAnyDatabase and root grant anything.
+  auto uaany = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(uaany.get(), "uaany", "p")));
+  EXPECT_TRUE(Ok(Run("A", R"({"createUser": "ops", "pwd": "p",
+      "roles": [{"role": "readWrite", "db": "B"}]})",
+                     uaany.get())));
+  EXPECT_TRUE(
+      Ok(Run("A", R"({"updateUser": "app", "roles": ["read"]})", uaany.get())));
+  EXPECT_TRUE(Ok(Run("A", R"({"updateUser": "own", "roles": ["dbOwner",
+      {"role": "read", "db": "B"}]})")));
 }
 
 class AuthOffTest : public CommandTest {};

@@ -47,6 +47,60 @@ Action RequiredAction(absl::string_view command);
 // Whether `roles` grant `action` on database `db`.
 bool RolesGrant(const std::vector<RoleName>& roles, Action action,
                 absl::string_view db);
+// Whether `roles` grant `action` on every database (a role of the
+// *AnyDatabase kind, or root): MongoDB's privileges on the "any normal
+// resource" pattern.
+bool RolesGrantOnEveryDatabase(const std::vector<RoleName>& roles,
+                               Action action);
+
+// The MongoDB action types (src/mongo/db/auth/action_types.idl) that a
+// pipeline's stages ask for. Each belongs to one class above, as the
+// built-in roles grant it (builtin_roles.yml): find is kRead (read),
+// insert/update/remove kWrite (readWrite), bypassDocumentValidation
+// kDbAdmin (dbAdmin, so dbOwner and root).
+enum class ActionType {
+  kFind,
+  kInsert,
+  kUpdate,
+  kRemove,
+  kBypassDocumentValidation,
+};
+
+// A privilege: actions on one namespace (MongoDB's Privilege with an
+// exact-namespace ResourcePattern).
+struct Privilege {
+  std::string db;
+  std::string coll;
+  std::vector<ActionType> actions;
+};
+
+// The privileges an aggregate of `pipeline` over `db`.`coll` needs, as
+// mongod computes them (src/mongo/db/auth/authorization_checks.cpp
+// getPrivilegesForAggregate): find on the collection unless the pipeline
+// starts with an initial source ($documents), then each stage's own:
+//   $out            insert, remove on its target
+//                   (document_source_out.h requiredPrivileges)
+//   $merge          per whenMatched/whenNotMatched (merge_processor.cpp
+//                   getMergeStrategyDescriptors): ...+insert: insert,
+//                   update; fail+insert: insert; ...+fail/discard: update
+//   $lookup         find on `from` unless its pipeline starts with an
+//                   initial source, plus its pipeline's
+//                   (document_source_lookup.cpp)
+//   $unionWith      the same (document_source_union_with.cpp)
+//   $graphLookup    find on `from` (document_source_graph_lookup.cpp)
+//   $facet          each sub-pipeline's (document_source_facet.cpp)
+// plus bypassDocumentValidation on the $out/$merge target when
+// `bypass_document_validation`. $out and $merge name another database with
+// {db, coll}. A malformed pipeline needs find on the collection only: the
+// command reports its parse error once authorized.
+std::vector<Privilege> AggregatePrivileges(absl::string_view db,
+                                           absl::string_view coll,
+                                           const Value& pipeline,
+                                           bool bypass_document_validation);
+
+// Whether `roles` grant every action of `privilege`.
+bool RolesGrantPrivilege(const std::vector<RoleName>& roles,
+                         const Privilege& privilege);
 
 // Parses createUser/updateUser's roles: ["readWrite", {role, db}, ...]; a
 // bare name is a role on `default_db`. 31 RoleNotFound "Could not find

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "commands/authorization.h"
 #include "commands/connection.h"
 #include "commands/server_state.h"
 #include "document/value.h"
@@ -33,6 +34,20 @@ struct CommandContext {
     return server->databases->Get(db, create);
   }
 };
+
+// Access control helpers (command_runner.cc), for the checks a command
+// makes itself once its arguments are parsed.
+//
+// Whether the server runs without --auth, or the connection's user holds
+// `action` on database `db`.
+bool Authorized(const CommandContext& ctx, Action action, absl::string_view db);
+// The same for `action` on every database.
+bool AuthorizedOnEveryDatabase(const CommandContext& ctx, Action action);
+// 13 Unauthorized "not authorized on <db> to execute command { <name>:
+// <first>, $db: "<db>" }": mongod's answer to every failed authorization
+// check of a command (src/mongo/db/commands.cpp CommandInvocation::
+// checkAuthorization), here with the command abridged.
+absl::Status NotAuthorizedToExecute(const CommandContext& ctx);
 
 using CommandFn = absl::StatusOr<Value> (*)(CommandContext& ctx);
 

@@ -153,6 +153,42 @@ std::string PrivilegeDb(const CommandContext& ctx) {
   return ctx.db;
 }
 
+// The authenticated user's record under --auth; nullopt when there is none
+// (no user, or one dropped since it logged in).
+std::optional<UserRecord> CurrentUser(const CommandContext& ctx) {
+  const UserName* user = ctx.connection->user();
+  if (user == nullptr || ctx.server->users == nullptr) return std::nullopt;
+  return ctx.server->users->Get(user->db, user->user);
+}
+
+absl::Status NotAuthorizedOn(const CommandContext& ctx, absl::string_view db) {
+  return MongoError(
+      absl::StatusCode::kPermissionDenied, kUnauthorized,
+      absl::StrCat("not authorized on ", db, " to execute command { ", ctx.name,
+                   ": ", ToJson(ctx.first()), ", $db: \"", ctx.db, "\" }"));
+}
+
+// aggregate's privileges are its stages' (authorization.h
+// AggregatePrivileges); the message names the command's database whatever
+// the privilege that failed (commands.cpp).
+absl::Status CheckAggregateAuthorization(const CommandContext& ctx,
+                                         const std::optional<UserRecord>& u) {
+  const Value* pipeline = ctx.cmd.Get("pipeline");
+  const Value* bypass = ctx.cmd.Get("bypassDocumentValidation");
+  // A safe bool (aggregate.idl), true as BSON's trueValue.
+  const bool bypass_validation = bypass != nullptr && TrueValue(*bypass);
+  const std::string coll =
+      ctx.first().is_string() ? ctx.first().string_value() : "";
+  for (const Privilege& p : AggregatePrivileges(
+           ctx.db, coll, pipeline != nullptr ? *pipeline : Value::Null(),
+           bypass_validation)) {
+    if (!u.has_value() || !RolesGrantPrivilege(u->roles, p)) {
+      return NotAuthorizedOn(ctx, ctx.db);
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Access control under --auth (commands/authorization.h). The messages are
 // mongod's: src/mongo/db/commands.cpp ("Command <name> requires
 // authentication" when no user is authenticated) and
@@ -168,7 +204,8 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
     // The localhost exception (mongod: AuthorizationSessionImpl::
     // _isLocalhostExceptionEnabled / enableLocalhostAuthBypass): with no
     // user yet, a client on this machine may create the first user, in
-    // the admin database.
+    // the admin database. createUser then creates it only if it is still
+    // the first (UserStore::CreateFirst): concurrent ones create one.
     if (ctx.name == "createUser" && ctx.db == "admin" &&
         ctx.connection->local() && s->users->empty()) {
       return absl::OkStatus();
@@ -178,7 +215,8 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
         absl::StrCat("Command ", ctx.name, " requires authentication"));
   }
   if (action == Action::kAuthenticated) return absl::OkStatus();
-  std::optional<UserRecord> record = s->users->Get(user->db, user->user);
+  std::optional<UserRecord> record = CurrentUser(ctx);
+  if (ctx.name == "aggregate") return CheckAggregateAuthorization(ctx, record);
   std::vector<std::string> dbs = {PrivilegeDb(ctx)};
   if (ctx.name == "renameCollection") {
     const Value* to = ctx.cmd.Get("to");
@@ -188,14 +226,31 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
   }
   for (const std::string& db : dbs) {
     if (record.has_value() && RolesGrant(record->roles, action, db)) continue;
-    return MongoError(
-        absl::StatusCode::kPermissionDenied, kUnauthorized,
-        absl::StrCat("not authorized on ", db, " to execute command { ",
-                     ctx.name, ": ", ToJson(ctx.first()), ", $db: \"", ctx.db,
-                     "\" }"));
+    return NotAuthorizedOn(ctx, db);
   }
   return absl::OkStatus();
 }
+
+}  // namespace
+
+bool Authorized(const CommandContext& ctx, Action action,
+                absl::string_view db) {
+  if (!ctx.server->options.auth || ctx.server->users == nullptr) return true;
+  std::optional<UserRecord> record = CurrentUser(ctx);
+  return record.has_value() && RolesGrant(record->roles, action, db);
+}
+
+bool AuthorizedOnEveryDatabase(const CommandContext& ctx, Action action) {
+  if (!ctx.server->options.auth || ctx.server->users == nullptr) return true;
+  std::optional<UserRecord> record = CurrentUser(ctx);
+  return record.has_value() && RolesGrantOnEveryDatabase(record->roles, action);
+}
+
+absl::Status NotAuthorizedToExecute(const CommandContext& ctx) {
+  return NotAuthorizedOn(ctx, ctx.db);
+}
+
+namespace {
 
 class Runner : public CommandRunner {
  public:

@@ -24,6 +24,10 @@ class ScramSha256Server;
 struct UserName {
   std::string user;
   std::string db;
+  bool operator==(const UserName& o) const {
+    return user == o.user && db == o.db;
+  }
+  bool operator!=(const UserName& o) const { return !(*this == o); }
 };
 
 class Connection {

@@ -460,6 +460,56 @@ TEST_F(CrudTest, Aggregate) {
   EXPECT_NE(explain.Get("stages"), nullptr) << ToJson(explain);
 }
 
+// $out and $merge into {db, coll} write that database's collection, and
+// create the database (MongoDB 8.0 document_source_out.cpp /
+// document_source_merge.cpp; the manual's $out "Output to a different
+// database"). reliability-3.md N3: they replaced app.users instead.
+TEST_F(CrudTest, OutAndMergeWriteTheNamedDatabase) {
+  ASSERT_EQ(RunJson("app", R"({"insert": "users", "documents": [{"_id": 0},
+                     {"_id": 1}, {"_id": 2}, {"_id": 3}, {"_id": 4}]})"),
+            R"({"n":5,"ok":1.0})");
+  ASSERT_EQ(RunJson("app", R"({"insert": "events", "documents": [
+                     {"_id": 10, "e": "a"}, {"_id": 11, "e": "b"},
+                     {"_id": 12, "e": "c"}]})"),
+            R"({"n":3,"ok":1.0})");
+  EXPECT_EQ(RunJson("app", R"({"aggregate": "events", "pipeline": [{"$out":
+                     {"db": "archive", "coll": "users"}}], "cursor": {}})"),
+            R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
+            R"("ns":"app.events"},"ok":1.0})");
+  EXPECT_EQ(RunJson("app", R"({"count": "users"})"), R"({"n":5,"ok":1.0})");
+  EXPECT_EQ(RunJson("archive", R"({"find": "users", "sort": {"_id": 1}})"),
+            R"({"cursor":{"firstBatch":[{"_id":10,"e":"a"},{"_id":11,"e":"b"},)"
+            R"({"_id":12,"e":"c"}],"id":{"$numberLong":"0"},)"
+            R"("ns":"archive.users"},"ok":1.0})");
+  // Again: the target is replaced, in archive only.
+  EXPECT_EQ(ToJson(*Run("app", R"({"aggregate": "events", "pipeline": [
+                         {"$match": {"e": "a"}}, {"$out": {"db": "archive",
+                         "coll": "users"}}], "cursor": {}})")
+                        .Get("ok")),
+            "1.0");
+  EXPECT_EQ(RunJson("archive", R"({"count": "users"})"), R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("app", R"({"count": "users"})"), R"({"n":5,"ok":1.0})");
+
+  // $merge into {db, coll}.
+  EXPECT_EQ(ToJson(*Run("app", R"({"aggregate": "events", "pipeline": [
+                         {"$merge": {"into": {"db": "archive", "coll": "ev"}}}],
+                         "cursor": {}})")
+                        .Get("ok")),
+            "1.0");
+  EXPECT_EQ(RunJson("archive", R"({"count": "ev"})"), R"({"n":3,"ok":1.0})");
+  EXPECT_EQ(RunJson("app", R"({"listCollections": 1, "nameOnly": true,
+                     "filter": {"name": "ev"}})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},"ns":"app.$cmd.)"
+            R"(listCollections","firstBatch":[]},"ok":1.0})");
+  // {db} naming the pipeline's own database is that database.
+  EXPECT_EQ(ToJson(*Run("app", R"({"aggregate": "events", "pipeline": [
+                         {"$out": {"db": "app", "coll": "copy"}}],
+                         "cursor": {}})")
+                        .Get("ok")),
+            "1.0");
+  EXPECT_EQ(RunJson("app", R"({"count": "copy"})"), R"({"n":3,"ok":1.0})");
+}
+
 // explain of a find: the plan with command and serverInfo.
 TEST_F(CrudTest, ExplainFind) {
   Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");

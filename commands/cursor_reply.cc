@@ -4,6 +4,7 @@
 
 #include "base/op_deadline.h"
 #include "base/status.h"
+#include "commands/server_state.h"
 #include "document/bson_size.h"
 
 namespace ttldb {
@@ -57,6 +58,16 @@ Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
        {"ok", Value::Double(1)}});
 }
 
+CursorRequester RequesterOf(const CommandContext& ctx) {
+  CursorRequester r;
+  if (!ctx.server->options.auth) return r;
+  r.check_owner = true;
+  if (ctx.connection != nullptr && ctx.connection->user() != nullptr) {
+    r.user = *ctx.connection->user();
+  }
+  return r;
+}
+
 absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
                                       std::unique_ptr<ServerCursor> cursor,
                                       int64_t batch_size, bool single_batch) {
@@ -78,6 +89,7 @@ absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
   cursor->connection_id = ctx.connection == nullptr
                               ? 0
                               : static_cast<uint64_t>(ctx.connection->id());
+  cursor->owner = RequesterOf(ctx).user;
   ASSIGN_OR_RETURN(ServerCursor * registered,
                    ctx.server->cursors->Register(std::move(cursor)));
   const int64_t id = registered->id;

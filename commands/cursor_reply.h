@@ -30,8 +30,13 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* cursor, int64_t batch_size,
 Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
                   bool first);
 
+// Who runs the command, as the cursor store compares owners: under --auth
+// the connection's user, else anyone.
+CursorRequester RequesterOf(const CommandContext& ctx);
+
 // Serves the first batch of `cursor` and registers it when documents are
-// left (unless single_batch): the find/aggregate reply.
+// left (unless single_batch): the find/aggregate reply. Under --auth the
+// cursor belongs to the connection's user.
 absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
                                       std::unique_ptr<ServerCursor> cursor,
                                       int64_t batch_size, bool single_batch);

@@ -43,8 +43,8 @@ absl::StatusOr<ServerCursor*> CursorStore::Register(
   return raw;
 }
 
-absl::StatusOr<ServerCursor*> CursorStore::CheckOut(int64_t id,
-                                                    absl::string_view ns) {
+absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
+    int64_t id, absl::string_view ns, const CursorRequester& requester) {
   std::vector<std::unique_ptr<ServerCursor>> graveyard;
   absl::MutexLock lock(&mu_);
   ReapIdleLocked(&graveyard);
@@ -54,6 +54,12 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(int64_t id,
                       absl::StrCat("cursor id ", id, " not found"));
   }
   ServerCursor* c = it->second.get();
+  if (requester.check_owner && c->owner != requester.user) {
+    return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
+                      absl::StrCat("cursor id ", id,
+                                   " was not created by the authenticated "
+                                   "user"));
+  }
   if (c->ns != ns) {
     // getMore's check (getmore_cmd.cpp): the namespace must match.
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
@@ -68,6 +74,18 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(int64_t id,
   }
   c->in_use = true;
   return c;
+}
+
+bool CursorStore::MayKill(const std::vector<int64_t>& ids,
+                          const CursorRequester& requester, bool kill_any) {
+  if (!requester.check_owner || kill_any) return true;
+  absl::MutexLock lock(&mu_);
+  for (int64_t id : ids) {
+    auto it = cursors_.find(id);
+    if (it == cursors_.end() || it->second->killed) continue;
+    if (it->second->owner != requester.user) return false;
+  }
+  return true;
 }
 
 void CursorStore::Release(ServerCursor* cursor, bool exhausted) {

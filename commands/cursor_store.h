@@ -10,7 +10,9 @@
 //
 // getMore may come from any connection (drivers pool connections and do not
 // pin a cursor to the one that opened it); the cursor still belongs to the
-// connection that opened it.
+// connection that opened it. Under --auth it also belongs to the user that
+// opened it: getMore and killCursors of another user fail (CheckOut,
+// MayKill).
 //
 // Thread-safe. A cursor is checked out by one getMore at a time; a second
 // concurrent getMore fails with 143 CursorInUse.
@@ -29,6 +31,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "base/clock.h"
+#include "commands/connection.h"
 #include "document/value.h"
 #include "engine/cursor.h"
 #include "engine/database.h"
@@ -42,6 +45,10 @@ struct ServerCursor {
   std::string db;  // database name
   std::string ns;  // "db.coll", as replies name it
   uint64_t connection_id = 0;
+  // Under --auth, the user authenticated on the connection that opened it
+  // (nullopt: none, or a server without --auth), as ClientCursor::
+  // getAuthenticatedUser.
+  std::optional<UserName> owner;
   // Keeps the database open while the cursor lives.
   std::shared_ptr<Database> database;
   std::unique_ptr<Cursor> cursor;
@@ -59,6 +66,13 @@ struct ServerCursor {
   bool killed = false;
 };
 
+// Who asks for a cursor: under --auth (check_owner), the connection's user
+// (nullopt if none); without --auth anyone may use any cursor.
+struct CursorRequester {
+  bool check_owner = false;
+  std::optional<UserName> user;
+};
+
 class CursorStore {
  public:
   // `clock` (steady time) decides idleness; not owned.
@@ -73,10 +87,21 @@ class CursorStore {
   absl::StatusOr<ServerCursor*> Register(std::unique_ptr<ServerCursor> cursor);
 
   // Checks out cursor `id` for a getMore on namespace `ns`: 43
-  // CursorNotFound "cursor id <id> not found" if absent (or timed out), 143
-  // CursorInUse if another getMore has it, 13 Unauthorized if `ns` is not
-  // the cursor's namespace.
-  absl::StatusOr<ServerCursor*> CheckOut(int64_t id, absl::string_view ns);
+  // CursorNotFound "cursor id <id> not found" if absent (or timed out), 13
+  // Unauthorized "cursor id <id> was not created by the authenticated user"
+  // if `requester` is not its owner (getmore_cmd.cpp validateAuthorization,
+  // where isCoauthorizedWith compares the one authenticated user), 13
+  // Unauthorized if `ns` is not the cursor's namespace, 143 CursorInUse if
+  // another getMore has it.
+  absl::StatusOr<ServerCursor*> CheckOut(int64_t id, absl::string_view ns,
+                                         const CursorRequester& requester = {});
+  // killCursors' authorization (authorization_checks.cpp
+  // checkAuthForKillCursors): true when every cursor of `ids` that exists
+  // was opened by `requester` (ids not found are not an authorization
+  // matter: killCursors reports them). `kill_any`: the killAnyCursor
+  // action (root) may kill any cursor.
+  bool MayKill(const std::vector<int64_t>& ids,
+               const CursorRequester& requester, bool kill_any);
   // Returns a checked-out cursor; `exhausted` removes it.
   void Release(ServerCursor* cursor, bool exhausted);
 

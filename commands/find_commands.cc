@@ -64,7 +64,8 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
   }
   const std::string ns = Ns(ctx.db, coll->string_value());
   ASSIGN_OR_RETURN(ServerCursor * cursor,
-                   ctx.server->cursors->CheckOut(id_value.int64_value(), ns));
+                   ctx.server->cursors->CheckOut(id_value.int64_value(), ns,
+                                                 RequesterOf(ctx)));
   // getMore's maxTimeMS is for awaitData cursors only (getmore_cmd.cpp);
   // a find's limit carries over to its getMores instead.
   if (Arg(ctx, "maxTimeMS") != nullptr) {
@@ -103,6 +104,15 @@ absl::StatusOr<Value> KillCursors(CommandContext& ctx) {
       return WrongType(absl::StrCat("killCursors.cursors.", i), v, "long");
     }
     wanted.push_back(v.int64_value());
+  }
+  // Another user's cursor fails the whole command, with the message
+  // commands.cpp CommandInvocation::checkAuthorization gives every
+  // authorization failure (killcursors_common.h doCheckAuthorization; the
+  // killAnyCursor action comes with root).
+  if (!ctx.server->cursors->MayKill(
+          wanted, RequesterOf(ctx),
+          Authorized(ctx, Action::kCluster, "admin"))) {
+    return NotAuthorizedToExecute(ctx);
   }
   std::vector<int64_t> killed, not_found;
   ctx.server->cursors->Kill(Ns(ctx.db, coll), wanted, &killed, &not_found);

@@ -160,6 +160,15 @@ absl::Status UserStore::Create(const UserRecord& u) {
   return Put(u);
 }
 
+absl::Status UserStore::CreateFirst(const UserRecord& u) {
+  absl::MutexLock lock(&mu_);
+  if (!users_.empty()) {
+    return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
+                      "Command createUser requires authentication");
+  }
+  return Put(u);
+}
+
 absl::Status UserStore::Update(const UserRecord& u) {
   absl::MutexLock lock(&mu_);
   if (users_.count({u.db, u.user}) == 0) {

@@ -68,6 +68,12 @@ class UserStore {
 
   // 51003 "User "u@db" already exists" when it does.
   absl::Status Create(const UserRecord& user);
+  // Creates `user` only if there is no user at all: the localhost
+  // exception's first user, a conditional write so that of concurrent
+  // callers exactly one succeeds. The others: 13 Unauthorized "Command
+  // createUser requires authentication", the answer every unauthenticated
+  // createUser gets once a user exists (src/mongo/db/commands.cpp).
+  absl::Status CreateFirst(const UserRecord& user);
   // Replaces an existing user; 11 UserNotFound when there is none.
   absl::Status Update(const UserRecord& user);
   // Whether it existed.

@@ -1,6 +1,10 @@
 // Collection::Aggregate: runs an agg::Pipeline with the engine as its
 // agg::DatabaseAccess.
 #include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -9,6 +13,8 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "engine/collection.h"
+#include "engine/database.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
 
@@ -36,7 +42,11 @@ FindOptions ToFindOptions(const agg::ScanRequest& r) {
 
 class EngineAccess : public agg::DatabaseAccess {
  public:
-  explicit EngineAccess(Engine* engine) : engine_(engine) {}
+  using DatabaseNamedFn =
+      std::function<absl::StatusOr<std::shared_ptr<Database>>(
+          absl::string_view)>;
+  EngineAccess(Engine* engine, DatabaseNamedFn database_named)
+      : engine_(engine), database_named_(std::move(database_named)) {}
 
   absl::StatusOr<std::unique_ptr<agg::DocStream>> Scan(
       absl::string_view coll, const agg::ScanRequest& r) override {
@@ -107,9 +117,38 @@ class EngineAccess : public agg::DatabaseAccess {
     }
     return dir;
   }
+  absl::StatusOr<agg::DatabaseAccess*> DatabaseNamed(
+      absl::string_view name) override {
+    auto it = others_.find(name);
+    if (it != others_.end()) return it->second.access.get();
+    if (!database_named_) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        absl::StrCat("$out and $merge into database ", name,
+                                     " need AggregateOptions::database_named"));
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<Database> db, database_named_(name));
+    if (db == nullptr) {
+      return absl::InternalError(
+          absl::StrCat("database ", name, " could not be opened"));
+    }
+    Engine* engine = DatabaseInternal::engine(*db);
+    if (engine == engine_) return this;
+    Other& other = others_[std::string(name)];
+    other.db = std::move(db);
+    other.access = std::make_unique<EngineAccess>(engine, database_named_);
+    return other.access.get();
+  }
 
  private:
+  // A database $out / $merge writes into, kept open while the run lasts.
+  struct Other {
+    std::shared_ptr<Database> db;
+    std::unique_ptr<EngineAccess> access;
+  };
+
   Engine* engine_;
+  DatabaseNamedFn database_named_;
+  std::map<std::string, Other, std::less<>> others_;
 };
 
 // The cursor Aggregate returns: owns the pipeline, its run state and the
@@ -150,7 +189,7 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
         absl::StrCat("invalid pipeline: ", spec.status().message()));
   }
   auto c = std::make_unique<AggregateCursor>();
-  c->access = std::make_unique<EngineAccess>(engine);
+  c->access = std::make_unique<EngineAccess>(engine, options.database_named);
   c->ctx.db = c->access.get();
   c->ctx.collection = coll;
   c->ctx.allow_disk_use = options.allow_disk_use;

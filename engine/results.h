@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "document/value.h"
 
 namespace ttldb {
@@ -32,6 +35,8 @@ struct FindOptions {
   Value hint_keys;
 };
 
+class Database;
+
 // Options of Collection::Aggregate (MongoDB's aggregate command options).
 struct AggregateOptions {
   // Let $sort, $group and $bucket go beyond their memory bound by spilling
@@ -50,6 +55,12 @@ struct AggregateOptions {
   // MiB by default: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes
   // and internalDocumentSourceGroupMaxMemoryBytes).
   size_t max_memory_bytes = 0;
+  // $out / $merge into {db: <name>, coll}: gives database <name> (this
+  // one when <name> is its own), creating it if need be; it is kept open
+  // while the pipeline runs. Unset: such a pipeline fails with 238
+  // NotImplemented (a Database alone does not know the other databases).
+  std::function<absl::StatusOr<std::shared_ptr<Database>>(absl::string_view)>
+      database_named;
 };
 
 struct UpdateOptions {

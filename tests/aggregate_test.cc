@@ -658,6 +658,20 @@ TEST_F(AggregateTest, OutReplacesTargetKeepingItsIndexes) {
   EXPECT_EQ(names->size(), 3u);
 }
 
+// $out / $merge into {db, coll} of another database need
+// AggregateOptions::database_named, which `ttldb serve` gives (commands/
+// crud_commands_test.cc OutAndMergeWriteTheNamedDatabase): a Database used
+// alone refuses rather than write its own collection of that name.
+TEST_F(AggregateTest, OutToAnotherDatabaseNeedsDatabaseNamed) {
+  Collection& c = coll("c");
+  Insert(c, {R"({"_id":1})"});
+  EXPECT_EQ(Code(c, R"([{"$out":{"db":"other","coll":"x"}}])"), 238);
+  EXPECT_EQ(Code(c, R"([{"$merge":{"into":{"db":"other","coll":"x"}}}])"), 238);
+  auto names = db_->ListCollectionNames();
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->size(), 1u);
+}
+
 TEST_F(AggregateTest, Merge) {
   // https://www.mongodb.com/docs/manual/reference/operator/aggregation/merge/
   Collection& src = coll("src");

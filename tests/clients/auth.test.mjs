@@ -241,3 +241,218 @@ test('TLS: preferTLS serves both; a client certificate is required with tlsCAFil
     assert.equal(await tls.stop(), 0);
   }
 });
+
+// reliability-3.md N1: granting a role needs grantRole on the role's
+// database (src/mongo/db/commands/user_management_commands_common.cpp
+// checkAuthorizedToGrantRoles; updateUser with roles also needs revokeRole
+// on any resource); the error is commands.cpp's "not authorized on <db> to
+// execute command".
+test('a userAdmin or dbOwner of one database grants no role elsewhere (N1)', async () => {
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    await client.db('A').command({ createUser: 'ua', pwd: 'uapw',
+                                   roles: ['userAdmin'] });
+    await client.db('A').command({ createUser: 'own', pwd: 'ownpw',
+                                   roles: ['dbOwner'] });
+  });
+  const uriA = (user, pwd) =>
+    `mongodb://${user}:${pwd}@127.0.0.1:${server.port}/?authSource=A`;
+  const refused = (name) => (e) => e.code === 13 &&
+    new RegExp(`^not authorized on A to execute command \\{ ${name}: `)
+      .test(e.message);
+  await withClient(uriA('ua', 'uapw'), {}, async (client) => {
+    await assert.rejects(client.db('A').command({
+      createUser: 'evil', pwd: 'evilpw',
+      roles: [{ role: 'root', db: 'admin' }] }), refused('createUser'));
+    await client.db('A').command({ createUser: 'fine', pwd: 'p',
+                                   roles: ['readWrite'] });
+    await assert.rejects(client.db('A').command({
+      grantRolesToUser: 'fine', roles: [{ role: 'root', db: 'admin' }] }),
+    refused('grantRolesToUser'));
+    await client.db('A').command({ grantRolesToUser: 'fine',
+                                   roles: ['dbOwner'] });
+  });
+  await withClient(uriA('own', 'ownpw'), {}, async (client) => {
+    await assert.rejects(client.db('A').command({
+      updateUser: 'own',
+      roles: ['dbOwner', { role: 'readWriteAnyDatabase', db: 'admin' }] }),
+    refused('updateUser'));
+    await assert.rejects(client.db('A').command({
+      createUser: 'evil2', pwd: 'p', roles: [{ role: 'readWrite', db: 'B' }] }),
+    refused('createUser'));
+  });
+  await assert.rejects(withClient(uriA('evil', 'evilpw'), {}, async () => {}),
+                       { code: 18 });
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    const info = await client.db('A').command({ usersInfo: 'own' });
+    assert.deepEqual(info.users[0].roles, [{ role: 'dbOwner', db: 'A' }]);
+    const fine = await client.db('A').command({ usersInfo: 'fine' });
+    assert.deepEqual(fine.users[0].roles, [{ role: 'readWrite', db: 'A' },
+                                           { role: 'dbOwner', db: 'A' }]);
+  });
+});
+
+// reliability-3.md N2: aggregate is authorized by its stages, as mongod's
+// getPrivilegesForAggregate (src/mongo/db/auth/authorization_checks.cpp)
+// with $out's insert + remove (pipeline/document_source_out.h) and
+// $merge's insert + update (pipeline/merge_processor.cpp) on the target;
+// the error is commands.cpp's "not authorized on <db> to execute command".
+test('aggregate: $out and $merge need write privileges on their target (N2)', async () => {
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    const admin = client.db('admin');
+    await client.db('agg').collection('c').insertMany(
+      [{ _id: 1, v: 1 }, { _id: 2, v: 2 }, { _id: 3, v: 3 }]);
+    await client.db('agg').collection('secret').insertMany(
+      [{ _id: 1, s: 'x' }, { _id: 2, s: 'y' }]);
+    await admin.command({ createUser: 'aggro', pwd: 'p',
+                          roles: [{ role: 'read', db: 'agg' }] });
+    await admin.command({ createUser: 'aggrw', pwd: 'p',
+                          roles: [{ role: 'readWrite', db: 'agg' }] });
+    await admin.command({ createUser: 'mover', pwd: 'p',
+                          roles: [{ role: 'read', db: 'agg' },
+                                  { role: 'readWrite', db: 'archive' }] });
+  });
+  const refused = (e) => e.code === 13 && e.codeName === 'Unauthorized' &&
+    /^not authorized on agg to execute command \{ aggregate: "c"/.test(e.message);
+  await withClient(userUri('aggro', 'p'), {}, async (client) => {
+    const c = client.db('agg').collection('c');
+    // A read, with a $lookup of its database, is a read.
+    assert.deepEqual(await c.aggregate([
+      { $match: { _id: 1 } },
+      { $lookup: { from: 'secret', localField: '_id', foreignField: '_id',
+                   as: 's' } }]).toArray(),
+    [{ _id: 1, v: 1, s: [{ _id: 1, s: 'x' }] }]);
+    await assert.rejects(c.aggregate([{ $out: 'ro_out' }]).toArray(), refused);
+    await assert.rejects(c.aggregate([
+      { $project: { v: 1, hacked: { $literal: true } } },
+      { $merge: { into: 'secret', whenMatched: 'merge' } }]).toArray(),
+    refused);
+    await assert.rejects(c.aggregate([{ $match: { _id: -1 } },
+                                      { $out: 'secret' }]).toArray(),
+                         refused);
+  });
+  await withClient(userUri('aggrw', 'p'), {}, async (client) => {
+    const c = client.db('agg').collection('c');
+    await c.aggregate([{ $out: 'w_out' }]).toArray();
+    assert.equal(await client.db('agg').collection('w_out').countDocuments(),
+                 3);
+    // Its own database only.
+    await assert.rejects(
+      c.aggregate([{ $out: { db: 'archive', coll: 'x' } }]).toArray(),
+      refused);
+  });
+  await withClient(userUri('mover', 'p'), {}, async (client) => {
+    // Read on agg and readWrite on archive: $out from one to the other.
+    await client.db('agg').collection('c')
+      .aggregate([{ $out: { db: 'archive', coll: 'c' } }]).toArray();
+  });
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    const agg = client.db('agg');
+    assert.deepEqual(await agg.collection('secret').find().toArray(),
+                     [{ _id: 1, s: 'x' }, { _id: 2, s: 'y' }]);
+    assert.deepEqual(
+      await agg.listCollections({ name: 'ro_out' }).toArray(), []);
+    assert.equal(
+      await client.db('archive').collection('c').countDocuments(), 3);
+  });
+});
+
+// reliability-3.md N3: $out and $merge into {db, coll} write that database
+// (MongoDB 8.0: document_source_out.cpp, document_source_merge.cpp).
+test('aggregate: $out and $merge to {db, coll} write that database (N3)', async () => {
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    const app = client.db('app');
+    await app.collection('users').insertMany(
+      [0, 1, 2, 3, 4].map((i) => ({ _id: i, name: `u${i}` })));
+    await app.collection('events').insertMany(
+      [{ _id: 10, e: 'a' }, { _id: 11, e: 'b' }, { _id: 12, e: 'c' }]);
+    await app.collection('events')
+      .aggregate([{ $out: { db: 'archive', coll: 'users' } }]).toArray();
+    assert.equal(await app.collection('users').countDocuments(), 5);
+    assert.deepEqual(
+      await client.db('archive').collection('users').find()
+        .sort({ _id: 1 }).toArray(),
+      [{ _id: 10, e: 'a' }, { _id: 11, e: 'b' }, { _id: 12, e: 'c' }]);
+    await app.collection('events')
+      .aggregate([{ $merge: { into: { db: 'archive', coll: 'ev' } } }])
+      .toArray();
+    assert.equal(await client.db('archive').collection('ev').countDocuments(),
+                 3);
+    assert.deepEqual(await app.listCollections({ name: 'ev' }).toArray(), []);
+  });
+});
+
+// reliability-3.md N8: a cursor belongs to the user that opened it.
+// getMore: 13 "cursor id <id> was not created by the authenticated user"
+// (src/mongo/db/commands/getmore_cmd.cpp validateAuthorization);
+// killCursors: the command fails with commands.cpp's message
+// (killcursors_common.h, authorization_checks.cpp checkAuthForKillCursors).
+test('a cursor belongs to the user that opened it (N8)', async () => {
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    await client.db('curs').collection('c').insertMany(
+      [1, 2, 3, 4, 5].map((i) => ({ _id: i })));
+    for (const user of ['alice', 'bob']) {
+      await client.db('admin').command({
+        createUser: user, pwd: 'p', roles: [{ role: 'read', db: 'curs' }] });
+    }
+  });
+  await withClient(userUri('alice', 'p'), {}, async (alice) => {
+    const asLong = { promoteLongs: false };
+    const first = await alice.db('curs').command(
+      { find: 'c', sort: { _id: 1 }, batchSize: 2 }, asLong);
+    const id = first.cursor.id;
+    assert.notEqual(id.toString(), '0');
+    await withClient(userUri('bob', 'p'), {}, async (bob) => {
+      await assert.rejects(
+        bob.db('curs').command({ getMore: id, collection: 'c' }),
+        { code: 13, codeName: 'Unauthorized',
+          message: `cursor id ${id} was not created by the authenticated user` });
+      await assert.rejects(
+        bob.db('curs').command({ killCursors: 'c', cursors: [id] }),
+        (e) => e.code === 13 &&
+          /^not authorized on curs to execute command \{ killCursors: "c"/
+            .test(e.message));
+    });
+    const more = await alice.db('curs').command(
+      { getMore: id, collection: 'c', batchSize: 2 }, asLong);
+    assert.deepEqual(more.cursor.nextBatch, [{ _id: 3 }, { _id: 4 }]);
+    const killed = await alice.db('curs').command(
+      { killCursors: 'c', cursors: [id] }, asLong);
+    assert.deepEqual(killed.cursorsKilled.map(String), [id.toString()]);
+  });
+});
+
+// reliability-3.md L1: ten simultaneous createUser through the localhost
+// exception made ten root users. Exactly one is created; the others get
+// the answer of an unauthenticated createUser once a user exists.
+test('the localhost exception admits one of ten concurrent createUser (L1)', async () => {
+  const fresh = await startServer(['--auth']);
+  const clients = [];
+  try {
+    for (let i = 0; i < 10; ++i) {
+      const c = new MongoClient(fresh.uri, QUICK);
+      await c.connect();
+      clients.push(c);
+    }
+    const results = await Promise.allSettled(clients.map((c, i) =>
+      c.db('admin').command({ createUser: `u${i}`, pwd: 'p',
+                              roles: ['root'] })));
+    const created = results.flatMap((r, i) =>
+      r.status === 'fulfilled' ? [i] : []);
+    assert.equal(created.length, 1, JSON.stringify(results));
+    for (const r of results) {
+      if (r.status === 'fulfilled') continue;
+      assert.equal(r.reason.code, 13);
+      assert.equal(r.reason.message,
+                   'Command createUser requires authentication');
+    }
+    await withClient(
+      `mongodb://u${created[0]}:p@127.0.0.1:${fresh.port}/?authSource=admin`,
+      {}, async (client) => {
+        const info = await client.db('admin').command({ usersInfo: 1 });
+        assert.deepEqual(info.users.map((u) => u.user), [`u${created[0]}`]);
+      });
+  } finally {
+    for (const c of clients) await c.close();
+    assert.equal(await fresh.stop(), 0);
+  }
+});
