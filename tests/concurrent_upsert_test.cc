@@ -163,7 +163,7 @@ TEST_F(ConcurrentUpsertTest, FreeRunningUpsertRounds) {
     });
   }
   for (std::thread& t : threads) t.join();
-  barriers.clear();  // each Block() returned, so each barrier deleted itself
+  barriers.clear();  // every thread is past every Block()
   for (const std::string& e : errors) EXPECT_EQ(e, "");
   EXPECT_EQ(*c.CountDocuments(absl::StrCat(R"({"n": )", kThreads, "}")),
             kRounds);
