@@ -92,6 +92,7 @@ set(TTLDB_SOURCES
   query/shell_format.cc
   query/sort.cc
   query/update.cc
+  query/upsert_retry.cc
   ttl/expiry.cc
   ttl/lifetime.cc
   ttl/monitor.cc
@@ -151,6 +152,7 @@ set(TTLDB_HEADERS
   query/regex.h
   query/sort.h
   query/update.h
+  query/upsert_retry.h
   ttl/expiry.h
   ttl/lifetime.h
   ttl/metrics.h

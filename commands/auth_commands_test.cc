@@ -252,6 +252,30 @@ TEST_F(AuthTest, RolesSeparateReadWriteAndUserAdmin) {
   EXPECT_TRUE(Ok(Run("test", R"({"dropDatabase": 1})", owner.get())));
 }
 
+// bulkWrite runs against admin and needs the write role on every database
+// its nsInfo names (bulk_write_common.cpp getPrivileges).
+TEST_F(AuthTest, BulkWriteNeedsWriteOnEachNamespace) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "writer", "pwd": "p",
+      "roles": [{"role": "readWrite", "db": "test"}]})")));
+  auto writer = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(writer.get(), "writer", "p")));
+  EXPECT_TRUE(Ok(Run("admin", R"({"bulkWrite": 1, "ops": [{"insert": 0,
+      "document": {"_id": 1}}], "nsInfo": [{"ns": "test.c"}]})",
+                     writer.get())));
+  Value r = Run("admin", R"({"bulkWrite": 1, "ops": [{"insert": 0,
+      "document": {"_id": 2}}, {"insert": 1, "document": {"_id": 2}}],
+      "nsInfo": [{"ns": "test.c"}, {"ns": "other.c"}]})",
+                writer.get());
+  EXPECT_EQ(Code(r), 13);
+  EXPECT_TRUE(absl::StartsWith(Errmsg(r), "not authorized on other"))
+      << Errmsg(r);
+  EXPECT_EQ(ToJson(Run("test", R"({"count": "c"})", writer.get()),
+                   JsonFormat::kStorage),
+            R"({"n":1,"ok":1.0})");
+}
+
 TEST_F(AuthTest, UserManagement) {
   CreateAdmin();
   ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));

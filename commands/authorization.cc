@@ -51,6 +51,8 @@ const absl::flat_hash_map<std::string, Action>& Actions() {
       {"update", Action::kWrite},
       {"delete", Action::kWrite},
       {"findAndModify", Action::kWrite},
+      // On the databases of its nsInfo (command_runner.cc).
+      {"bulkWrite", Action::kWrite},
       {"findandmodify", Action::kWrite},
       {"create", Action::kWrite},
       {"drop", Action::kWrite},

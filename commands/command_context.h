@@ -69,6 +69,7 @@ void AddDatabaseCommands(std::vector<CommandSpec>* specs);
 void AddCollectionCommands(std::vector<CommandSpec>* specs);
 void AddIndexCommands(std::vector<CommandSpec>* specs);
 void AddWriteCommands(std::vector<CommandSpec>* specs);
+void AddBulkWriteCommand(std::vector<CommandSpec>* specs);
 void AddFindCommands(std::vector<CommandSpec>* specs);
 void AddReadCommands(std::vector<CommandSpec>* specs);
 void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 #include <vector>
@@ -60,6 +61,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddCollectionCommands(&specs);
     AddIndexCommands(&specs);
     AddWriteCommands(&specs);
+    AddBulkWriteCommand(&specs);
     AddFindCommands(&specs);
     AddReadCommands(&specs);
     AddFindAndModifyCommands(&specs);
@@ -223,6 +225,24 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
     if (to != nullptr && to->is_string()) {
       dbs.push_back(to->string_value().substr(0, to->string_value().find('.')));
     }
+  }
+  if (ctx.name == "bulkWrite") {
+    // Runs against admin, writes the databases its nsInfo names
+    // (bulk_write_common.cpp getPrivileges: the actions on each namespace).
+    std::vector<std::string> written;
+    const Value* ns_info = ctx.cmd.Get("nsInfo");
+    if (ns_info != nullptr && ns_info->is_array()) {
+      for (const Value& e : ns_info->array_items()) {
+        const Value* ns = e.is_object() ? e.Get("ns") : nullptr;
+        if (ns == nullptr || !ns->is_string()) continue;
+        std::string db =
+            ns->string_value().substr(0, ns->string_value().find('.'));
+        if (std::find(written.begin(), written.end(), db) == written.end()) {
+          written.push_back(std::move(db));
+        }
+      }
+    }
+    if (!written.empty()) dbs = std::move(written);
   }
   for (const std::string& db : dbs) {
     if (record.has_value() && RolesGrant(record->roles, action, db)) continue;

@@ -571,6 +571,75 @@ TEST_F(CrudTest, ConcurrentConnections) {
   EXPECT_EQ(ToJson(*Run("test", R"({"validate": "c"})").Get("valid")), "true");
 }
 
+// bulkWrite (MongoDB 8.0, src/mongo/db/commands/query_cmd/bulk_write.cpp):
+// ops across namespaces, a cursor of per-op results on
+// admin.$cmd.bulkWrite (BulkWriteReplyItem::serialize) and the totals.
+TEST_F(CrudTest, BulkWriteAcrossNamespaces) {
+  EXPECT_EQ(
+      RunJson("admin", R"({"bulkWrite": 1, "ops": [
+        {"insert": 0, "document": {"_id": 1}},
+        {"insert": 1, "document": {"_id": 1}},
+        {"update": 0, "filter": {"_id": 1}, "updateMods": {"$set": {"a": 1}}},
+        {"update": 1, "filter": {"_id": 2}, "updateMods": {"$set": {"b": 1}},
+         "upsert": true},
+        {"insert": 0, "document": {"_id": 1}},
+        {"delete": 1, "filter": {}, "multi": true}],
+        "nsInfo": [{"ns": "a.c"}, {"ns": "b.d"}]})"),
+      R"({"cursor":{"firstBatch":[)"
+      R"({"ok":1.0,"idx":0,"n":1},{"ok":1.0,"idx":1,"n":1},)"
+      R"({"ok":1.0,"idx":2,"n":1,"nModified":1},)"
+      R"({"ok":1.0,"idx":3,"n":1,"nModified":0,"upserted":{"_id":2}},)"
+      R"({"ok":0.0,"idx":4,"code":11000,"errmsg":"E11000 duplicate key error )"
+      R"(collection: a.c index: _id_ dup key: { _id: 1 }",)"
+      R"("keyPattern":{"_id":1},"keyValue":{"_id":1},"n":0}],)"
+      R"("id":{"$numberLong":"0"},"ns":"admin.$cmd.bulkWrite"},)"
+      R"("nErrors":1,"nInserted":2,"nMatched":1,"nModified":1,"nUpserted":1,)"
+      R"("nDeleted":0,"ok":1.0})");
+  // Ordered: the delete after the error did not run.
+  EXPECT_EQ(RunJson("b", R"({"count": "d"})"), R"({"n":2,"ok":1.0})");
+  // Unordered with errorsOnly: every op runs, only errors are listed.
+  EXPECT_EQ(
+      RunJson("admin", R"({"bulkWrite": 1, "ops": [
+        {"insert": 0, "document": {"_id": 1}},
+        {"update": 0, "filter": {"_id": 1}, "updateMods": {"$set": {"_id": 5}}},
+        {"delete": 0, "filter": {"_id": 1}}],
+        "nsInfo": [{"ns": "a.c"}], "ordered": false, "errorsOnly": true})"),
+      R"({"cursor":{"firstBatch":[)"
+      R"({"ok":0.0,"idx":0,"code":11000,"errmsg":"E11000 duplicate key error )"
+      R"(collection: a.c index: _id_ dup key: { _id: 1 }",)"
+      R"("keyPattern":{"_id":1},"keyValue":{"_id":1},"n":0},)"
+      R"({"ok":0.0,"idx":1,"code":66,"errmsg":"Performing an update on the )"
+      R"(path '_id' would modify the immutable field '_id'","n":0,)"
+      R"("nModified":0}],)"
+      R"("id":{"$numberLong":"0"},"ns":"admin.$cmd.bulkWrite"},)"
+      R"("nErrors":2,"nInserted":0,"nMatched":0,"nModified":0,"nUpserted":0,)"
+      R"("nDeleted":1,"ok":1.0})");
+}
+
+TEST_F(CrudTest, BulkWriteRequestErrors) {
+  // Against admin only; validated whole before anything is written.
+  EXPECT_EQ(ToJson(*Run("a", R"({"bulkWrite": 1, "ops": [{"insert": 0,
+                    "document": {}}], "nsInfo": [{"ns": "a.c"}]})")
+                        .Get("code")),
+            "13");
+  Value r = Run("admin", R"({"bulkWrite": 1, "ops": [
+      {"insert": 0, "document": {"_id": 1}}, {"insert": 1, "document": {}}],
+      "nsInfo": [{"ns": "v.c"}]})");
+  EXPECT_EQ(ToJson(*r.Get("code")), "2");
+  EXPECT_EQ(r.Get("errmsg")->string_value(),
+            "BulkWrite ops entry { insert: 1, document: {} } has an invalid "
+            "nsInfo index.");
+  r = Run("admin", R"({"bulkWrite": 1, "ops": [], "nsInfo": []})");
+  EXPECT_EQ(ToJson(*r.Get("code")), "16");
+  r = Run("admin", R"({"bulkWrite": 1, "ops": [{"insert": 0, "document": {}}],
+                      "nsInfo": [{"ns": "nodot"}]})");
+  EXPECT_EQ(ToJson(*r.Get("code")), "73");
+  r = Run("admin", R"({"bulkWrite": 1, "ops": [{"insert": 0, "document": {},
+                      "x": 1}], "nsInfo": [{"ns": "v.c"}]})");
+  EXPECT_EQ(ToJson(*r.Get("code")), "40415");
+  EXPECT_EQ(RunJson("v", R"({"count": "c"})"), R"({"n":0,"ok":1.0})");
+}
+
 }  // namespace
 }  // namespace commands
 }  // namespace ttldb

@@ -13,11 +13,13 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/keys.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
 #include "query/update.h"
+#include "query/upsert_retry.h"
 
 namespace ttldb {
 namespace {
@@ -227,24 +229,14 @@ static absl::StatusOr<bool> ApplyToDocument(
   return true;
 }
 
-// The shared body of update, replace, delete and touch.
-static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
-                                             const std::string& coll,
-                                             const Filter& filter,
-                                             const WriteRequest& request,
-                                             const WriteOptions& options) {
-  RETURN_IF_ERROR(engine->CheckWritable());
-  RETURN_IF_ERROR(ValidateCollectionName(coll));
-  RETURN_IF_ERROR(engine->CheckCollection(coll));
+// Applies `request` to the documents `filter` matches (the first one unless
+// multi), each under the writers' lock.
+static absl::StatusOr<UpdateResult> ApplyToMatches(
+    Engine* engine, const std::string& coll, const Filter& filter,
+    const WriteRequest& request, absl::Time now, const WriteOptions& options,
+    Engine::ExpiredRemovals* removed) {
   UpdateResult result;
-  const absl::Time now = engine->clock()->WallNow();
   auto state = engine->GetState(coll);
-  // Hidden documents this call's writes removed: handed to the expiry
-  // listener when the call returns, outside the writers' lock.
-  Engine::ExpiredRemovals removed;
-  absl::Cleanup deliver = [&] {
-    engine->DeliverExpiredRemovals(coll, &removed);
-  };
   // Candidates from a snapshot, without the lock; each is re-read and
   // re-matched under the lock before it is written, so a document changed
   // meanwhile is judged on its current contents. A single-document write
@@ -289,7 +281,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       if (text_set) {
         ASSIGN_OR_RETURN(TextSet r, SetDateInStoredText(
                                         engine, *current, filter, id,
-                                        text_request, now, options, &removed));
+                                        text_request, now, options, removed));
         if (r == TextSet::kNoMatch) continue;
         if (r != TextSet::kFallback) {
           ++result.matched_count;
@@ -314,29 +306,70 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
       ASSIGN_OR_RETURN(
           bool modified,
           ApplyToDocument(engine, *current, request, *doc, now, options,
-                          details.elem_match_key, &removed));
+                          details.elem_match_key, removed));
       if (modified) ++result.modified_count;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||
         attempt == kSingleWriteAttempts) {
-      break;
+      return result;
     }
     state = engine->GetState(coll);
   }
-  if (result.matched_count > 0 || !request.upsert) return result;
+}
 
-  // Upsert: the filter's equalities, then the update (or the replacement).
-  ASSIGN_OR_RETURN(Value seed, UpsertSeed(filter));
-  bool modified = false;
-  if (request.kind == WriteKind::kReplace) {
-    RETURN_IF_ERROR(ApplyReplacement(*request.replacement, &seed, &modified));
-  } else {
-    RETURN_IF_ERROR(request.update->Apply(&seed, absl::ToUnixMillis(now),
-                                          /*is_insert=*/true, &modified));
+// The shared body of update, replace, delete and touch.
+static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
+                                             const std::string& coll,
+                                             const Filter& filter,
+                                             const WriteRequest& request,
+                                             const WriteOptions& options) {
+  RETURN_IF_ERROR(engine->CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  RETURN_IF_ERROR(engine->CheckCollection(coll));
+  const absl::Time now = engine->clock()->WallNow();
+  // Hidden documents this call's writes removed: handed to the expiry
+  // listener when the call returns, outside the writers' lock.
+  Engine::ExpiredRemovals removed;
+  absl::Cleanup deliver = [&] {
+    engine->DeliverExpiredRemovals(coll, &removed);
+  };
+  // An upsert that lost the race to insert matches again (below). MongoDB
+  // retries without a limit, as the winner's document is there to match;
+  // the bound only ends a loop that could never match what it collides
+  // with.
+  constexpr int kUpsertAttempts = 100;
+  for (int attempt = 1;; ++attempt) {
+    ASSIGN_OR_RETURN(
+        UpdateResult result,
+        ApplyToMatches(engine, coll, filter, request, now, options, &removed));
+    if (result.matched_count > 0 || !request.upsert) return result;
+
+    // Upsert: the filter's equalities, then the update (or the replacement).
+    ASSIGN_OR_RETURN(Value seed, UpsertSeed(filter));
+    bool modified = false;
+    if (request.kind == WriteKind::kReplace) {
+      RETURN_IF_ERROR(ApplyReplacement(*request.replacement, &seed, &modified));
+    } else {
+      RETURN_IF_ERROR(request.update->Apply(&seed, absl::ToUnixMillis(now),
+                                            /*is_insert=*/true, &modified));
+    }
+    // The match ran without the lock, so another upsert of the same
+    // document may have inserted it since. If the duplicate key says so by
+    // MongoDB's rule (query/upsert_retry.h), match again: this time the
+    // update applies to that document.
+    TTLDB_SYNC_POINT("Collection::RunWrite:BeforeUpsertInsert");
+    absl::StatusOr<Value> id = engine->Insert(coll, std::move(seed), options);
+    if (id.ok()) {
+      result.upserted_id = std::move(*id);
+      return result;
+    }
+    if (request.multi || attempt == kUpsertAttempts) return id.status();
+    std::optional<DuplicateKeyInfo> dup = GetDuplicateKeyInfo(id.status());
+    if (!dup.has_value() || !ShouldRetryUpsertDuplicateKey(
+                                filter, dup->key_pattern, dup->key_value)) {
+      return id.status();
+    }
   }
-  ASSIGN_OR_RETURN(Value id, engine->Insert(coll, std::move(seed), options));
-  result.upserted_id = std::move(id);
-  return result;
 }
 
 static absl::StatusOr<Filter> ParseFilterArg(const DocArg& arg) {

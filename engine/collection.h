@@ -80,6 +80,18 @@ class Collection {
   // with an update-operator document ({$set: ...}); UpdateOne also accepts
   // a replacement document. An update that would change _id fails with 66
   // ImmutableField. Multi-document updates apply document by document.
+  //
+  // With update_options.upsert and no match, inserts the filter's
+  // equalities with the update applied (UpdateResult::upserted_id). Upserts
+  // of one document from many threads are safe, as on MongoDB (since 4.2):
+  // when another upsert inserted the document between this call's match
+  // and its insert, and the duplicate key is on an index whose fields are
+  // exactly the filter's equality fields, with the filter's values (e.g.
+  // UpdateOne({_id: "page"}, {$inc: {n: 1}}, upsert) or a unique `key` and
+  // {key: k}), the call matches again and updates that document instead of
+  // failing. Other duplicates (a unique field the update sets, a filter
+  // with a range, UpdateMany) fail with 11000 DuplicateKey and write
+  // nothing. ReplaceOne and FindOneAndUpdate/Replace follow the same rule.
   absl::StatusOr<UpdateResult> UpdateOne(
       const DocArg& filter, const DocArg& update,
       const UpdateOptions& update_options = {},

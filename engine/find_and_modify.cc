@@ -13,11 +13,13 @@
 #include "base/sync_point.h"
 #include "document/compare.h"
 #include "engine/collection.h"
+#include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/keys.h"
 #include "engine/query_exec.h"
 #include "query/projection.h"
 #include "query/update.h"
+#include "query/upsert_retry.h"
 
 namespace ttldb {
 namespace {
@@ -52,10 +54,15 @@ absl::Status CheckIdUnchanged(const Value& before, const Value& after) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<Value>> FindAndModify(
+// One try of FindAndModify below. *upsert_collided is set when the upsert's
+// insert failed on a duplicate key that MongoDB's rule
+// (query/upsert_retry.h) says another upsert of the same document caused.
+absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     Engine* engine, const std::string& coll, FamKind kind,
     const DocArg& filter_arg, const DocArg* update_arg,
-    const FindOneAndModifyOptions& fam, const WriteOptions& options) {
+    const FindOneAndModifyOptions& fam, const WriteOptions& options,
+    bool* upsert_collided) {
+  *upsert_collided = false;
   RETURN_IF_ERROR(engine->CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
   // Everything is parsed before the lock: bad input writes nothing.
@@ -145,8 +152,17 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
       RETURN_IF_ERROR(
           update->Apply(&seed, now_millis, /*is_insert=*/true, &modified));
     }
-    ASSIGN_OR_RETURN(Value id, engine->InsertLocked(coll, std::move(seed),
-                                                    options, &removed));
+    absl::StatusOr<Value> inserted =
+        engine->InsertLocked(coll, std::move(seed), options, &removed);
+    if (!inserted.ok()) {
+      std::optional<DuplicateKeyInfo> dup =
+          GetDuplicateKeyInfo(inserted.status());
+      *upsert_collided =
+          dup.has_value() && ShouldRetryUpsertDuplicateKey(
+                                 filter, dup->key_pattern, dup->key_value);
+      return inserted.status();
+    }
+    const Value& id = *inserted;
     if (!fam.return_new) return std::optional<Value>();
     // The stored form: _id first (generated if the seed had none).
     state = engine->GetState(coll);
@@ -184,6 +200,24 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
         *state, &*doc, updated_ptr.get(), options, &removed, updated_ptr));
   }
   return project(fam.return_new ? Value(*updated_ptr) : std::move(*doc));
+}
+
+// MongoDB's findAndModify retries an upsert that lost the race to insert
+// as an update does (query/upsert_retry.h). Here the match and the insert
+// are both under the writers' lock, so no other writer can come between
+// them; the retry is kept for the rule's sake, bounded as in collection.cc.
+absl::StatusOr<std::optional<Value>> FindAndModify(
+    Engine* engine, const std::string& coll, FamKind kind,
+    const DocArg& filter_arg, const DocArg* update_arg,
+    const FindOneAndModifyOptions& fam, const WriteOptions& options) {
+  constexpr int kUpsertAttempts = 100;
+  for (int attempt = 1;; ++attempt) {
+    bool upsert_collided = false;
+    absl::StatusOr<std::optional<Value>> r =
+        FindAndModifyOnce(engine, coll, kind, filter_arg, update_arg, fam,
+                          options, &upsert_collided);
+    if (r.ok() || !upsert_collided || attempt == kUpsertAttempts) return r;
+  }
 }
 
 }  // namespace
