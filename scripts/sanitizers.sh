@@ -9,8 +9,8 @@
 #      they touch is the library's, which the other tests cover.
 #   2. ThreadSanitizer, gcc (--config=tsan): the tests tagged "tsan", whose
 #      threads share one database: the concurrency test (docs/reliability.md),
-#      the document cache, hidden writes and findAndModify's concurrent
-#      claims.
+#      the document cache, hidden writes, findAndModify's concurrent claims
+#      and concurrent upserts of one key.
 #   scripts/sanitizers.sh            both
 #   scripts/sanitizers.sh asan|tsan  one
 set -euo pipefail
