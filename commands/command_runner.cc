@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <map>
 #include <utility>
 #include <vector>
@@ -233,11 +234,19 @@ class Runner : public CommandRunner {
     });
   }
 
+  void BeginShutdown() override {
+    absl::MutexLock lock(&mu_);
+    closed_ = true;
+    shutting_down_.store(true);
+  }
+
   absl::Status Close() override {
     {
       absl::MutexLock lock(&mu_);
-      if (closed_) return absl::OkStatus();
+      if (closing_) return absl::OkStatus();
+      closing_ = true;
       closed_ = true;
+      shutting_down_.store(true);
       mu_.Await(absl::Condition(
           +[](int* running) { return *running == 0; }, &running_));
     }
@@ -292,6 +301,8 @@ class Runner : public CommandRunner {
       ASSIGN_OR_RETURN(ctx.write, ParseWriteConcern(*wc));
     }
     ctx.write.interrupt = ctx.connection->interrupt();
+    // Shutdown interrupts the command at its next interrupt point.
+    ScopedShutdownInterrupt shutdown(&shutting_down_);
     // maxTimeMS bounds the command's work: the engine's scans check it per
     // document (base/op_deadline.h). getMore takes its cursor's leftover
     // time instead (find_commands.cc).
@@ -307,7 +318,11 @@ class Runner : public CommandRunner {
   const std::shared_ptr<ServerState> server_;
   absl::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
   int running_ ABSL_GUARDED_BY(mu_) = 0;
+  // Set once shutdown begins; read by every running command's interrupt
+  // checks (base/op_deadline.h).
+  std::atomic<bool> shutting_down_{false};
 };
 
 std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
