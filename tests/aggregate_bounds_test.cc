@@ -300,11 +300,13 @@ TEST_F(AggregateBoundsTest, OperatorsThatMultiplyTheirInputAreBounded) {
       {R"({"$strLenBytes":{"$replaceAll":{"input":"$s","find":"x",)"
        R"("replacement":"xxxxxxxx"}}})",
        kBSONObjectTooLarge},
-      {R"({"$size":{"$map":{"input":{"$range":[0,3000000]},)"
-       R"("in":"$$this"}}})",
+      // 400,000 x 64 bytes.
+      {R"({"$size":{"$map":{"input":{"$range":[0,400000]},"in":)"
+       R"("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"}}})",
        kBSONObjectTooLarge},
-      {R"({"$size":{"$zip":{"inputs":[{"$range":[0,3000000]},[]],)"
-       R"("useLongestLength":true,"defaults":[0,"abcdefgh"]}}})",
+      {R"({"$size":{"$zip":{"inputs":[{"$range":[0,400000]},[]],)"
+       R"("useLongestLength":true,"defaults":[0,)"
+       R"("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"]}}})",
        kBSONObjectTooLarge},
       {R"({"$size":[["$s","$s","$s","$s","$s"]]})", kBSONObjectTooLarge},
       {R"({"$size":{"$objectToArray":{"a":"$s","b":"$s","c":"$s",)"
@@ -318,9 +320,10 @@ TEST_F(AggregateBoundsTest, OperatorsThatMultiplyTheirInputAreBounded) {
        kBSONObjectTooLarge},
   };
   for (const Case& k : cases) {
-    EXPECT_EQ(Code(c, absl::StrCat(R"([{"$project":{"r":)", k.expr, "}}])")),
-              k.code)
-        << k.expr;
+    const std::string pipeline =
+        absl::StrCat(R"([{"$project":{"r":)", k.expr, "}}]");
+    EXPECT_EQ(Code(c, pipeline), k.code)
+        << k.expr << " -> " << Run(c, pipeline).substr(0, 300);
   }
   // Within the bound they work.
   EXPECT_EQ(Run(c, R"([{"$project":{"r":{"$strLenBytes":)"
