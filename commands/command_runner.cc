@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -301,8 +302,15 @@ class Runner : public CommandRunner {
       ASSIGN_OR_RETURN(ctx.write, ParseWriteConcern(*wc));
     }
     ctx.write.interrupt = ctx.connection->interrupt();
-    // Shutdown interrupts the command at its next interrupt point.
-    ScopedShutdownInterrupt shutdown(&shutting_down_);
+    // Shutdown interrupts a command at its next interrupt point, except the
+    // write batches: an insert/update/delete/findAndModify already received
+    // finishes and is acknowledged whole (serve_cli.test.mjs), its time
+    // bounded by its batch (at most 100,000 statements).
+    std::optional<ScopedShutdownInterrupt> shutdown;
+    if (ctx.name != "insert" && ctx.name != "update" && ctx.name != "delete" &&
+        ctx.name != "findAndModify") {
+      shutdown.emplace(&shutting_down_);
+    }
     // maxTimeMS bounds the command's work: the engine's scans check it per
     // document (base/op_deadline.h). getMore takes its cursor's leftover
     // time instead (find_commands.cc).
