@@ -235,6 +235,8 @@ class Runner : public CommandRunner {
     });
   }
 
+  // Write batches (insert, update, delete, findAndModify) are not
+  // interrupted: see RunSpec.
   void BeginShutdown() override {
     absl::MutexLock lock(&mu_);
     closed_ = true;

@@ -84,9 +84,7 @@ class CommandRunner {
   // Begins shutdown without waiting: Run fails with ShutdownInProgress (91)
   // from now on, and running commands stop at their next interrupt point
   // (between documents; base/op_deadline.h) with 11600
-  // InterruptedAtShutdown, as mongod's shutdown kills running operations;
-  // write batches (insert, update, delete, findAndModify) finish instead,
-  // so that what a client sent before the signal is acknowledged whole.
+  // InterruptedAtShutdown, as mongod's shutdown kills running operations.
   // The server calls it before it waits for its connections; Close calls
   // it too.
   virtual void BeginShutdown() {}
