@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "agg/stage.h"
 #include "base/status.h"
@@ -276,7 +277,10 @@ class PushAcc : public Accumulator {
   size_t bytes_ = 0;
 };
 
-// $mergeObjects: later fields win; null and missing are ignored.
+// $mergeObjects: later fields win; null and missing are ignored. Fields are
+// found by name through an index and the size is kept as fields change, so
+// a group merging many distinct fields costs linear time (a linear search
+// and a re-measure of the whole result per document made it quadratic).
 class MergeObjectsAcc : public Accumulator {
  public:
   absl::Status Process(const std::optional<Value>& v, const Value&) override {
@@ -287,54 +291,60 @@ class MergeObjectsAcc : public Accumulator {
                               "but input ",
                               ToJson(*v), " is of type ", TypeName(v->type())));
     }
-    for (const Field& f : v->object_fields()) result_.Set(f.first, f.second);
+    Value::Object& fields = result_.mutable_object_fields();
+    for (const Field& f : v->object_fields()) {
+      size_t size = BsonValueSize(f.second);
+      auto [it, added] = index_.emplace(f.first, fields.size());
+      if (added) {
+        fields.emplace_back(f.first, f.second);
+        bytes_ += 2 + f.first.size() + size;
+      } else {
+        Value& old = fields[it->second].second;
+        bytes_ = bytes_ - BsonValueSize(old) + size;
+        old = f.second;
+      }
+    }
     return absl::OkStatus();
   }
   absl::Status Merge(const Value& p) override { return Process(p, p); }
   Value Partial() const override { return result_; }
   Value Final() const override { return result_; }
-  size_t MemoryBytes() const override {
-    return sizeof(*this) + BsonValueSize(result_);
-  }
+  size_t MemoryBytes() const override { return sizeof(*this) + bytes_; }
 
  private:
   Value result_ = Value::MakeObject();
+  absl::flat_hash_map<std::string, size_t> index_;  // name -> position
+  size_t bytes_ = 5;                                // BSON size of result_
 };
 
 // $top/$bottom/$topN/$bottomN (sortBy), $firstN/$lastN (arrival order),
-// $minN/$maxN (value order, nulls skipped): keep the best n.
+// $minN/$maxN (value order, nulls skipped): keep the best n, in an ordered
+// set (O(log n) per document; a sorted vector with linear insertion made
+// $lastN and descending $minN quadratic in n). Sort keys are computed once
+// per kept document, from its own copy (a key points into its document).
 class TopNAcc : public Accumulator {
  public:
   enum class Kind { kTop, kBottom, kFirst, kLast, kMin, kMax };
   TopNAcc(Kind kind, int64_t n, bool single,
           std::shared_ptr<const SortSpec> sort_by)
-      : kind_(kind), n_(n), single_(single), sort_by_(std::move(sort_by)) {}
+      : kind_(kind),
+        n_(n),
+        single_(single),
+        sort_by_(std::move(sort_by)),
+        items_(ItemLess{this}) {}
 
   absl::Status Process(const std::optional<Value>& v,
                        const Value& root) override {
-    Item item;
-    item.output = v.value_or(Value::Null());
     if ((kind_ == Kind::kMin || kind_ == Kind::kMax) &&
         (!v.has_value() || v->is_null())) {
       return absl::OkStatus();
     }
-    if (kind_ == Kind::kFirst && static_cast<int64_t>(items_.size()) >= n_) {
-      return absl::OkStatus();
-    }
-    if (sort_by_ != nullptr) item.root = std::make_shared<Value>(root);
-    item.seq = seq_++;
-    return Insert(std::move(item));
+    return Offer(v.value_or(Value::Null()),
+                 sort_by_ != nullptr ? &root : nullptr);
   }
   absl::Status Merge(const Value& p) override {
     for (const Value& e : p.array_items()) {
-      Item item;
-      item.output = *e.Get("o");
-      if (const Value* r = e.Get("r")) item.root = std::make_shared<Value>(*r);
-      item.seq = seq_++;
-      if (kind_ == Kind::kFirst && static_cast<int64_t>(items_.size()) >= n_) {
-        break;
-      }
-      RETURN_IF_ERROR(Insert(std::move(item)));
+      RETURN_IF_ERROR(Offer(*e.Get("o"), e.Get("r")));
     }
     return absl::OkStatus();
   }
@@ -356,7 +366,7 @@ class TopNAcc : public Accumulator {
   }
   Value Final() const override {
     if (single_) {
-      return items_.empty() ? Value::Null() : items_.front().output;
+      return items_.empty() ? Value::Null() : items_.begin()->output;
     }
     // items_ is best-first; $bottomN and $lastN list their n in sort /
     // arrival order, which is the reverse.
@@ -372,51 +382,72 @@ class TopNAcc : public Accumulator {
  private:
   struct Item {
     Value output;
-    std::shared_ptr<Value> root;
+    std::shared_ptr<Value> root;  // $top & co: the document, for the key
+    SortSpec::Key key;            // points into *root
     uint64_t seq = 0;
+    size_t bytes = 0;
   };
-  // <0 when a ranks before b.
-  absl::StatusOr<int> Rank(const Item& a, const Item& b) const {
+  // <0 when (output a, key a, seq a) ranks before b; never 0 (seq breaks
+  // ties).
+  int Rank(const Value& a_out, const SortSpec::Key* a_key, uint64_t a_seq,
+           const Item& b) const {
     int c = 0;
     switch (kind_) {
       case Kind::kTop:
-      case Kind::kBottom: {
-        ASSIGN_OR_RETURN(SortSpec::Key ka, sort_by_->KeyOf(*a.root));
-        ASSIGN_OR_RETURN(SortSpec::Key kb, sort_by_->KeyOf(*b.root));
-        c = sort_by_->CompareKeys(ka, kb);
+      case Kind::kBottom:
+        c = sort_by_->CompareKeys(*a_key, b.key);
         if (kind_ == Kind::kBottom) c = -c;
         break;
-      }
       case Kind::kMin:
-        c = CompareValues(a.output, b.output);
+        c = CompareValues(a_out, b.output);
         break;
       case Kind::kMax:
-        c = -CompareValues(a.output, b.output);
+        c = -CompareValues(a_out, b.output);
         break;
       case Kind::kFirst:
         break;
       case Kind::kLast:
-        return a.seq < b.seq ? 1 : -1;
+        return a_seq < b.seq ? 1 : -1;
     }
     if (c != 0) return c;
-    return a.seq < b.seq ? -1 : 1;
+    return a_seq < b.seq ? -1 : 1;
   }
-  absl::Status Insert(Item item) {
-    // Sorted insertion; n is small in practice.
-    size_t pos = items_.size();
-    while (pos > 0) {
-      ASSIGN_OR_RETURN(int c, Rank(item, items_[pos - 1]));
-      if (c >= 0) break;
-      --pos;
+  struct ItemLess {
+    const TopNAcc* acc;
+    bool operator()(const Item& a, const Item& b) const {
+      return acc->Rank(a.output, &a.key, a.seq, b) < 0;
     }
-    if (static_cast<int64_t>(pos) >= n_) return absl::OkStatus();
-    bytes_ += BsonValueSize(item.output) +
-              (item.root ? BsonValueSize(*item.root) : 0);
-    items_.insert(items_.begin() + pos, std::move(item));
+  };
+
+  // Keeps `output` (of document `root`, for a sortBy) if it is among the
+  // best n so far.
+  absl::Status Offer(Value output, const Value* root) {
+    uint64_t seq = seq_++;
+    const bool full = static_cast<int64_t>(items_.size()) >= n_;
+    if (full) {
+      if (kind_ == Kind::kFirst || items_.empty()) return absl::OkStatus();
+      const Item& worst = *items_.rbegin();
+      SortSpec::Key probe;
+      if (sort_by_ != nullptr) {
+        ASSIGN_OR_RETURN(probe, sort_by_->KeyOf(*root));
+      }
+      if (Rank(output, &probe, seq, worst) > 0) return absl::OkStatus();
+    }
+    Item item;
+    item.output = std::move(output);
+    item.seq = seq;
+    item.bytes = BsonValueSize(item.output);
+    if (sort_by_ != nullptr) {
+      item.root = std::make_shared<Value>(*root);
+      ASSIGN_OR_RETURN(item.key, sort_by_->KeyOf(*item.root));
+      item.bytes += BsonValueSize(*item.root);
+    }
+    bytes_ += item.bytes;
+    items_.insert(std::move(item));
     while (static_cast<int64_t>(items_.size()) > n_) {
-      bytes_ -= BsonValueSize(items_.back().output) +
-                (items_.back().root ? BsonValueSize(*items_.back().root) : 0);
-      items_.pop_back();
+      auto last = std::prev(items_.end());
+      bytes_ -= last->bytes;
+      items_.erase(last);
     }
     return absl::OkStatus();
   }
@@ -425,7 +456,7 @@ class TopNAcc : public Accumulator {
   int64_t n_;
   bool single_;
   std::shared_ptr<const SortSpec> sort_by_;
-  std::vector<Item> items_;
+  std::set<Item, ItemLess> items_;
   uint64_t seq_ = 0;
   size_t bytes_ = 0;
 };

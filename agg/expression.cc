@@ -101,10 +101,14 @@ class ObjectExpr : public Expression {
   }
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
     Value::Object out;
+    internal::ValueBudget budget("an object expression");
     for (const auto& [name, e] : fields_) {
       ExprResult r = e->Evaluate(doc, vars);
       if (!r.ok()) return r.status();
-      if (r->has_value()) out.emplace_back(name, std::move(**r));
+      if (r->has_value()) {
+        RETURN_IF_ERROR(budget.AddField(name, **r));
+        out.emplace_back(name, std::move(**r));
+      }
     }
     return std::optional<Value>(Value::MakeObject(std::move(out)));
   }
@@ -120,10 +124,12 @@ class ArrayExpr : public Expression {
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
     Value::Array out;
     out.reserve(items_.size());
+    internal::ValueBudget budget("an array expression");
     for (const auto& e : items_) {
       ExprResult r = e->Evaluate(doc, vars);
       if (!r.ok()) return r.status();
       out.push_back(r->has_value() ? std::move(**r) : Value::Null());
+      RETURN_IF_ERROR(budget.AddElement(out.size() - 1, out.back()));
     }
     return std::optional<Value>(Value::MakeArray(std::move(out)));
   }

@@ -29,6 +29,7 @@
 #ifndef TTLDB_AGG_EXPRESSION_H_
 #define TTLDB_AGG_EXPRESSION_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,6 +43,21 @@
 
 namespace ttldb {
 namespace agg {
+
+// 16 MiB + 16 KiB: MongoDB's BSONObjMaxInternalSize
+// (src/mongo/bson/util/builder.h), the largest document mongod returns. No
+// value an expression builds may be larger (it could never be returned):
+// evaluation fails with 10334 BSONObjectTooLarge, before the value is built
+// where the size is known in advance. Together with kMaxOperandBytes this
+// bounds the memory one evaluation holds, so that no expression a client
+// sends can exhaust the server's memory.
+inline constexpr size_t kMaxValueBytes = (16 << 20) + (16 << 10);
+
+// 64 MiB: the most BSON bytes of evaluated arguments one operator holds at
+// once ({$concat: ["$s", "$s", ...]}); beyond it 146 ExceededMemoryLimit,
+// worded as $range's bound (MongoDB's internalQueryMaxRangeBytes, also 64
+// MiB).
+inline constexpr size_t kMaxOperandBytes = 64 << 20;
 
 // The result of evaluating an expression: a value, or std::nullopt for
 // missing.

@@ -457,6 +457,7 @@ class FilterExpr : public Expression {
     Value::Array out;
     for (const Value& v : input->array_items()) {
       if (static_cast<int64_t>(out.size()) >= limit) break;
+      RETURN_IF_ERROR(internal::CheckForInterrupt());
       vars->Set(id_, v);
       ASSIGN_OR_RETURN(Opt c, cond_->Evaluate(doc, vars));
       if (IsTruthy(c)) out.push_back(v);
@@ -530,10 +531,13 @@ class MapExpr : public Expression {
     }
     Value::Array out;
     out.reserve(input->array_items().size());
+    internal::ValueBudget budget("$map");
     for (const Value& v : input->array_items()) {
+      RETURN_IF_ERROR(internal::CheckForInterrupt());
       vars->Set(id_, v);
       ASSIGN_OR_RETURN(Opt r, each_->Evaluate(doc, vars));
       out.push_back(r.has_value() ? std::move(*r) : Value::Null());
+      RETURN_IF_ERROR(budget.AddElement(out.size() - 1, out.back()));
     }
     return Ok(Value::MakeArray(std::move(out)));
   }
@@ -598,8 +602,12 @@ class ReduceExpr : public Expression {
                                            DebugString(input)));
     }
     ASSIGN_OR_RETURN(Opt acc, initial_->Evaluate(doc, vars));
+    // Each step's value is what `in` builds, so the operators' own bounds
+    // (kMaxValueBytes) bound it: a $concatArrays that doubles $$value fails
+    // with 10334 once past 16 MiB.
     for (const Value& v : input->array_items()) {
-      vars->Set(value_id_, acc.has_value() ? *acc : Value::Null());
+      RETURN_IF_ERROR(internal::CheckForInterrupt());
+      vars->Set(value_id_, acc.has_value() ? std::move(*acc) : Value::Null());
       vars->Set(this_id_, v);
       ASSIGN_OR_RETURN(acc, in_->Evaluate(doc, vars));
     }
@@ -664,8 +672,13 @@ class ZipExpr : public Expression {
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
     std::vector<Value::Array> arrays;
     size_t min_size = 0, max_size = 0;
+    size_t held = 0;
     for (size_t i = 0; i < inputs_.size(); ++i) {
       ASSIGN_OR_RETURN(Opt v, inputs_[i]->Evaluate(doc, vars));
+      if (v.has_value()) held += internal::OperandBytes(*v);
+      if (held > kMaxOperandBytes) {
+        return internal::OperandsTooLargeError("$zip", held);
+      }
       if (Nullish(v)) return internal::Null();
       if (!v->is_array()) {
         return ExprError(34468, absl::StrCat("$zip found a non-array "
@@ -682,14 +695,21 @@ class ZipExpr : public Expression {
       for (size_t i = 0; i < defaults_.size(); ++i) {
         ASSIGN_OR_RETURN(Opt d, defaults_[i]->Evaluate(doc, vars));
         defaults[i] = d.has_value() ? std::move(*d) : Value::Null();
+        held += internal::OperandBytes(defaults[i]);
+        if (held > kMaxOperandBytes) {
+          return internal::OperandsTooLargeError("$zip", held);
+        }
       }
     }
     const size_t rows = longest_ ? max_size : min_size;
     Value::Array out;
+    internal::ValueBudget budget("$zip");
     for (size_t r = 0; r < rows; ++r) {
+      RETURN_IF_ERROR(internal::CheckForInterrupt());
       Value::Array row;
       for (size_t c = 0; c < arrays.size(); ++c) {
         row.push_back(r < arrays[c].size() ? arrays[c][r] : defaults[c]);
+        RETURN_IF_ERROR(budget.AddElement(c, row.back()));
       }
       out.push_back(Value::MakeArray(std::move(row)));
     }

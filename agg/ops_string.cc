@@ -193,6 +193,8 @@ ExprResult Split(std::vector<Opt>& args) {
     return ExprError(40087, "$split requires a non-empty separator");
   }
   Value::Array out;
+  // A short separator can make many more bytes of BSON than the input has.
+  internal::ValueBudget budget("$split");
   size_t pos = 0;
   while (true) {
     size_t f = s.find(d, pos);
@@ -201,6 +203,7 @@ ExprResult Split(std::vector<Opt>& args) {
       break;
     }
     out.push_back(Value::String(s.substr(pos, f - pos)));
+    RETURN_IF_ERROR(budget.AddElement(out.size() - 1, out.back()));
     pos = f + d.size();
   }
   return Ok(Value::MakeArray(std::move(out)));
@@ -522,14 +525,17 @@ class RegexExpr : public Expression {
     // $regexFindAll: non-overlapping matches; after an empty match the
     // search resumes one code point further.
     Value::Array out;
+    internal::ValueBudget budget("$regexFindAll");
     size_t start_byte = 0, start_cp = 0;
     do {
+      RETURN_IF_ERROR(internal::CheckForInterrupt());
       auto m = re->Find(text, start_byte);
       if (!m) break;
       start_cp += internal::CountCodePoints(
           absl::string_view(text).substr(start_byte, m->begin - start_byte));
       start_byte = m->begin;
       out.push_back(MatchDoc(text, *m, start_cp));
+      RETURN_IF_ERROR(budget.AddElement(out.size() - 1, out.back()));
       if (m->end == m->begin) {
         if (start_byte >= text.size()) continue;
         start_byte += CodePointLength(text[start_byte]);
@@ -638,6 +644,9 @@ class ReplaceExpr : public Expression {
     const std::string& f = find->string_value();
     const std::string& r = repl->string_value();
     std::string out;
+    // Each replacement may be longer than what it replaces: the result is
+    // bounded as it grows (kMaxValueBytes).
+    auto too_long = [&] { return out.size() + 5 > kMaxValueBytes; };
     if (f.empty()) {
       // "" matches before every code point and at the end.
       if (!kAll) return Ok(Value::String(r + in));
@@ -646,6 +655,9 @@ class ReplaceExpr : public Expression {
         out += r;
         out.append(in, i, n);
         i += n;
+        if (too_long()) {
+          return internal::ValueTooLargeError(op, out.size() + 5);
+        }
       }
       out += r;
       return Ok(Value::String(std::move(out)));
@@ -657,6 +669,7 @@ class ReplaceExpr : public Expression {
       out.append(in, pos, hit - pos);
       out += r;
       pos = hit + f.size();
+      if (too_long()) return internal::ValueTooLargeError(op, out.size() + 5);
       if (!kAll) break;
     }
     out.append(in, pos, std::string::npos);

@@ -3,9 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
+#include "document/bson_size.h"
 #include "document/compare.h"
 #include "document/json.h"
 
@@ -104,14 +107,86 @@ ExprResult EvalOpt(const ExprPtr& e, const Value& doc, Variables* vars) {
   return e->Evaluate(doc, vars);
 }
 
+absl::Status ValueTooLargeError(absl::string_view op, size_t bytes) {
+  return ExprError(
+      kBSONObjectTooLarge,
+      absl::StrCat(op, " would build a value of ", bytes, " bytes, over the ",
+                   kMaxValueBytes, "-byte limit of a BSON document"));
+}
+
+absl::Status OperandsTooLargeError(absl::string_view op, size_t bytes) {
+  return ExprError(kExceededMemoryLimit,
+                   absl::StrCat(op, " would use too much memory (", bytes,
+                                " bytes) and cannot spill to disk. Memory "
+                                "limit: ",
+                                kMaxOperandBytes, " bytes"));
+}
+
+absl::Status ValueBudget::Add(size_t name_bytes, size_t value_bytes) {
+  // type byte + name + NUL + value
+  bytes_ += 2 + name_bytes + value_bytes;
+  if (bytes_ > kMaxValueBytes) return ValueTooLargeError(op_, bytes_);
+  return absl::OkStatus();
+}
+
+absl::Status ValueBudget::AddElement(size_t index, const Value& v) {
+  return Add(index < 10 ? 1 : std::to_string(index).size(), BsonValueSize(v));
+}
+
+absl::Status ValueBudget::AddField(absl::string_view name, const Value& v) {
+  return Add(name.size(), BsonValueSize(v));
+}
+
+absl::Status CheckBuiltValue(absl::string_view op, const Value& v) {
+  size_t bytes = 0;
+  switch (v.type()) {
+    case ValueType::kString:
+      bytes = 5 + v.string_value().size();
+      break;
+    case ValueType::kArray:
+    case ValueType::kObject:
+      bytes = BsonValueSize(v);
+      break;
+    default:
+      return absl::OkStatus();
+  }
+  if (bytes > kMaxValueBytes) return ValueTooLargeError(op, bytes);
+  return absl::OkStatus();
+}
+
+absl::Status CheckForInterrupt() { return CheckOpDeadline(); }
+
+size_t OperandBytes(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kString:
+      return 5 + v.string_value().size();
+    case ValueType::kArray:
+    case ValueType::kObject:
+    case ValueType::kBinary:
+    case ValueType::kRegex:
+      return BsonValueSize(v);
+    default:
+      return 16;
+  }
+}
+
 ExprResult EagerExpr::Evaluate(const Value& doc, Variables* vars) const {
   std::vector<Opt> values;
   values.reserve(args_.size());
+  size_t held = 0;
   for (const auto& a : args_) {
     ASSIGN_OR_RETURN(Opt v, a->Evaluate(doc, vars));
+    if (v.has_value()) {
+      held += OperandBytes(*v);
+      if (held > kMaxOperandBytes) return OperandsTooLargeError(op_, held);
+    }
     values.push_back(std::move(v));
   }
-  return fn_(values);
+  ASSIGN_OR_RETURN(Opt result, fn_(values));
+  if (check_result_ && result.has_value()) {
+    RETURN_IF_ERROR(CheckBuiltValue(op_, *result));
+  }
+  return result;
 }
 
 bool EagerExpr::IsConstant() const { return AllConstant(args_); }
@@ -119,7 +194,7 @@ bool EagerExpr::IsConstant() const { return AllConstant(args_); }
 ParseResult ParseEager(absl::string_view op, const Value& operand,
                        ParseContext* ctx, int min, int max, EagerFn fn) {
   ASSIGN_OR_RETURN(Args args, ParseArgsChecked(op, operand, ctx, min, max));
-  return ExprPtr(new EagerExpr(std::move(args), fn));
+  return ExprPtr(new EagerExpr(op, std::move(args), fn));
 }
 
 Value IntOrLong(int64_t v) {

@@ -59,17 +59,64 @@ absl::StatusOr<Args> ParseArgsChecked(absl::string_view op,
                                       const Value& operand, ParseContext* ctx,
                                       int min, int max);
 
+// ---- Bounds (expression.h kMaxValueBytes, kMaxOperandBytes) ----
+
+// 10334 BSONObjectTooLarge: `op` would build a value of `bytes`.
+absl::Status ValueTooLargeError(absl::string_view op, size_t bytes);
+// 146 ExceededMemoryLimit: `op` would hold `bytes` at once.
+absl::Status OperandsTooLargeError(absl::string_view op, size_t bytes);
+
+// Counts the BSON bytes of a value being built, element by element, and
+// fails (10334) as soon as they pass kMaxValueBytes, before the rest is
+// built.
+class ValueBudget {
+ public:
+  explicit ValueBudget(absl::string_view op) : op_(op) {}
+  // One more element or field (its name's bytes: an array index or a field
+  // name) of BSON size `value_bytes`.
+  absl::Status Add(size_t name_bytes, size_t value_bytes);
+  absl::Status AddElement(size_t index, const Value& v);
+  absl::Status AddField(absl::string_view name, const Value& v);
+  size_t bytes() const { return bytes_; }
+
+ private:
+  absl::string_view op_;
+  size_t bytes_ = 5;  // an empty document: length + terminator
+};
+
+// OK when `v` is within kMaxValueBytes (strings are measured in O(1),
+// arrays and objects by a walk); else ValueTooLargeError.
+absl::Status CheckBuiltValue(absl::string_view op, const Value& v);
+
+// The BSON bytes of an evaluated argument, for kMaxOperandBytes; scalars
+// count as 16 (their exact size does not matter for a 64 MiB bound).
+size_t OperandBytes(const Value& v);
+
+// The interrupt point of the iterating operators ($map, $filter, $reduce
+// and the like), once per element, as MongoDB's
+// evaluate_map_reduce_filter.cpp calls checkForInterrupt: maxTimeMS (50)
+// and shutdown (11600) stop a long evaluation.
+absl::Status CheckForInterrupt();
+
 // An operator whose every argument is evaluated (left to right) before
-// `fn` computes the result from their values.
+// `fn` computes the result from their values. The arguments held at once
+// are bounded by kMaxOperandBytes and the result by kMaxValueBytes.
 using EagerFn = ExprResult (*)(std::vector<Opt>& values);
 
 class EagerExpr : public Expression {
  public:
-  EagerExpr(Args args, EagerFn fn) : args_(std::move(args)), fn_(fn) {}
+  EagerExpr(absl::string_view op, Args args, EagerFn fn)
+      : op_(op),
+        // $range has its own bound, MongoDB's (146 at 64 MiB of memory).
+        check_result_(op != "$range"),
+        args_(std::move(args)),
+        fn_(fn) {}
   ExprResult Evaluate(const Value& doc, Variables* vars) const override;
   bool IsConstant() const override;
 
  private:
+  std::string op_;
+  bool check_result_;
   Args args_;
   EagerFn fn_;
 };

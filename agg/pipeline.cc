@@ -3,8 +3,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "agg/stages.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
+#include "document/bson_size.h"
+#include "document/json.h"
 
 namespace ttldb {
 namespace agg {
@@ -40,6 +44,60 @@ constexpr Registered kStages[] = {
     {"$out", ParseOut},
     {"$merge", ParseMerge},
     {"$documents", ParseDocuments},
+};
+
+// The interrupt point between two stages (MongoDB's checkForInterrupt as a
+// pipeline pulls each document): maxTimeMS (50) and shutdown (11600) stop
+// the run there. Every stage's output passes one, so a stage that loops
+// over its input ($group, $sort, $facet, $count...) is checked once per
+// input document, and one that emits many documents per input ($unwind,
+// $lookup's sub-pipeline) once per output.
+class InterruptPoint : public DocStream {
+ public:
+  explicit InterruptPoint(std::unique_ptr<DocStream> input)
+      : input_(std::move(input)) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    RETURN_IF_ERROR(CheckOpDeadline());
+    return input_->Next();
+  }
+
+ private:
+  std::unique_ptr<DocStream> input_;
+};
+
+// What a pipeline returns: each document within kMaxOutputDocumentBytes,
+// else 10334 worded as BSONObj::_assertInvalid (src/mongo/bson/bsonobj.cpp)
+// words it when mongod serializes the reply.
+class OutputSizeCheck : public DocStream {
+ public:
+  explicit OutputSizeCheck(std::unique_ptr<DocStream> input)
+      : input_(std::move(input)) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, input_->Next());
+    if (doc.has_value() && doc->is_object()) {
+      size_t bytes = BsonDocumentSize(*doc);
+      if (bytes > kMaxOutputDocumentBytes) return TooLarge(*doc, bytes);
+    }
+    return doc;
+  }
+
+ private:
+  static absl::Status TooLarge(const Value& doc, size_t bytes) {
+    std::string first = "EOO";
+    if (!doc.object_fields().empty()) {
+      const Field& f = doc.object_fields()[0];
+      std::string value = ToJson(f.second);
+      if (value.size() > 80) value = absl::StrCat(value.substr(0, 80), "...");
+      first = absl::StrCat(f.first, ": ", value);
+    }
+    return StageError(
+        kBSONObjectTooLarge,
+        absl::StrFormat("BSONObj size: %d (0x%X) is invalid. Size must be "
+                        "between 0 and %d(16MB) First element: %s",
+                        bytes, bytes, kMaxOutputDocumentBytes, first));
+  }
+
+  std::unique_ptr<DocStream> input_;
 };
 
 // The operand of a stage ({$match: X} -> X).
@@ -190,14 +248,21 @@ absl::StatusOr<size_t> Pipeline::PushDown(absl::string_view collection,
 
 absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::Open(
     absl::string_view collection, RunContext* ctx) const {
-  if (starts_with_documents()) return OpenOver(nullptr, ctx);
+  if (starts_with_documents()) {
+    ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out, OpenOver(nullptr, ctx));
+    return std::unique_ptr<DocStream>(
+        std::make_unique<OutputSizeCheck>(std::move(out)));
+  }
   ScanRequest request;
   ASSIGN_OR_RETURN(size_t pushed, PushDown(collection, &request, ctx));
   ASSIGN_OR_RETURN(std::unique_ptr<DocStream> input,
                    ctx->db->Scan(collection, request));
   Pipeline rest;
   rest.stages_.assign(stages_.begin() + pushed, stages_.end());
-  return rest.OpenOver(std::move(input), ctx);
+  ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out,
+                   rest.OpenOver(std::move(input), ctx));
+  return std::unique_ptr<DocStream>(
+      std::make_unique<OutputSizeCheck>(std::move(out)));
 }
 
 absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::OpenOver(
@@ -211,9 +276,10 @@ absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::OpenOver(
       int64_t limit = static_cast<int64_t>(Operand(*stages_[i + 1]).AsDouble());
       ASSIGN_OR_RETURN(input,
                        OpenSortWithLimit(s, limit, std::move(input), ctx));
-      continue;
+    } else {
+      ASSIGN_OR_RETURN(input, s.Open(std::move(input), ctx));
     }
-    ASSIGN_OR_RETURN(input, s.Open(std::move(input), ctx));
+    input = std::make_unique<InterruptPoint>(std::move(input));
   }
   if (input == nullptr) {
     input = std::make_unique<VectorStream>(std::vector<Value>());

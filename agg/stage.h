@@ -95,6 +95,21 @@ class DatabaseAccess {
 // internalDocumentSourceGroupMaxMemoryBytes.
 inline constexpr size_t kDefaultMaxStageMemoryBytes = 100 << 20;
 
+// 16 MiB + 16 KiB: MongoDB's BSONObjMaxInternalSize
+// (src/mongo/bson/util/builder.h), the largest document a pipeline may
+// return (mongod's reply to jstests/core/query/bson_size_limit.js holds one
+// "just over 16MB"); beyond it 10334 BSONObjectTooLarge. Also the bound of
+// any value an expression builds (agg/ops_util.h).
+inline constexpr size_t kMaxOutputDocumentBytes = (16 << 20) + (16 << 10);
+
+// 100 MiB: MongoDB's internalLookupStageIntermediateDocumentMaxSizeBytes,
+// the bound of the array one $lookup joins into a document (4568).
+inline constexpr size_t kMaxLookupResultBytes = 100 << 20;
+
+// 100 MiB: MongoDB's internalQueryFacetMaxOutputDocSizeBytes, the bound of
+// the document $facet builds (4031700).
+inline constexpr size_t kMaxFacetOutputBytes = 100 << 20;
+
 // Per-run state shared by the stages of one pipeline run (and the
 // sub-pipelines of $lookup and $facet).
 struct RunContext {

@@ -5,8 +5,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "agg/spill.h"
 #include "agg/stages.h"
 #include "base/status.h"
+#include "document/bson_size.h"
 #include "document/json.h"
 #include "query/filter.h"
 
@@ -269,11 +271,16 @@ class CountSpec : public StageSpec {
 // ------------------------------------------------------------------
 
 // A uniform random sample of `size` documents (reservoir sampling), in
-// random order.
+// random order. The documents kept are bounded by
+// RunContext::max_memory_bytes as a blocking stage's are (MongoDB's $sample
+// sorts by a random key with the sorter's bound: 292 beyond it).
 class SampleStream : public DocStream {
  public:
-  SampleStream(std::unique_ptr<DocStream> in, int64_t size)
-      : input_(std::move(in)), size_(size), rng_(std::random_device{}()) {}
+  SampleStream(std::unique_ptr<DocStream> in, int64_t size, RunContext* ctx)
+      : input_(std::move(in)),
+        size_(size),
+        ctx_(ctx),
+        rng_(std::random_device{}()) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (!filled_) {
       filled_ = true;
@@ -283,11 +290,20 @@ class SampleStream : public DocStream {
         if (!d.has_value()) break;
         ++seen;
         if (static_cast<int64_t>(sample_.size()) < size_) {
+          bytes_.push_back(BsonValueSize(*d));
+          total_ += bytes_.back();
           sample_.push_back(std::move(*d));
         } else {
           std::uniform_int_distribution<int64_t> pick(0, seen - 1);
           int64_t j = pick(rng_);
-          if (j < size_) sample_[j] = std::move(*d);
+          if (j >= size_) continue;
+          total_ -= bytes_[j];
+          bytes_[j] = BsonValueSize(*d);
+          total_ += bytes_[j];
+          sample_[j] = std::move(*d);
+        }
+        if (total_ > ctx_->max_memory_bytes) {
+          return SortMemoryLimitError(ctx_->max_memory_bytes);
         }
       }
       std::shuffle(sample_.begin(), sample_.end(), rng_);
@@ -299,9 +315,12 @@ class SampleStream : public DocStream {
  private:
   std::unique_ptr<DocStream> input_;
   int64_t size_;
+  RunContext* ctx_;
   std::mt19937_64 rng_;
   bool filled_ = false;
   std::vector<Value> sample_;
+  std::vector<size_t> bytes_;  // BSON size of each sample_ document
+  size_t total_ = 0;
   size_t pos_ = 0;
 };
 
@@ -310,9 +329,9 @@ class SampleSpec : public StageSpec {
   explicit SampleSpec(int64_t size) : size_(size) {}
   absl::string_view name() const override { return "$sample"; }
   absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext*) const override {
+      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
     return std::unique_ptr<DocStream>(
-        std::make_unique<SampleStream>(std::move(input), size_));
+        std::make_unique<SampleStream>(std::move(input), size_, ctx));
   }
 
  private:

@@ -39,14 +39,30 @@ class FacetStream : public DocStream {
       docs.push_back(std::move(*d));
     }
     Value::Object out;
-    for (const auto& [name, pipeline] : def_->facets) {
+    // The document built is bounded as MongoDB bounds it
+    // (document_source_facet.cpp, 4031700), counted as its results arrive.
+    size_t out_bytes = 0;
+    for (size_t i = 0; i < def_->facets.size(); ++i) {
+      const auto& [name, pipeline] = def_->facets[i];
+      // Each facet reads its own copy of the input; the last one takes it.
+      std::vector<Value> input =
+          i + 1 == def_->facets.size() ? std::move(docs) : docs;
       ASSIGN_OR_RETURN(
           std::unique_ptr<DocStream> s,
-          pipeline.OpenOver(std::make_unique<VectorStream>(docs), ctx_));
+          pipeline.OpenOver(std::make_unique<VectorStream>(std::move(input)),
+                            ctx_));
       Value::Array results;
       while (true) {
         ASSIGN_OR_RETURN(std::optional<Value> d, s->Next());
         if (!d.has_value()) break;
+        out_bytes += BsonValueSize(*d);
+        if (out_bytes > kMaxFacetOutputBytes) {
+          return StageError(
+              4031700,
+              absl::StrCat("document constructed by $facet is ", out_bytes,
+                           " bytes, which exceeds the limit of ",
+                           kMaxFacetOutputBytes, " bytes"));
+        }
         results.push_back(std::move(*d));
       }
       out.emplace_back(name, Value::MakeArray(std::move(results)));

@@ -9,6 +9,7 @@
 #include "agg/pipeline.h"
 #include "agg/stages.h"
 #include "base/status.h"
+#include "document/bson_size.h"
 #include "document/path.h"
 
 namespace ttldb {
@@ -75,7 +76,7 @@ class LookupStream : public MapStream {
       req.filter = std::move(filter);
       ASSIGN_OR_RETURN(std::unique_ptr<DocStream> s,
                        ctx_->db->Scan(def_->from, req));
-      RETURN_IF_ERROR(Drain(s.get(), &matches));
+      RETURN_IF_ERROR(Drain(s.get(), &matches, def_->from));
     } else {
       RunContext sub = *ctx_;
       Variables vars = StageVariables(*ctx_);
@@ -94,7 +95,7 @@ class LookupStream : public MapStream {
                          ctx_->db->Scan(def_->from, req));
         ASSIGN_OR_RETURN(s, def_->pipeline->OpenOver(std::move(scan), &sub));
       }
-      RETURN_IF_ERROR(Drain(s.get(), &matches));
+      RETURN_IF_ERROR(Drain(s.get(), &matches, def_->from));
       ctx_->spill_files = sub.spill_files;
     }
     SetDottedField(&doc, def_->as, Value::MakeArray(std::move(matches)));
@@ -102,10 +103,22 @@ class LookupStream : public MapStream {
   }
 
  private:
-  static absl::Status Drain(DocStream* s, Value::Array* out) {
+  // The joined array is bounded as MongoDB bounds it
+  // (document_source_lookup.cpp: 4568), counted as the matches arrive.
+  static absl::Status Drain(DocStream* s, Value::Array* out,
+                            const std::string& from) {
+    size_t bytes = 0;
     while (true) {
       ASSIGN_OR_RETURN(std::optional<Value> d, s->Next());
       if (!d.has_value()) return absl::OkStatus();
+      bytes += BsonValueSize(*d);
+      if (bytes > kMaxLookupResultBytes) {
+        return StageError(4568,
+                          absl::StrCat("Total size of documents in ", from,
+                                       " matching pipeline's $lookup "
+                                       "stage exceeds ",
+                                       kMaxLookupResultBytes, " bytes"));
+      }
       out->push_back(std::move(*d));
     }
   }

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "agg/stages.h"
+#include "base/op_deadline.h"
 #include "base/status.h"
 
 namespace ttldb {
@@ -26,6 +27,13 @@ const Value* Nested(const Value& doc, const std::vector<std::string>& path) {
     v = v->Get(p);
     if (v == nullptr) return nullptr;
   }
+  return v;
+}
+
+// The value at `path`, mutable (the path was found by Nested).
+Value* NestedMutable(Value* doc, const std::vector<std::string>& path) {
+  Value* v = doc;
+  for (const std::string& p : path) v = v->GetMutable(p);
   return v;
 }
 
@@ -55,6 +63,10 @@ void SetDotted(Value* doc, absl::string_view field, Value v) {
   cur->Set(parts.back(), std::move(v));
 }
 
+// Linear in its output: the array being unwound is moved out of its
+// document once (leaving null in its place), so each output copies the rest
+// of the document and takes its element by move; copying the whole input
+// per element made n outputs cost n copies of an n-element array.
 class UnwindStream : public DocStream {
  public:
   UnwindStream(std::unique_ptr<DocStream> in,
@@ -64,11 +76,13 @@ class UnwindStream : public DocStream {
   absl::StatusOr<std::optional<Value>> Next() override {
     while (true) {
       if (current_.has_value()) {
-        const Value* arr = Nested(*current_, def_->path);
-        if (arr != nullptr && arr->is_array() &&
-            index_ < arr->array_items().size()) {
-          Value out = *current_;
-          SetNested(&out, def_->path, 0, arr->array_items()[index_]);
+        if (index_ < items_.size()) {
+          // An array of millions of elements is one input document: the
+          // interrupt point (maxTimeMS, shutdown) is per output.
+          RETURN_IF_ERROR(CheckOpDeadline());
+          Value out =
+              index_ + 1 == items_.size() ? std::move(*current_) : *current_;
+          SetNested(&out, def_->path, 0, std::move(items_[index_]));
           if (!def_->index_field.empty()) {
             SetDotted(&out, def_->index_field,
                       Value::Int64(static_cast<int64_t>(index_)));
@@ -77,11 +91,16 @@ class UnwindStream : public DocStream {
           return std::optional<Value>(std::move(out));
         }
         current_.reset();
+        items_.clear();
       }
       ASSIGN_OR_RETURN(std::optional<Value> doc, input_->Next());
       if (!doc.has_value()) return doc;
       const Value* v = Nested(*doc, def_->path);
       if (v != nullptr && v->is_array() && !v->array_items().empty()) {
+        // Take the array out; null holds its place (and field order).
+        Value* slot = NestedMutable(&*doc, def_->path);
+        items_ = std::move(slot->mutable_array_items());
+        *slot = Value::Null();
         current_ = std::move(doc);
         index_ = 0;
         continue;
@@ -116,7 +135,9 @@ class UnwindStream : public DocStream {
  private:
   std::unique_ptr<DocStream> input_;
   std::shared_ptr<const UnwindDef> def_;
+  // The document being unwound, its array taken out into items_.
   std::optional<Value> current_;
+  Value::Array items_;
   size_t index_ = 0;
 };
 

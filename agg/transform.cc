@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "agg/stages.h"
 #include "base/status.h"
+#include "document/bson_size.h"
 #include "document/json.h"
 
 namespace ttldb {
@@ -191,6 +192,23 @@ absl::Status ParseFields(absl::string_view stage, const Value& spec,
 struct Applier {
   const Value* root;
   Variables* vars;
+  // BSON bytes of the computed values so far: with the input document's
+  // (itself bounded), they bound the document built, so that fields each
+  // holding a copy of a large value fail before they are all built.
+  mutable size_t computed_bytes = 0;
+
+  absl::Status Charge(const std::string& name, const Value& v) const {
+    computed_bytes += 2 + name.size() + BsonValueSize(v);
+    if (computed_bytes > kMaxOutputDocumentBytes) {
+      return StageError(kBSONObjectTooLarge,
+                        absl::StrCat("the computed fields of the document "
+                                     "take ",
+                                     computed_bytes, " bytes, over the ",
+                                     kMaxOutputDocumentBytes,
+                                     "-byte limit of a BSON document"));
+    }
+    return absl::OkStatus();
+  }
 
   // Inclusion of `node`'s fields of `in` (an object).
   Value Include(const Node& node, const Value& in) const {
@@ -253,6 +271,7 @@ struct Applier {
       if (e.kind == Node::Kind::kExpr) {
         ASSIGN_OR_RETURN(std::optional<Value> v, e.expr->Evaluate(*root, vars));
         if (v.has_value()) {
+          RETURN_IF_ERROR(Charge(e.name, *v));
           doc->Set(e.name, std::move(*v));
         } else {
           // A missing result leaves the field out ($addFields removes an

@@ -7,8 +7,15 @@
 // (src/mongo/db/operation_context.cpp). A thread-local, not a parameter: the
 // limit must reach every scan (find, aggregate, count, distinct, the match
 // phase of update, delete and findAndModify) without each API taking it.
+//
+// The same check is the operation's interrupt point for shutdown: while a
+// ScopedShutdownInterrupt is alive, CheckOpDeadline also fails once the
+// server has begun to shut down (mongod's killAllOperations at shutdown),
+// so a long aggregation does not hold the server's exit.
 #ifndef TTLDB_BASE_OP_DEADLINE_H_
 #define TTLDB_BASE_OP_DEADLINE_H_
+
+#include <atomic>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
@@ -35,9 +42,29 @@ class ScopedOpDeadline {
   ScopedOpDeadline* const previous_;
 };
 
-// OK when no deadline is in force on this thread or it has not passed; else
-// 50 MaxTimeMSExpired "operation exceeded time limit". Costs a thread-local
-// load when no deadline is set, one steady-clock read otherwise.
+// While alive, CheckOpDeadline on this thread fails with 11600
+// InterruptedAtShutdown "interrupted at shutdown" once `*shutting_down`
+// reads true. The flag is not owned and must outlive this. Nests (the
+// innermost is in force); lives on one thread.
+class ScopedShutdownInterrupt {
+ public:
+  explicit ScopedShutdownInterrupt(const std::atomic<bool>* shutting_down);
+  ~ScopedShutdownInterrupt();
+  ScopedShutdownInterrupt(const ScopedShutdownInterrupt&) = delete;
+  ScopedShutdownInterrupt& operator=(const ScopedShutdownInterrupt&) = delete;
+
+  const std::atomic<bool>* flag() const { return flag_; }
+
+ private:
+  const std::atomic<bool>* const flag_;
+  ScopedShutdownInterrupt* const previous_;
+};
+
+// The operation's interrupt point. OK when no deadline is in force on this
+// thread or it has not passed, and no shutdown has begun; else 11600
+// InterruptedAtShutdown (checked first), or 50 MaxTimeMSExpired "operation
+// exceeded time limit". Costs two thread-local loads when neither is set,
+// an atomic load and one steady-clock read otherwise.
 absl::Status CheckOpDeadline();
 
 // The innermost deadline in force on this thread, or nullptr.

@@ -36,6 +36,10 @@ absl::string_view MongoCodeName(int code) {
       return "InvalidNamespace";
     case kQueryExceededMemoryLimitNoDiskUseAllowed:
       return "QueryExceededMemoryLimitNoDiskUseAllowed";
+    case kExceededMemoryLimit:
+      return "ExceededMemoryLimit";
+    case kBSONObjectTooLarge:
+      return "BSONObjectTooLarge";
     case kCannotCreateIndex:
       return "CannotCreateIndex";
     case kIndexOptionsConflict:

@@ -34,6 +34,8 @@ enum MongoCode : int {
   kAmbiguousIndexKeyPattern = 181,
   kDocumentValidationFailure = 121,
   kQueryExceededMemoryLimitNoDiskUseAllowed = 292,
+  kExceededMemoryLimit = 146,
+  kBSONObjectTooLarge = 10334,
   kDuplicateKey = 11000,
   kDataCorruptionDetected = 301,
   kInterrupted = 11601,

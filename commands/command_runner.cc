@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -308,11 +310,21 @@ class Runner : public CommandRunner {
     });
   }
 
+  // Write batches (insert, update, delete, findAndModify) are not
+  // interrupted: see RunSpec.
+  void BeginShutdown() override {
+    absl::MutexLock lock(&mu_);
+    closed_ = true;
+    shutting_down_.store(true);
+  }
+
   absl::Status Close() override {
     {
       absl::MutexLock lock(&mu_);
-      if (closed_) return absl::OkStatus();
+      if (closing_) return absl::OkStatus();
+      closing_ = true;
       closed_ = true;
+      shutting_down_.store(true);
       mu_.Await(absl::Condition(
           +[](int* running) { return *running == 0; }, &running_));
     }
@@ -367,6 +379,15 @@ class Runner : public CommandRunner {
       ASSIGN_OR_RETURN(ctx.write, ParseWriteConcern(*wc));
     }
     ctx.write.interrupt = ctx.connection->interrupt();
+    // Shutdown interrupts a command at its next interrupt point, except the
+    // write batches: an insert/update/delete/findAndModify already received
+    // finishes and is acknowledged whole (serve_cli.test.mjs), its time
+    // bounded by its batch (at most 100,000 statements).
+    std::optional<ScopedShutdownInterrupt> shutdown;
+    if (ctx.name != "insert" && ctx.name != "update" && ctx.name != "delete" &&
+        ctx.name != "findAndModify") {
+      shutdown.emplace(&shutting_down_);
+    }
     // maxTimeMS bounds the command's work: the engine's scans check it per
     // document (base/op_deadline.h). getMore takes its cursor's leftover
     // time instead (find_commands.cc).
@@ -382,7 +403,11 @@ class Runner : public CommandRunner {
   const std::shared_ptr<ServerState> server_;
   absl::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
   int running_ ABSL_GUARDED_BY(mu_) = 0;
+  // Set once shutdown begins; read by every running command's interrupt
+  // checks (base/op_deadline.h).
+  std::atomic<bool> shutting_down_{false};
 };
 
 std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {

@@ -81,8 +81,16 @@ class CommandRunner {
   virtual Value Run(Connection* connection, absl::string_view db,
                     const Value& command) = 0;
 
-  // Closes every database cleanly (waits for running commands). Run fails
-  // with ShutdownInProgress (91) afterwards.
+  // Begins shutdown without waiting: Run fails with ShutdownInProgress (91)
+  // from now on, and running commands stop at their next interrupt point
+  // (between documents; base/op_deadline.h) with 11600
+  // InterruptedAtShutdown, as mongod's shutdown kills running operations.
+  // The server calls it before it waits for its connections; Close calls
+  // it too.
+  virtual void BeginShutdown() {}
+
+  // Closes every database cleanly (interrupts running commands and waits
+  // for them). Run fails with ShutdownInProgress (91) afterwards.
   virtual absl::Status Close() = 0;
 
   // Tests: runs one TTL pass with wall time `now` in every open database

@@ -5,6 +5,7 @@
 // examines. The clock here advances 1 ms each time it is read, so a scan of
 // N documents takes about N ms of steady time: deterministic, no sleeping.
 #include <atomic>
+#include <functional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -17,16 +18,26 @@ namespace commands {
 namespace {
 
 // Wall time stands still (TTL cutoffs do not move); steady time moves 1 ms
-// per read.
+// per read. CallAt runs a function at a given read: an event (a SIGTERM)
+// at a known point of a running command, without threads or sleeping.
 class TickingClock : public Clock {
  public:
   absl::Time WallNow() override { return absl::FromUnixSeconds(1'800'000'000); }
   absl::Time SteadyNow() override {
-    return absl::FromUnixMillis(steady_ms_.fetch_add(1) + 1);
+    int64_t n = steady_ms_.fetch_add(1) + 1;
+    if (n == call_at_ && call_) call_();
+    return absl::FromUnixMillis(n);
+  }
+  int64_t reads() const { return steady_ms_.load(); }
+  void CallAt(int64_t read, std::function<void()> f) {
+    call_at_ = read;
+    call_ = std::move(f);
   }
 
  private:
   std::atomic<int64_t> steady_ms_{0};
+  int64_t call_at_ = -1;
+  std::function<void()> call_;
 };
 
 constexpr char kExpired[] =
@@ -120,6 +131,71 @@ TEST_F(MaxTimeTest, GetMoreSpendsTheFindsTimeLeft) {
   Value gone =
       Run("test", absl::StrCat(R"({"getMore":)", id, R"(,"collection":"c"})"));
   EXPECT_EQ(ToJson(*gone.Get("code")), "43");
+}
+
+// reliability-3 N4: the deadline was checked only per scanned document, and
+// $unwind makes all its output from one, so maxTimeMS did not stop it.
+// Every stage's output is now an interrupt point (agg/pipeline.cc), and
+// $unwind checks per element: 5,000 elements cannot pass in 1,000 ms.
+TEST_F(MaxTimeTest, UnwindOfOneArrayStopsWithMaxTimeMSExpired) {
+  std::string a;
+  for (int i = 0; i < 5000; ++i) absl::StrAppend(&a, i ? "," : "", i);
+  ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"big","documents":[)",
+                                         R"({"_id":1,"a":[)", a, "]}]}")),
+            R"({"n":1,"ok":1.0})");
+  const std::string cmd =
+      R"({"aggregate":"big","pipeline":[{"$match":{"_id":1}},)"
+      R"({"$unwind":"$a"},{"$count":"n"}],"cursor":{},"maxTimeMS":%d})";
+  auto with = [&](int ms) {
+    std::string c = cmd;
+    c.replace(c.find("%d"), 2, std::to_string(ms));
+    return RunJson("test", c);
+  };
+  EXPECT_EQ(with(1000), kExpired);
+  EXPECT_EQ(with(100000),
+            R"({"cursor":{"firstBatch":[{"n":5000}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.big"},"ok":1.0})");
+}
+
+// $map, $filter and $reduce over one large array check per element
+// (src/mongo/db/exec/expression/evaluate_map_reduce_filter.cpp).
+TEST_F(MaxTimeTest, ExpressionLoopsStopWithMaxTimeMSExpired) {
+  for (const char* expr :
+       {R"({"$size":{"$map":{"input":{"$range":[0,100000]},"in":1}}})",
+        R"({"$size":{"$filter":{"input":{"$range":[0,100000]},)"
+        R"("cond":true}}})",
+        R"({"$reduce":{"input":{"$range":[0,100000]},"initialValue":0,)"
+        R"("in":{"$add":["$$value",1]}}})"}) {
+    EXPECT_EQ(RunJson("test", absl::StrCat(R"({"aggregate":"c","pipeline":[)",
+                                           R"({"$match":{"_id":0}},)",
+                                           R"({"$project":{"r":)", expr, "}}],",
+                                           R"("cursor":{},"maxTimeMS":1000})")),
+              kExpired)
+        << expr;
+  }
+}
+
+// reliability-3 N4: SIGTERM waited for a running aggregation (minutes to
+// hours). BeginShutdown (what `ttldb serve` calls on SIGTERM) makes the
+// running command stop at its next interrupt point with 11600
+// InterruptedAtShutdown (mongod's killAllOperations at shutdown;
+// src/mongo/base/error_codes.yml) and refuses new commands with 91.
+TEST_F(MaxTimeTest, ShutdownInterruptsARunningAggregation) {
+  std::string a;
+  for (int i = 0; i < 5000; ++i) absl::StrAppend(&a, i ? "," : "", i);
+  ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"big","documents":[)",
+                                         R"({"_id":1,"a":[)", a, "]}]}")),
+            R"({"n":1,"ok":1.0})");
+  // The "SIGTERM" arrives 100 clock reads into the aggregation.
+  ticking_.CallAt(ticking_.reads() + 100, [this] { runner_->BeginShutdown(); });
+  EXPECT_EQ(
+      RunJson("test", R"({"aggregate":"big","pipeline":[{"$match":{"_id":1}},)"
+                      R"({"$unwind":"$a"},{"$count":"n"}],"cursor":{},)"
+                      R"("maxTimeMS":100000000})"),
+      R"({"ok":0.0,"errmsg":"interrupted at shutdown","code":11600,)"
+      R"("codeName":"InterruptedAtShutdown"})");
+  Value refused = Run("test", R"({"ping":1})");
+  EXPECT_EQ(ToJson(*refused.Get("code")), "91");
 }
 
 // The parse (mongod's parseMaxTimeMS; the messages MongoDB returns, as

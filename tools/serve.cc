@@ -191,8 +191,12 @@ int RunServe(int argc, char** argv) {
   }
   if (!quiet) {
     std::cerr << "ttldb serve: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
-              << ": finishing in-flight operations\n";
+              << ": interrupting in-flight operations\n";
   }
+  // Running commands stop at their next interrupt point (11600) and new
+  // ones are refused (91), so the wait for the connections below is
+  // bounded by one document's work, not by the longest aggregation.
+  (*runner)->BeginShutdown();
   (*srv)->Shutdown();
   absl::Status closed = (*runner)->Close();
   if (!closed.ok()) {
