@@ -5,7 +5,8 @@
 #      also the fuzz targets' (scripts/fuzz.sh), so CI compiles the library
 #      once for both. Left out (tag "no_asan", each with its reason in its
 #      BUILD file): the benchmark programs' smoke tests (tools/bench), the
-#      example programs (examples/) and the kill -9 crash test; the memory
+#      example programs (examples/), the kill -9 crash test and the
+#      aggregation bounds test (16-100 MiB values by design); the memory
 #      they touch is the library's, which the other tests cover.
 #   2. ThreadSanitizer, gcc (--config=tsan): the tests tagged "tsan", whose
 #      threads share one database: the concurrency test (docs/reliability.md),
