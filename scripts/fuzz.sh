@@ -26,12 +26,8 @@ for f in fuzz/*_fuzz.cc; do t=${f#fuzz/}; targets+=("${t%_fuzz.cc}"); done
 [ -n "$only" ] && targets=("$only")
 labels=()
 for t in "${targets[@]}"; do labels+=("//fuzz:${t}_fuzz"); done
-# Long runs (over a minute per target) are worth an optimized build: -O1
-# executes several times faster than the sanitizer suite's -O0 objects.
-flags=(--config=asan)
-[ "$seconds" -gt 60 ] && flags+=(--copt=-O1)
-bazel build "${flags[@]}" "${labels[@]}"
-bin=$(bazel info "${flags[@]}" bazel-bin 2>/dev/null)/fuzz
+bazel build --config=asan "${labels[@]}"
+bin=$(bazel info --config=asan bazel-bin 2>/dev/null)/fuzz
 [ "$seconds" = 0 ] && exit 0
 status=0
 for t in "${targets[@]}"; do
