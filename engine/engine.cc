@@ -304,7 +304,8 @@ absl::Status Engine::LoadCatalog() {
   leveldb::Status s = db_->Get(VerifiedRead(), MetaKey(), &meta_value);
   MutexLock wl(&write_mu_);
   auto persist_meta = [&]() -> absl::Status {
-    write_mu_.AssertHeld();  // wl, above (the analysis does not see into lambdas)
+    // Held by wl, above: the thread-safety analysis does not see into lambdas.
+    write_mu_.AssertHeld();
     leveldb::WriteBatch batch;
     RETURN_IF_ERROR(SaveMetaLocked(&batch));
     leveldb::WriteOptions wo;
