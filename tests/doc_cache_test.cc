@@ -512,7 +512,8 @@ TEST(DocCacheTest, CapacityBoundsTheHeapItHolds) {
     }
     EXPECT_LE(cache.charged_bytes(), kCapacity);
     EXPECT_GT(cache.charged_bytes(), kCapacity * 9 / 10);  // full
-#if !defined(ABSL_HAVE_ADDRESS_SANITIZER) && !defined(ABSL_HAVE_THREAD_SANITIZER)
+#if !defined(ABSL_HAVE_ADDRESS_SANITIZER) && \
+    !defined(ABSL_HAVE_THREAD_SANITIZER)
     // (The sanitizers' allocators do not report through mallinfo2; Abseil
     // detects them under both gcc and clang, __SANITIZE_ADDRESS__ only gcc.)
     const int64_t held = static_cast<int64_t>(mallinfo2().uordblks) - heap0;
