@@ -27,7 +27,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
-#include "tests/db_fixture.h"
+#include "tests/aggregate_fixture.h"
 
 namespace ttldb {
 namespace {
@@ -45,28 +45,8 @@ class TickingClock : public Clock {
   std::atomic<int64_t> steady_ms_{0};
 };
 
-class AggregateBoundsTest : public DbTest {
+class AggregateBoundsTest : public AggregateTest {
  protected:
-  // The pipeline's results as one JSON array, or "error <code>: <message>".
-  std::string Run(Collection& c, const std::string& pipeline,
-                  const AggregateOptions& options = {}) {
-    auto cursor = c.Aggregate(pipeline, options);
-    if (!cursor.ok()) return Error(cursor.status());
-    auto docs = (*cursor)->ToVector();
-    if (!docs.ok()) return Error(docs.status());
-    return ToJson(Value::MakeArray(*docs));
-  }
-  int Code(Collection& c, const std::string& pipeline,
-           const AggregateOptions& options = {}) {
-    auto cursor = c.Aggregate(pipeline, options);
-    if (!cursor.ok()) return ErrorCode(cursor.status());
-    auto docs = (*cursor)->ToVector();
-    if (!docs.ok()) return ErrorCode(docs.status());
-    return 0;
-  }
-  static std::string Error(const absl::Status& s) {
-    return absl::StrCat("error ", ErrorCode(s), ": ", s.message());
-  }
   void InsertValue(Collection& c, Value doc) {
     auto r = c.InsertOne(std::move(doc));
     ASSERT_TRUE(r.ok()) << r.status();

@@ -12,46 +12,10 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
-#include "tests/db_fixture.h"
+#include "tests/aggregate_fixture.h"
 
 namespace ttldb {
 namespace {
-
-class AggregateTest : public DbTest {
- protected:
-  void Insert(Collection& c, const std::vector<std::string>& docs) {
-    for (const std::string& d : docs) {
-      auto r = c.InsertOne(d);
-      ASSERT_TRUE(r.ok()) << r.status() << " " << d;
-    }
-  }
-  // The pipeline's results as one JSON array (relaxed Extended JSON).
-  std::string Run(Collection& c, const std::string& pipeline,
-                  const AggregateOptions& options = {}) {
-    auto cursor = c.Aggregate(pipeline, options);
-    if (!cursor.ok()) return "error: " + cursor.status().ToString();
-    auto docs = (*cursor)->ToVector();
-    if (!docs.ok()) return "error: " + docs.status().ToString();
-    return ToJson(Value::MakeArray(*docs));
-  }
-  // The MongoDB code of the pipeline's error, parse or run time (0: none).
-  int Code(Collection& c, const std::string& pipeline,
-           const AggregateOptions& options = {}) {
-    auto cursor = c.Aggregate(pipeline, options);
-    if (!cursor.ok()) return ErrorCode(cursor.status());
-    auto docs = (*cursor)->ToVector();
-    if (!docs.ok()) return ErrorCode(docs.status());
-    return 0;
-  }
-  std::string Msg(Collection& c, const std::string& pipeline) {
-    auto cursor = c.Aggregate(pipeline);
-    if (!cursor.ok()) return std::string(cursor.status().message());
-    auto docs = (*cursor)->ToVector();
-    if (!docs.ok()) return std::string(docs.status().message());
-    return "";
-  }
-  Collection& coll(const char* name) { return db_->collection(name); }
-};
 
 // ---- $match / $sort / $limit / $skip ----------------------------------------
 
