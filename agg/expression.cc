@@ -307,7 +307,8 @@ absl::StatusOr<std::unique_ptr<Expression>> ParseOperator(
     if (it != r.parsers.end()) parser = it->second;
   }
   if (parser == nullptr) {
-    return ExprError(168, absl::StrCat("Unrecognized expression '", name, "'"));
+    return ExprError(kInvalidPipelineOperator,
+                     absl::StrCat("Unrecognized expression '", name, "'"));
   }
   return parser(operand, ctx);
 }

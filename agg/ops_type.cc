@@ -28,9 +28,6 @@ using internal::Opt;
 using internal::ParseResult;
 using internal::TypeNameOf;
 
-constexpr int kConversionFailure = 241;
-constexpr int kFailedToParse = 9;
-
 ExprResult TypeOp(std::vector<Opt>& a) {
   return Ok(Value::String(TypeNameOf(a[0])));
 }

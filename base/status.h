@@ -8,70 +8,34 @@
 #ifndef TTLDB_BASE_STATUS_H_
 #define TTLDB_BASE_STATUS_H_
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/error_codes.h"
 
 namespace ttldb {
 
-// MongoDB's error codes that ttldb reports. DO NOT CHANGE THESE VALUES: they
-// are MongoDB's.
+// MongoDB's error codes that ttldb reports: kBadValue = 2, ... one per
+// entry of base/error_codes.h, plus the location codes below.
 enum MongoCode : int {
-  kBadValue = 2,
-  kFailedToParse = 9,
-  kTypeMismatch = 14,
-  kInvalidLength = 16,
-  kIndexNotFound = 27,
-  kNamespaceNotFound = 26,
-  kInvalidOptions = 72,
-  kInvalidNamespace = 73,
-  kCannotCreateIndex = 67,
-  kIndexOptionsConflict = 85,
-  kIndexKeySpecsConflict = 86,
-  kImmutableField = 66,
-  kCannotIndexParallelArrays = 171,
-  kInvalidIndexSpecificationOption = 197,
-  kAmbiguousIndexKeyPattern = 181,
-  kDocumentValidationFailure = 121,
-  kQueryExceededMemoryLimitNoDiskUseAllowed = 292,
-  kExceededMemoryLimit = 146,
-  kBSONObjectTooLarge = 10334,
-  kDuplicateKey = 11000,
-  kDataCorruptionDetected = 301,
-  kInterrupted = 11601,
-  kInterruptedAtShutdown = 11600,
-  kIndexBuildAborted = 276,
-  kTooManyIndexes = 67,  // MongoDB reports this as CannotCreateIndex
-  // The command layer's codes (commands/).
-  kInternalError = 1,
-  kNoSuchKey = 4,
-  kUserNotFound = 11,
-  kUnauthorized = 13,
-  kProtocolError = 17,
-  kAuthenticationFailed = 18,
-  kRoleNotFound = 31,
-  kMechanismUnavailable = 334,
-  kUserAlreadyExists = 51003,  // mongod's Location51003
-  kIllegalOperation = 20,
-  kCursorNotFound = 43,
-  kNamespaceExists = 48,
-  kMaxTimeMSExpired = 50,
-  kCommandNotFound = 59,
-  kUnknownReplWriteConcern = 79,
-  kShutdownInProgress = 91,
-  kOperationFailed = 96,
-  kCommandNotSupported = 115,
-  kCursorInUse = 143,
-  kInvalidUUID = 207,
-  kNotImplemented = 238,
-  kAPIVersionError = 322,
-  kDatabaseDifferCase = 13297,
-  kIDLFailedToParse = 40414,  // a required field is missing
-  kIDLUnknownField = 40415,   // a field the command does not know
+#define TTLDB_MONGO_CODE_ENUM_(name, code) k##name = code,
+  TTLDB_MONGO_ERROR_CODES(TTLDB_MONGO_CODE_ENUM_)
+#undef TTLDB_MONGO_CODE_ENUM_
+  // Assertion (location) codes several files report; their codeName is
+  // "Location<code>".
+  kUserAlreadyExists = 51003,  // createUser of an existing user
+  kIDLFailedToParse = 40414,   // a required field is missing
+  kIDLUnknownField = 40415,    // a field the command does not know
+  // MongoDB reports too many indexes as CannotCreateIndex.
+  kTooManyIndexes = kCannotCreateIndex,
 };
 
-// The MongoDB code name for a code ("IndexOptionsConflict"), or "" if unknown.
-absl::string_view MongoCodeName(int code);
+// MongoDB's codeName for a code, as ErrorCodes::errorString gives it:
+// "IndexOptionsConflict" for a named code, "Location<code>" for any other,
+// "OK" for 0.
+std::string MongoCodeName(int code);
 
 // An error with a MongoDB code. `kind` is the absl code that best describes
 // it (InvalidArgument for bad input, AlreadyExists for duplicates, ...).

@@ -113,6 +113,7 @@ set(TTLDB_HEADERS
   agg/spill.h
   agg/stage.h
   base/clock.h
+  base/error_codes.h
   base/log.h
   base/mutex.h
   base/op_deadline.h

@@ -136,7 +136,7 @@ absl::Status CheckReadConcern(const Value& cmd) {
     return absl::OkStatus();
   }
   if (l == "snapshot" || l == "linearizable") {
-    return MongoError(absl::StatusCode::kFailedPrecondition, 123,
+    return MongoError(absl::StatusCode::kFailedPrecondition, kNotAReplicaSet,
                       "node needs to be a replica set member to use read "
                       "concern");
   }

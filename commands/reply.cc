@@ -30,14 +30,11 @@ void AppendErrorExtraInfo(const absl::Status& status, Value::Object* fields) {
 
 Value ErrorReply(const absl::Status& status) {
   const int code = ReplyCode(status);
-  absl::string_view name = MongoCodeName(code);
-  std::string code_name =
-      name.empty() ? "Location" + std::to_string(code) : std::string(name);
   Value::Object fields = {
       {"ok", Value::Double(0)},
       {"errmsg", Value::String(std::string(status.message()))},
       {"code", Value::Int32(code)},
-      {"codeName", Value::String(std::move(code_name))},
+      {"codeName", Value::String(MongoCodeName(code))},
   };
   AppendErrorExtraInfo(status, &fields);
   return Value::MakeObject(std::move(fields));

@@ -758,7 +758,7 @@ absl::Status Engine::CreateCollection(absl::string_view name,
   MutexLock l(&write_mu_);
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();
-    return MongoError(absl::StatusCode::kAlreadyExists, 48,
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
                       absl::StrCat("Collection ", name, " already exists."));
   }
   return GetOrCreateLocked(name).status();

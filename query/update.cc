@@ -29,11 +29,6 @@ using query_internal::ShellString;
 using query_internal::SplitDotted;
 
 // MongoDB codes used only here.
-constexpr int kPathNotViable = 28;
-constexpr int kConflictingUpdateOperators = 40;
-constexpr int kDollarPrefixedFieldName = 52;
-constexpr int kNotSingleValueField = 54;
-constexpr int kEmptyFieldName = 56;
 
 absl::Status Err(int code, absl::string_view msg) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, msg);
@@ -463,8 +458,9 @@ absl::StatusOr<Value*> Create(Value* root,
         // path_support.cpp maybePadTo(): at most kMaxPaddingAllowed nulls.
         constexpr size_t kMaxPaddingAllowed = 1500000;
         if (index + 1 - items.size() > kMaxPaddingAllowed) {
-          return Err(34, absl::StrCat("can't backfill more than ",
-                                      kMaxPaddingAllowed, " elements"));
+          return Err(kCannotBackfillArray,
+                     absl::StrCat("can't backfill more than ",
+                                  kMaxPaddingAllowed, " elements"));
         }
         items.resize(index + 1);  // pads with nulls
         if (!last) items[index] = Value::MakeObject();

@@ -13,12 +13,8 @@ namespace ttldb {
 namespace server {
 namespace {
 
-constexpr int kInvalidBson = 22;
-constexpr int kOverflow = 15;
-constexpr int kBsonObjectTooLarge = 10334;
-
 absl::Status InvalidBson(absl::string_view why) {
-  return MongoError(absl::StatusCode::kInvalidArgument, kInvalidBson,
+  return MongoError(absl::StatusCode::kInvalidArgument, kInvalidBSON,
                     absl::StrCat("invalid BSON: ", why));
 }
 
@@ -287,7 +283,7 @@ absl::StatusOr<std::string> ValueToBson(const Value& document) {
     if (!Append(&b, name.data(), static_cast<int>(name.size()), item)) {
       bson_destroy(&b);
       return MongoError(absl::StatusCode::kResourceExhausted,
-                        kBsonObjectTooLarge,
+                        kBSONObjectTooLarge,
                         "cannot encode the document as BSON (too large, or a "
                         "regex or key with a NUL byte)");
     }

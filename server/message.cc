@@ -13,36 +13,6 @@ namespace ttldb {
 namespace server {
 namespace {
 
-// MongoDB's error codes the wire layer reports (error_codes.yml).
-constexpr int kProtocolError = 17;
-constexpr int kIllegalOpMsgFlag = 223;
-constexpr int kTooManyDocumentSequences = 233;
-constexpr int kChecksumMismatch = 288;
-constexpr int kUnsupportedOpQueryCommand = 352;
-constexpr int kInvalidBson = 22;
-
-absl::string_view WireCodeName(int code) {
-  switch (code) {
-    case 15:
-      return "Overflow";
-    case kProtocolError:
-      return "ProtocolError";
-    case kInvalidBson:
-      return "InvalidBSON";
-    case kIllegalOpMsgFlag:
-      return "IllegalOpMsgFlag";
-    case kTooManyDocumentSequences:
-      return "TooManyDocumentSequences";
-    case kChecksumMismatch:
-      return "ChecksumMismatch";
-    case kUnsupportedOpQueryCommand:
-      return "UnsupportedOpQueryCommand";
-    case 10334:
-      return "BSONObjectTooLarge";
-  }
-  return "";
-}
-
 absl::Status Error(int code, absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, message);
 }
@@ -69,11 +39,11 @@ void SetInt32(std::string* out, size_t at, int32_t v) {
 // A BSON document starting at data[pos], within [pos, end): its length.
 absl::StatusOr<size_t> DocumentAt(const uint8_t* data, size_t pos, size_t end) {
   if (end - pos < 5) {
-    return Error(kInvalidBson, "invalid BSON: document truncated");
+    return Error(kInvalidBSON, "invalid BSON: document truncated");
   }
   int32_t len = ReadInt32(data + pos);
   if (len < 5 || static_cast<size_t>(len) > end - pos) {
-    return Error(kInvalidBson,
+    return Error(kInvalidBSON,
                  absl::StrCat("invalid BSON: document length ", len,
                               " does not fit in its section"));
   }
@@ -142,7 +112,7 @@ absl::StatusOr<Request> ParseOpMsg(const MessageHeader& header,
       ASSIGN_OR_RETURN(std::string name, CStringAt(body, pos + 4, section_end));
       // The identifier becomes a field name of the command.
       if (!IsValidUtf8Key(name)) {
-        return Error(kInvalidBson,
+        return Error(kInvalidBSON,
                      "invalid BSON: document sequence identifier is not UTF-8");
       }
       for (const auto& s : sequences) {
@@ -283,18 +253,12 @@ absl::StatusOr<Request> ParseRequest(const MessageHeader& header,
 
 Value ErrorReply(const absl::Status& status) {
   int code = ErrorCode(status);
-  if (code == 0) code = 1;  // InternalError
-  absl::string_view name = MongoCodeName(code);
-  if (name.empty()) name = WireCodeName(code);
-  std::string code_name =
-      name.empty()
-          ? (code == 1 ? "InternalError" : absl::StrCat("Location", code))
-          : std::string(name);
+  if (code == 0) code = kInternalError;
   Value reply = Value::MakeObject();
   reply.Set("ok", Value::Double(0));
   reply.Set("errmsg", Value::String(std::string(status.message())));
   reply.Set("code", Value::Int32(code));
-  reply.Set("codeName", Value::String(code_name));
+  reply.Set("codeName", Value::String(MongoCodeName(code)));
   return reply;
 }
 

@@ -885,11 +885,8 @@ std::string FormatError(const absl::Status& status) {
   }
   const int code = ErrorCode(status);
   if (code != 0) {
-    absl::string_view name = MongoCodeName(code);
-    if (!name.empty()) {
-      return absl::StrCat("MongoServerError[", name, "]: ", message);
-    }
-    return absl::StrCat("MongoServerError: ", message);
+    return absl::StrCat("MongoServerError[", MongoCodeName(code),
+                        "]: ", message);
   }
   return absl::StrCat("Error: ", message);
 }
