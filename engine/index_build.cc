@@ -29,7 +29,7 @@ namespace {
 // WriteBatch under the writers' lock, so this bounds a writer's wait (about
 // 3 ms for 2,000 documents of 256 bytes and two indexes). Each commit first
 // waits for the writer holding the lock; 500-document chunks spent twice as
-// long waiting (docs/BENCHMARKS.md, round 5).
+// long waiting (docs/benchmarks-history.md, round 5).
 constexpr size_t kScanChunkDocs = 2000;
 constexpr size_t kScanChunkBytes = 4 << 20;
 // Unique candidates re-checked without the lock until at most this many
@@ -201,7 +201,8 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
   DocKeys doc_keys;
   int64_t done = 0;
   // How long the chunks waited for the writers' lock (issue 19: a plain
-  // mutex let a busy writer keep it; logged, see docs/BENCHMARKS.md).
+  // mutex let a busy writer keep it; logged, see docs/benchmarks-history.md
+  // "Why the build is slow under a busy writer").
   int64_t chunks = 0;
   absl::Duration lock_wait, max_lock_wait, read_time, key_time, commit_time;
   const absl::Time scan_start = absl::Now();

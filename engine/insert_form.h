@@ -3,7 +3,7 @@
 // serialization, and none of the walks that only guard what serialization
 // and re-reading could change (CheckStorable, ReparsesIdentically; the BSON
 // size below a bound). Measured: about 1,000 of a 256 B insert's ~8,600
-// cycles ("Round 5, session 8: inserts" in docs/BENCHMARKS.md).
+// cycles ("Round 5, session 8: inserts" in docs/benchmarks-history.md).
 #ifndef TTLDB_ENGINE_INSERT_FORM_H_
 #define TTLDB_ENGINE_INSERT_FORM_H_
 

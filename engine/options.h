@@ -92,8 +92,9 @@ struct Options {
   // pass returns (scans skip the swept range meanwhile: docs/ttl.md,
   // "Scans start past the tombstones"); without it, before the pass
   // returns, outside the writers' lock (engine/ttl_sweep.cc,
-  // docs/BENCHMARKS.md "Round 5, session 7"). 0 or less: never (LevelDB's
-  // own compactions remove the tombstones eventually).
+  // docs/benchmarks-history.md "Round 5, session 7: background
+  // compaction"). 0 or less: never (LevelDB's own compactions remove the
+  // tombstones eventually).
   int64_t ttl_compact_after_deletes = 20'000;
   // Beyond MongoDB: called after each committed TTL delete.
   ExpiryListener expiry_listener;
@@ -134,9 +135,10 @@ struct Options {
   // unit a point read fetches and checksums (every ttldb read verifies
   // checksums) and, compressed, decompresses. 1 KiB (LevelDB's default is
   // 4 KiB): an out-of-cache read of a 256 B document costs about half
-  // (docs/BENCHMARKS.md, "Block and cache options"); a range scan reads
-  // more, smaller blocks. Must be between 512 B and 1 MiB. Applies to the
-  // tables written from now on: a database opens tables of any block size.
+  // (docs/benchmarks-history.md, "Block and cache options"); a range scan
+  // reads more, smaller blocks. Must be between 512 B and 1 MiB. Applies to
+  // the tables written from now on: a database opens tables of any block
+  // size.
   size_t block_size_bytes = 1 << 10;
   // Beyond MongoDB: compress table blocks with snappy. false (the default;
   // LevelDB's is snappy): blocks are stored as they are, so a read neither

@@ -118,7 +118,8 @@ absl::StatusOr<TextSet> SetDateInStoredText(
   bool from_cache = false;
   // A cached document: the general path has its tree already (measured
   // cheaper than serializing the tree to splice it, and it keeps the
-  // document cached: docs/BENCHMARKS.md "Round 5, session 8: touch").
+  // document cached: docs/benchmarks-history.md "Round 5, session 8:
+  // touch").
   if (engine->doc_cache() != nullptr) {
     if (std::shared_ptr<const Value> hit = engine->doc_cache()->Lookup(key)) {
       if (!g_splice_hits.load(std::memory_order_relaxed)) {

@@ -1,7 +1,7 @@
 // Setting one top-level Date field of a stored document by patching its
 // stored JSON text: Collection::Touch and UpdateOne({_id: X}, {$set: {f:
 // <date>}}) without parsing the document into a Value tree or serializing
-// it again (docs/BENCHMARKS.md "Round 5, session 8: touch").
+// it again (docs/benchmarks-history.md "Round 5, session 8: touch").
 //
 // The result is exactly the general path's (collection.cc ApplyToDocument:
 // Value::Set of the field, then Engine::WriteDocumentLocked): the new text

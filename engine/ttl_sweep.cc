@@ -444,9 +444,10 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
 //     removes; bounded by the sample size (kMaxDocSample).
 // No warm-up of what the compaction wrote: the first query after a big
 // pass is slower (0.09-0.15 ms against 0.03), but a store the pass never
-// touched, queried first, pays the same (docs/BENCHMARKS.md, round 5): the
-// pass's work evicted the CPU caches, not the blocks a query needs; Seeks
-// and Gets into the compacted ranges here did not change it.
+// touched, queried first, pays the same (docs/benchmarks-history.md, "What
+// the pass compacts, the first query, the sweep"): the pass's work evicted
+// the CPU caches, not the blocks a query needs; Seeks and Gets into the
+// compacted ranges here did not change it.
 void Engine::CompactSwept(const std::string& index_begin,
                           const std::string& index_end,
                           std::vector<std::string> doc_sample,
@@ -456,9 +457,9 @@ void Engine::CompactSwept(const std::string& index_begin,
   // is synced as it is closed (engine/log_sync_env.h) under LevelDB's
   // mutex: every read that needs it (a new iterator or snapshot, a Get)
   // waited for that fsync, 5-13 ms on a loaded VM, right after the pass
-  // (docs/BENCHMARKS.md, round 5 session 7). A synced empty write first
-  // does the fsync with the mutex released (LevelDB syncs the log outside
-  // it), leaving the close almost nothing to sync.
+  // (docs/benchmarks-history.md, round 5 session 7). A synced empty write
+  // first does the fsync with the mutex released (LevelDB syncs the log
+  // outside it), leaving the close almost nothing to sync.
   if (log_unsynced_.load()) {
     leveldb::WriteOptions wo;
     wo.sync = true;

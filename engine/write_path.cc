@@ -592,7 +592,8 @@ absl::Status Engine::WriteDocumentLocked(
   // shard has room, then one in 8, so a stream of inserts into a full
   // cache does not evict (and free, from cold memory) the least recently
   // used document at every insert. Measured: the eviction was a fifth of
-  // a 256 B insert ("Round 5, session 7: writes" in docs/BENCHMARKS.md).
+  // a 256 B insert ("Round 5, session 7: writes" in
+  // docs/benchmarks-history.md).
   size_t charge = 0;
   bool write_through = false;
   if (doc_cache_ != nullptr && cache_new_doc != nullptr) {

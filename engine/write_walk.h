@@ -3,8 +3,8 @@
 // (document/bson_size.h), ReparsesIdentically and the tree's part of
 // CacheCharge (engine/doc_cache.h). Each of those walked the whole tree
 // (~570 of a 256 B insert's cycles together; "Round 5, session 8: inserts"
-// in docs/BENCHMARKS.md). tests/write_walk_test checks the four answers
-// against the four functions over generated documents.
+// in docs/benchmarks-history.md). tests/write_walk_test checks the four
+// answers against the four functions over generated documents.
 #ifndef TTLDB_ENGINE_WRITE_WALK_H_
 #define TTLDB_ENGINE_WRITE_WALK_H_
 

@@ -1,8 +1,8 @@
 // Mutex::LockFirst (base/mutex.h), issue 19: an index build's chunk commit
 // takes the writers' lock ahead of a writer in a loop. With a plain
 // std::mutex the writer re-took the lock before the woken build ran; the
-// build's chunks waited 2.0 s of a 6.4 s scan (docs/BENCHMARKS.md, round
-// 5). No sleeps: each step waits for the state it needs.
+// build's chunks waited 2.0 s of a 6.4 s scan (docs/benchmarks-history.md,
+// round 5). No sleeps: each step waits for the state it needs.
 #include "base/mutex.h"
 
 #include <atomic>

@@ -118,8 +118,8 @@ TEST(TableOptionsTest, CompressBlocksShrinksTheTables) {
   EXPECT_LT(snappy * 2, none) << snappy << " vs " << none;
 }
 
-// The defaults chosen in issue 19 (docs/BENCHMARKS.md, "Block and cache
-// options"): 1 KiB uncompressed blocks and an 8 MiB document cache.
+// The defaults chosen in issue 19 (docs/benchmarks-history.md, "Block and
+// cache options"): 1 KiB uncompressed blocks and an 8 MiB document cache.
 TEST(TableOptionsTest, DefaultsAreSmallUncompressedBlocksAndAnEightMiBCache) {
   const Options defaults;
   EXPECT_EQ(defaults.block_size_bytes, 1024u);

@@ -1,6 +1,7 @@
-// The benchmark through the official driver (docs/BENCHMARKS.md, "Through
-// the wire protocol"): single-document insertOne, findOne by _id, and a
-// touch (updateOne $set accessTime, under a TTL index on accessTime), over
+// The benchmark through the official driver (docs/benchmarks-history.md,
+// "Through the wire protocol"; the latest figures in docs/BENCHMARKS.md):
+// single-document insertOne, findOne by _id, and a touch (updateOne $set
+// accessTime, under a TTL index on accessTime), over
 // 1 and 16 connections, against `ttldb serve`; plus `ping`, the floor: a
 // round trip through the driver and the server that does no database work.
 // Each figure is the median of RUNS runs. Not a test: run with

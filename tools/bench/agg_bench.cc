@@ -7,7 +7,8 @@
 // resetting it through /proc/self/clear_refs).
 //
 // usage: agg_bench [--docs N] [--pages P] [--runs R] [--dir DIR]
-// Results: docs/BENCHMARKS.md ("Aggregation").
+// Results: docs/benchmarks-history.md ("Aggregation: hits per page"); the
+// latest figures in docs/BENCHMARKS.md.
 #include <sqlite3.h>
 #include <stdlib.h>
 

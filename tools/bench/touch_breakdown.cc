@@ -1,7 +1,8 @@
-// What a touch costs on each path (docs/BENCHMARKS.md "Round 5, session 8:
-// touch"): the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID, so time
-// spent descheduled on a loaded machine does not count; LevelDB's
-// background compaction runs on another thread and is not counted) per
+// What a touch costs on each path (docs/benchmarks-history.md "Round 5,
+// session 8: touch"): the calling thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID, so time spent descheduled on a loaded machine
+// does not count; LevelDB's background compaction runs on another thread
+// and is not counted) per
 // Collection::Touch of a document of --size bytes with the TTL index only,
 // for
 //   miss/text     not cached: the stored text patched (engine/touch_text.h)
