@@ -651,24 +651,21 @@ std::string CodeOf(const Value& reply) {
 // (jstests/core/query/regex/regex_error.js, coercetobool_invalid.js): the
 // query is parsed first (query/canonical_query.cpp).
 TEST_F(CrudTest, FilterParsedWithoutCollection) {
-  EXPECT_EQ(CodeOf(Run("nodb", R"({"find": "c", "filter":
-                        {"a": {"$regex": "[)"
-}
-}
-})")),
+  EXPECT_EQ(CodeOf(Run("nodb", R"js({"find": "c", "filter":
+                        {"a": {"$regex": "[)"}}})js")),
             "51091");
-EXPECT_EQ(CodeOf(Run("nodb", R"({"find": "c", "filter":
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"find": "c", "filter":
                         {"$expr": {"$coerceToBool": 1}}})")),
-          "168");
-EXPECT_EQ(CodeOf(Run("nodb", R"({"count": "c", "query":
+            "168");
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"count": "c", "query":
                         {"a": {"$bad": 1}}})")),
-          "2");
-EXPECT_EQ(CodeOf(Run("nodb", R"({"distinct": "c", "key": "a", "query":
+            "2");
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"distinct": "c", "key": "a", "query":
                         {"a": {"$bad": 1}}})")),
-          "2");
-EXPECT_EQ(RunJson("nodb", R"({"find": "c", "filter": {"a": 1}})"),
-          R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
-          R"("ns":"nodb.c"},"ok":1.0})");
+            "2");
+  EXPECT_EQ(RunJson("nodb", R"({"find": "c", "filter": {"a": 1}})"),
+            R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
+            R"("ns":"nodb.c"},"ok":1.0})");
 }
 
 // jstests/core/query/sort/natural.js; query/canonical_query.cpp isValid.
