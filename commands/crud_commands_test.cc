@@ -640,6 +640,101 @@ TEST_F(CrudTest, BulkWriteRequestErrors) {
   EXPECT_EQ(RunJson("v", R"({"count": "c"})"), R"({"n":0,"ok":1.0})");
 }
 
+// The query gaps of issue 34 item 5, one command each; the expected codes
+// are MongoDB's (the files named below, under src/mongo/db/).
+std::string CodeOf(const Value& reply) {
+  const Value* code = reply.Get("code");
+  return code == nullptr ? ToJson(reply) : ToJson(*code);
+}
+
+// A bad filter is an error even where the database does not exist
+// (jstests/core/query/regex/regex_error.js, coercetobool_invalid.js): the
+// query is parsed first (query/canonical_query.cpp).
+TEST_F(CrudTest, FilterParsedWithoutCollection) {
+  EXPECT_EQ(CodeOf(Run("nodb", R"js({"find": "c", "filter":
+                        {"a": {"$regex": "[)"}}})js")),
+            "51091");
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"find": "c", "filter":
+                        {"$expr": {"$coerceToBool": 1}}})")),
+            "168");
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"count": "c", "query":
+                        {"a": {"$bad": 1}}})")),
+            "2");
+  EXPECT_EQ(CodeOf(Run("nodb", R"({"distinct": "c", "key": "a", "query":
+                        {"a": {"$bad": 1}}})")),
+            "2");
+  EXPECT_EQ(RunJson("nodb", R"({"find": "c", "filter": {"a": 1}})"),
+            R"({"cursor":{"firstBatch":[],"id":{"$numberLong":"0"},)"
+            R"("ns":"nodb.c"},"ok":1.0})");
+}
+
+// jstests/core/query/sort/natural.js; query/canonical_query.cpp isValid.
+TEST_F(CrudTest, NaturalSortRules) {
+  Run("test", R"({"createIndexes": "c", "indexes": [{"key": {"a": 1},
+                  "name": "a_1"}]})");
+  Run("test", R"({"insert": "c", "documents": [{"_id": 1, "a": 2}]})");
+  EXPECT_EQ(CodeOf(Run("test", R"({"find": "c", "sort": {"a": 1,
+                        "$natural": 1}})")),
+            "2");
+  EXPECT_EQ(CodeOf(Run("test", R"({"find": "c", "hint": {"$natural": 1,
+                        "b": 1}})")),
+            "2");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "sort": {"$natural": 1},
+               "hint": {"a": 1}})"),
+            R"({"ok":0.0,"errmsg":"index hint not allowed with $natural sort )"
+            R"(order","code":2,"codeName":"BadValue"})");
+  EXPECT_EQ(CodeOf(Run("test", R"({"find": "c", "sort": {"$natural": 1},
+                        "hint": "a_1"})")),
+            "2");
+  EXPECT_EQ(CodeOf(Run("test", R"({"find": "c", "sort": {"$natural": 1},
+                        "hint": {"$natural": -1}})")),
+            "2");
+  EXPECT_EQ(ToJson(*Run("test", R"({"find": "c", "sort": {"a": 1},
+                         "hint": {"$natural": 1}})")
+                        .Get("ok")),
+            "1.0");
+}
+
+// jstests/core/query/distinct/distinct_syntax.js;
+// query/parsed_distinct_command.cpp (31032).
+TEST_F(CrudTest, DistinctKeyWithNul) {
+  Run("test", R"({"insert": "c", "documents": [{"a": 1}]})");
+  EXPECT_EQ(RunJson("test", R"({"distinct": "c", "key": "a\u0000b"})"),
+            R"({"ok":0.0,"errmsg":"Key field cannot contain an embedded )"
+            R"(null byte","code":31032,"codeName":"Location31032"})");
+}
+
+// jstests/core/query/sort/sortl.js: {$meta: "sortKey"} needs a sort
+// (query/canonical_query.cpp) and is refused by findAndModify
+// (query/get_executor.cpp); jstests/core/write/find_and_modify/
+// find_and_modify_invalid_query_params.js: hint must be a string or an
+// object.
+TEST_F(CrudTest, MetaSortKeyAndFindAndModifyFields) {
+  Run("test", R"({"insert": "c", "documents": [{"_id": 1, "a": 2}]})");
+  EXPECT_EQ(RunJson("test", R"({"find": "c", "filter": {"_id": 1},
+                     "projection": {"b": {"$meta": "sortKey"}},
+                     "sort": {"a": 1}})"),
+            R"({"cursor":{"firstBatch":[{"_id":1,"a":2,"b":[2]}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.c"},"ok":1.0})");
+  EXPECT_EQ(CodeOf(Run("test", R"({"find": "c", "projection":
+                        {"b": {"$meta": "sortKey"}}})")),
+            "2");
+  EXPECT_EQ(CodeOf(Run("test", R"({"findAndModify": "c", "query": {"_id": 1},
+                        "update": {"$set": {"b": 1}}, "sort": {"a": 1},
+                        "fields": {"c": {"$meta": "sortKey"}}})")),
+            "2");
+  EXPECT_EQ(CodeOf(Run("test", R"({"findAndModify": "c", "query": {"_id": 1},
+                        "update": {"$set": {"b": 1}}, "hint": 1})")),
+            "14");
+  // Projection expressions in fields.
+  EXPECT_EQ(ToJson(*Run("test", R"({"findAndModify": "c", "query": {"_id": 1},
+                         "update": {"$inc": {"a": 1}}, "new": true,
+                         "fields": {"_id": 0, "twice": {"$multiply":
+                         ["$a", 2]}}})")
+                        .Get("value")),
+            R"({"twice":6})");
+}
+
 }  // namespace
 }  // namespace commands
 }  // namespace ttldb

@@ -12,6 +12,7 @@
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
+#include "commands/find_request.h"
 #include "commands/reply.h"
 #include "engine/engine.h"
 
@@ -41,6 +42,9 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   ASSIGN_OR_RETURN(bool remove, SafeBoolArg(ctx, "remove", false));
   ASSIGN_OR_RETURN(bool return_new, SafeBoolArg(ctx, "new", false));
   ASSIGN_OR_RETURN(bool upsert, SafeBoolArg(ctx, "upsert", false));
+  // find_and_modify.idl: hint is an index name or key pattern (14).
+  FindOptions hint;
+  RETURN_IF_ERROR(ApplyHint(ctx, &hint));
   const Value* update = Arg(ctx, "update");
   const Value* array_filters = Arg(ctx, "arrayFilters");
   // find_and_modify.cpp's validateRequest, in its order.

@@ -13,6 +13,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/find_request.h"
 #include "commands/reply.h"
+#include "engine/query_exec.h"
 
 namespace ttldb {
 namespace commands {
@@ -22,7 +23,15 @@ absl::StatusOr<Value> Find(CommandContext& ctx) {
   ASSIGN_OR_RETURN(FindRequest req, ParseFindRequest(ctx));
   const std::string ns = Ns(ctx.db, req.collection);
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
-  if (db == nullptr) return CursorReply(ns, 0, {}, true);
+  if (db == nullptr) {
+    // Nothing to read, but a bad query is still an error (MongoDB parses
+    // the query before it looks for the collection).
+    RETURN_IF_ERROR(
+        ParseQuery(req.filter.is_object() ? req.filter : Value::MakeObject(),
+                   req.options)
+            .status());
+    return CursorReply(ns, 0, {}, true);
+  }
   ASSIGN_OR_RETURN(
       std::unique_ptr<Cursor> engine_cursor,
       db->collection(req.collection).Find(req.filter, req.options));

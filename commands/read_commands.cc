@@ -13,6 +13,7 @@
 #include "commands/find_request.h"
 #include "commands/reply.h"
 #include "commands/server_info.h"
+#include "query/filter.h"
 
 namespace ttldb {
 namespace commands {
@@ -36,8 +37,11 @@ absl::StatusOr<Value> CountCmd(CommandContext& ctx) {
                                    *skip, "'"));
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
-  if (db == nullptr) return OkReply({{"n", Value::Int32(0)}});
   if (!query.is_object()) query = Value::MakeObject();
+  if (db == nullptr) {
+    RETURN_IF_ERROR(Filter::Parse(query).status());
+    return OkReply({{"n", Value::Int32(0)}});
+  }
   FindOptions o;
   RETURN_IF_ERROR(ApplyHint(ctx, &o));
   int64_t n = 0;
@@ -80,6 +84,7 @@ absl::StatusOr<Value> Distinct(CommandContext& ctx) {
   if (!query.is_object()) query = Value::MakeObject();
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   Value::Array values;
+  if (db == nullptr) RETURN_IF_ERROR(Filter::Parse(query).status());
   if (db != nullptr) {
     ASSIGN_OR_RETURN(std::vector<Value> v,
                      db->collection(coll).Distinct(key->string_value(), query));

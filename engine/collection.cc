@@ -564,6 +564,11 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       absl::StrCat("distinct: invalid key '", field, "'"));
   }
+  // 31032: query/parsed_distinct_command.cpp parseCanonicalQuery.
+  if (field.find('\0') != absl::string_view::npos) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 31032,
+                      "Key field cannot contain an embedded null byte");
+  }
   ASSIGN_OR_RETURN(auto cursor, Find(filter));
   std::set<Value, ValueLess> values;
   std::vector<const Value*> found;

@@ -551,6 +551,9 @@ class Engine : public TtlStore {
 
   // Protected by write_mu_.
   proto::DatabaseMeta meta_ ABSL_GUARDED_BY(write_mu_);
+  // The last Timestamp given to an inserted Timestamp(0, 0) (InsertLocked),
+  // so that those of one process increase.
+  Timestamp last_insert_ts_ ABSL_GUARDED_BY(write_mu_);
   // Per TTL index (by index prefix): where the last batch stopped, so the
   // next scan starts there instead of stepping over the tombstones of the
   // deleted prefix (valid for ascending indexes, whose expired range only

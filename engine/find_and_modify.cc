@@ -80,6 +80,12 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     if (!fam.projection.object_fields().empty()) {
       ASSIGN_OR_RETURN(projection,
                        Projection::Parse(fam.projection, &query.filter));
+      // get_executor.cpp: findAndModify has no sort key to project.
+      if (projection->wants_sort_key()) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                          "Cannot use a $meta sortKey projection in "
+                          "findAndModify commands.");
+      }
     }
   }
   std::optional<Update> update;

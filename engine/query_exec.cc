@@ -117,9 +117,9 @@ namespace {
 
 // A projection's runtime error (the positional projection's 51246/51247)
 // as the find command reports it.
-absl::StatusOr<Value> ProjectForFind(const Projection& projection,
-                                     const Value& doc) {
-  absl::StatusOr<Value> out = projection.Apply(doc);
+absl::StatusOr<Value> ProjectForFind(const Query& query, const Value& doc) {
+  const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
+  absl::StatusOr<Value> out = query.projection->Apply(doc, sort);
   if (!out.ok()) {
     return MongoError(absl::StatusCode::kInvalidArgument,
                       ErrorCode(out.status()),
@@ -271,8 +271,7 @@ class PlanCursor : public Cursor {
       ++returned_;
       ++stats_->returned;
       if (query_.projection.has_value()) {
-        ASSIGN_OR_RETURN(Value projected,
-                         ProjectForFind(*query_.projection, **doc));
+        ASSIGN_OR_RETURN(Value projected, ProjectForFind(query_, **doc));
         return std::optional<Value>(std::move(projected));
       }
       return doc;
@@ -429,10 +428,46 @@ class VectorCursor : public Cursor {
   size_t next_ = 0;
 };
 
+// canonical_query.cpp isValid(): $natural alone in a sort or a hint, and
+// a $natural sort only with no hint or a $natural one of its direction.
+absl::Status CheckNatural(const FindOptions& options) {
+  const Value* sort =
+      options.sort.is_object() ? options.sort.Get("$natural") : nullptr;
+  const Value* hint = options.hint_keys.is_object()
+                          ? options.hint_keys.Get("$natural")
+                          : nullptr;
+  auto bad = [](absl::string_view msg, const Value* spec) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        spec == nullptr ? std::string(msg) : absl::StrCat(msg, ToJson(*spec)));
+  };
+  if (sort != nullptr && options.sort.object_fields().size() != 1) {
+    return bad("Cannot include '$natural' in compound sort: ", &options.sort);
+  }
+  if (hint != nullptr && options.hint_keys.object_fields().size() != 1) {
+    return bad("Cannot include '$natural' in compound hint: ",
+               &options.hint_keys);
+  }
+  if (sort == nullptr) return absl::OkStatus();
+  if (hint == nullptr &&
+      (!options.hint.empty() || options.hint_keys.is_object())) {
+    return bad("index hint not allowed with $natural sort order", nullptr);
+  }
+  if (hint != nullptr && sort->is_number() && hint->is_number() &&
+      (sort->AsDouble() < 0) != (hint->AsDouble() < 0)) {
+    return bad(
+        "$natural hint must be in the same direction as $natural sort "
+        "order",
+        nullptr);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Query> ParseQuery(const Value& filter,
                                  const FindOptions& options) {
+  RETURN_IF_ERROR(CheckNatural(options));
   Query q{};
   ASSIGN_OR_RETURN(q.filter, Filter::Parse(filter));
   if (!options.projection.is_null()) {
@@ -444,6 +479,12 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
       ASSIGN_OR_RETURN(q.projection,
                        Projection::Parse(options.projection, &q.filter));
     }
+  }
+  // canonical_query.cpp: the sort key exists only for a sorted find.
+  if (q.projection.has_value() && q.projection->wants_sort_key() &&
+      (!options.sort.is_object() || options.sort.object_fields().empty())) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      "cannot use sortKey $meta projection without a sort");
   }
   if (!options.sort.is_null()) {
     if (!options.sort.is_object()) {
@@ -495,7 +536,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   out.reserve(sorted.size());
   for (Value& doc : sorted) {
     if (query.projection.has_value()) {
-      ASSIGN_OR_RETURN(Value projected, ProjectForFind(*query.projection, doc));
+      ASSIGN_OR_RETURN(Value projected, ProjectForFind(query, doc));
       out.push_back(std::move(projected));
     } else {
       out.push_back(std::move(doc));

@@ -733,6 +733,22 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
     fields.insert(fields.begin(), std::move(id_field));
   }
   const Value id = fields.front().second;
+  // ops/insert.cpp fixDocumentForInsert(): a top-level Timestamp(0, 0)
+  // becomes the current time, its increment counting up within a second.
+  for (size_t k = 1; k < fields.size(); ++k) {
+    Value& v = fields[k].second;
+    if (v.type() != ValueType::kTimestamp || v.timestamp_value().t != 0 ||
+        v.timestamp_value().i != 0) {
+      continue;
+    }
+    const uint32_t now =
+        static_cast<uint32_t>(absl::ToUnixSeconds(clock_->WallNow()));
+    last_insert_ts_ = now > last_insert_ts_.t
+                          ? Timestamp{now, 1}
+                          : Timestamp{last_insert_ts_.t, last_insert_ts_.i + 1};
+    v = Value::Ts(last_insert_ts_);
+    input_json = {};  // the stored form differs from the input text
+  }
   // The input text as stored, when it is already the storage form.
   std::string spliced;
   const absl::string_view stored_json = StoredInsertJson(

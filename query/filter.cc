@@ -29,6 +29,10 @@ bool IsOperatorDoc(const Value& v) {
          StartsWithDollar(v.object_fields()[0].first);
 }
 
+bool IsDBRefField(absl::string_view name) {
+  return name == "$ref" || name == "$id" || name == "$db";
+}
+
 MatchExpr Leaf(Kind kind, absl::string_view path, Value operand) {
   MatchExpr e;
   e.kind = kind;
@@ -178,6 +182,11 @@ absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
     const std::string& first = fields[0].first;
     value_form = first != "$and" && first != "$or" && first != "$nor" &&
                  first != "$comment" && first != "$where" && first != "$expr";
+    // expression_parser.cpp isExpressionDocument(e, allowIncompleteDBRef):
+    // a document naming a DBRef field ($ref, $id, $db) is an object match.
+    for (const auto& [name, v] : fields) {
+      if (IsDBRefField(name)) value_form = false;
+    }
   }
   if (value_form) {
     RETURN_IF_ERROR(ParseOperators("", arg, &e.children));
@@ -502,6 +511,25 @@ absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
         RETURN_IF_ERROR(ParseExprNode(v, top, out));
       } else if (name == "$comment") {
         continue;
+      } else if (!top && IsDBRefField(name)) {
+        // A DBRef's field inside $elemMatch ({x: {$elemMatch: {$id: 1}}}).
+        if (IsOperatorDoc(v)) {
+          RETURN_IF_ERROR(ParseOperators(name, v, out));
+        } else {
+          out->push_back(Leaf(Kind::kEq, name, v));
+        }
+      } else if (name == "$alwaysTrue" || name == "$alwaysFalse") {
+        // matcher/expression_parser.cpp parseAlwaysBoolean: only the
+        // integer 1 (a whole double counts).
+        if (!v.is_number() || v.type() == ValueType::kDecimal ||
+            v.AsDouble() != 1) {
+          return MongoError(
+              absl::StatusCode::kInvalidArgument, kFailedToParse,
+              absl::StrCat(name, " must be an integer value of 1"));
+        }
+        MatchExpr e;
+        e.kind = name == "$alwaysTrue" ? Kind::kAlwaysTrue : Kind::kAlwaysFalse;
+        out->push_back(std::move(e));
       } else {
         // MongoDB's text (matcher/expression_parser.cpp, since 5.0).
         return BadValue(absl::StrCat(

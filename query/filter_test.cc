@@ -676,5 +676,38 @@ TEST(FilterExprTest, NowIsTheQueryTime) {
   EXPECT_FALSE(f->Matches(Doc(R"({"expires": {"$date": 1000}})")));
 }
 
+// jstests/core/query/always_true_false.js; matcher/expression_parser.cpp
+// parseAlwaysBoolean (FailedToParse "must be an integer value of 1").
+TEST(FilterTest, AlwaysTrueFalse) {
+  EXPECT_TRUE(M(R"({"$alwaysTrue": 1})", R"({"a": 1})"));
+  EXPECT_FALSE(M(R"({"$alwaysFalse": 1})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"$or": [{"b": 1}, {"$alwaysTrue": 1}]})", "{}"));
+  EXPECT_FALSE(
+      M(R"({"$and": [{"a": 1}, {"$alwaysFalse": 1.0}]})", R"({"a": 1})"));
+  EXPECT_TRUE(M(R"({"$alwaysTrue": 1, "a": false})", R"({"a": false})"));
+  absl::Status s = ParseError(R"({"$alwaysTrue": 0})");
+  EXPECT_EQ(ErrorCode(s), kFailedToParse);
+  EXPECT_EQ(s.message(), "$alwaysTrue must be an integer value of 1");
+  EXPECT_EQ(ErrorCode(ParseError(R"({"$alwaysFalse": "1"})")), kFailedToParse);
+  EXPECT_EQ(ErrorCode(ParseError(R"({"a": {"$alwaysFalse": 1}})")), kBadValue);
+}
+
+// jstests/core/query/elemmatch/elemmatch_projection.js; expression_parser.cpp
+// isExpressionDocument(e, /*allowIncompleteDBRef=*/true): a DBRef field
+// makes $elemMatch's argument an object match.
+TEST(FilterTest, ElemMatchOnDBRefFields) {
+  const char doc[] =
+      R"({"x": [{"$ref": "c", "$id": "id0", "$db": "d"},
+                {"$ref": "c2", "$id": "id1", "$db": "d"}]})";
+  EXPECT_TRUE(M(R"({"x": {"$elemMatch": {"$id": "id1"}}})", doc));
+  EXPECT_FALSE(M(R"({"x": {"$elemMatch": {"$id": "id9"}}})", doc));
+  EXPECT_TRUE(M(R"({"x": {"$elemMatch": {"$ref": "c2", "$id": "id1"}}})", doc));
+  EXPECT_FALSE(
+      M(R"({"x": {"$elemMatch": {"$ref": "c2", "$id": "id0"}}})", doc));
+  EXPECT_TRUE(M(R"({"x": {"$elemMatch": {"$db": {"$in": ["d"]}}}})", doc));
+  // Still an unknown operator at the top level.
+  EXPECT_EQ(ErrorCode(ParseError(R"({"$id": 1})")), kBadValue);
+}
+
 }  // namespace
 }  // namespace ttldb

@@ -13,6 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "agg/expression.h"
 #include "base/status.h"
 #include "query/path_values.h"
 
@@ -20,7 +23,7 @@ namespace ttldb {
 
 // A trie of projected paths; a leaf is a projected field.
 struct Projection::Node {
-  enum class Kind { kField, kSlice, kElemMatch, kPositional };
+  enum class Kind { kField, kSlice, kElemMatch, kPositional, kComputed };
   bool leaf = false;
   Kind kind = Kind::kField;
   std::map<std::string, std::unique_ptr<Node>> children;
@@ -79,8 +82,9 @@ Value Include(const Node& node, const Value& obj) {
     if (it == node.children.end()) continue;
     const Node& child = *it->second;
     if (child.leaf) {
-      // $elemMatch values are computed and appended after the others.
-      if (child.kind != NodeKind::kElemMatch) {
+      // $elemMatch values and computed fields are set after the others.
+      if (child.kind != NodeKind::kElemMatch &&
+          child.kind != NodeKind::kComputed) {
         out.mutable_object_fields().emplace_back(name, v);
       }
     } else if (v.is_object()) {
@@ -119,7 +123,7 @@ Value Exclude(const Node& node, const Value& obj) {
     const Node& child = *it->second;
     if (child.leaf) {
       // Operators ($slice, $elemMatch) keep the field for their pass.
-      if (child.kind != NodeKind::kField) {
+      if (child.kind != NodeKind::kField && child.kind != NodeKind::kComputed) {
         out.mutable_object_fields().emplace_back(name, v);
       }
       continue;
@@ -281,6 +285,84 @@ struct Entry {
   NodeKind kind;
 };
 
+// An object that is an operator or expression ({$slice: 2}, {$add: ...}),
+// not a nested projection (projection_parser.cpp parseSubObject: its first
+// field starts with '$').
+bool IsOperatorObject(const Value& v) {
+  const auto& fields = v.object_fields();
+  return !fields.empty() && !fields[0].first.empty() &&
+         fields[0].first[0] == '$';
+}
+
+// The spec's fields with nested projections spelled as dotted paths, in
+// spec order.
+absl::Status Flatten(const Value& spec, const std::string& prefix,
+                     std::vector<std::pair<std::string, const Value*>>* out) {
+  for (const auto& [name, v] : spec.object_fields()) {
+    std::string path = prefix.empty() ? name : absl::StrCat(prefix, ".", name);
+    // (A positional path's object value is refused later: 31271.)
+    if (v.is_object() && !IsOperatorObject(v) &&
+        !FindPositional(path).has_value()) {
+      if (v.object_fields().empty()) {
+        return Err(51270, absl::StrCat("An empty sub-projection is not a "
+                                       "valid value. Found empty object at "
+                                       "path ",
+                                       path));
+      }
+      RETURN_IF_ERROR(Flatten(v, path, out));
+      continue;
+    }
+    out->emplace_back(std::move(path), &v);
+  }
+  return absl::OkStatus();
+}
+
+// Sets `v` (nothing: removes) at `parts[i..]` below `obj`, through arrays;
+// a scalar or missing field on the way becomes an object
+// (projection_executor's applyExpressions).
+void SetComputed(Value* obj, const std::vector<std::string>& parts, size_t i,
+                 const std::optional<Value>& v);
+
+void SetComputedIn(Value* item, const std::vector<std::string>& parts, size_t i,
+                   const std::optional<Value>& v) {
+  if (item->is_array()) {
+    for (Value& e : item->mutable_array_items()) {
+      SetComputedIn(&e, parts, i, v);
+    }
+    return;
+  }
+  if (!item->is_object()) *item = Value::MakeObject();
+  SetComputed(item, parts, i, v);
+}
+
+void SetComputed(Value* obj, const std::vector<std::string>& parts, size_t i,
+                 const std::optional<Value>& v) {
+  if (i + 1 == parts.size()) {
+    if (v.has_value()) {
+      obj->Set(parts[i], *v);
+    } else {
+      obj->Remove(parts[i]);
+    }
+    return;
+  }
+  Value* child = obj->GetMutable(parts[i]);
+  if (child == nullptr) {
+    obj->Set(parts[i], Value::MakeObject());
+    child = obj->GetMutable(parts[i]);
+  }
+  SetComputedIn(child, parts, i + 1, v);
+}
+
+// The {$meta: "sortKey"} value: the key's values in sort order.
+Value SortKeyArray(const SortSpec::Key& key) {
+  Value out = Value::MakeArray();
+  for (const KeyElement& e : key.elements) {
+    out.mutable_array_items().push_back(
+        e.kind == KeyElement::Kind::kValue ? *e.value : Value());
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<Projection> Projection::Parse(const Value& spec,
@@ -295,7 +377,11 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
   std::optional<bool> id_include;
   bool has_slice = false;
   std::vector<Entry> entries;
-  for (const auto& [name, v] : spec.object_fields()) {
+  std::vector<std::pair<std::string, const Value*>> flat;
+  RETURN_IF_ERROR(Flatten(spec, "", &flat));
+  bool has_computed = false;
+  for (const auto& [name, vp] : flat) {
+    const Value& v = *vp;
     if (name.empty() || name.find("..") != std::string::npos ||
         name.back() == '.' || name[0] == '.') {
       return Err(kBadValue,
@@ -325,20 +411,26 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
                    "or sub object");
       }
       const auto& fields = v.object_fields();
-      if (fields.size() != 1 || fields[0].first.empty() ||
-          fields[0].first[0] != '$') {
-        return Unsupported(name);
-      }
       const std::string& op = fields[0].first;
       const Value& arg = fields[0].second;
-      if (op == "$slice") {
+      if (op == "$meta" && fields.size() == 1) {
+        if (!arg.is_string() || arg.string_value() != "sortKey") {
+          return Unsupported(name);
+        }
+        p.sort_keys_.push_back(query_internal::SplitDotted(name));
+        entries.push_back({name, NodeKind::kComputed});
+        continue;
+      }
+      if (op == "$slice" && fields.size() == 1) {
         Slice s;
         RETURN_IF_ERROR(ParseSlice(arg, &s.skip, &s.limit));
         s.parts = query_internal::SplitDotted(name);
         p.slices_.push_back(std::move(s));
         entries.push_back({name, NodeKind::kSlice});
         has_slice = true;
-      } else if (op == "$elemMatch") {
+        continue;
+      }
+      if (op == "$elemMatch") {
         if (!arg.is_object()) {
           return Err(31274, absl::StrCat("elemMatch: Invalid argument, object "
                                          "required, but got ",
@@ -359,17 +451,31 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
         p.elem_matches_.push_back(
             {name, std::make_shared<const Filter>(std::move(f))});
         entries.push_back({name, NodeKind::kElemMatch});
-      } else {
-        return Unsupported(name);
+        continue;
       }
-      continue;
     }
     if (v.type() != ValueType::kBool && !v.is_number()) {
       if (positional.has_value()) {
         return Err(31308,
                    "positional projection cannot be used with a literal");
       }
-      return Unsupported(name);
+      // A computed field (projection_parser.cpp parseLiteral /
+      // attemptToParseGenericExpression): inclusion only.
+      if (mode.has_value() && !*mode) {
+        return Err(31252,
+                   "Cannot use expression other than $meta in exclusion "
+                   "projection");
+      }
+      agg::ParseContext ctx;
+      ASSIGN_OR_RETURN(std::unique_ptr<agg::Expression> expr,
+                       agg::ParseExpression(v, &ctx));
+      p.computed_.push_back(
+          {query_internal::SplitDotted(name),
+           std::shared_ptr<const agg::Expression>(std::move(expr))});
+      entries.push_back({name, NodeKind::kComputed});
+      if (name == "_id") id_include = true;
+      has_computed = true;
+      continue;
     }
     const bool include =
         v.type() == ValueType::kBool ? v.bool_value() : v.AsDouble() != 0;
@@ -412,6 +518,10 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
     } else {
       entries.push_back({name, NodeKind::kField});
     }
+    if (!include && has_computed) {
+      return Err(31254, absl::StrCat("Cannot do exclusion on field ", name,
+                                     " in inclusion projection"));
+    }
     if (mode.has_value() && *mode != include) {
       return Err(
           include ? 31253 : 31254,
@@ -425,6 +535,8 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
   // computeProjectionType() for projections without inclusions/exclusions.
   if (mode.has_value()) {
     p.inclusion_ = *mode;
+  } else if (has_computed) {
+    p.inclusion_ = true;
   } else if (has_slice) {
     p.inclusion_ = id_include.value_or(false);
   } else if (!p.elem_matches_.empty()) {
@@ -477,11 +589,33 @@ absl::Status Projection::ApplyPositional(const Value& doc, Value* out) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Value> Projection::Apply(const Value& doc) const {
+// Computed fields in spec order, then the sort key fields.
+absl::Status Projection::ApplyComputed(const Value& doc, const SortSpec* sort,
+                                       Value* out) const {
+  agg::Variables vars(&doc, absl::ToUnixMillis(absl::Now()));
+  for (const Computed& c : computed_) {
+    ASSIGN_OR_RETURN(std::optional<Value> v, c.expr->Evaluate(doc, &vars));
+    SetComputed(out, c.parts, 0, v);
+  }
+  if (sort_keys_.empty()) return absl::OkStatus();
+  Value key;
+  if (sort != nullptr) {
+    ASSIGN_OR_RETURN(SortSpec::Key k, sort->KeyOf(doc));
+    key = SortKeyArray(k);
+  }
+  for (const std::vector<std::string>& parts : sort_keys_) {
+    SetComputed(out, parts, 0, key);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Projection::Apply(const Value& doc,
+                                        const SortSpec* sort) const {
   if (empty_ || !doc.is_object()) return doc;
   Value out = inclusion_ ? Include(*root_, doc) : Exclude(*root_, doc);
   if (!positional_.empty()) RETURN_IF_ERROR(ApplyPositional(doc, &out));
   for (const Slice& s : slices_) SliceAt(&out, s.parts, 0, s.skip, s.limit);
+  RETURN_IF_ERROR(ApplyComputed(doc, sort, &out));
   for (const ElemMatch& em : elem_matches_) {
     // applyFindElemMatchProjection(): on the input document.
     MatchDetails details;

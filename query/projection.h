@@ -12,6 +12,13 @@
 #include "absl/status/statusor.h"
 #include "document/value.h"
 #include "query/filter.h"
+#include "query/sort.h"
+
+namespace ttldb {
+namespace agg {
+class Expression;
+}  // namespace agg
+}  // namespace ttldb
 
 namespace ttldb {
 
@@ -35,7 +42,17 @@ namespace ttldb {
 //  - {a: {$elemMatch: {...}}} (top-level fields only) returns, as a
 //    one-element array, the first element of `a` that matches, placed after
 //    the included fields; nothing when none matches. It makes the
-//    projection an inclusion unless an exclusion is given.
+//    projection an inclusion unless an exclusion is given;
+//  - a nested object that is not an operator is the dotted form
+//    ({a: {b: 1, c: {$slice: 2}}} is {"a.b": 1, "a.c": {$slice: 2}}); an
+//    empty one is 51270;
+//  - any other value is a computed field (a literal, "$path", an
+//    aggregation expression, "$$REMOVE" for nothing), evaluated against the
+//    whole document and set at its path (through arrays, replacing scalars
+//    by objects); it makes the projection an inclusion (31252 in an
+//    exclusion);
+//  - {a: {$meta: "sortKey"}} sets `a` to the array of the document's sort
+//    key values (the find must have a sort); it does not decide the mode.
 // Errors (InvalidArgument, MongoDB's code and message): 31254/31253 mixed
 // inclusion and exclusion, 31250 path collision, 31276 two positionals,
 // 31256/31255 positional with $elemMatch, 51050 positional without a query,
@@ -43,11 +60,11 @@ namespace ttldb {
 // ".$.", 31287 positional twice in a path, 31271/31308 positional with an
 // object or literal value, 16410 "a.$": 0, 31272/31257/31258/31259/31273
 // malformed $slice, 31274/31275 malformed or nested $elemMatch, 2 for other
-// operators and expressions ($meta, computed fields), which ttldb does not
-// support. Apply fails with 51246 when the query matched but recorded no
-// array position for the positional path, 51247 when that position is past
-// the projected array's end.
-// Immutable after Parse; safe to share between threads.
+// $meta names other than "sortKey", which ttldb does not
+// support (other $meta names). Apply fails with 51246 when the query matched
+// but recorded no array position for the positional path, 51247 when that
+// position is past the projected array's end. Immutable after Parse; safe to
+// share between threads.
 class Projection {
  public:
   // `query` (the find's filter) is needed by a positional projection; it is
@@ -56,9 +73,14 @@ class Projection {
                                           const Filter* query = nullptr);
 
   // The projected copy of `doc` (an object, which matched the query).
-  absl::StatusOr<Value> Apply(const Value& doc) const;
+  // `sort` gives the values of {$meta: "sortKey"} fields (null without
+  // one).
+  absl::StatusOr<Value> Apply(const Value& doc,
+                              const SortSpec* sort = nullptr) const;
 
   bool is_inclusion() const { return inclusion_; }
+  // Whether some field is {$meta: "sortKey"}.
+  bool wants_sort_key() const { return !sort_keys_.empty(); }
 
   struct Node;
 
@@ -73,13 +95,23 @@ class Projection {
     std::shared_ptr<const Filter> filter;
   };
 
+  struct Computed {
+    std::vector<std::string> parts;
+    std::shared_ptr<const agg::Expression> expr;
+  };
+
   absl::Status ApplyPositional(const Value& doc, Value* out) const;
+  absl::Status ApplyComputed(const Value& doc, const SortSpec* sort,
+                             Value* out) const;
 
   bool inclusion_ = false;
   bool empty_ = true;
   std::shared_ptr<const Node> root_;
   std::vector<Slice> slices_;
   std::vector<ElemMatch> elem_matches_;
+  std::vector<Computed> computed_;
+  // The paths of the {$meta: "sortKey"} fields.
+  std::vector<std::vector<std::string>> sort_keys_;
   // The path before ".$" of a positional projection, and the query.
   std::vector<std::string> positional_;
   std::shared_ptr<const Filter> query_;

@@ -269,5 +269,64 @@ TEST(ProjectionTest, ElemMatch) {
             "error 31275: Cannot use $elemMatch projection on a nested field.");
 }
 
+// jstests/core/query/project/slice1.js and projection_conflicts.js;
+// src/mongo/db/query/projection_parser.cpp (parseSubObject: nested form,
+// 51270; computed fields make an inclusion, 31252 in an exclusion).
+TEST(ProjectionTest, NestedForm) {
+  const char doc[] =
+      R"({"_id": 1, "a": [{"b": [1, 2, 3], "d": 4}, [{"b": [1, 2, 3]}], 5]})";
+  EXPECT_EQ(Project(R"({"a": {"b": {"$slice": [1, 1]}}})", doc),
+            R"({"_id":1,"a":[{"b":[2],"d":4},[{"b":[1,2,3]}],5]})");
+  EXPECT_EQ(Project(R"({"a": {"b": {"$slice": -1}, "d": 1}, "_id": 0})", doc),
+            R"({"a":[{"b":[3],"d":4},[{"b":[1,2,3]}]]})");
+  EXPECT_EQ(Project(R"({"a": {"d": 0}})", doc),
+            R"({"_id":1,"a":[{"b":[1,2,3]},[{"b":[1,2,3]}],5]})");
+  EXPECT_EQ(Project(R"({"a": {}})", doc),
+            "error 51270: An empty sub-projection is not a valid value. "
+            "Found empty object at path a");
+  EXPECT_EQ(Project(R"({"a.b": 1, "a": {"b": {"c": 1}}})", doc),
+            "error 31250: Path collision at a.b.c remaining portion c");
+  EXPECT_EQ(Project(R"({"a.b": 1, "a": {"b": "$$REMOVE"}})", doc),
+            "error 31250: Path collision at a.b");
+}
+
+TEST(ProjectionTest, ComputedFields) {
+  const char doc[] =
+      R"({"_id": 1, "a": [{"b": {"c": [1, 2, 3], "d": 1}}, [{"b": {"c": [4]}}], 7], "e": -10})";
+  EXPECT_EQ(Project(R"({"a": {"b": {"c": {"$slice": [1, 1]},
+                  "d": {"$add": [{"$abs": "$e"}, -4]}}}})",
+                    doc),
+            R"({"_id":1,"a":[{"b":{"c":[2],"d":6}},[{"b":{"c":[4],"d":6}}]]})");
+  EXPECT_EQ(
+      Project(R"({"x": "$e", "y": "lit", "z": "$$REMOVE", "_id": 0})", doc),
+      R"({"x":-10,"y":"lit"})");
+  // A scalar or missing parent becomes an object.
+  EXPECT_EQ(Project(R"({"e.f": {"$literal": 1}, "g.h": "lit", "_id": 0})", doc),
+            R"({"e":{"f":1},"g":{"h":"lit"}})");
+  EXPECT_EQ(Project(R"({"a": 0, "x": "$e"})", doc),
+            "error 31252: Cannot use expression other than $meta in "
+            "exclusion projection");
+  EXPECT_EQ(Project(R"({"x": "$e", "a": 0})", doc),
+            "error 31254: Cannot do exclusion on field a in inclusion "
+            "projection");
+}
+
+// jstests/core/query/sort/sortl.js; src/mongo/db/query/canonical_query.cpp
+// ("cannot use sortKey $meta projection without a sort").
+TEST(ProjectionTest, MetaSortKey) {
+  auto p = Projection::Parse(Doc(R"({"b": {"$meta": "sortKey"}})"));
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->wants_sort_key());
+  EXPECT_FALSE(p->is_inclusion());
+  auto sort = SortSpec::Parse(Doc(R"({"a": 1, "c": -1})"));
+  ASSERT_TRUE(sort.ok());
+  auto out = p->Apply(Doc(R"({"_id": 1, "a": [2, 1], "c": "x"})"), &*sort);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(ToJson(*out), R"({"_id":1,"a":[2,1],"c":"x","b":[1,"x"]})");
+  EXPECT_EQ(
+      ErrorCode(Projection::Parse(Doc(R"({"a": {"$meta": "x"}})")).status()),
+      kBadValue);
+}
+
 }  // namespace
 }  // namespace ttldb

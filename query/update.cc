@@ -107,7 +107,7 @@ absl::Status ValidatePath(
         used->insert(id);
       }
       *dynamic = true;
-    } else if (part[0] == '$' && part != "$") {
+    } else if (k == 0 && part[0] == '$' && part != "$") {
       return Err(kDollarPrefixedFieldName,
                  absl::StrCat("The dollar ($) prefixed field '", part, "' in '",
                               path, "' is not valid for storage."));
@@ -368,10 +368,56 @@ absl::Status ParseArg(absl::string_view op_name, const std::string& field,
       op->pop = d > 0 ? 1 : -1;
       return absl::OkStatus();
     }
+    case Kind::kBit: {
+      // update/bit_node.cpp BitNode::init.
+      if (!arg.is_object()) {
+        return Err(kBadValue,
+                   absl::StrCat("The $bit modifier is not compatible with a ",
+                                TypeName(arg.type()),
+                                ".  You must pass in an embedded document: "
+                                "{$bit: {field: {and/or/xor: #}}"));
+      }
+      if (arg.object_fields().empty()) {
+        return Err(kBadValue,
+                   "You must pass in at least one bitwise operation. The "
+                   "format is: {$bit: {field: {and/or/xor: #}}");
+      }
+      for (const auto& [name, v] : arg.object_fields()) {
+        if (name != "and" && name != "or" && name != "xor") {
+          return Err(kBadValue,
+                     absl::StrCat("The $bit modifier only supports 'and', "
+                                  "'or', and 'xor', not '",
+                                  name, "' which is an unknown operator: ",
+                                  ShellField(name, v)));
+        }
+        if (v.type() != ValueType::kInt32 && v.type() != ValueType::kInt64) {
+          return Err(
+              kBadValue,
+              absl::StrCat("The $bit modifier field must be an "
+                           "Integer(32/64 bit); a '",
+                           TypeName(v.type()),
+                           "' is not supported here: ", ShellField(name, v)));
+        }
+      }
+      return absl::OkStatus();
+    }
     default:
       (void)op_name;
       return absl::OkStatus();
   }
+}
+
+// $bit's operations over `cur` (int32 or int64), as SafeNum does: int64 if
+// either side is.
+Value ApplyBitOps(const Value& cur, const Value& ops) {
+  bool wide = cur.type() == ValueType::kInt64;
+  int64_t n = cur.int64_value();
+  for (const auto& [name, v] : ops.object_fields()) {
+    wide = wide || v.type() == ValueType::kInt64;
+    const int64_t m = v.int64_value();
+    n = name == "and" ? (n & m) : name == "or" ? (n | m) : (n ^ m);
+  }
+  return wide ? Value::Int64(n) : Value::Int32(static_cast<int32_t>(n));
 }
 
 bool OperatorKind(absl::string_view name, Kind* kind) {
@@ -390,6 +436,7 @@ bool OperatorKind(absl::string_view name, Kind* kind) {
       {"$pull", Kind::kPull},
       {"$pullAll", Kind::kPullAll},
       {"$pop", Kind::kPop},
+      {"$bit", Kind::kBit},
   };
   for (const auto& [n, k] : kOps) {
     if (name == n) {
@@ -473,6 +520,31 @@ absl::StatusOr<Value*> Create(Value* root,
                             ShellField(k == 0 ? "" : parts[k - 1], *cur)));
   }
   return cur;
+}
+
+// For an operator that never creates its path ($pop): a missing field on
+// the way is a no-op, but a scalar (or an array met with a field name) is
+// update/update_leaf_node.cpp checkViability's PathNotViable.
+absl::Status CheckViable(const Value& root,
+                         const std::vector<std::string>& parts,
+                         absl::string_view path) {
+  const Value* cur = &root;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    size_t index;
+    if (cur->is_object()) {
+      cur = cur->Get(parts[k]);
+    } else if (cur->is_array() && ParseArrayIndex(parts[k], &index)) {
+      const auto& items = cur->array_items();
+      cur = index < items.size() ? &items[index] : nullptr;
+    } else {
+      return Err(kPathNotViable,
+                 absl::StrCat("Cannot use the part (", parts[k], ") of (", path,
+                              ") to traverse the element (",
+                              ShellField(parts[k - 1], *cur), ")"));
+    }
+    if (cur == nullptr) return absl::OkStatus();
+  }
+  return absl::OkStatus();
 }
 
 absl::Status SetPath(Value* root, const std::vector<std::string>& parts,
@@ -624,6 +696,22 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       *slot = std::move(r);
       return absl::OkStatus();
     }
+    case Kind::kBit: {
+      if (slot == nullptr) {
+        return SetPath(doc, parts, ApplyBitOps(Value::Int32(0), op.arg));
+      }
+      if (slot->type() != ValueType::kInt32 &&
+          slot->type() != ValueType::kInt64) {
+        return Err(
+            kBadValue,
+            absl::StrCat("Cannot apply $bit to a value of non-integral "
+                         "type.",
+                         ShellId(*doc), " has the field ", leaf,
+                         " of non-integer type ", TypeName(slot->type())));
+      }
+      *slot = ApplyBitOps(*slot, op.arg);
+      return absl::OkStatus();
+    }
     case Kind::kMin:
     case Kind::kMax: {
       if (slot == nullptr) return SetPath(doc, parts, op.arg);
@@ -748,7 +836,7 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       return absl::OkStatus();
     }
     case Kind::kPop: {
-      if (slot == nullptr) return absl::OkStatus();
+      if (slot == nullptr) return CheckViable(*doc, parts, path);
       if (!slot->is_array()) {
         return Err(kTypeMismatch,
                    absl::StrCat("Path '", path,

@@ -58,6 +58,7 @@ struct UpdateOp {
     kPull,
     kPullAll,
     kPop,
+    kBit,
   };
   Kind kind = Kind::kSet;
   std::string path;  // the field modified ($rename: the source)

@@ -516,5 +516,73 @@ TEST(UpdateTest, UpsertSeed) {
             "'a' are matched");
 }
 
+// jstests/core/write/update/update_bit_examples.js; update/bit_node.cpp
+// (BadValue for a bad argument or a non-integral field; int32 unless an
+// int64 takes part, as SafeNum).
+TEST(UpdateTest, Bit) {
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"and": 4}}})", R"({"a": 2})"), R"({"a":0})");
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"or": 4}}})", R"({"a": 2})"), R"({"a":6})");
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"xor": 4, "or": 1}}})", R"({"a": 0})"),
+            R"({"a":5})");
+  {
+    auto u =
+        Update::Parse(Doc(R"({"$bit": {"a": {"or": {"$numberLong": "8"}}}})"));
+    ASSERT_TRUE(u.ok()) << u.status();
+    Value d = Doc(R"({"a": 1})");
+    bool modified = false;
+    ASSERT_TRUE(u->Apply(&d, kNow, false, &modified).ok());
+    EXPECT_EQ(ToJson(d, JsonFormat::kCanonical),
+              R"({"a":{"$numberLong":"9"}})");
+  }
+  // Missing: applied to an int32 0; array positions are padded.
+  EXPECT_EQ(Upd(R"({"$bit": {"b": {"or": 3}}})", "{}"), R"({"b":3})");
+  EXPECT_EQ(Upd(R"({"$bit": {"a.2": {"or": 0}}})", R"({"a": [0]})"),
+            R"({"a":[0,null,0]})");
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {}}})", "{}"),
+            "error 2: You must pass in at least one bitwise operation. The "
+            "format is: {$bit: {field: {and/or/xor: #}}");
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"not": 1}}})", "{}"),
+            "error 2: The $bit modifier only supports 'and', 'or', and 'xor', "
+            "not 'not' which is an unknown operator: {not: 1}");
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"and": 1.5}}})", "{}"),
+            "error 2: The $bit modifier field must be an Integer(32/64 bit); "
+            "a 'double' is not supported here: {and: 1.5}");
+  EXPECT_EQ(ErrorCode(Update::Parse(Doc(R"({"$bit": {"a": 1}})")).status()),
+            kBadValue);
+  EXPECT_EQ(Upd(R"({"$bit": {"a": {"and": 1}}})", R"({"_id": 1, "a": "s"})"),
+            "error 2: Cannot apply $bit to a value of non-integral type.{_id: "
+            "1} has the field a of non-integer type string");
+}
+
+// jstests/core/write/update/update_modifier_pop.js;
+// update/update_leaf_node.cpp checkViability (28 PathNotViable).
+TEST(UpdateTest, PopBlockedPath) {
+  EXPECT_EQ(Upd(R"({"$pop": {"a.b.c": 1}})", R"({"a": {"b": 1}})"),
+            "error 28: Cannot use the part (c) of (a.b.c) to traverse the "
+            "element ({b: 1})");
+  EXPECT_EQ(Upd(R"({"$pop": {"a.b.c": 1}})", R"({"a": {"b": [1, 2]}})"),
+            "error 28: Cannot use the part (c) of (a.b.c) to traverse the "
+            "element ({b: [1, 2]})");
+  bool modified = true;
+  EXPECT_EQ(
+      Upd(R"({"$pop": {"a.b": 1}})", R"({"a": {"c": 1}})", false, &modified),
+      R"({"a":{"c":1}})");
+  EXPECT_FALSE(modified);
+  EXPECT_EQ(Upd(R"({"$pop": {"a.2.b": 1}})", R"({"a": [{"b": 0}]})"),
+            R"({"a":[{"b":0}]})");
+}
+
+// jstests/core/write/update/updateh.js, update_dbref.js: only a path's
+// first field may not start with '$' (52 DollarPrefixedFieldName).
+TEST(UpdateTest, DollarPrefixedBelowTopLevel) {
+  EXPECT_EQ(Upd(R"({"$set": {"a.$b": 1}})", "{}"), R"({"a":{"$b":1}})");
+  EXPECT_EQ(
+      Upd(R"({"$set": {"x.$id": 2}})", R"({"x": {"$ref": "c", "$id": 1}})"),
+      R"({"x":{"$ref":"c","$id":2}})");
+  EXPECT_EQ(Upd(R"({"$set": {"$secret.agent.x": 1}})", "{}"),
+            "error 52: The dollar ($) prefixed field '$secret' in "
+            "'$secret.agent.x' is not valid for storage.");
+}
+
 }  // namespace
 }  // namespace ttldb

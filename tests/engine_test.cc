@@ -2,6 +2,8 @@
 // delete, indexes, persistence and bad input, on real LevelDB directories.
 #include <filesystem>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "base/sync_point.h"
@@ -412,6 +414,34 @@ TEST_F(EngineTest, CloseThenCallsFail) {
   EXPECT_TRUE(db_->Close().ok());
   EXPECT_EQ(db_->collection("c").InsertOne("{}").status().code(),
             absl::StatusCode::kFailedPrecondition);
+}
+
+// jstests/core/write/ts1.js; ops/insert.cpp fixDocumentForInsert(): a
+// top-level Timestamp(0, 0) is set to the current time on insert, the
+// increment counting up within one second; nested or other Timestamps and
+// updates are left alone.
+TEST_F(EngineTest, InsertSetsEmptyTimestampsToNow) {
+  Collection& c = db_->collection("ts");
+  const int64_t secs = absl::ToUnixSeconds(clock_.WallNow());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "x": {"$timestamp": {"t": 0,
+                           "i": 0}}, "y": {"z": {"$timestamp": {"t": 0,
+                           "i": 0}}}})")
+                  .ok());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 2, "x": {"$timestamp": {"t": 0,
+                           "i": 0}}})")
+                  .ok());
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 3, "x": {"$timestamp": {"t": 5,
+                           "i": 7}}})")
+                  .ok());
+  const std::string t = absl::StrCat(secs);
+  EXPECT_EQ(All(c),
+            (std::vector<std::string>{
+                absl::StrCat(R"({"_id":1,"x":{"$timestamp":{"t":)", t,
+                             R"(,"i":1}},"y":{"z":{"$timestamp":{"t":0,)"
+                             R"("i":0}}}})"),
+                absl::StrCat(R"({"_id":2,"x":{"$timestamp":{"t":)", t,
+                             R"(,"i":2}}})"),
+                R"({"_id":3,"x":{"$timestamp":{"t":5,"i":7}}})"}));
 }
 
 }  // namespace
