@@ -110,6 +110,8 @@ absl::string_view MongoCodeName(int code) {
       return "Location40414";
     case kIDLUnknownField:
       return "Location40415";
+    case 76:  // not running with --replSet (repl_set_commands.cpp)
+      return "NoReplicationEnabled";
     case 51024:  // a negative limit/skip/batchSize in find
       return "Location51024";
     // Assertion codes without an entry in MongoDB's error_codes.yml travel
