@@ -174,29 +174,32 @@ Value SlowQueryAttr(const Operation& op, absl::string_view name,
   return Value::MakeObject(std::move(a));
 }
 
+// `db`'s settings out of the profiler's tables (the caller holds its lock).
+ProfileSettings SettingsOf(
+    absl::string_view db, const absl::flat_hash_map<std::string, int>& levels,
+    const absl::flat_hash_map<std::string, Value>& filters, int64_t slow_ms,
+    double sample_rate) {
+  ProfileSettings s;
+  auto it = levels.find(db);
+  if (it != levels.end()) s.level = it->second;
+  auto f = filters.find(db);
+  if (f != filters.end()) s.filter = f->second;
+  s.slow_ms = slow_ms;
+  s.sample_rate = sample_rate;
+  return s;
+}
+
 }  // namespace
 
 ProfileSettings Profiler::Get(absl::string_view db) const {
   absl::MutexLock lock(&mu_);
-  ProfileSettings s;
-  auto it = levels_.find(db);
-  if (it != levels_.end()) s.level = it->second;
-  auto f = filters_.find(db);
-  if (f != filters_.end()) s.filter = f->second;
-  s.slow_ms = slow_ms_;
-  s.sample_rate = sample_rate_;
-  return s;
+  return SettingsOf(db, levels_, filters_, slow_ms_, sample_rate_);
 }
 
 ProfileSettings Profiler::Set(absl::string_view db, const ProfileSettings& s) {
   absl::MutexLock lock(&mu_);
-  ProfileSettings was;
-  auto it = levels_.find(db);
-  if (it != levels_.end()) was.level = it->second;
-  auto f = filters_.find(db);
-  if (f != filters_.end()) was.filter = f->second;
-  was.slow_ms = slow_ms_;
-  was.sample_rate = sample_rate_;
+  ProfileSettings was =
+      SettingsOf(db, levels_, filters_, slow_ms_, sample_rate_);
   if (s.level == 0) {
     levels_.erase(db);
   } else {
