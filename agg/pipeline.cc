@@ -120,6 +120,14 @@ absl::Status ParseStage(const Value& stage, ParseContext* ctx,
   }
   const std::string& name = stage.object_fields()[0].first;
   const Value& spec = stage.object_fields()[0].second;
+  if (name == "$changeStream") {
+    // ttldb answers as a standalone mongod (no oplog): src/mongo/db/
+    // pipeline/document_source_change_stream.cpp assertIsLegalSpecification.
+    // Applications test this code to fall back to polling.
+    return StageError(40573,
+                      "The $changeStream stage is only supported on replica "
+                      "sets");
+  }
   for (const Registered& r : kStages) {
     if (name != r.name) continue;
     StageList parsed;

@@ -1,12 +1,33 @@
 #include "base/op_deadline.h"
 
+#include "base/op_context.h"
 #include "base/status.h"
 
 namespace ttldb {
 namespace {
 thread_local ScopedOpDeadline* current_deadline = nullptr;
 thread_local ScopedShutdownInterrupt* current_shutdown = nullptr;
+thread_local ScopedKillInterrupt* current_kill = nullptr;
+thread_local ScopedOpCounters* current_counters = nullptr;
 }  // namespace
+
+ScopedOpCounters::ScopedOpCounters() : previous_(current_counters) {
+  current_counters = this;
+}
+
+ScopedOpCounters::~ScopedOpCounters() { current_counters = previous_; }
+
+OpCounters* CurrentOpCounters() {
+  return current_counters != nullptr ? &current_counters->counters_ : nullptr;
+}
+
+void CountKeyExamined() {
+  if (current_counters != nullptr) ++current_counters->counters_.keys_examined;
+}
+
+void CountDocExamined() {
+  if (current_counters != nullptr) ++current_counters->counters_.docs_examined;
+}
 
 ScopedShutdownInterrupt::ScopedShutdownInterrupt(
     const std::atomic<bool>* shutting_down)
@@ -17,6 +38,13 @@ ScopedShutdownInterrupt::ScopedShutdownInterrupt(
 ScopedShutdownInterrupt::~ScopedShutdownInterrupt() {
   current_shutdown = previous_;
 }
+
+ScopedKillInterrupt::ScopedKillInterrupt(const std::atomic<bool>* killed)
+    : flag_(killed), previous_(current_kill) {
+  current_kill = this;
+}
+
+ScopedKillInterrupt::~ScopedKillInterrupt() { current_kill = previous_; }
 
 ScopedOpDeadline::ScopedOpDeadline(Clock* clock, absl::Time deadline)
     : clock_(clock), deadline_(deadline), previous_(current_deadline) {
@@ -38,6 +66,13 @@ absl::Status CheckOpDeadline() {
     // src/mongo/base/error_codes.yml: InterruptedAtShutdown, 11600.
     return MongoError(absl::StatusCode::kUnavailable, kInterruptedAtShutdown,
                       "interrupted at shutdown");
+  }
+  const ScopedKillInterrupt* k = current_kill;
+  if (k != nullptr && k->flag()->load(std::memory_order_relaxed)) {
+    // src/mongo/db/operation_context.cpp checkForInterruptNoAssert: a
+    // killed operation fails with its kill code, Interrupted by default.
+    return MongoError(absl::StatusCode::kCancelled, kInterrupted,
+                      "operation was interrupted");
   }
   const ScopedOpDeadline* d = current_deadline;
   if (d == nullptr || d->clock()->SteadyNow() < d->deadline()) {

@@ -34,12 +34,6 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
             "passthroughToShard", "$_requestReshardingResumeToken",
             "$_generateV2ResumeTokens", "includeQueryStatsMetrics"}));
   const Value& target = ctx.first();
-  if (!target.is_string()) {
-    // aggregate: 1 runs collection-less stages ($documents, $currentOp).
-    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
-                      "ttldb runs aggregate on a collection only");
-  }
-  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   ASSIGN_OR_RETURN(const Value::Array* stages, ArrayArg(ctx, "pipeline"));
   ASSIGN_OR_RETURN(bool explain, BoolArg(ctx, "explain", false));
   ASSIGN_OR_RETURN(Value cursor_opts, ObjectArg(ctx, "cursor"));
@@ -64,6 +58,11 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
       }
     }
   }
+  if (!target.is_string()) {
+    // aggregate: 1 runs collection-less stages ($currentOp).
+    return AggregateWithoutCollection(ctx, *stages, batch_size);
+  }
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   AggregateOptions o;
   ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));

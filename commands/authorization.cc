@@ -35,6 +35,10 @@ const absl::flat_hash_map<std::string, Action>& Actions() {
       {"listDatabases", Action::kAuthenticated},
       // usersInfo checks itself: a user may always see its own record.
       {"usersInfo", Action::kAuthenticated},
+      // Check themselves: inprog / killop, or the user's own operations
+      // (current_op_commands.cc).
+      {"currentOp", Action::kAuthenticated},
+      {"killOp", Action::kAuthenticated},
       {"find", Action::kRead},
       {"getMore", Action::kRead},
       {"killCursors", Action::kRead},
@@ -63,6 +67,8 @@ const absl::flat_hash_map<std::string, Action>& Actions() {
       {"dropDatabase", Action::kDbAdmin},
       {"collMod", Action::kDbAdmin},
       {"validate", Action::kDbAdmin},
+      // enableProfiler (dbAdmin, dbOwner, root).
+      {"profile", Action::kDbAdmin},
       {"createUser", Action::kUserAdmin},
       {"updateUser", Action::kUserAdmin},
       {"dropUser", Action::kUserAdmin},

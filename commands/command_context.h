@@ -4,6 +4,7 @@
 #ifndef TTLDB_COMMANDS_COMMAND_CONTEXT_H_
 #define TTLDB_COMMANDS_COMMAND_CONTEXT_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct CommandContext {
   const Value& cmd;  // the whole command document
   // writeConcern {j: true}/{fsync: true}/w: "majority": synced writes.
   WriteOptions write;
+  // Set by killOp (operation_registry.h); never null while the command
+  // runs.
+  const std::atomic<bool>* killed = nullptr;
 
   // The command's first value ({find: "c"} -> "c").
   const Value& first() const { return cmd.object_fields()[0].second; }
@@ -76,6 +80,14 @@ void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 void AddAggregateCommands(std::vector<CommandSpec>* specs);
 void AddBackupCommands(std::vector<CommandSpec>* specs);
 void AddAuthCommands(std::vector<CommandSpec>* specs);
+void AddCurrentOpCommands(std::vector<CommandSpec>* specs);
+void AddOperatorCommands(std::vector<CommandSpec>* specs);
+// aggregate: 1 (current_op_commands.cc): a pipeline that starts with
+// $currentOp, on admin; any other is parsed (its stages' errors) and
+// refused with 238 NotImplemented.
+absl::StatusOr<Value> AggregateWithoutCollection(CommandContext& ctx,
+                                                 const Value::Array& stages,
+                                                 int64_t batch_size);
 // hello's saslSupportedMechs and speculativeAuthenticate answers, appended
 // to `out` (auth_commands.cc).
 void AddHelloAuthFields(CommandContext& ctx, Value::Object* out);

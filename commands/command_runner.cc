@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "base/op_context.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/authorization.h"
@@ -70,6 +71,8 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddAggregateCommands(&specs);
     AddBackupCommands(&specs);
     AddAuthCommands(&specs);
+    AddCurrentOpCommands(&specs);
+    AddOperatorCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;
@@ -147,6 +150,24 @@ absl::Status CheckReadConcern(const Value& cmd) {
                    l, "'"));
 }
 
+// The profiler's collection takes no user writes: mongod's
+// userAllowedWriteNS (src/mongo/db/catalog/document_validation.h and
+// ops/write_ops_exec.cpp), 73 InvalidNamespace "cannot write to
+// '<db>.system.profile'".
+absl::Status CheckUserWritable(const CommandContext& ctx) {
+  if (ctx.name != "insert" && ctx.name != "update" && ctx.name != "delete" &&
+      ctx.name != "findAndModify" && ctx.name != "findandmodify") {
+    return absl::OkStatus();
+  }
+  if (!ctx.first().is_string() ||
+      ctx.first().string_value() != kProfileCollection) {
+    return absl::OkStatus();
+  }
+  return MongoError(
+      absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+      absl::StrCat("cannot write to '", ctx.db, ".", kProfileCollection, "'"));
+}
+
 // The database a command's privileges are checked on: its own, except
 // renameCollection (admin only), whose source namespace names it.
 std::string PrivilegeDb(const CommandContext& ctx) {
@@ -178,6 +199,15 @@ absl::Status NotAuthorizedOn(const CommandContext& ctx, absl::string_view db) {
 absl::Status CheckAggregateAuthorization(const CommandContext& ctx,
                                          const std::optional<UserRecord>& u) {
   const Value* pipeline = ctx.cmd.Get("pipeline");
+  if (!ctx.first().is_string() && pipeline != nullptr && pipeline->is_array() &&
+      !pipeline->array_items().empty() &&
+      pipeline->array_items()[0].is_object() &&
+      pipeline->array_items()[0].Get("$currentOp") != nullptr) {
+    // $currentOp needs inprog for allUsers, else only authentication
+    // (document_source_current_op.cpp requiredPrivileges): the stage
+    // checks it (current_op_commands.cc).
+    return absl::OkStatus();
+  }
   const Value* bypass = ctx.cmd.Get("bypassDocumentValidation");
   // A safe bool (aggregate.idl), true as BSON's trueValue.
   const bool bypass_validation = bypass != nullptr && TrueValue(*bypass);
@@ -353,9 +383,22 @@ class Runner : public CommandRunner {
     const CommandSpec& spec = it->second;
     CommandContext ctx{server_.get(), connection, std::string(db),
                        name,          command,    WriteOptions()};
-    absl::StatusOr<Value> reply = RunSpec(spec, ctx);
-    if (!reply.ok()) return ErrorReply(reply.status());
-    return *std::move(reply);
+    const absl::Time start_wall = server_->clock->WallNow();
+    OperationRegistry::Scope op(&server_->operations, *connection, db, command,
+                                start_wall, server_->clock->SteadyNow());
+    ctx.killed = op.killed();
+    Value reply;
+    OpCounters counters;
+    {
+      ScopedOpCounters counting;
+      absl::StatusOr<Value> r = RunSpec(spec, ctx);
+      reply = r.ok() ? *std::move(r) : ErrorReply(r.status());
+      counters = counting.counters();
+    }
+    server_->profiler.Record(
+        server_.get(), op.operation(), reply,
+        server_->clock->SteadyNow() - op.operation().start_steady, counters);
+    return reply;
   }
 
   absl::StatusOr<Value> RunSpec(const CommandSpec& spec, CommandContext& ctx) {
@@ -367,6 +410,7 @@ class Runner : public CommandRunner {
                                      "database."));
     }
     RETURN_IF_ERROR(CheckAuthorization(ctx));
+    RETURN_IF_ERROR(CheckUserWritable(ctx));
     RETURN_IF_ERROR(CheckTransactionArgs(ctx.cmd));
     RETURN_IF_ERROR(CheckApiVersion(ctx.cmd));
     RETURN_IF_ERROR(CheckReadConcern(ctx.cmd));
@@ -378,7 +422,10 @@ class Runner : public CommandRunner {
       }
       ASSIGN_OR_RETURN(ctx.write, ParseWriteConcern(*wc));
     }
-    ctx.write.interrupt = ctx.connection->interrupt();
+    // The shell's Ctrl-C flag where there is one, else killOp's.
+    ctx.write.interrupt = ctx.connection->interrupt() != nullptr
+                              ? ctx.connection->interrupt()
+                              : ctx.killed;
     // Shutdown interrupts a command at its next interrupt point, except the
     // write batches: an insert/update/delete/findAndModify already received
     // finishes and is acknowledged whole (serve_cli.test.mjs), its time
@@ -420,6 +467,7 @@ std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
   state->start_steady = state->clock->SteadyNow();
   state->process_id = ObjectId::Generate();
   state->host = options.host_port.empty() ? DefaultHost() : options.host_port;
+  state->log = std::make_unique<ServerLog>(options.log_sink);
   state->cursors = std::make_unique<CursorStore>(
       state->clock, absl::Milliseconds(options.cursor_timeout_millis),
       options.max_cursors_per_connection);

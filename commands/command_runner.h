@@ -21,6 +21,7 @@
 #ifndef TTLDB_COMMANDS_COMMAND_RUNNER_H_
 #define TTLDB_COMMANDS_COMMAND_RUNNER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ struct RunnerOptions {
   // else 13 Unauthorized. Users live in <root>/system.users whether or not
   // this is on (a runner over a single database has none).
   bool auth = false;
+  // Receives each line of the server's log (MongoDB's structured JSON
+  // lines, such as the "Slow query" ones), on the thread that writes it;
+  // empty: the lines are only kept for getLog. Must be thread-safe.
+  std::function<void(absl::string_view line)> log_sink;
 };
 
 class CommandRunner {

@@ -228,8 +228,9 @@ absl::StatusOr<Value> ServerStatus(CommandContext& ctx) {
   });
 }
 
-// getLog (src/mongo/db/commands/generic_servers.cpp CmdGetLog): ttldb
-// keeps no log ring; "startupWarnings" and "global" are empty.
+// getLog (src/mongo/db/commands/generic_servers.cpp CmdGetLog): "global"
+// is the server log's last lines (commands/server_log.h); ttldb has no
+// startup warnings.
 absl::StatusOr<Value> GetLog(CommandContext& ctx) {
   const Value& which = ctx.first();
   if (!which.is_string()) {
@@ -249,8 +250,18 @@ absl::StatusOr<Value> GetLog(CommandContext& ctx) {
         absl::StatusCode::kInvalidArgument, kOperationFailed,
         absl::StrCat("No log named '", which.string_value(), "'"));
   }
+  if (which.string_value() == "startupWarnings") {
+    return OkReply(
+        {{"totalLinesWritten", Value::Int32(0)}, {"log", Value::MakeArray()}});
+  }
+  Value::Array lines;
+  for (std::string& line : ctx.server->log->Lines()) {
+    lines.push_back(Value::String(std::move(line)));
+  }
   return OkReply(
-      {{"totalLinesWritten", Value::Int32(0)}, {"log", Value::MakeArray()}});
+      {{"totalLinesWritten", Value::Int32(static_cast<int32_t>(
+                                 ctx.server->log->total_lines_written()))},
+       {"log", Value::MakeArray(std::move(lines))}});
 }
 
 absl::StatusOr<Value> WhatsMyUri(CommandContext& ctx) {

@@ -17,29 +17,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-// Wall time stands still (TTL cutoffs do not move); steady time moves 1 ms
-// per read. CallAt runs a function at a given read: an event (a SIGTERM)
-// at a known point of a running command, without threads or sleeping.
-class TickingClock : public Clock {
- public:
-  absl::Time WallNow() override { return absl::FromUnixSeconds(1'800'000'000); }
-  absl::Time SteadyNow() override {
-    int64_t n = steady_ms_.fetch_add(1) + 1;
-    if (n == call_at_ && call_) call_();
-    return absl::FromUnixMillis(n);
-  }
-  int64_t reads() const { return steady_ms_.load(); }
-  void CallAt(int64_t read, std::function<void()> f) {
-    call_at_ = read;
-    call_ = std::move(f);
-  }
-
- private:
-  std::atomic<int64_t> steady_ms_{0};
-  int64_t call_at_ = -1;
-  std::function<void()> call_;
-};
-
 constexpr char kExpired[] =
     R"({"ok":0.0,"errmsg":"operation exceeded time limit","code":50,)"
     R"("codeName":"MaxTimeMSExpired"})";

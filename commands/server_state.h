@@ -14,6 +14,9 @@
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
 #include "commands/database_set.h"
+#include "commands/operation_registry.h"
+#include "commands/profiler.h"
+#include "commands/server_log.h"
 #include "commands/user_store.h"
 #include "document/value.h"
 
@@ -34,6 +37,12 @@ struct ServerState {
   ObjectId process_id;
   std::string host;  // "hostname:port" for serverStatus/hostInfo
   std::string root;  // the data directory ("" for a single database)
+
+  // The commands running now (currentOp, killOp).
+  OperationRegistry operations;
+  // Profiling levels, slowms (profile) and the log (getLog).
+  Profiler profiler;
+  std::unique_ptr<ServerLog> log;  // never null
 
   // Counters (serverStatus.connections).
   std::atomic<int64_t> connections_current{0};

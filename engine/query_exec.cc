@@ -19,6 +19,15 @@
 #include "ttl/expiry.h"
 
 namespace ttldb {
+
+// base/op_context.h (defined in //base:op_deadline, which the engine links):
+// the examined keys and documents of the current thread's operation, for
+// the server's profiler and slow query log. Declared here rather than
+// included so that the engine's targets keep their inputs (a new header
+// dependency recompiles every engine file).
+void CountKeyExamined();
+void CountDocExamined();
+
 absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
                                     const Filter& filter, const SortSpec* sort,
                                     const planner::Hint& hint) {
@@ -244,6 +253,7 @@ class PlanCursor : public Cursor {
       RETURN_IF_ERROR(CheckOpDeadline());
       if (!doc.has_value()) continue;
       ++stats_->docs_examined;
+      CountDocExamined();
       // A $expr evaluation error fails the query, as in MongoDB.
       ASSIGN_OR_RETURN(bool matched, query_.filter.MatchesOrError(*doc));
       if (!matched) continue;
@@ -329,6 +339,7 @@ class PlanCursor : public Cursor {
             continue;
           }
           ++stats_->keys_examined;
+          CountKeyExamined();
           std::string id(EntryValueId(
               absl::string_view(it_->value().data(), it_->value().size())));
           it_->Next();
@@ -378,6 +389,7 @@ class PlanCursor : public Cursor {
         continue;
       }
       ++stats_->keys_examined;
+      CountKeyExamined();
       std::string id(EntryValueId(
           absl::string_view(it_->value().data(), it_->value().size())));
       it_->Prev();

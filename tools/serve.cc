@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -151,6 +152,14 @@ int RunServe(int argc, char** argv) {
   // With --port 0 the port is known only once bound; the runner then
   // reports its default.
   if (so.port != 0) ro.host_port = absl::StrCat(so.bind_ip, ":", so.port);
+  // The server log's lines ("Slow query", ...) on stderr, one write each
+  // (stdio locks the stream), as mongod writes its log unless --quiet.
+  if (!quiet) {
+    ro.log_sink = [](absl::string_view line) {
+      std::string out = absl::StrCat(line, "\n");
+      std::fwrite(out.data(), 1, out.size(), stderr);
+    };
+  }
 
   // SIGTERM and SIGINT are taken by sigwait below: block them before any
   // thread (TTL monitors, connections) starts, so every thread inherits

@@ -1,0 +1,70 @@
+// What the operation running on the current thread carries besides its
+// time limit (base/op_deadline.h): the kill flag that killOp sets, and the
+// counters of what it examined. Like the deadline, thread-locals: they
+// must reach every scan without each API taking them.
+#ifndef TTLDB_BASE_OP_CONTEXT_H_
+#define TTLDB_BASE_OP_CONTEXT_H_
+
+#include <atomic>
+#include <cstdint>
+
+namespace ttldb {
+
+// While alive, CheckOpDeadline (base/op_deadline.h) on this thread fails
+// with 11601 Interrupted "operation was interrupted" once `*killed` reads
+// true (after the shutdown check, before the deadline's): mongod's killOp,
+// OperationContext::markKilled. The flag is not owned and must outlive
+// this. Nests (the innermost is in force); lives on one thread.
+class ScopedKillInterrupt {
+ public:
+  explicit ScopedKillInterrupt(const std::atomic<bool>* killed);
+  ~ScopedKillInterrupt();
+  ScopedKillInterrupt(const ScopedKillInterrupt&) = delete;
+  ScopedKillInterrupt& operator=(const ScopedKillInterrupt&) = delete;
+
+  const std::atomic<bool>* flag() const { return flag_; }
+
+ private:
+  const std::atomic<bool>* const flag_;
+  ScopedKillInterrupt* const previous_;
+};
+
+// What the operation examined, for the profiler and the slow query log
+// (mongod's OpDebug keysExamined / docsExamined).
+struct OpCounters {
+  int64_t keys_examined = 0;
+  int64_t docs_examined = 0;
+};
+
+// While alive, the engine's scans on this thread count into counters().
+// Nests (the innermost counts); lives on one thread.
+class ScopedOpCounters {
+ public:
+  ScopedOpCounters();
+  ~ScopedOpCounters();
+  ScopedOpCounters(const ScopedOpCounters&) = delete;
+  ScopedOpCounters& operator=(const ScopedOpCounters&) = delete;
+
+  const OpCounters& counters() const { return counters_; }
+
+ private:
+  friend OpCounters* CurrentOpCounters();
+  friend void CountKeyExamined();
+  friend void CountDocExamined();
+  OpCounters counters_;
+  ScopedOpCounters* const previous_;
+};
+
+// The innermost counters of this thread, or nullptr: one thread-local load.
+OpCounters* CurrentOpCounters();
+
+// Count one index key / one document examined in the innermost counters
+// (nothing when there are none). The engine's scans call them; they are
+// also declared in engine/query_exec.cc, which does not depend on this
+// header's target (see the comment there).
+void CountKeyExamined();
+void CountDocExamined();
+
+}  // namespace ttldb
+
+#endif  // TTLDB_BASE_OP_CONTEXT_H_

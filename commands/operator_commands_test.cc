@@ -1,0 +1,275 @@
+// What an operator types: currentOp / $currentOp, killOp, the profiler
+// (profile, system.profile, the "Slow query" log line), getLog, fsync,
+// replSetGetStatus and $changeStream on a standalone. Expected answers:
+// src/mongo/db/commands/current_op_common.cpp, killop_cmd.cpp,
+// pipeline/document_source_current_op.cpp, curop.cpp, introspect.cpp,
+// commands/profile_common.cpp, commands/fsync.cpp,
+// repl/repl_set_commands.cpp, pipeline/document_source_change_stream.cpp
+// and jstests/core/administrative/current_op/currentop.js,
+// jstests/noPassthrough/currentop_query.js, jstests/core/profile*.js,
+// jstests/change_streams/ (notReplicaSetErrorCode = 40573).
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "commands/command_test_util.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace commands {
+namespace {
+
+class OperatorTest : public CommandTest {
+ protected:
+  void InsertDocs(int n) {
+    std::string docs;
+    for (int i = 0; i < n; ++i) {
+      absl::StrAppend(&docs, i ? "," : "", R"({"_id":)", i, R"(,"x":)", i, "}");
+    }
+    ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"c","documents":[)",
+                                           docs, "]}")),
+              absl::StrCat(R"({"n":)", n, R"(,"ok":1.0})"));
+  }
+};
+
+constexpr char kNotReplicaSet[] =
+    R"({"ok":0.0,"errmsg":"The $changeStream stage is only supported on )"
+    R"(replica sets","code":40573,"codeName":"Location40573"})";
+
+// A standalone answers 40573 to $changeStream, wherever it is in the
+// pipeline and for a whole-cluster watch (aggregate: 1 on admin).
+TEST_F(OperatorTest, ChangeStreamAnswersAsAStandalone) {
+  InsertDocs(1);
+  EXPECT_EQ(RunJson("test", R"({"aggregate":"c","pipeline":)"
+                            R"([{"$changeStream":{}}],"cursor":{}})"),
+            kNotReplicaSet);
+  EXPECT_EQ(RunJson("test", R"({"aggregate":"c","pipeline":[{"$match":{}},)"
+                            R"({"$changeStream":{}}],"cursor":{}})"),
+            kNotReplicaSet);
+  EXPECT_EQ(RunJson("admin", R"({"aggregate":1,"pipeline":[{"$changeStream":)"
+                             R"({"allChangesForCluster":true}}],)"
+                             R"("cursor":{}})"),
+            kNotReplicaSet);
+}
+
+TEST_F(OperatorTest, ReplicationCommandsAreNoReplicationEnabled) {
+  for (const char* cmd :
+       {R"({"replSetGetStatus":1})", R"({"replSetGetConfig":1})"}) {
+    EXPECT_EQ(RunJson("admin", cmd),
+              R"({"ok":0.0,"errmsg":"not running with --replSet",)"
+              R"("code":76,"codeName":"NoReplicationEnabled"})");
+  }
+}
+
+class RunningOpTest : public OperatorTest {
+ protected:
+  RunningOpTest() { options_.database_options.clock = &ticking_; }
+  TickingClock ticking_;
+};
+
+// A find scanning 300 documents (maxTimeMS makes each examined document
+// read the ticking clock): while it runs, a second connection sees it in
+// currentOp and $currentOp and kills it; it stops with 11601 Interrupted.
+TEST_F(RunningOpTest, CurrentOpShowsItAndKillOpEndsIt) {
+  InsertDocs(300);
+  auto other = runner_->NewConnection();
+  Value seen, seen_by_stage, killed;
+  ticking_.CallAt(ticking_.reads() + 50, [&] {
+    seen = Run("admin", R"({"currentOp":1,"ns":"test.c"})", other.get());
+    seen_by_stage = Run("admin",
+                        R"({"aggregate":1,"pipeline":[{"$currentOp":)"
+                        R"({"allUsers":true}},{"$match":{"op":"query"}},)"
+                        R"({"$project":{"opid":1,"ns":1,"_id":0}}],)"
+                        R"("cursor":{}})",
+                        other.get());
+    const Value* inprog = seen.Get("inprog");
+    if (inprog == nullptr || inprog->array_items().size() != 1) return;
+    killed = Run("admin",
+                 absl::StrCat(R"({"killOp":1,"op":)",
+                              ToJson(*inprog->array_items()[0].Get("opid"),
+                                     JsonFormat::kStorage),
+                              "}"),
+                 other.get());
+  });
+  const std::string find =
+      R"({"find":"c","filter":{"x":-1},"maxTimeMS":1000000})";
+  EXPECT_EQ(RunJson("test", find),
+            R"({"ok":0.0,"errmsg":"operation was interrupted","code":11601,)"
+            R"("codeName":"Interrupted"})");
+  ASSERT_EQ(ToJson(*seen.Get("ok")), "1.0") << ToJson(seen);
+  ASSERT_EQ(seen.Get("inprog")->array_items().size(), 1u) << ToJson(seen);
+  const Value& op = seen.Get("inprog")->array_items()[0];
+  EXPECT_EQ(ToJson(*op.Get("type")), R"("op")");
+  EXPECT_EQ(ToJson(*op.Get("host")), R"("testhost:27017")");
+  EXPECT_EQ(ToJson(*op.Get("desc")), absl::StrCat("\"conn", conn_->id(), "\""));
+  EXPECT_EQ(op.Get("connectionId")->AsDouble(), conn_->id());
+  EXPECT_EQ(ToJson(*op.Get("active")), "true");
+  EXPECT_EQ(ToJson(*op.Get("op")), R"("query")");
+  EXPECT_EQ(ToJson(*op.Get("ns")), R"("test.c")");
+  EXPECT_EQ(ToJson(*op.Get("command")), ToJson(*ParseDocument(find)));
+  EXPECT_TRUE(op.Get("opid")->is_number());
+  EXPECT_TRUE(op.Get("secs_running") != nullptr);
+  EXPECT_GT(op.Get("microsecs_running")->AsDouble(), 0);
+  EXPECT_EQ(ToJson(*op.Get("currentOpTime")),
+            R"("2027-01-15T08:00:00.000+00:00")");
+  // The stage saw the same operation.
+  EXPECT_EQ(ToJson(*seen_by_stage.Get("cursor")->Get("firstBatch")),
+            absl::StrCat(R"([{"opid":)", ToJson(*op.Get("opid")),
+                         R"(,"ns":"test.c"}])"));
+  EXPECT_EQ(ToJson(killed, JsonFormat::kStorage),
+            R"({"info":"attempting to kill op","ok":1.0})");
+  // Over: no longer listed, and the connection works.
+  EXPECT_EQ(RunJson("admin", R"({"currentOp":1,"ns":"test.c"})"),
+            R"({"inprog":[],"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count":"c"})"), R"({"n":300,"ok":1.0})");
+}
+
+TEST_F(OperatorTest, KillOpArguments) {
+  EXPECT_EQ(RunJson("admin", R"({"killOp":1})"),
+            R"({"ok":0.0,"errmsg":"Missing expected field \"op\"","code":4,)"
+            R"("codeName":"NoSuchKey"})");
+  // An operation that does not run: nothing to do, same reply.
+  EXPECT_EQ(RunJson("admin", R"({"killOp":1,"op":123456})"),
+            R"({"info":"attempting to kill op","ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"killOp":1,"op":1})"),
+            R"({"ok":0.0,"errmsg":"killOp may only be run against the )"
+            R"(admin database.","code":13,"codeName":"Unauthorized"})");
+}
+
+TEST_F(OperatorTest, CurrentOpStageRules) {
+  EXPECT_EQ(RunJson("test", R"({"aggregate":1,"pipeline":[{"$currentOp":{}}],)"
+                            R"("cursor":{}})"),
+            R"({"ok":0.0,"errmsg":"$currentOp must be run against the )"
+            R"('admin' database with {aggregate: 1}","code":73,)"
+            R"("codeName":"InvalidNamespace"})");
+  EXPECT_EQ(RunJson("admin", R"({"aggregate":1,"pipeline":[{"$match":{}},)"
+                             R"({"$currentOp":{}}],"cursor":{}})"),
+            R"({"ok":0.0,"errmsg":"$currentOp is only valid as the first )"
+            R"(stage in a pipeline","code":40602,"codeName":"Location40602"})");
+  EXPECT_EQ(RunJson("admin", R"({"aggregate":1,"pipeline":[{"$currentOp":)"
+                             R"({"bogus":true}}],"cursor":{}})"),
+            R"({"ok":0.0,"errmsg":"Unrecognized option 'bogus' in )"
+            R"($currentOp stage.","code":9,"codeName":"FailedToParse"})");
+  // The currentOp command reports itself.
+  Value self = Run("admin", R"({"currentOp":1,"op":"command"})");
+  ASSERT_EQ(self.Get("inprog")->array_items().size(), 1u) << ToJson(self);
+  EXPECT_EQ(ToJson(*self.Get("inprog")->array_items()[0].Get("ns")),
+            R"("admin.$cmd")");
+}
+
+// profile -1 reads; 2 profiles everything into system.profile; 0 stops.
+TEST_F(OperatorTest, ProfilerWritesSystemProfile) {
+  InsertDocs(5);
+  EXPECT_EQ(RunJson("test", R"({"profile":-1})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,)"
+            R"("ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"profile":2})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,)"
+            R"("ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"find":"c","filter":{"x":{"$gte":3}}})"),
+            R"({"cursor":{"firstBatch":[{"_id":3,"x":3},{"_id":4,"x":4}],)"
+            R"("id":{"$numberLong":"0"},"ns":"test.c"},"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"profile":0})"),
+            R"({"was":2,"slowms":100,"sampleRate":1.0,)"
+            R"("ok":1.0})");
+  Value found = Run("test", R"({"find":"system.profile","filter":)"
+                            R"({"op":"query"},"projection":{"_id":0,)"
+                            R"("op":1,"ns":1,"command.filter":1,)"
+                            R"("keysExamined":1,"docsExamined":1,)"
+                            R"("cursorExhausted":1,"nreturned":1,"millis":1,)"
+                            R"("ts":1,"client":1,"user":1}})");
+  EXPECT_EQ(
+      ToJson(*found.Get("cursor")->Get("firstBatch"), JsonFormat::kStorage),
+      R"([{"op":"query","ns":"test.c","command":{"filter":{"x":)"
+      R"({"$gte":3}}},"keysExamined":0,)"
+      R"("docsExamined":5,"cursorExhausted":true,)"
+      R"("nreturned":2,"millis":0,)"
+      R"("ts":{"$date":{"$numberLong":"1800000000000"}},)"
+      R"("client":"127.0.0.1","user":""}])");
+  // Level 0 again: the find above is not profiled.
+  EXPECT_EQ(RunJson("test", R"({"count":"system.profile","query":)"
+                            R"({"ns":"test.system.profile"}})"),
+            R"({"n":0,"ok":1.0})");
+  // Users do not write to it.
+  EXPECT_EQ(RunJson("test", R"({"insert":"system.profile","documents":)"
+                            R"([{"a":1}]})"),
+            R"({"ok":0.0,"errmsg":"cannot write to 'test.system.profile'",)"
+            R"("code":73,"codeName":"InvalidNamespace"})");
+  EXPECT_EQ(RunJson("test", R"({"profile":5})"),
+            R"({"ok":0.0,"errmsg":"Profiling level must be -1, 0, 1 or 2, )"
+            R"(not 5","code":2,"codeName":"BadValue"})");
+  EXPECT_EQ(RunJson("test", R"({"profile":1,"sampleRate":2})"),
+            R"({"ok":0.0,"errmsg":"'sampleRate' must be between 0.0 and 1.0 )"
+            R"(inclusive","code":2,"codeName":"BadValue"})");
+}
+
+// system.profile stays near 1 MiB (MongoDB's capped size): the oldest
+// entries go.
+TEST_F(OperatorTest, SystemProfileIsBounded) {
+  ASSERT_EQ(RunJson("test", R"({"profile":2})").substr(0, 8), R"({"was":0)");
+  const std::string pad(10000, 'p');
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"c","documents":)"
+                                           R"([{"_id":)",
+                                           i, R"(,"pad":")", pad, R"("}]})")),
+              R"({"n":1,"ok":1.0})");
+  }
+  Value n = Run("test", R"({"count":"system.profile"})");
+  const int64_t count = static_cast<int64_t>(n.Get("n")->AsDouble());
+  // About 10 KB each: at most 1 MiB of them plus one trim interval.
+  EXPECT_LE(count, 1024 * 1024 / 10000 + 64);
+  EXPECT_GE(count, 64);
+  // The newest is kept.
+  EXPECT_EQ(RunJson("test", R"({"count":"system.profile","query":)"
+                            R"({"command.documents._id":299}})"),
+            R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"count":"system.profile","query":)"
+                            R"({"command.documents._id":0}})"),
+            R"({"n":0,"ok":1.0})");
+}
+
+// slowms 0: every operation is slow, and logged as mongod logs it; getLog
+// "global" returns the lines.
+TEST_F(OperatorTest, SlowQueriesAreLogged) {
+  InsertDocs(3);
+  EXPECT_EQ(RunJson("test", R"({"profile":0,"slowms":0})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,)"
+            R"("ok":1.0})");
+  ASSERT_EQ(RunJson("test", R"({"count":"c","query":{"x":1}})"),
+            R"({"n":1,"ok":1.0})");
+  Value log = Run("admin", R"({"getLog":"global"})");
+  ASSERT_EQ(ToJson(*log.Get("ok")), "1.0");
+  const Value::Array& lines = log.Get("log")->array_items();
+  ASSERT_GE(lines.size(), 2u);
+  // The profile command's own line, then the count's.
+  EXPECT_EQ(lines[1].string_value(),
+            absl::StrCat(
+                R"({"t":{"$date":"2027-01-15T08:00:00.000+00:00"},"s":"I",)",
+                R"("c":"COMMAND","id":51803,"ctx":"conn)", conn_->id(),
+                R"(","msg":"Slow query","attr":{"type":"command",)",
+                R"("isFromUserConnection":true,"ns":"test.c",)",
+                R"("collectionType":"normal","command":{"count":"c",)",
+                R"("query":{"x":1}},"keysExamined":0,"docsExamined":3,)",
+                R"("numYields":0,"reslen":24,"locks":{},"protocol":"op_msg",)",
+                R"("durationMillis":0}})"));
+  EXPECT_EQ(log.Get("totalLinesWritten")->AsDouble(), lines.size() + 0.0);
+  EXPECT_EQ(RunJson("admin", R"({"getLog":"startupWarnings"})"),
+            R"({"totalLinesWritten":0,"log":[],"ok":1.0})");
+}
+
+TEST_F(OperatorTest, Fsync) {
+  InsertDocs(2);
+  EXPECT_EQ(RunJson("admin", R"({"fsync":1})"), R"({"numFiles":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"fsync":1,"lock":true})"),
+            R"({"ok":0.0,"errmsg":"ttldb does not support fsync with lock: )"
+            R"(true (its TTL monitors keep writing); for a consistent copy )"
+            R"(of the data use the createBackup command","code":115,)"
+            R"("codeName":"CommandNotSupported"})");
+  EXPECT_EQ(RunJson("admin", R"({"fsyncUnlock":1})"),
+            R"({"ok":0.0,"errmsg":"fsyncUnlock called when not locked",)"
+            R"("code":20,"codeName":"IllegalOperation"})");
+}
+
+}  // namespace
+}  // namespace commands
+}  // namespace ttldb

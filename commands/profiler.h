@@ -1,0 +1,91 @@
+// The database profiler and the slow query log (src/mongo/db/profile_
+// settings.h, introspect.cpp, curop.cpp CurOp::completeAndLogOperation).
+//
+// Each database has a profiling level: 0 off, 1 the operations at least
+// slowms long (or, with a filter, those it matches), 2 every operation.
+// slowms and sampleRate are the server's (the profile command on any
+// database changes them for all), and decide the slow query log too:
+// every sampled operation of at least slowms ms is logged as "Slow query"
+// (COMMAND, id 51803) whatever the level.
+//
+// Profiled operations go to <db>.system.profile. MongoDB makes it a 1 MiB
+// capped collection; ttldb has no capped collections, so the profiler
+// bounds it itself: every kTrimEvery writes it deletes the oldest entries
+// (lowest _id, an ObjectId in write order) beyond kMaxBytes. Its entries
+// carry an _id, which MongoDB's do not.
+//
+// Settings live in memory and start at level 0, slowms 100, sampleRate 1,
+// as mongod's (they are not persisted either).
+//
+// Thread safety: every method may be called from any thread.
+#ifndef TTLDB_COMMANDS_PROFILER_H_
+#define TTLDB_COMMANDS_PROFILER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "document/value.h"
+
+namespace ttldb {
+class Database;
+struct OpCounters;
+namespace commands {
+
+struct ServerState;
+struct Operation;
+
+// 100 ms: mongod's slowms default (server_options.h).
+inline constexpr int64_t kDefaultSlowMs = 100;
+// "system.profile": the collection the profiler writes.
+inline constexpr char kProfileCollection[] = "system.profile";
+
+struct ProfileSettings {
+  int level = 0;
+  int64_t slow_ms = kDefaultSlowMs;
+  double sample_rate = 1.0;
+  Value filter;  // null: none
+};
+
+class Profiler {
+ public:
+  // 1 MiB: the size of the capped system.profile mongod creates.
+  static constexpr size_t kMaxBytes = 1024 * 1024;
+  // Trim after this many writes to one database's system.profile.
+  static constexpr int64_t kTrimEvery = 64;
+
+  // `db`'s settings (its level and filter, the server's slowms and
+  // sampleRate).
+  ProfileSettings Get(absl::string_view db) const;
+  // Changes `db`'s settings to `s` (slow_ms and sample_rate for every
+  // database) and returns the previous ones.
+  ProfileSettings Set(absl::string_view db, const ProfileSettings& s);
+
+  // After each command: logs it if slow, writes it to <db>.system.profile
+  // if profiled. `reply` is the command's reply; `elapsed` its duration.
+  void Record(ServerState* server, const Operation& op, const Value& reply,
+              absl::Duration elapsed, const OpCounters& counters);
+
+ private:
+  void WriteEntry(Database* db, const std::string& db_name, const Value& entry);
+
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, int> levels_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, Value> filters_ ABSL_GUARDED_BY(mu_);
+  int64_t slow_ms_ ABSL_GUARDED_BY(mu_) = kDefaultSlowMs;
+  double sample_rate_ ABSL_GUARDED_BY(mu_) = 1.0;
+  absl::flat_hash_map<std::string, int64_t> writes_ ABSL_GUARDED_BY(mu_);
+  // Whether any database has a level or filter: the fast path skips the
+  // lock when not and the operation is not slow.
+  std::atomic<bool> any_profiled_{false};
+  std::atomic<int64_t> slow_ms_fast_{kDefaultSlowMs};
+};
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_PROFILER_H_
