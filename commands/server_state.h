@@ -11,9 +11,11 @@
 
 #include "absl/time/time.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
 #include "commands/database_set.h"
+#include "commands/op_stats.h"
 #include "commands/user_store.h"
 #include "document/value.h"
 
@@ -32,8 +34,20 @@ struct ServerState {
   absl::Time start_steady;
   // hello's topologyVersion.processId: new for each runner.
   ObjectId process_id;
-  std::string host;  // "hostname:port" for serverStatus/hostInfo
   std::string root;  // the data directory ("" for a single database)
+
+  // "host:port" as serverStatus, hostInfo, explain and $collStats name
+  // this server; set again once the listening port is known
+  // (CommandRunner::SetHostPort).
+  std::string Host() const {
+    MutexLock lock(&host_mu);
+    return host;
+  }
+  mutable Mutex host_mu;
+  std::string host ABSL_GUARDED_BY(host_mu);
+
+  // opcounters, opLatencies, latencyStats, activeClients.
+  OpStats op_stats;
 
   // Counters (serverStatus.connections).
   std::atomic<int64_t> connections_current{0};
