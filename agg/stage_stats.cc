@@ -59,7 +59,7 @@ absl::StatusOr<Value> ParseStorageStats(const Value& spec) {
       out.emplace_back("scale", Value::Int32(static_cast<int32_t>(scale)));
     } else if (f.first == "verbose" || f.first == "waitForLock" ||
                f.first == "numericOnly") {
-      if (!f.second.is_bool()) {
+      if (f.second.type() != ValueType::kBool) {
         return WrongType(path, f.second, "type 'bool'");
       }
       out.push_back(f);
@@ -123,7 +123,7 @@ absl::Status ParseCollStats(const Value& spec, ParseContext*, StageList* out) {
         if (g.first != "histograms") {
           return UnknownField(absl::StrCat(path, ".", g.first));
         }
-        if (!g.second.is_bool()) {
+        if (g.second.type() != ValueType::kBool) {
           return WrongType(absl::StrCat(path, ".", g.first), g.second,
                            "type 'bool'");
         }

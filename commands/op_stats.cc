@@ -1,8 +1,8 @@
 #include "commands/op_stats.h"
 
+#include <algorithm>
 #include <utility>
 
-#include "absl/numeric/bits.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -25,7 +25,7 @@ int64_t BucketLowerBound(int i) {
 // MongoDB's OperationLatencyHistogram::_getBucket.
 int BucketOf(int64_t micros) {
   if (micros <= 0) return 0;
-  const int log2 = 63 - absl::countl_zero(static_cast<uint64_t>(micros));
+  const int log2 = 63 - __builtin_clzll(static_cast<uint64_t>(micros));
   if (log2 < 11) return log2;
   if (log2 < 21) {
     int extra = log2 - 11;
@@ -157,6 +157,19 @@ void OpStats::CountCommand(absl::string_view command, const Value& cmd) {
     ++query_;
   } else if (command == "getMore") {
     ++getmore_;
+  } else if (command == "bulkWrite") {
+    // Each of its ops counts as its kind ({insert: i, document}, {update:
+    // i, ...}, {delete: i, ...}), and the command once.
+    ++command_;
+    const Value* ops = cmd.Get("ops");
+    if (ops == nullptr || !ops->is_array()) return;
+    for (const Value& op : ops->array_items()) {
+      if (!op.is_object() || op.object_fields().empty()) continue;
+      const std::string& kind = op.object_fields()[0].first;
+      if (kind == "insert") ++insert_;
+      if (kind == "update") ++update_;
+      if (kind == "delete") ++delete_;
+    }
   } else {
     ++command_;
   }

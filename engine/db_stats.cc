@@ -24,7 +24,7 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
     if (state == nullptr) continue;  // dropped meanwhile
     ++collections;
     // The sizes collStats reports (engine/storage_sizes.h), summed.
-    ASSIGN_OR_RETURN(StorageSizes sizes, MeasureCollection(engine_, *state));
+    ASSIGN_OR_RETURN(StorageSizes sizes, MeasureCollection(engine_.get(), *state));
     objects += sizes.count;
     data_size += sizes.data_size;
     storage_size += sizes.storage_size;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "base/status.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
 #include "index/key_codec.h"
