@@ -10,14 +10,9 @@
 // / serverStatus pages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
-import { startServer } from './harness.mjs';
+import { runMongosh, startServer } from './harness.mjs';
 
-const MONGOSH = join(dirname(fileURLToPath(import.meta.url)),
-                     'node_modules', '.bin', 'mongosh');
 let server;
 let client;
 
@@ -34,22 +29,11 @@ after(async () => {
 
 // Runs `script` in mongosh on database `db`; resolves to its printed
 // output.
-function mongosh(db, script) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(MONGOSH, [`${server.uri}${db}`, '--quiet', '--eval',
-                                  script],
-                        { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1',
-                                 NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`mongosh exited ${code}: ${err}${out}`));
-      else resolve(out);
-    });
-  });
+async function mongosh(db, script) {
+  const { code, out, err } =
+    await runMongosh([`${server.uri}${db}`, '--eval', script]);
+  assert.equal(code, 0, `mongosh: ${err}${out}`);
+  return out;
 }
 
 // mongosh evaluates `expr` and prints it as relaxed Extended JSON.
