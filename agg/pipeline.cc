@@ -44,7 +44,15 @@ constexpr Registered kStages[] = {
     {"$out", ParseOut},
     {"$merge", ParseMerge},
     {"$documents", ParseDocuments},
+    {"$collStats", ParseCollStats},
+    {"$indexStats", ParseIndexStats},
 };
+
+// The stages that make the pipeline's first documents themselves, and so
+// must come first (MongoDB's PositionRequirement::kFirst).
+bool IsSourceStage(absl::string_view name) {
+  return name == "$documents" || name == "$collStats" || name == "$indexStats";
+}
 
 // The interrupt point between two stages (MongoDB's checkForInterrupt as a
 // pipeline pulls each document): maxTimeMS (50) and shutdown (11600) stop
@@ -164,17 +172,17 @@ absl::StatusOr<Pipeline> Pipeline::Parse(const Value& stages,
                                             " can only be the final stage in "
                                             "the pipeline"));
     }
-    if (name == "$documents" && i != 0) {
-      return StageError(40602,
-                        "$documents is only valid as the first stage in a "
-                        "pipeline");
+    if (IsSourceStage(name) && i != 0) {
+      return StageError(40602, absl::StrCat(name,
+                                            " is only valid as the first "
+                                            "stage in a pipeline"));
     }
   }
   return p;
 }
 
-bool Pipeline::starts_with_documents() const {
-  return !stages_.empty() && stages_.front()->name() == "$documents";
+bool Pipeline::starts_with_source() const {
+  return !stages_.empty() && IsSourceStage(stages_.front()->name());
 }
 
 bool Pipeline::writes() const {
@@ -256,7 +264,7 @@ absl::StatusOr<size_t> Pipeline::PushDown(absl::string_view collection,
 
 absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::Open(
     absl::string_view collection, RunContext* ctx) const {
-  if (starts_with_documents()) {
+  if (starts_with_source()) {
     ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out, OpenOver(nullptr, ctx));
     return std::unique_ptr<DocStream>(
         std::make_unique<OutputSizeCheck>(std::move(out)));
@@ -299,7 +307,7 @@ absl::StatusOr<Value> Pipeline::Explain(absl::string_view collection,
                                         RunContext* ctx) const {
   Value::Array stages;
   size_t pushed = 0;
-  if (!starts_with_documents()) {
+  if (!starts_with_source()) {
     ScanRequest request;
     ASSIGN_OR_RETURN(pushed, PushDown(collection, &request, ctx));
     ASSIGN_OR_RETURN(Value plan, ctx->db->ExplainScan(collection, request));

@@ -48,9 +48,10 @@ class Pipeline {
   absl::StatusOr<Value> Explain(absl::string_view collection,
                                 RunContext* ctx) const;
 
-  // True if the pipeline starts with $documents (no collection read) or
-  // ends with $out / $merge.
-  bool starts_with_documents() const;
+  // True if the pipeline starts with a stage that makes its own documents
+  // instead of reading the collection ($documents, $collStats,
+  // $indexStats), or ends with $out / $merge.
+  bool starts_with_source() const;
   bool writes() const;
 
   const std::vector<std::shared_ptr<const StageSpec>>& stages() const {

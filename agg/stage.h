@@ -89,6 +89,15 @@ class DatabaseAccess {
   // when the caller gave no way to reach other databases.
   virtual absl::StatusOr<DatabaseAccess*> DatabaseNamed(
       absl::string_view name) = 0;
+  // $collStats' one document for `collection`: {ns, host, localTime,
+  // then latencyStats, storageStats, count, queryExecStats as `request`
+  // asks ({latencyStats: {histograms}, storageStats: {scale: int >= 1},
+  // count: {}, queryExecStats: {}}, already checked)}.
+  virtual absl::StatusOr<Value> CollStats(absl::string_view collection,
+                                          const Value& request) = 0;
+  // $indexStats' documents, one per index of `collection`.
+  virtual absl::StatusOr<std::vector<Value>> IndexStats(
+      absl::string_view collection) = 0;
 };
 
 // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and

@@ -115,7 +115,8 @@ absl::Status ParseFacet(const Value& spec, ParseContext* ctx, StageList* out) {
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(f.second, ctx));
     for (const auto& s : p.stages()) {
       if (s->name() == "$out" || s->name() == "$merge" ||
-          s->name() == "$facet" || s->name() == "$documents") {
+          s->name() == "$facet" || s->name() == "$documents" ||
+          s->name() == "$collStats" || s->name() == "$indexStats") {
         return StageError(40600, absl::StrCat(s->name(),
                                               " is not allowed to be used "
                                               "within a $facet stage"));

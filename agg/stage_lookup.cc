@@ -233,7 +233,8 @@ absl::Status ParseLookup(const Value& spec, ParseContext* ctx, StageList* out) {
     for (auto it = names.rbegin(); it != names.rend(); ++it) ctx->Pop(*it);
     if (!p.ok()) return p.status();
     for (const auto& s : p->stages()) {
-      if (s->name() == "$out" || s->name() == "$merge") {
+      if (s->name() == "$out" || s->name() == "$merge" ||
+          s->name() == "$collStats" || s->name() == "$indexStats") {
         return StageError(51047, absl::StrCat(s->name(),
                                               " is not allowed within a "
                                               "$lookup's sub-pipeline"));

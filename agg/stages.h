@@ -53,6 +53,11 @@ absl::Status ParseUnwind(const Value& spec, ParseContext* ctx, StageList* out);
 absl::Status ParseLookup(const Value& spec, ParseContext* ctx, StageList* out);
 // stage_facet.cc
 absl::Status ParseFacet(const Value& spec, ParseContext* ctx, StageList* out);
+// stage_stats.cc
+absl::Status ParseCollStats(const Value& spec, ParseContext* ctx,
+                            StageList* out);
+absl::Status ParseIndexStats(const Value& spec, ParseContext* ctx,
+                             StageList* out);
 // stage_out.cc
 absl::Status ParseOut(const Value& spec, ParseContext* ctx, StageList* out);
 absl::Status ParseMerge(const Value& spec, ParseContext* ctx, StageList* out);

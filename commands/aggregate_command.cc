@@ -79,6 +79,12 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   }
   const Value pipeline = *Arg(ctx, "pipeline");
   const std::string ns = Ns(ctx.db, coll);
+  // $collStats / $indexStats name this server and report the latencies
+  // this layer measured for the collection.
+  o.host = ctx.server->Host();
+  o.latency_stats = [server = ctx.server, ns](bool histograms) {
+    return server->op_stats.CollectionLatencies(ns, histograms);
+  };
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(writes));
   if (explain) {
     Value plan = Value::MakeObject();
@@ -94,7 +100,7 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
     out.emplace_back("command", ctx.cmd);
     out.emplace_back(
         "serverInfo",
-        Value::MakeObject({{"host", Value::String(ctx.server->host)},
+        Value::MakeObject({{"host", Value::String(ctx.server->Host())},
                            {"version", Value::String(kMongoVersion)}}));
     return OkReply(std::move(out));
   }

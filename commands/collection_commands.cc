@@ -3,6 +3,7 @@
 // drop_collection.cpp, rename_collection_cmd.cpp, collection_to_capped...,
 // validate.cpp, coll_stats / dbcommands.cpp).
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,7 +17,9 @@
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
+#include "engine/coll_stats.h"
 #include "engine/engine.h"
+#include "engine/storage_sizes.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -156,6 +159,7 @@ absl::StatusOr<Value> Drop(CommandContext& ctx) {
                    db->collection(coll).ListIndexes());
   ctx.server->cursors->KillNamespace(Ns(ctx.db, coll));
   RETURN_IF_ERROR(db->DropCollection(coll).status());
+  ctx.server->op_stats.ForgetNamespace(Ns(ctx.db, coll));
   return OkReply({{"nIndexesWas", Count(indexes.size())},
                   {"ns", Value::String(Ns(ctx.db, coll))}});
 }
@@ -263,22 +267,35 @@ absl::StatusOr<Value> Validate(CommandContext& ctx) {
   return OkReply(std::move(out));
 }
 
-// collStats: the engine's Stats with the namespace.
+// collStats (src/mongo/db/commands/dbcommands.cpp CmdCollStats): {ns} and
+// the engine's storage statistics (Collection::Stats), scaled; a
+// collection or database that does not exist gets the zeros, not an error,
+// as MongoDB 8.0 swallows NamespaceNotFound there.
 absl::StatusOr<Value> CollStats(CommandContext& ctx) {
+  RETURN_IF_ERROR(
+      CheckFields(ctx, {"scale", "verbose", "waitForLock", "numericOnly"}));
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, IntArg(ctx, "scale"));
+  const int64_t scale = scale_arg.value_or(1);
+  if (scale > std::numeric_limits<int32_t>::max()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      "BSON field 'collStats.scale' value cannot be "
+                      "represented as a 32-bit integer");
+  }
+  for (const char* flag : {"verbose", "waitForLock", "numericOnly"}) {
+    RETURN_IF_ERROR(BoolArg(ctx, flag, false).status());
+  }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
-  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
-  const std::string ns = Ns(ctx.db, coll);
-  if (!exists) {
-    return NsNotFound(absl::StrCat("Collection [", ns, "] not found."));
+  Value stats;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(stats, db->collection(coll).Stats(scale));
+  } else {
+    // No database: the zeros of a collection that does not exist.
+    RETURN_IF_ERROR(CheckStatsScale(scale));
+    stats = MissingCollectionStats(scale);
   }
-  ASSIGN_OR_RETURN(Value stats, db->collection(coll).Stats());
-  Value::Object out = {{"ns", Value::String(ns)}};
-  for (const Field& f : stats.object_fields()) {
-    if (f.first != "ns" && f.first != "ok") {
-      out.emplace_back(f.first, Narrow(f.second));
-    }
-  }
+  Value::Object out = {{"ns", Value::String(Ns(ctx.db, coll))}};
+  for (Field& f : stats.mutable_object_fields()) out.push_back(std::move(f));
   return OkReply(std::move(out));
 }
 

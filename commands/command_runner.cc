@@ -334,6 +334,11 @@ class Runner : public CommandRunner {
     return reply;
   }
 
+  void SetHostPort(absl::string_view host_port) override {
+    MutexLock lock(&server_->host_mu);
+    server_->host = std::string(host_port);
+  }
+
   void TEST_RunTtlPasses(absl::Time now) override {
     server_->databases->ForEachOpen([&](const std::string&, Database* db) {
       DatabaseInternal::RunTtlPass(*db, now);
@@ -391,13 +396,41 @@ class Runner : public CommandRunner {
     OpCounters counters;
     {
       ScopedOpCounters counting;
-      absl::StatusOr<Value> r = RunSpec(spec, ctx);
+      absl::StatusOr<Value> r = TimedRunSpec(spec, ctx);
       reply = r.ok() ? *std::move(r) : ErrorReply(r.status());
       counters = counting.counters();
     }
     server_->profiler.Record(
         server_.get(), op.operation(), reply,
         server_->clock->SteadyNow() - op.operation().start_steady, counters);
+    return reply;
+  }
+
+  // RunSpec, counted and timed in the server's OpStats (serverStatus's
+  // opcounters, opLatencies and activeClients; $collStats' latencyStats of
+  // the collection the command runs on).
+  absl::StatusOr<Value> TimedRunSpec(const CommandSpec& spec,
+                                     CommandContext& ctx) {
+    OpStats& stats = server_->op_stats;
+    stats.CountCommand(ctx.name, ctx.cmd);
+    bool on_collection = false;
+    const OpKind kind = OpStats::KindOf(ctx.name, &on_collection);
+    std::atomic<int64_t>& active =
+        kind == OpKind::kWrite ? stats.active_writers : stats.active_readers;
+    ++active;
+    const absl::Time start = server_->clock->SteadyNow();
+    absl::StatusOr<Value> reply = RunSpec(spec, ctx);
+    const int64_t micros =
+        absl::ToInt64Microseconds(server_->clock->SteadyNow() - start);
+    --active;
+    // getMore names its collection in "collection", the others first.
+    const Value* coll =
+        ctx.name == "getMore" ? ctx.cmd.Get("collection") : &ctx.first();
+    std::string ns;
+    if (on_collection && coll != nullptr && coll->is_string()) {
+      ns = absl::StrCat(ctx.db, ".", coll->string_value());
+    }
+    stats.RecordLatency(ns, kind, micros);
     return reply;
   }
 
@@ -466,7 +499,10 @@ std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
   state->start_wall = state->clock->WallNow();
   state->start_steady = state->clock->SteadyNow();
   state->process_id = ObjectId::Generate();
-  state->host = options.host_port.empty() ? DefaultHost() : options.host_port;
+  {
+    MutexLock lock(&state->host_mu);
+    state->host = options.host_port.empty() ? DefaultHost() : options.host_port;
+  }
   state->log = std::make_unique<ServerLog>(options.log_sink);
   state->cursors = std::make_unique<CursorStore>(
       state->clock, absl::Milliseconds(options.cursor_timeout_millis),

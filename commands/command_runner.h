@@ -98,6 +98,11 @@ class CommandRunner {
   // for them). Run fails with ShutdownInProgress (91) afterwards.
   virtual absl::Status Close() = 0;
 
+  // The "host:port" replies name this server by (serverStatus.host,
+  // hostInfo, $collStats, $indexStats) from now on: the server calls it
+  // once it knows the port it listens on (--port 0 picks one).
+  virtual void SetHostPort(absl::string_view host_port) { (void)host_port; }
+
   // Tests: runs one TTL pass with wall time `now` in every open database
   // (Database::TEST_RunTtlPass), on the calling thread.
   virtual void TEST_RunTtlPasses(absl::Time now) { (void)now; }

@@ -65,6 +65,7 @@ absl::StatusOr<Value> DropDatabase(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {}));
   ctx.server->cursors->KillDatabase(ctx.db);
   ASSIGN_OR_RETURN(bool existed, ctx.server->databases->Drop(ctx.db));
+  ctx.server->op_stats.ForgetDatabase(ctx.db);
   if (!existed) return OkReply();
   return OkReply({{"dropped", Value::String(ctx.db)}});
 }

@@ -187,8 +187,31 @@ absl::StatusOr<Value> HostInfo(CommandContext& ctx) {
   });
 }
 
+// serverStatus.globalLock (src/mongo/db/stats/lock_server_status_section.
+// cpp): totalTime in microseconds since the start; the commands running now
+// as activeClients (writes as writers, the rest as readers). ttldb has no
+// global lock to queue on (writers of one collection wait on its engine's
+// writers' lock, inside the command), so currentQueue is 0.
+Value GlobalLock(ServerState* s, absl::Duration up) {
+  const int64_t readers = s->op_stats.active_readers.load();
+  const int64_t writers = s->op_stats.active_writers.load();
+  auto rw = [](int64_t r, int64_t w) {
+    return Value::MakeObject({
+        {"total", Value::Int32(static_cast<int32_t>(r + w))},
+        {"readers", Value::Int32(static_cast<int32_t>(r))},
+        {"writers", Value::Int32(static_cast<int32_t>(w))},
+    });
+  };
+  return Value::MakeObject({
+      {"totalTime", Value::Int64(absl::ToInt64Microseconds(up))},
+      {"currentQueue", rw(0, 0)},
+      {"activeClients", rw(readers, writers)},
+  });
+}
+
 // serverStatus (src/mongo/db/commands/server_status.cpp): the common
-// sections, plus metrics.ttl and metrics.cursor.
+// sections (host, connections, globalLock, opLatencies, opcounters), plus
+// metrics.ttl and metrics.cursor.
 absl::StatusOr<Value> ServerStatus(CommandContext& ctx) {
   ServerState* s = ctx.server;
   const absl::Duration up = s->clock->SteadyNow() - s->start_steady;
@@ -196,7 +219,7 @@ absl::StatusOr<Value> ServerStatus(CommandContext& ctx) {
   const int64_t timed_out = s->cursors->timed_out_count();
   const int64_t open = s->cursors->open_count();
   return OkReply({
-      {"host", Value::String(s->host)},
+      {"host", Value::String(s->Host())},
       {"version", Value::String(kMongoVersion)},
       {"process", Value::String("mongod")},
       {"service", Value::MakeArray({Value::String("shard")})},
@@ -213,6 +236,11 @@ absl::StatusOr<Value> ServerStatus(CommandContext& ctx) {
            {"totalCreated",
             Value::Int32(static_cast<int32_t>(s->connections_total.load()))},
        })},
+      {"globalLock", GlobalLock(s, up)},
+      {"opLatencies", s->op_stats.GlobalLatencies()},
+      {"opcounters", s->op_stats.OpCounters()},
+      // A standalone server applies no replicated operations.
+      {"opcountersRepl", OpStats().OpCounters()},
       {"metrics",
        Value::MakeObject({
            {"cursor", Value::MakeObject({

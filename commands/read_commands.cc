@@ -151,7 +151,7 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
   out.emplace_back("command", inner);
   out.emplace_back(
       "serverInfo",
-      Value::MakeObject({{"host", Value::String(ctx.server->host)},
+      Value::MakeObject({{"host", Value::String(ctx.server->Host())},
                          {"version", Value::String(kMongoVersion)}}));
   return OkReply(std::move(out));
 }

@@ -11,12 +11,14 @@
 
 #include "absl/time/time.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
 #include "commands/database_set.h"
 #include "commands/operation_registry.h"
 #include "commands/profiler.h"
 #include "commands/server_log.h"
+#include "commands/op_stats.h"
 #include "commands/user_store.h"
 #include "document/value.h"
 
@@ -35,7 +37,6 @@ struct ServerState {
   absl::Time start_steady;
   // hello's topologyVersion.processId: new for each runner.
   ObjectId process_id;
-  std::string host;  // "hostname:port" for serverStatus/hostInfo
   std::string root;  // the data directory ("" for a single database)
 
   // The commands running now (currentOp, killOp).
@@ -43,6 +44,18 @@ struct ServerState {
   // Profiling levels, slowms (profile) and the log (getLog).
   Profiler profiler;
   std::unique_ptr<ServerLog> log;  // never null
+  // "host:port" as serverStatus, hostInfo, explain and $collStats name
+  // this server; set again once the listening port is known
+  // (CommandRunner::SetHostPort).
+  std::string Host() const {
+    MutexLock lock(&host_mu);
+    return host;
+  }
+  mutable Mutex host_mu;
+  std::string host ABSL_GUARDED_BY(host_mu);
+
+  // opcounters, opLatencies, latencyStats, activeClients.
+  OpStats op_stats;
 
   // Counters (serverStatus.connections).
   std::atomic<int64_t> connections_current{0};

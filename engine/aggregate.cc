@@ -12,6 +12,7 @@
 #include "agg/pipeline.h"
 #include "base/clock.h"
 #include "base/status.h"
+#include "engine/coll_stats.h"
 #include "engine/collection.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
@@ -45,8 +46,11 @@ class EngineAccess : public agg::DatabaseAccess {
   using DatabaseNamedFn =
       std::function<absl::StatusOr<std::shared_ptr<Database>>(
           absl::string_view)>;
-  EngineAccess(Engine* engine, DatabaseNamedFn database_named)
-      : engine_(engine), database_named_(std::move(database_named)) {}
+  EngineAccess(Engine* engine, DatabaseNamedFn database_named,
+               StatsSource stats_source = {})
+      : engine_(engine),
+        database_named_(std::move(database_named)),
+        stats_source_(std::move(stats_source)) {}
 
   absl::StatusOr<std::unique_ptr<agg::DocStream>> Scan(
       absl::string_view coll, const agg::ScanRequest& r) override {
@@ -117,6 +121,14 @@ class EngineAccess : public agg::DatabaseAccess {
     }
     return dir;
   }
+  absl::StatusOr<Value> CollStats(absl::string_view coll,
+                                  const Value& request) override {
+    return CollStatsDocument(engine_, coll, request, stats_source_);
+  }
+  absl::StatusOr<std::vector<Value>> IndexStats(
+      absl::string_view coll) override {
+    return IndexStatsDocuments(engine_, coll, stats_source_);
+  }
   absl::StatusOr<agg::DatabaseAccess*> DatabaseNamed(
       absl::string_view name) override {
     auto it = others_.find(name);
@@ -148,6 +160,7 @@ class EngineAccess : public agg::DatabaseAccess {
 
   Engine* engine_;
   DatabaseNamedFn database_named_;
+  StatsSource stats_source_;
   std::map<std::string, Other, std::less<>> others_;
 };
 
@@ -189,7 +202,9 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
         absl::StrCat("invalid pipeline: ", spec.status().message()));
   }
   auto c = std::make_unique<AggregateCursor>();
-  c->access = std::make_unique<EngineAccess>(engine, options.database_named);
+  c->access = std::make_unique<EngineAccess>(
+      engine, options.database_named,
+      StatsSource{options.host, options.latency_stats});
   c->ctx.db = c->access.get();
   c->ctx.collection = coll;
   c->ctx.allow_disk_use = options.allow_disk_use;

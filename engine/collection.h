@@ -301,10 +301,30 @@ class Collection {
   // each with its key count and whether it is being reclaimed
   // (docs/reliability.md).
   absl::StatusOr<Value> Validate();
-  // {ns, count, size (bytes of stored documents), nindexes, indexNames}.
+  // MongoDB 8.0's storage statistics (collStats; $collStats' storageStats;
+  // src/mongo/db/stats/storage_stats.cpp): {size, count, avgObjSize (when
+  // count > 0), numOrphanDocs, storageSize, freeStorageSize, capped,
+  // nindexes, indexDetails, indexBuilds, totalIndexSize, indexSizes:
+  // {<name>: bytes, _id_ first}, totalSize, scaleFactor}, every size in
+  // bytes divided by `scale` (>= 1, else 51024; avgObjSize unscaled).
   // count and size are those of the documents stored (see
-  // EstimatedDocumentCount), expired ones not yet deleted included.
-  absl::StatusOr<Value> Stats();
+  // EstimatedDocumentCount), expired ones not yet deleted included, counted
+  // exactly; storageSize and the index sizes come from LevelDB's estimate
+  // of its table files and the exact bytes of the key ranges
+  // (engine/storage_sizes.h). Costs one read of the collection and of each
+  // index. A collection that does not exist: the zeros MongoDB replies.
+  absl::StatusOr<Value> Stats(int64_t scale = 1);
+  // MongoDB's $indexStats, one document per index in listIndexes order:
+  // {name, key, accesses: {ops, since}, spec}, plus building: true for an
+  // index being built. accesses.ops counts the queries (find, count,
+  // aggregate, update, delete, findAndModify) whose plan read the index
+  // since `since`: when the database was opened or the index created
+  // (counters are not persisted, as MongoDB's). Empty when the collection
+  // does not exist.
+  absl::StatusOr<std::vector<Value>> IndexStats();
+  // The number of queries run as a collection scan since the database was
+  // opened ($collStats' queryExecStats.collectionScans.total).
+  absl::StatusOr<int64_t> CollectionScans();
 
  private:
   Engine* const engine_;

@@ -96,8 +96,9 @@ class Database {
   // fsUsedSize, fsTotalSize, ok: 1}. `scale` (>= 1; MongoDB truncates a
   // fraction) divides every size; objects and dataSize count documents as
   // Collection::Stats does (expired ones not yet deleted included);
-  // storageSize and indexSize are LevelDB's approximate on-disk sizes of
-  // the documents' and the index entries' key ranges; db is `db_name`.
+  // storageSize and indexSize are the sums of the collections' storageSize
+  // and totalIndexSize in Collection::Stats (real bytes also while the
+  // data is still in LevelDB's memtable); db is `db_name`.
   // Errors: scale < 1: 51024 "BSON field 'scale' value must be >= 1,
   // actual value '<scale>'" (dbstats.idl's validator).
   absl::StatusOr<Value> Stats(int64_t scale = 1,

@@ -6,33 +6,14 @@
 #include "base/status.h"
 #include "engine/database.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
-#include "index/key_codec.h"
-#include "leveldb/db.h"
+#include "engine/storage_sizes.h"
 
 namespace ttldb {
-namespace {
-
-// LevelDB's estimate of the bytes on disk for keys in [begin, end).
-int64_t ApproximateSize(leveldb::DB* db, const std::string& begin,
-                        const std::string& end) {
-  leveldb::Range range(begin, end);
-  uint64_t size = 0;
-  db->GetApproximateSizes(&range, 1, &size);
-  return static_cast<int64_t>(size);
-}
-
-}  // namespace
 
 absl::StatusOr<Value> Database::Stats(int64_t scale,
                                       absl::string_view db_name) {
   RETURN_IF_ERROR(engine_->CheckOpen());
-  if (scale < 1) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field 'scale' value must be >= 1, "
-                                   "actual value '",
-                                   scale, "'"));
-  }
+  RETURN_IF_ERROR(CheckStatsScale(scale));
   ASSIGN_OR_RETURN(std::vector<std::string> names,
                    engine_->ListCollectionNames());
   int64_t objects = 0, data_size = 0, storage_size = 0, indexes = 0,
@@ -42,15 +23,13 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
     std::shared_ptr<const CollectionState> state = engine_->GetState(name);
     if (state == nullptr) continue;  // dropped meanwhile
     ++collections;
-    ASSIGN_OR_RETURN(Value stats, collection(name).Stats());
-    objects += stats.Get("count")->int64_value();
-    data_size += stats.Get("size")->int64_value();
-    indexes += static_cast<int64_t>(state->indexes.size()) + 1;  // and _id_
-    const uint32_t id = state->info.id();
-    storage_size += ApproximateSize(engine_->db(), DocumentPrefix(id),
-                                    KeyPrefixEnd(DocumentPrefix(id)));
-    index_size += ApproximateSize(engine_->db(), CollectionIndexPrefix(id),
-                                  KeyPrefixEnd(CollectionIndexPrefix(id)));
+    // The sizes collStats reports (engine/storage_sizes.h), summed.
+    ASSIGN_OR_RETURN(StorageSizes sizes, MeasureCollection(engine_.get(), *state));
+    objects += sizes.count;
+    data_size += sizes.data_size;
+    storage_size += sizes.storage_size;
+    indexes += static_cast<int64_t>(sizes.index_sizes.size());
+    index_size += sizes.total_index_size();
   }
   double fs_used = 0, fs_total = 0;
   struct statvfs fs;

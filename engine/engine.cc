@@ -110,7 +110,8 @@ void Engine::Log(LogLevel level, absl::string_view message) const {
 Engine::Engine(std::string path, const Options& options)
     : path_(std::move(path)),
       options_(options),
-      clock_(options.clock != nullptr ? options.clock : Clock::Real()) {
+      clock_(options.clock != nullptr ? options.clock : Clock::Real()),
+      index_usage_(clock_) {
   if (options.doc_cache_bytes > 0) {
     doc_cache_ = std::make_unique<DocCache>(options.doc_cache_bytes);
   }
@@ -747,7 +748,14 @@ Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(SaveMetaLocked(&batch));
   auto state = CommitCatalogLocked(info, &batch);
-  if (!state.ok()) meta_.set_next_collection_id(info.id());
+  if (!state.ok()) {
+    meta_.set_next_collection_id(info.id());
+    return state;
+  }
+  index_usage_.Reset(info.id(), kIdIndexId);
+  for (const proto::IndexSpec& spec : info.indexes()) {
+    index_usage_.Reset(info.id(), spec.id());
+  }
   return state;
 }
 

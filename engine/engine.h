@@ -29,6 +29,7 @@
 #include "engine/doc_cache.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/index_build.h"
+#include "engine/index_usage.h"
 #include "engine/leading_entries.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
@@ -88,6 +89,11 @@ struct CollectionState {
 DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
                             absl::string_view key_part);
 
+// An index as listIndexes lists it (engine/index_ops.cc), and the _id_
+// index's spec.
+Value ListedSpec(const proto::IndexSpec& index);
+Value IdIndexSpec();
+
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);
 
@@ -113,6 +119,8 @@ class Engine : public TtlStore {
   // Every cursor handed out goes through here, so Close can end them
   // before LevelDB closes (engine/live_cursors.h).
   LiveCursors* live_cursors() { return live_cursors_.get(); }
+  // $indexStats' and $collStats' usage counters (engine/index_usage.h).
+  IndexUsage& index_usage() { return index_usage_; }
 
   // ---- Catalog -------------------------------------------------------------
   // The current state of a collection, or nullptr if it does not exist.
@@ -548,6 +556,7 @@ class Engine : public TtlStore {
   // Parsed documents (nullptr when Options::doc_cache_bytes is 0). Writers
   // bracket each commit with BeginWrite/EndWrite of the document keys.
   std::unique_ptr<DocCache> doc_cache_;
+  IndexUsage index_usage_;
 
   // Protected by write_mu_.
   proto::DatabaseMeta meta_ ABSL_GUARDED_BY(write_mu_);

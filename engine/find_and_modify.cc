@@ -123,6 +123,7 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
                      PlanQuery(*state, filter, sort, query.hint));
     if (plan.kind == QueryPlan::Kind::kIdLookup &&
         (sort == nullptr || plan.ids.size() <= 1)) {
+      RecordPlanUse(engine, *state, plan);  // ExecuteQuery records its own
       // By _id: under the lock the latest committed documents are what a
       // snapshot would hold, so they are read through the document cache
       // (a snapshot read parses the stored JSON every time).

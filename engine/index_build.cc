@@ -471,7 +471,9 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   *info.add_indexes() = spec;
   index_builds_.erase(prefix);
   leveldb::WriteBatch batch;
-  return CommitCatalogLocked(info, &batch).status();
+  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
+  index_usage_.Reset(coll_id, index_id);
+  return absl::OkStatus();
 }
 
 absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {

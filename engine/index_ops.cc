@@ -546,23 +546,29 @@ absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
   std::vector<Value> out;
   auto state = engine_->GetState(name_);
   if (state == nullptr) return out;
-  out.push_back(Value::MakeObject(
+  out.push_back(IdIndexSpec());
+  for (const auto& idx : state->indexes) out.push_back(ListedSpec(idx->spec));
+  return out;
+}
+
+Value ListedSpec(const proto::IndexSpec& index) {
+  Value spec = IndexSpecToValue(index);
+  // An invalid stored expireAfterSeconds is listed as 2147483647, as
+  // MongoDB's listIndexes repairs it (index_key_validate::repairIndexSpec),
+  // so that the listed spec (and an export of it) can be created again.
+  if (index.has_expire_after_seconds() &&
+      !IsValidStoredExpireAfterSeconds(index.expire_after_seconds())) {
+    spec.Set("expireAfterSeconds",
+             Value::Int32(kExpireAfterSecondsForInactiveTtlIndex));
+  }
+  return spec;
+}
+
+Value IdIndexSpec() {
+  return Value::MakeObject(
       {Field("v", Value::Int32(2)),
        Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
-       Field("name", Value::String("_id_"))}));
-  for (const auto& idx : state->indexes) {
-    Value spec = IndexSpecToValue(idx->spec);
-    // An invalid stored expireAfterSeconds is listed as 2147483647, as
-    // MongoDB's listIndexes repairs it (index_key_validate::repairIndexSpec),
-    // so that the listed spec (and an export of it) can be created again.
-    if (idx->spec.has_expire_after_seconds() &&
-        !IsValidStoredExpireAfterSeconds(idx->spec.expire_after_seconds())) {
-      spec.Set("expireAfterSeconds",
-               Value::Int32(kExpireAfterSecondsForInactiveTtlIndex));
-    }
-    out.push_back(std::move(spec));
-  }
-  return out;
+       Field("name", Value::String("_id_"))});
 }
 
 absl::StatusOr<Value> Collection::CollMod(const DocArg& command) {

@@ -28,6 +28,22 @@ namespace ttldb {
 void CountKeyExamined();
 void CountDocExamined();
 
+void RecordPlanUse(Engine* engine, const CollectionState& state,
+                   const QueryPlan& plan) {
+  IndexUsage& usage = engine->index_usage();
+  switch (plan.kind) {
+    case QueryPlan::Kind::kCollectionScan:
+      usage.RecordCollectionScan(state.info.id());
+      break;
+    case QueryPlan::Kind::kIdLookup:
+      usage.RecordAccess(state.info.id(), kIdIndexId);
+      break;
+    case QueryPlan::Kind::kIndexScan:
+      usage.RecordAccess(state.info.id(), plan.index->spec.id());
+      break;
+  }
+}
+
 absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
                                     const Filter& filter, const SortSpec* sort,
                                     const planner::Hint& hint) {
@@ -529,6 +545,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
   ASSIGN_OR_RETURN(QueryPlan plan,
                    PlanQuery(*state, query.filter, sort, query.hint));
+  if (stats == nullptr) RecordPlanUse(engine, *state, plan);
   SkipExpiredEntries(*engine, now, &plan);
   // Between planning and the cursor's snapshot: a write here may make the
   // planned index multikey (tests force it).
@@ -570,6 +587,7 @@ absl::StatusOr<std::vector<std::string>> MatchingIds(
                    PlanQuery(*state, filter, nullptr, planner::Hint()));
   if (plan.kind == QueryPlan::Kind::kIdLookup &&
       (limit == 0 || static_cast<int64_t>(plan.ids.size()) <= limit)) {
+    RecordPlanUse(engine, *state, plan);
     return std::move(plan.ids);
   }
   Query q{};

@@ -57,6 +57,12 @@ struct QueryPlan {
   Value skipped_expired_bounds;
 };
 
+// Counts the plan's use of its index, or its collection scan, in the
+// engine's IndexUsage ($indexStats, $collStats' queryExecStats). Every
+// query that runs a plan calls it once; explain does not.
+void RecordPlanUse(Engine* engine, const CollectionState& state,
+                   const QueryPlan& plan);
+
 // Chooses a plan for `filter` (and `sort`, if any) with
 // planner::ChoosePlan. A hint names an index that must be used (BadValue if
 // it does not exist).
@@ -97,7 +103,10 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
 
 // Runs `query` over `state` (nullptr: a collection that does not exist, so
 // nothing matches) at wall time `now` (for hiding expired documents). The
-// cursor owns a LevelDB snapshot. `stats` (optional) must outlive it.
+// cursor owns a LevelDB snapshot. `stats` (optional) must outlive it; only
+// explain asks for them, and its run is not counted as a use of the plan's
+// index (RecordPlanUse), as MongoDB's explain does not count in
+// $indexStats.
 absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
     Engine* engine, std::shared_ptr<const CollectionState> state, Query query,
     absl::Time now, ExecStats* stats = nullptr);

@@ -61,6 +61,15 @@ struct AggregateOptions {
   // NotImplemented (a Database alone does not know the other databases).
   std::function<absl::StatusOr<std::shared_ptr<Database>>(absl::string_view)>
       database_named;
+  // $collStats and $indexStats name the server they ran on: "host:port"
+  // (empty: this machine's hostname).
+  std::string host;
+  // $collStats' latencyStats of this collection: {reads, writes, commands,
+  // transactions: {[histogram: [{micros, count}, ...],] latency, ops}}, as
+  // the caller measured them (the server's command layer does; histogram
+  // only when `histograms`). Unset: every counter 0 (the engine alone does
+  // not time operations).
+  std::function<Value(bool histograms)> latency_stats;
 };
 
 struct UpdateOptions {

@@ -1,5 +1,5 @@
-// Collection::Validate and Collection::Stats: a full consistency check of
-// documents against index entries, and size counters.
+// Collection::Validate and EstimatedDocumentCount: a full consistency check
+// of documents against index entries, and the number of documents stored.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -14,6 +14,7 @@
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "engine/storage_sizes.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
@@ -235,62 +236,14 @@ absl::StatusOr<Value> Collection::Validate() {
   });
 }
 
-namespace {
-
-// The documents stored in a collection (expired ones not yet deleted
-// included) and their bytes: what Stats() and EstimatedDocumentCount()
-// report, so that the two always agree.
-absl::Status CountStored(Engine* engine, const CollectionState& state,
-                         const std::string& name, int64_t* count,
-                         int64_t* size) {
-  *count = 0;
-  *size = 0;
-  std::unique_ptr<leveldb::Iterator> it(
-      engine->db()->NewIterator(VerifiedRead()));
-  for (it->Seek(state.doc_prefix);
-       it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
-    ++*count;
-    *size += it->value().size();
-  }
-  if (!it->status().ok()) {
-    return ReadFailure(it->status(), absl::StrCat("collection '", name, "'"));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
-  int64_t count = 0, size = 0;
-  if (state != nullptr) {
-    RETURN_IF_ERROR(CountStored(engine_, *state, name_, &count, &size));
-  }
-  return count;
-}
-
-absl::StatusOr<Value> Collection::Stats() {
-  RETURN_IF_ERROR(engine_->CheckCollection(name_));
-  auto state = engine_->GetState(name_);
-  int64_t count = 0, size = 0;
-  Value::Array names;
-  if (state != nullptr) {
-    names.push_back(Value::String("_id_"));
-    for (const auto& idx : state->indexes) {
-      names.push_back(Value::String(idx->spec.name()));
-    }
-    RETURN_IF_ERROR(CountStored(engine_, *state, name_, &count, &size));
-  }
-  return Value::MakeObject({
-      Field("ns", Value::String(name_)),
-      Field("count", Value::Int64(count)),
-      Field("size", Value::Int64(size)),
-      Field("avgObjSize", Value::Int64(count ? size / count : 0)),
-      Field("nindexes", Value::Int32(names.size())),
-      Field("indexNames", Value::MakeArray(std::move(names))),
-      Field("ok", Value::Int32(1)),
-  });
+  if (state == nullptr) return 0;
+  // The documents stored, expired ones not yet deleted included: what
+  // Stats()["count"] reports too, so that the two always agree.
+  ASSIGN_OR_RETURN(RangeBytes docs, CountRange(engine_, state->doc_prefix));
+  return docs.entries;
 }
 
 }  // namespace ttldb

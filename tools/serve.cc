@@ -149,8 +149,7 @@ int RunServe(int argc, char** argv) {
   }
   ro.argv = {"ttldb", "serve"};
   for (int i = 0; i < argc; ++i) ro.argv.push_back(argv[i]);
-  // With --port 0 the port is known only once bound; the runner then
-  // reports its default.
+  // With --port 0 the port is known only once bound: SetHostPort below.
   if (so.port != 0) ro.host_port = absl::StrCat(so.bind_ip, ":", so.port);
   // The server log's lines ("Slow query", ...) on stderr, one write each
   // (stdio locks the stream), as mongod writes its log unless --quiet.
@@ -191,6 +190,8 @@ int RunServe(int argc, char** argv) {
       std::cerr << "ttldb serve: listening on " << so.unix_socket << "\n";
     }
   }
+  // Replies name the port listened on, the chosen one under --port 0.
+  (*runner)->SetHostPort(absl::StrCat(so.bind_ip, ":", (*srv)->port()));
   // Always printed: tests and scripts read the port from it.
   std::cerr << "ttldb serve: listening on " << so.bind_ip << ":"
             << (*srv)->port() << std::endl;

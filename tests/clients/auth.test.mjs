@@ -10,13 +10,10 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { startServer, TTLDB_BIN } from './harness.mjs';
+import { runMongosh, startServer, TTLDB_BIN } from './harness.mjs';
 
-const MONGOSH = join(dirname(fileURLToPath(import.meta.url)),
-                     'node_modules', '.bin', 'mongosh');
 const QUICK = { serverSelectionTimeoutMS: 3000 };
 let server;
 let certs;
@@ -47,20 +44,7 @@ function makeCertificates() {
            client: join(dir, 'client.pem') };
 }
 
-function mongosh(args, input) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(MONGOSH, [...args, '--quiet'],
-                        { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1',
-                                 NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(input);
-  });
-}
+const mongosh = runMongosh;
 
 async function withClient(uri, options, fn) {
   const client = new MongoClient(uri, { ...QUICK, ...options });

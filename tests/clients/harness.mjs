@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
@@ -45,5 +46,25 @@ export function startServer(args = [], dir = undefined) {
     });
     exited.then((code) => reject(new Error(
       `ttldb serve exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+// The real mongosh of tests/clients/node_modules, run with `args` (--quiet
+// added) and `input` typed on its standard input; resolves to
+// {code, out, err}.
+export const MONGOSH = join(dirname(fileURLToPath(import.meta.url)),
+                            'node_modules', '.bin', 'mongosh');
+export function runMongosh(args, input = '') {
+  return new Promise((resolve, reject) => {
+    const child = spawn(MONGOSH, [...args, '--quiet'],
+                        { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1',
+                                 NO_COLOR: '1' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => { out += c; });
+    child.stderr.on('data', (c) => { err += c; });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out, err }));
+    child.stdin.end(input);
   });
 }

@@ -5,13 +5,8 @@
 // by Setting TTL" (docs/manual/tutorial/expire-data), typed verbatim.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from './harness.mjs';
+import { runMongosh, startServer } from './harness.mjs';
 
-const MONGOSH = join(dirname(fileURLToPath(import.meta.url)),
-                     'node_modules', '.bin', 'mongosh');
 let server;
 
 before(async () => {
@@ -25,18 +20,7 @@ after(async () => {
 // Runs mongosh on `db` with `input` typed on its standard input; resolves
 // to {code, out, err}.
 function mongosh(db, input, extra = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(MONGOSH, [`${server.uri}${db}`, '--quiet', ...extra],
-                        { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1',
-                                 NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(input);
-  });
+  return runMongosh([`${server.uri}${db}`, ...extra], input);
 }
 
 test('the TTL tutorial, typed verbatim', async () => {
