@@ -110,6 +110,22 @@ absl::string_view MongoCodeName(int code) {
       return "Location40414";
     case kIDLUnknownField:
       return "Location40415";
+    case kIDLDuplicateField:
+      return "Location40413";
+    case kOverflow:
+      return "Overflow";
+    case kInvalidIdField:
+      return "InvalidIdField";
+    case kOutOfDiskSpace:
+      return "OutOfDiskSpace";
+    case kTooManyFilesOpen:
+      return "TooManyFilesOpen";
+    case kAwaitableHelloArguments:
+      return "Location31368";
+    case kNegativeMaxAwaitTime:
+      return "Location31373";
+    case kNegativeTopologyCounter:
+      return "Location51758";
     case 51024:  // a negative limit/skip/batchSize in find
       return "Location51024";
     // Assertion codes without an entry in MongoDB's error_codes.yml travel

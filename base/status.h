@@ -66,8 +66,17 @@ enum MongoCode : int {
   kNotImplemented = 238,
   kAPIVersionError = 322,
   kDatabaseDifferCase = 13297,
-  kIDLFailedToParse = 40414,  // a required field is missing
-  kIDLUnknownField = 40415,   // a field the command does not know
+  kIDLFailedToParse = 40414,   // a required field is missing
+  kIDLUnknownField = 40415,    // a field the command does not know
+  kIDLDuplicateField = 40413,  // a command field given twice
+  kOverflow = 15,
+  kInvalidIdField = 53,
+  kOutOfDiskSpace = 14031,
+  kTooManyFilesOpen = 264,
+  // hello's awaitable arguments (replication_info.cpp's uassert codes).
+  kAwaitableHelloArguments = 31368,
+  kNegativeMaxAwaitTime = 31373,
+  kNegativeTopologyCounter = 51758,
 };
 
 // The MongoDB code name for a code ("IndexOptionsConflict"), or "" if unknown.

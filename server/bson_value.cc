@@ -14,7 +14,6 @@ namespace server {
 namespace {
 
 constexpr int kInvalidBson = 22;
-constexpr int kOverflow = 15;
 constexpr int kBsonObjectTooLarge = 10334;
 
 absl::Status InvalidBson(absl::string_view why) {

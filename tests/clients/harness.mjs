@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
-// Resolves to {port, uri, dir, stop()} once the server listens. `args` are
+// Resolves to {port, uri, dir, pid, stop()} once the server listens. `args` are
 // extra `ttldb serve` flags; `dir` reuses a data directory. stop() sends
 // SIGTERM and resolves to the exit code (0 after a clean shutdown); it also
 // removes the directory unless `{keep: true}` is passed.
@@ -32,6 +32,7 @@ export function startServer(args = [], dir = undefined) {
         resolve({
           port,
           dir,
+          pid: child.pid,
           uri: `mongodb://127.0.0.1:${port}/`,
           stderr: () => stderr,
           async stop({ keep = false } = {}) {
