@@ -351,6 +351,34 @@ TEST_F(CrudTest, CursorsPerConnectionBounded) {
             "1.0");
 }
 
+// Issue 28 item 14 (review L3): a command field given twice is 40413, as
+// MongoDB's IDL parsers refuse it (idl_parser.cpp throwDuplicateField);
+// a document with two _id fields is 2 BadValue "can't have multiple _id
+// fields in one document" (insert.cpp fixDocumentForInsert), nothing
+// stored. JSON cannot carry a repeated name, so the Values are built here.
+TEST_F(CrudTest, DuplicateFieldNames) {
+  Value twice = Value::MakeObject(
+      {{"find", Value::String("c")},
+       {"filter", Value::MakeObject({{"a", Value::Int32(1)}})},
+       {"filter", Value::MakeObject({{"a", Value::Int32(2)}})}});
+  Value r = runner_->Run(conn_.get(), "test", twice);
+  EXPECT_EQ(ToJson(*r.Get("code")), "40413") << ToJson(r);
+  EXPECT_EQ(r.Get("errmsg")->string_value(),
+            "BSON field 'find.filter' is a duplicate field");
+  Value doc = Value::MakeObject({{"_id", Value::Int32(1)},
+                                 {"_id", Value::Int32(2)},
+                                 {"a", Value::Int32(1)}});
+  Value insert = Value::MakeObject(
+      {{"insert", Value::String("c")}, {"documents", Value::MakeArray({doc})}});
+  r = runner_->Run(conn_.get(), "test", insert);
+  EXPECT_EQ(ToJson(*r.Get("n")), "0") << ToJson(r);
+  const Value& error = r.Get("writeErrors")->array_items()[0];
+  EXPECT_EQ(ToJson(*error.Get("code")), "2");
+  EXPECT_EQ(error.Get("errmsg")->string_value(),
+            "can't have multiple _id fields in one document");
+  EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":0,"ok":1.0})");
+}
+
 // Issue 28 item 12: a server-wide bound as well, so that many connections
 // cannot hold unbounded cursors; killing or exhausting one frees a place.
 // (mongod has no such bound; the code is the per-connection one's.)

@@ -1,6 +1,7 @@
 // Starts `ttldb serve` on a free port over a fresh temporary directory, for
 // the client tests. TTLDB_BIN names the binary (scripts/client_tests.sh
 // sets it to Bazel's build of //tools:ttldb).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,5 +47,16 @@ export function startServer(args = [], dir = undefined) {
     });
     exited.then((code) => reject(new Error(
       `ttldb serve exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+// Asserts that `promise` rejects with a server error of `code` whose message
+// matches `message` (a RegExp, optional).
+export function rejectsWithCode(promise, code, message) {
+  return assert.rejects(promise, (e) => {
+    assert.equal(e?.constructor?.name, 'MongoServerError', String(e));
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
   });
 }

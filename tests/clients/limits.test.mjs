@@ -7,8 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { MongoClient, MongoServerError, BSON } from 'mongodb';
-import { startServer } from './harness.mjs';
+import { MongoClient, BSON } from 'mongodb';
+import { startServer, rejectsWithCode } from './harness.mjs';
 
 let server;
 let client;
@@ -24,20 +24,12 @@ after(async () => {
   if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
 });
 
-function rejectsWith(promise, code, message) {
-  return assert.rejects(promise, (e) => {
-    assert.ok(e instanceof MongoServerError, String(e));
-    assert.equal(e.code, code, e.message);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 test('databases beyond --max-databases are 264 TooManyFilesOpen', async () => {
   for (const name of ['d1', 'd2', 'd3']) {
     await client.db(name).collection('c').insertOne({ _id: 1 });
   }
-  await rejectsWith(client.db('d4').collection('c').insertOne({ _id: 1 }), 264,
+  await rejectsWithCode(client.db('d4').collection('c').insertOne({ _id: 1 }), 264,
                     /cannot create database 'd4': 3 databases exist.*--max-databases 3/);
   const names = (await client.db('admin').admin().listDatabases()).databases
     .map((d) => d.name).sort();
@@ -60,7 +52,7 @@ test('cursors beyond --max-cursors are refused; closing frees them', async () =>
     assert.notEqual(r.cursor.id.toString(), '0');
     open.push(r.cursor.id);
   }
-  await rejectsWith(client.db('d1').command({ find: 'c', batchSize: 1 }), 2,
+  await rejectsWithCode(client.db('d1').command({ find: 'c', batchSize: 1 }), 2,
                     /too many open cursors on this server \(limit 4\)/);
   // getMore still finds a cursor by id; killCursors frees a place.
   const more = await client.db('d1').command({ getMore: open[0], collection: 'c', batchSize: 1 });
