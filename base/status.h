@@ -28,6 +28,11 @@ enum MongoCode : int {
   kUserAlreadyExists = 51003,  // createUser of an existing user
   kIDLFailedToParse = 40414,   // a required field is missing
   kIDLUnknownField = 40415,    // a field the command does not know
+  kIDLDuplicateField = 40413,  // a command field given twice
+  // hello's awaitable arguments (replication_info.cpp's uassert codes).
+  kAwaitableHelloArguments = 31368,
+  kNegativeMaxAwaitTime = 31373,
+  kNegativeTopologyCounter = 51758,
   // MongoDB reports too many indexes as CannotCreateIndex.
   kTooManyIndexes = kCannotCreateIndex,
 };

@@ -31,6 +31,7 @@ set(TTLDB_SOURCES
   base/clock.cc
   base/op_deadline.cc
   base/status.cc
+  base/start_thread.cc
   base/sync_point.cc
   document/bson_size.cc
   document/compare.cc
@@ -69,6 +70,7 @@ set(TTLDB_SOURCES
   engine/read_document.cc
   engine/read_only_env.cc
   engine/read_options.cc
+  engine/storage_error.cc
   engine/reclaimer.cc
   engine/repair.cc
   engine/touch_text.cc

@@ -67,6 +67,14 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   o.let = std::move(let);
+  // Typed as aggregate.idl types them (hint: indexHint, collation: object),
+  // even where ttldb has no use for the value.
+  ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));
+  if (const Value* hint = Arg(ctx, "hint");
+      hint != nullptr && !hint->is_null() && !hint->is_string() &&
+      !hint->is_object()) {
+    return WrongTypes("aggregate.hint", *hint, "[string, object]");
+  }
   o.database_named = [server = ctx.server](absl::string_view name) {
     return OutputDatabase(server, name);
   };

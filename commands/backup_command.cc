@@ -11,6 +11,7 @@
 // itself, which `ttldb --db backupDir` opens. backupDir is on the server's
 // machine, must be absolute, and must not exist or be empty (nothing is
 // written otherwise).
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -44,6 +45,22 @@ absl::StatusOr<Value> CreateBackup(CommandContext& ctx) {
         absl::StrCat("backupDir must be an absolute path: '", dest, "'"));
   }
   std::error_code ec;
+  if (!ctx.server->root.empty()) {
+    // A backup inside the served root would be served as a database, and
+    // the next backup would copy it into itself: refused (the paths are
+    // compared resolved, so "R/../R/snap" and symbolic links count too).
+    const fs::path root = fs::weakly_canonical(ctx.server->root, ec);
+    const fs::path to = fs::weakly_canonical(dest, ec);
+    const auto [r, t] =
+        std::mismatch(root.begin(), root.end(), to.begin(), to.end());
+    if (!ec && r == root.end()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("backupDir must be outside the server's data "
+                       "directory '",
+                       ctx.server->root, "': '", dest, "'"));
+    }
+  }
   if (fs::exists(dest, ec) && !fs::is_empty(dest, ec)) {
     return MongoError(absl::StatusCode::kAlreadyExists, kInvalidOptions,
                       absl::StrCat("backupDir is not empty: '", dest, "'"));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 
@@ -95,6 +96,20 @@ absl::Status CheckFields(const CommandContext& ctx,
     bool ok = false;
     for (absl::string_view k : known) ok = ok || f == k;
     if (!ok) return UnknownField(absl::StrCat(ctx.name, ".", f));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckNoDuplicateFields(const CommandContext& ctx) {
+  const auto& fields = ctx.cmd.object_fields();
+  absl::flat_hash_set<absl::string_view> seen;
+  seen.reserve(fields.size());
+  for (const auto& field : fields) {
+    if (!seen.insert(field.first).second) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kIDLDuplicateField,
+                        absl::StrCat("BSON field '", ctx.name, ".", field.first,
+                                     "' is a duplicate field"));
+    }
   }
   return absl::OkStatus();
 }

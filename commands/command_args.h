@@ -33,6 +33,11 @@ bool IsGenericArgument(absl::string_view field);
 absl::Status CheckFields(const CommandContext& ctx,
                          std::initializer_list<absl::string_view> known);
 
+// 40413 "BSON field '<command>.<field>' is a duplicate field" for the first
+// top-level field given twice (MongoDB's IDL parsers,
+// IDLParserContext::throwDuplicateField).
+absl::Status CheckNoDuplicateFields(const CommandContext& ctx);
+
 // The collection the command names ({find: "c"}): 73 InvalidNamespace
 // "collection name has invalid type <type>" for a non-string, "Invalid
 // namespace specified '<db>.'" for "".

@@ -435,6 +435,7 @@ class Runner : public CommandRunner {
   }
 
   absl::StatusOr<Value> RunSpec(const CommandSpec& spec, CommandContext& ctx) {
+    RETURN_IF_ERROR(CheckNoDuplicateFields(ctx));
     RETURN_IF_ERROR(ValidateDatabaseName(ctx.db));
     if (spec.admin_only && ctx.db != "admin") {
       return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
@@ -506,7 +507,7 @@ std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
   state->log = std::make_unique<ServerLog>(options.log_sink);
   state->cursors = std::make_unique<CursorStore>(
       state->clock, absl::Milliseconds(options.cursor_timeout_millis),
-      options.max_cursors_per_connection);
+      options.max_cursors_per_connection, options.max_cursors);
   return state;
 }
 
@@ -515,8 +516,9 @@ std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
 absl::StatusOr<std::unique_ptr<CommandRunner>> CommandRunner::Open(
     absl::string_view root, const RunnerOptions& options) {
   std::shared_ptr<ServerState> state = NewState(options);
-  ASSIGN_OR_RETURN(state->databases,
-                   DatabaseSet::Open(root, options.database_options));
+  ASSIGN_OR_RETURN(
+      state->databases,
+      DatabaseSet::Open(root, options.database_options, options.max_databases));
   state->root = std::string(root);
   ASSIGN_OR_RETURN(state->users,
                    UserStore::Open(absl::StrCat(root, "/system.users")));

@@ -47,6 +47,12 @@ struct RunnerOptions {
   int64_t cursor_timeout_millis = 10 * 60 * 1000;
   // Open cursors one connection may hold; beyond it find/aggregate fail.
   int max_cursors_per_connection = 1000;
+  // Open cursors on the whole server: with the per-connection bound alone,
+  // 1,000 connections could hold a million. Beyond it find/aggregate fail.
+  int64_t max_cursors = 100000;
+  // Databases that may exist under the root (DatabaseSet::Open); creating
+  // one more fails with 264 TooManyFilesOpen.
+  int max_databases = 1000;
   // "host:port" as serverStatus.host, hostInfo and whatsmyuri report this
   // server ("" : the machine's hostname and 27017).
   std::string host_port;

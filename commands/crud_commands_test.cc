@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
@@ -348,6 +349,100 @@ TEST_F(CrudTest, CursorsPerConnectionBounded) {
   EXPECT_EQ(ToJson(*Run("test", R"({"find": "c", "batchSize": 1})", other.get())
                         .Get("ok")),
             "1.0");
+}
+
+// Issue 28 item 14 (review L3): a command field given twice is 40413, as
+// MongoDB's IDL parsers refuse it (idl_parser.cpp throwDuplicateField);
+// a document with two _id fields is 2 BadValue "can't have multiple _id
+// fields in one document" (insert.cpp fixDocumentForInsert), nothing
+// stored. JSON cannot carry a repeated name, so the Values are built here.
+TEST_F(CrudTest, DuplicateFieldNames) {
+  Value twice = Value::MakeObject(
+      {{"find", Value::String("c")},
+       {"filter", Value::MakeObject({{"a", Value::Int32(1)}})},
+       {"filter", Value::MakeObject({{"a", Value::Int32(2)}})}});
+  Value r = runner_->Run(conn_.get(), "test", twice);
+  EXPECT_EQ(ToJson(*r.Get("code")), "40413") << ToJson(r);
+  EXPECT_EQ(r.Get("errmsg")->string_value(),
+            "BSON field 'find.filter' is a duplicate field");
+  Value doc = Value::MakeObject({{"_id", Value::Int32(1)},
+                                 {"_id", Value::Int32(2)},
+                                 {"a", Value::Int32(1)}});
+  Value insert = Value::MakeObject(
+      {{"insert", Value::String("c")}, {"documents", Value::MakeArray({doc})}});
+  r = runner_->Run(conn_.get(), "test", insert);
+  EXPECT_EQ(ToJson(*r.Get("n")), "0") << ToJson(r);
+  const Value& error = r.Get("writeErrors")->array_items()[0];
+  EXPECT_EQ(ToJson(*error.Get("code")), "2");
+  EXPECT_EQ(error.Get("errmsg")->string_value(),
+            "can't have multiple _id fields in one document");
+  EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":0,"ok":1.0})");
+}
+
+// Issue 28 item 12: a server-wide bound as well, so that many connections
+// cannot hold unbounded cursors; killing or exhausting one frees a place.
+// (mongod has no such bound; the code is the per-connection one's.)
+TEST_F(CrudTest, CursorsBoundedServerWide) {
+  runner_->Close().IgnoreError();
+  options_.max_cursors = 3;
+  Open();
+  Run("test", R"({"insert": "c", "documents": [{}, {}, {}]})");
+  auto a = runner_->NewConnection();
+  auto b = runner_->NewConnection();
+  std::vector<int64_t> ids;
+  for (auto* conn : {a.get(), a.get(), b.get()}) {
+    ids.push_back(Run("test", R"({"find": "c", "batchSize": 1})", conn)
+                      .Get("cursor")
+                      ->Get("id")
+                      ->int64_value());
+    EXPECT_NE(ids.back(), 0);
+  }
+  Value refused = Run("test", R"({"find": "c", "batchSize": 1})", b.get());
+  EXPECT_EQ(ToJson(*refused.Get("ok")), "0.0");
+  EXPECT_EQ(ToJson(*refused.Get("code")), "2");
+  EXPECT_TRUE(absl::StrContains(refused.Get("errmsg")->string_value(),
+                                "too many open cursors on this server"));
+  // Closing a connection frees its cursors' places.
+  a.reset();
+  EXPECT_EQ(
+      ToJson(
+          *Run("test", R"({"find": "c", "batchSize": 1})", b.get()).Get("ok")),
+      "1.0");
+  // getMore on the surviving cursor still finds it by id.
+  Value more = Run("test",
+                   absl::StrCat(R"({"getMore": {"$numberLong": ")", ids[2],
+                                R"("}, "collection": "c"})"),
+                   b.get());
+  EXPECT_EQ(ToJson(*more.Get("ok")), "1.0") << ToJson(more);
+}
+
+// Issue 28 item 13 (review L8): each database costs threads and file
+// descriptors, so their number is bounded; the one too many is 264
+// TooManyFilesOpen and creates nothing, existing ones keep working, and a
+// drop makes room.
+TEST_F(CrudTest, DatabasesBounded) {
+  runner_->Close().IgnoreError();
+  options_.max_databases = 2;
+  Open();
+  EXPECT_EQ(
+      ToJson(*Run("a", R"({"insert": "c", "documents": [{}]})").Get("ok")),
+      "1.0");
+  EXPECT_EQ(
+      ToJson(*Run("b", R"({"insert": "c", "documents": [{}]})").Get("ok")),
+      "1.0");
+  Value refused = Run("x", R"({"insert": "c", "documents": [{}]})");
+  EXPECT_EQ(ToJson(*refused.Get("code")), "264") << ToJson(refused);
+  EXPECT_EQ(refused.Get("codeName")->string_value(), "TooManyFilesOpen");
+  EXPECT_TRUE(absl::StrContains(refused.Get("errmsg")->string_value(),
+                                "--max-databases 2"));
+  Value list = Run("admin", R"({"listDatabases": 1, "nameOnly": true})");
+  EXPECT_EQ(ToJson(*list.Get("databases")), R"([{"name":"a"},{"name":"b"}])");
+  EXPECT_EQ(ToJson(*Run("a", R"({"insert": "c", "documents": [{}]})").Get("n")),
+            "1");
+  EXPECT_EQ(ToJson(*Run("b", R"({"dropDatabase": 1})").Get("ok")), "1.0");
+  EXPECT_EQ(
+      ToJson(*Run("x", R"({"insert": "c", "documents": [{}]})").Get("ok")),
+      "1.0");
 }
 
 // count {query, skip, limit} -> {n, ok}; distinct {key, query} ->

@@ -25,16 +25,24 @@ absl::StatusOr<ServerCursor*> CursorStore::Register(
   std::vector<std::unique_ptr<ServerCursor>> graveyard;  // freed unlocked
   absl::MutexLock lock(&mu_);
   ReapIdleLocked(&graveyard);
-  int& count = per_connection_[cursor->connection_id];
-  if (count >= max_per_connection_) {
+  absl::flat_hash_set<int64_t>& mine = by_connection_[cursor->connection_id];
+  if (mine.size() >= static_cast<size_t>(max_per_connection_)) {
     return MongoError(
         absl::StatusCode::kResourceExhausted, kBadValue,
         absl::StrCat("too many open cursors on this connection (limit ",
-                     max_per_connection_, ")"));
+                     max_per_connection_,
+                     "): exhaust or kill some (killCursors)"));
   }
-  ++count;
+  if (static_cast<int64_t>(cursors_.size()) >= max_total_) {
+    if (mine.empty()) by_connection_.erase(cursor->connection_id);
+    return MongoError(
+        absl::StatusCode::kResourceExhausted, kBadValue,
+        absl::StrCat("too many open cursors on this server (limit ", max_total_,
+                     "): exhaust or kill some (killCursors)"));
+  }
   int64_t id = RandomId();
-  while (cursors_.count(id) > 0) id = RandomId();
+  while (cursors_.contains(id)) id = RandomId();
+  mine.insert(id);
   cursor->id = id;
   cursor->in_use = true;
   cursor->last_used = clock_->SteadyNow();
@@ -72,6 +80,7 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
     return MongoError(absl::StatusCode::kFailedPrecondition, kCursorInUse,
                       absl::StrCat("cursor id ", id, " is already in use"));
   }
+  idle_.erase({c->last_used, id});
   c->in_use = true;
   return c;
 }
@@ -89,36 +98,40 @@ bool CursorStore::MayKill(const std::vector<int64_t>& ids,
 }
 
 void CursorStore::Release(ServerCursor* cursor, bool exhausted) {
-  std::unique_ptr<ServerCursor> doomed;
+  std::vector<std::unique_ptr<ServerCursor>> graveyard;
   absl::MutexLock lock(&mu_);
   auto it = cursors_.find(cursor->id);
   if (it == cursors_.end()) return;
-  it->second->in_use = false;
-  it->second->last_used = clock_->SteadyNow();
-  if (exhausted || it->second->killed) {
-    ForgetLocked(it->second->connection_id);
-    doomed = std::move(it->second);
-    cursors_.erase(it);
+  ServerCursor* c = it->second.get();
+  c->in_use = false;
+  c->last_used = clock_->SteadyNow();
+  if (exhausted || c->killed) {
+    EraseLocked(c, &graveyard);
+    return;
   }
+  idle_.insert({c->last_used, c->id});
 }
 
-void CursorStore::ForgetLocked(uint64_t connection_id) {
-  auto it = per_connection_.find(connection_id);
-  if (it != per_connection_.end() && --it->second <= 0) {
-    per_connection_.erase(it);
+void CursorStore::EraseLocked(
+    ServerCursor* c, std::vector<std::unique_ptr<ServerCursor>>* graveyard) {
+  if (!c->in_use) idle_.erase({c->last_used, c->id});
+  auto conn = by_connection_.find(c->connection_id);
+  if (conn != by_connection_.end()) {
+    conn->second.erase(c->id);
+    if (conn->second.empty()) by_connection_.erase(conn);
   }
+  auto it = cursors_.find(c->id);
+  graveyard->push_back(std::move(it->second));
+  cursors_.erase(it);
 }
 
 void CursorStore::KillLocked(
-    std::map<int64_t, std::unique_ptr<ServerCursor>>::iterator it,
-    std::vector<std::unique_ptr<ServerCursor>>* graveyard) {
-  if (it->second->in_use) {
-    it->second->killed = true;  // Release removes it
+    ServerCursor* c, std::vector<std::unique_ptr<ServerCursor>>* graveyard) {
+  if (c->in_use) {
+    c->killed = true;  // Release removes it
     return;
   }
-  ForgetLocked(it->second->connection_id);
-  graveyard->push_back(std::move(it->second));
-  cursors_.erase(it);
+  EraseLocked(c, graveyard);
 }
 
 void CursorStore::Kill(absl::string_view ns, const std::vector<int64_t>& ids,
@@ -132,7 +145,7 @@ void CursorStore::Kill(absl::string_view ns, const std::vector<int64_t>& ids,
       not_found->push_back(id);
       continue;
     }
-    KillLocked(it, &graveyard);
+    KillLocked(it->second.get(), &graveyard);
     killed->push_back(id);
   }
 }
@@ -140,41 +153,34 @@ void CursorStore::Kill(absl::string_view ns, const std::vector<int64_t>& ids,
 void CursorStore::KillConnection(uint64_t connection_id) {
   std::vector<std::unique_ptr<ServerCursor>> graveyard;
   absl::MutexLock lock(&mu_);
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    if (it->second->connection_id == connection_id) KillLocked(it, &graveyard);
-    it = next;
+  auto conn = by_connection_.find(connection_id);
+  if (conn == by_connection_.end()) return;
+  // A copy: KillLocked edits the connection's set.
+  const std::vector<int64_t> ids(conn->second.begin(), conn->second.end());
+  for (int64_t id : ids) KillLocked(cursors_.at(id).get(), &graveyard);
+}
+
+template <typename Pred>
+void CursorStore::KillIf(Pred pred) {
+  std::vector<std::unique_ptr<ServerCursor>> graveyard;
+  absl::MutexLock lock(&mu_);
+  std::vector<ServerCursor*> doomed;
+  for (const auto& [id, c] : cursors_) {
+    if (pred(*c)) doomed.push_back(c.get());
   }
+  for (ServerCursor* c : doomed) KillLocked(c, &graveyard);
 }
 
 void CursorStore::KillDatabase(absl::string_view db) {
-  std::vector<std::unique_ptr<ServerCursor>> graveyard;
-  absl::MutexLock lock(&mu_);
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    if (it->second->db == db) KillLocked(it, &graveyard);
-    it = next;
-  }
+  KillIf([db](const ServerCursor& c) { return c.db == db; });
 }
 
 void CursorStore::KillNamespace(absl::string_view ns) {
-  std::vector<std::unique_ptr<ServerCursor>> graveyard;
-  absl::MutexLock lock(&mu_);
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    if (it->second->ns == ns) KillLocked(it, &graveyard);
-    it = next;
-  }
+  KillIf([ns](const ServerCursor& c) { return c.ns == ns; });
 }
 
 void CursorStore::KillAll() {
-  std::vector<std::unique_ptr<ServerCursor>> graveyard;
-  absl::MutexLock lock(&mu_);
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    KillLocked(it, &graveyard);
-    it = next;
-  }
+  KillIf([](const ServerCursor&) { return true; });
 }
 
 void CursorStore::ReapIdle() {
@@ -186,14 +192,12 @@ void CursorStore::ReapIdle() {
 void CursorStore::ReapIdleLocked(
     std::vector<std::unique_ptr<ServerCursor>>* graveyard) {
   const absl::Time now = clock_->SteadyNow();
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    auto next = std::next(it);
-    ServerCursor* c = it->second.get();
-    if (!c->in_use && now - c->last_used > timeout_) {
-      ++timed_out_;
-      KillLocked(it, graveyard);
-    }
-    it = next;
+  // Oldest first: the walk stops at the first cursor still within the
+  // timeout, so it costs only what it removes.
+  while (!idle_.empty() && now - idle_.begin()->first > timeout_) {
+    const int64_t id = idle_.begin()->second;
+    ++timed_out_;
+    EraseLocked(cursors_.at(id).get(), graveyard);
   }
 }
 

@@ -14,19 +14,29 @@
 // opened it: getMore and killCursors of another user fail (CheckOut,
 // MayKill).
 //
+// Bounded: a connection may hold max_per_connection cursors and the server
+// max_total; beyond either, opening one fails (Register).
+//
 // Thread-safe. A cursor is checked out by one getMore at a time; a second
-// concurrent getMore fails with 143 CursorInUse.
+// concurrent getMore fails with 143 CursorInUse. Every operation costs the
+// same however many cursors are open (issue 28 item 12): cursors are found
+// by id in a hash map, idle ones are found in order of last use (reaping
+// looks only at those past the timeout), and a connection's cursors are
+// listed under it.
 #ifndef TTLDB_COMMANDS_CURSOR_STORE_H_
 #define TTLDB_COMMANDS_CURSOR_STORE_H_
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
@@ -60,7 +70,8 @@ struct ServerCursor {
   // getMore runs under it and spends it (ClientCursor's leftover max time).
   absl::Duration time_left = absl::InfiniteDuration();
 
-  // Store bookkeeping.
+  // Store bookkeeping. last_used is its key in the idle index while it is
+  // not checked out.
   absl::Time last_used;
   bool in_use = false;
   bool killed = false;
@@ -76,14 +87,19 @@ struct CursorRequester {
 class CursorStore {
  public:
   // `clock` (steady time) decides idleness; not owned.
-  CursorStore(Clock* clock, absl::Duration timeout, int max_per_connection)
+  CursorStore(Clock* clock, absl::Duration timeout, int max_per_connection,
+              int64_t max_total)
       : clock_(clock),
         timeout_(timeout),
-        max_per_connection_(max_per_connection) {}
+        max_per_connection_(max_per_connection),
+        max_total_(max_total) {}
 
   // Takes `cursor`, gives it an id and returns it checked out (the caller
-  // fills a first batch, then calls Release). Fails with 2 BadValue when
-  // the connection already holds max_per_connection cursors.
+  // fills a first batch, then calls Release). Fails with 2 BadValue (mongod
+  // has no such bound, hence no code of its own; BadValue is what a client
+  // sees for a request it must change) when the connection already holds
+  // max_per_connection cursors or the server max_total, after reaping the
+  // idle ones.
   absl::StatusOr<ServerCursor*> Register(std::unique_ptr<ServerCursor> cursor);
 
   // Checks out cursor `id` for a getMore on namespace `ns`: 43
@@ -124,23 +140,35 @@ class CursorStore {
   int64_t timed_out_count();
 
  private:
-  // Removes `it` now, or marks it killed if checked out.
-  void KillLocked(std::map<int64_t, std::unique_ptr<ServerCursor>>::iterator it,
+  using IdleKey = std::pair<absl::Time, int64_t>;  // (last_used, id)
+
+  // Removes cursor `c` now, or marks it killed if checked out.
+  void KillLocked(ServerCursor* c,
                   std::vector<std::unique_ptr<ServerCursor>>* graveyard)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // One cursor fewer for `connection_id`.
-  void ForgetLocked(uint64_t connection_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Removes `c` from the map and the connection's list, into `graveyard`.
+  void EraseLocked(ServerCursor* c,
+                   std::vector<std::unique_ptr<ServerCursor>>* graveyard)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Kills every cursor `pred` selects (a walk of all: drops only).
+  template <typename Pred>
+  void KillIf(Pred pred);
   void ReapIdleLocked(std::vector<std::unique_ptr<ServerCursor>>* graveyard)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   Clock* const clock_;
   const absl::Duration timeout_;
   const int max_per_connection_;
+  const int64_t max_total_;
 
   absl::Mutex mu_;
-  std::map<int64_t, std::unique_ptr<ServerCursor>> cursors_
+  absl::flat_hash_map<int64_t, std::unique_ptr<ServerCursor>> cursors_
       ABSL_GUARDED_BY(mu_);
-  std::map<uint64_t, int> per_connection_ ABSL_GUARDED_BY(mu_);
+  // The cursors not checked out, oldest use first.
+  std::set<IdleKey> idle_ ABSL_GUARDED_BY(mu_);
+  // Each connection's cursors.
+  absl::flat_hash_map<uint64_t, absl::flat_hash_set<int64_t>> by_connection_
+      ABSL_GUARDED_BY(mu_);
   int64_t timed_out_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

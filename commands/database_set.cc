@@ -39,13 +39,15 @@ absl::Status ValidateDatabaseName(absl::string_view name) {
                     absl::StrCat("Invalid database name: '", name, "'"));
 }
 
-DatabaseSet::DatabaseSet(std::string root, Options options)
-    : root_(std::move(root)), options_(std::move(options)) {}
+DatabaseSet::DatabaseSet(std::string root, Options options, int max_databases)
+    : root_(std::move(root)),
+      max_databases_(max_databases),
+      options_(std::move(options)) {}
 
 DatabaseSet::~DatabaseSet() { Close().IgnoreError(); }
 
 absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
-    absl::string_view root, const Options& options) {
+    absl::string_view root, const Options& options, int max_databases) {
   std::error_code ec;
   fs::create_directories(fs::path(std::string(root)), ec);
   if (ec || !fs::is_directory(fs::path(std::string(root)))) {
@@ -54,7 +56,7 @@ absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
         " as the data directory: ", ec ? ec.message() : "not a directory"));
   }
   return std::unique_ptr<DatabaseSet>(
-      new DatabaseSet(std::string(root), options));
+      new DatabaseSet(std::string(root), options, max_databases));
 }
 
 std::unique_ptr<DatabaseSet> DatabaseSet::Single(Database* db,
@@ -67,7 +69,7 @@ std::unique_ptr<DatabaseSet> DatabaseSet::Single(Database* db,
   o.ttl_batch_time_max = db->ttl_batch_time_max();
   o.ttl_batch_deletes = db->ttl_batch_deletes();
   o.ttl_sub_pass_target = db->ttl_sub_pass_target();
-  std::unique_ptr<DatabaseSet> set(new DatabaseSet("", std::move(o)));
+  std::unique_ptr<DatabaseSet> set(new DatabaseSet("", std::move(o), 1));
   set->single_ = db;
   set->single_name_ = std::string(name);
   return set;
@@ -94,16 +96,28 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
     if (!create) return std::shared_ptr<Database>();
     // MongoDB refuses a second database whose name differs only in case.
     const std::string lower = absl::AsciiStrToLower(key);
+    int existing = 0;
     for (const auto& entry : fs::directory_iterator(fs::path(root_), ec)) {
       const std::string other = entry.path().filename().string();
-      if (other != key && absl::AsciiStrToLower(other) == lower &&
-          entry.is_directory()) {
+      if (!entry.is_directory()) continue;
+      if (ValidateDatabaseName(other).ok()) ++existing;
+      if (other != key && absl::AsciiStrToLower(other) == lower) {
         return MongoError(
             absl::StatusCode::kAlreadyExists, kDatabaseDifferCase,
             absl::StrCat("db already exists with different case already "
                          "have: [",
                          other, "] trying to create [", key, "]"));
       }
+    }
+    if (existing >= max_databases_) {
+      return MongoError(
+          absl::StatusCode::kResourceExhausted, kTooManyFilesOpen,
+          absl::StrCat("cannot create database '", key, "': ", existing,
+                       " databases exist, the most this server allows "
+                       "(--max-databases ",
+                       max_databases_,
+                       "); drop one (dropDatabase) or restart with a higher "
+                       "--max-databases"));
     }
   }
   Options o = options_;

@@ -39,9 +39,16 @@ absl::Status ValidateDatabaseName(absl::string_view name);
 class DatabaseSet {
  public:
   // `root` must exist or be creatable. `options` apply to every database
-  // opened (create_if_missing is managed here).
+  // opened (create_if_missing is managed here). At most `max_databases`
+  // may exist: each open database holds threads (TTL monitor, compactions)
+  // and file descriptors, so without a bound any client allowed to insert
+  // could exhaust the process's ("Too many open files" at about 5,000).
   static absl::StatusOr<std::unique_ptr<DatabaseSet>> Open(
-      absl::string_view root, const Options& options);
+      absl::string_view root, const Options& options,
+      int max_databases = kDefaultMaxDatabases);
+  // 1,000: about 3,000 threads and 4,000 file descriptors when all are
+  // open; raise the descriptor limit (ulimit -n) to match (docs/server.md).
+  static constexpr int kDefaultMaxDatabases = 1000;
   // A set over one already open database that answers to every name (the
   // in-process shell: one directory, one database). Not owned: it must
   // outlive the set. Drop and Close leave it open.
@@ -51,6 +58,8 @@ class DatabaseSet {
 
   // The database `name`, or nullptr if it does not exist and `create` is
   // false (a read of a database that does not exist sees it empty).
+  // Creating one when max_databases exist fails with 264 TooManyFilesOpen
+  // (existing databases always open).
   absl::StatusOr<std::shared_ptr<Database>> Get(absl::string_view name,
                                                 bool create);
 
@@ -76,9 +85,10 @@ class DatabaseSet {
   absl::Status Close();
 
  private:
-  DatabaseSet(std::string root, Options options);
+  DatabaseSet(std::string root, Options options, int max_databases);
 
   const std::string root_;
+  const int max_databases_;
   Database* single_ = nullptr;  // Single(): the one database, not owned
   std::string single_name_;
 

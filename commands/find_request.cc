@@ -118,6 +118,8 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
       return Unsupported(absl::StrCat("find.", obj));
     }
   }
+  ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
+  (void)let;  // typed as find.idl types it; no stage reads it yet
   ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));
   if (collation.is_object() && !collation.object_fields().empty()) {
     const Value* locale = collation.Get("locale");

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -74,6 +75,53 @@ Value Now(ServerState* s) {
   return Value::Date(absl::ToUnixMillis(s->clock->WallNow()));
 }
 
+// The awaitable hello's arguments, checked as mongod 8.0's hello does
+// (src/mongo/db/repl/replication_info.cpp): maxAwaitTimeMS an integer
+// (bsonExtractIntegerField: TypeMismatch for a non-number, BadValue for NaN
+// or a fraction), topologyVersion and maxAwaitTimeMS both or neither (31368),
+// a non-negative counter (51758) and maxAwaitTimeMS (31373).
+absl::Status CheckAwaitArgs(const CommandContext& ctx) {
+  const Value* version = Arg(ctx, "topologyVersion");
+  const Value* await = Arg(ctx, "maxAwaitTimeMS");
+  if (version == nullptr && await == nullptr) return absl::OkStatus();
+  if (version == nullptr || await == nullptr) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kAwaitableHelloArguments,
+        version != nullptr ? "A request with a 'topologyVersion' must include "
+                             "'maxAwaitTimeMS'"
+                           : "A request with 'maxAwaitTimeMS' must include a "
+                             "'topologyVersion'");
+  }
+  if (!version->is_object()) {
+    return WrongType(absl::StrCat(ctx.name, ".topologyVersion"), *version,
+                     "object");
+  }
+  const Value* counter = version->Get("counter");
+  if (counter != nullptr && counter->is_number() && counter->AsDouble() < 0) {
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      kNegativeTopologyCounter,
+                      "topologyVersion must have a non-negative counter");
+  }
+  if (!await->is_number()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                      "Expected field maxAwaitTimeMS to have numeric type");
+  }
+  const double ms = await->AsDouble();
+  if (!std::isfinite(ms) || std::trunc(ms) != ms || std::fabs(ms) >= 9.2e18) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        absl::StrCat("Expected field maxAwaitTimeMS to have a value exactly "
+                     "representable as a 64-bit integer, but found "
+                     "maxAwaitTimeMS: ",
+                     ms));
+  }
+  if (ms < 0) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kNegativeMaxAwaitTime,
+                      "maxAwaitTimeMS must be a non-negative integer");
+  }
+  return absl::OkStatus();
+}
+
 // hello (src/mongo/db/repl/replication_info.cpp, hello.idl) as a
 // standalone mongod 8.0 replies; isMaster/ismaster name the writable flag
 // "ismaster" (the legacy field) instead of "isWritablePrimary".
@@ -89,6 +137,7 @@ absl::StatusOr<Value> Hello(CommandContext& ctx) {
     }
     out.emplace_back("helloOk", Value::Bool(true));
   }
+  RETURN_IF_ERROR(CheckAwaitArgs(ctx));
   const Value* client = Arg(ctx, "client");
   if (client != nullptr && client->is_object() && ctx.connection != nullptr &&
       ctx.connection->client_metadata().is_null()) {

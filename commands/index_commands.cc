@@ -59,6 +59,13 @@ absl::StatusOr<Value> CreateIndexes(CommandContext& ctx) {
                         "The 'key' field is a required property of an index "
                         "specification");
     }
+    if (!key->is_object()) {
+      // index_key_validate.cpp validateIndexSpec's TypeMismatch.
+      return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                        absl::StrCat("The field 'key' must be an object, but "
+                                     "got ",
+                                     TypeName(key->type())));
+    }
     Value options = Value::MakeObject();
     for (const Field& f : spec.object_fields()) {
       if (f.first != "key" && f.first != "v" && f.first != "ns") {

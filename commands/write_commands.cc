@@ -64,6 +64,9 @@ absl::StatusOr<WriteBatch> OpenBatch(CommandContext& ctx,
   WriteBatch b;
   ASSIGN_OR_RETURN(b.collection, CollectionArg(ctx));
   ASSIGN_OR_RETURN(b.ordered, BoolArg(ctx, "ordered", true));
+  // write_ops.idl types let as an object for insert, update and delete.
+  ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
+  (void)let;
   RETURN_IF_ERROR(ValidateCollectionName(b.collection));
   ASSIGN_OR_RETURN(b.db, ctx.Db(/*create=*/true));
   return b;
@@ -81,6 +84,14 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
   ASSIGN_OR_RETURN(WriteBatch b, OpenBatch(ctx, "documents"));
   ASSIGN_OR_RETURN(const Value::Array* docs, ArrayArg(ctx, "documents"));
   RETURN_IF_ERROR(CheckBatchSize(docs->size()));
+  // write_ops.idl: documents is array<object>, so the parse of the whole
+  // command fails (14 TypeMismatch) before any document is written.
+  for (size_t i = 0; i < docs->size(); ++i) {
+    if (!(*docs)[i].is_object()) {
+      return WrongType(absl::StrCat("insert.documents.", i), (*docs)[i],
+                       "object");
+    }
+  }
   Collection& c = b.db->collection(b.collection);
   int64_t n = 0;
   for (size_t i = 0; i < docs->size(); ++i) {

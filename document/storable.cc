@@ -78,10 +78,12 @@ bool IsWrapperKeyword(absl::string_view name) {
   return false;
 }
 
+// BadValue (2), as mongod's storage validation answers what it cannot
+// store.
 absl::Status Bad(const std::string& path, absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("document cannot be stored: ", why, " (at '",
-                   path.empty() ? "." : path, "')"));
+  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                    absl::StrCat("document cannot be stored: ", why, " (at '",
+                                 path.empty() ? "." : path, "')"));
 }
 
 absl::Status Check(const Value& v, int depth, std::string* path) {
@@ -100,8 +102,12 @@ absl::Status Check(const Value& v, int depth, std::string* path) {
     case ValueType::kObject:
     case ValueType::kArray: {
       if (depth + 1 > kMaxNestingDepth) {
-        return Bad(*path, absl::StrCat("nesting deeper than ", kMaxNestingDepth,
-                                       " levels"));
+        // Overflow (15), storage_validation.cpp scanDocument's message.
+        return MongoError(absl::StatusCode::kInvalidArgument, kOverflow,
+                          absl::StrCat("Document exceeds maximum nesting depth "
+                                       "of ",
+                                       kMaxNestingDepth, " (at '",
+                                       path->empty() ? "." : *path, "')"));
       }
       const size_t mark = path->size();
       if (v.is_array()) {
@@ -121,17 +127,18 @@ absl::Status Check(const Value& v, int depth, std::string* path) {
         if (f.first.find('\0') != std::string::npos) {
           return Bad(*path, "field names cannot contain the null character");
         }
-        if (!f.first.empty() && f.first[0] == '$' &&
-            (depth == 0 || IsWrapperKeyword(f.first))) {
-          return Bad(*path,
-                     depth == 0
-                         ? absl::StrCat("top-level field names cannot start "
-                                        "with '$': ",
-                                        f.first)
-                         : absl::StrCat("'", f.first,
-                                        "' is an Extended JSON type keyword: "
-                                        "the document would read back with "
-                                        "another type"));
+        if (!f.first.empty() && f.first[0] == '$' && depth == 0) {
+          // insert.cpp fixDocumentForInsert's BadValue.
+          return MongoError(
+              absl::StatusCode::kInvalidArgument, kBadValue,
+              absl::StrCat("Document can't have $ prefixed field names: ",
+                           f.first));
+        }
+        if (IsWrapperKeyword(f.first)) {
+          return Bad(*path, absl::StrCat("'", f.first,
+                                         "' is an Extended JSON type keyword: "
+                                         "the document would read back with "
+                                         "another type"));
         }
         RETURN_IF_ERROR(Check(f.second, depth + 1, path));
         path->resize(mark);

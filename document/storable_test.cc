@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "base/status.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
 
@@ -106,20 +108,25 @@ TEST(StorableTest, EveryFailureKeepsItsMessageAndPath) {
        std::string("document cannot be stored: field names cannot contain "
                    "the null character (at 'o.n") +
            '\0' + "')"},
+      // insert.cpp fixDocumentForInsert's message (BadValue).
       {Value::MakeObject({Field("$x", Value::Int32(1))}),
-       "document cannot be stored: top-level field names cannot start with "
-       "'$': $x (at '$x')"},
+       "Document can't have $ prefixed field names: $x"},
       {in("o", Value::MakeObject({Field("$oid", Value::Int32(1))})),
        "document cannot be stored: '$oid' is an Extended JSON type keyword: "
        "the document would read back with another type (at 'o.$oid')"},
       {Value::MakeObject({Field("d", Value::MakeArray({deep}))}),
-       "document cannot be stored: nesting deeper than 100 levels (at '" +
-           DeepPath() + "')"},
+       // storage_validation.cpp's message (Overflow, 15).
+       "Document exceeds maximum nesting depth of 100 (at '" + DeepPath() +
+           "')"},
   };
   for (const Case& c : cases) {
     absl::Status s = CheckStorable(c.doc);
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_EQ(s.message(), c.message);
+    // MongoDB's codes, never InternalError (1) (issue 28 item 14).
+    EXPECT_EQ(ErrorCode(s),
+              absl::StrContains(c.message, "nesting") ? kOverflow : kBadValue)
+        << s;
   }
 }
 

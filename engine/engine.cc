@@ -10,12 +10,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/start_thread.h"
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/keys.h"
 #include "engine/log_sync_env.h"
 #include "engine/read_only_env.h"
 #include "engine/read_options.h"
+#include "engine/storage_error.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
@@ -200,16 +202,7 @@ absl::Status Engine::Init() {
           "database '", path_,
           "' is already open (by this or another process): ", msg));
     }
-    if (s.IsInvalidArgument()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot open database '", path_, "': ", msg));
-    }
-    if (s.IsCorruption()) {
-      return absl::DataLossError(
-          absl::StrCat("database '", path_, "' is corrupt: ", msg));
-    }
-    return absl::InternalError(
-        absl::StrCat("cannot open database '", path_, "': ", msg));
+    return OpenFailure(s, path_);
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
@@ -247,7 +240,8 @@ absl::Status Engine::Init() {
       leading_tracking_ = true;
     }
   }
-  compact_thread_ = std::thread([this] { CompactionLoop(); });
+  RETURN_IF_ERROR(StartThread(
+      &compact_thread_, [this] { CompactionLoop(); }, "compactions"));
   // Garbage of drops and index builds a crash or Close interrupted: found
   // now, deleted in the background. Repair decides about unnamed ids
   // itself (engine/repair.h); read_only writes nothing.
@@ -266,7 +260,7 @@ absl::Status Engine::Init() {
   // An injected clock may jump: re-read it often so Advance() is noticed.
   if (options_.clock != nullptr) config.wait_slice = absl::Milliseconds(10);
   monitor_ = std::make_unique<TtlMonitor>(this, clock_, config);
-  if (!options_.read_only) monitor_->Start();
+  if (!options_.read_only) RETURN_IF_ERROR(monitor_->Start());
   return absl::OkStatus();
 }
 
@@ -291,13 +285,14 @@ absl::Status Engine::CheckNotOrphaned(leveldb::Env* env) const {
     found.resize(5);
     found.push_back("...");
   }
-  return absl::DataLossError(absl::StrCat(
-      "database '", path_, "' holds LevelDB files (",
-      absl::StrJoin(found, ", "),
-      ") but its CURRENT file is missing, so no database can be opened; "
-      "nothing was changed (creating a database here would delete them). "
-      "Restore the directory from a backup, or run LevelDB's RepairDB on a "
-      "copy of it"));
+  return MongoError(
+      absl::StatusCode::kDataLoss, kDataCorruptionDetected,
+      absl::StrCat("database '", path_, "' holds LevelDB files (",
+                   absl::StrJoin(found, ", "),
+                   ") but its CURRENT file is missing, so no database can be "
+                   "opened; nothing was changed (creating a database here "
+                   "would delete them): ",
+                   kRepairAdvice));
 }
 
 absl::Status Engine::LoadCatalog() {
@@ -313,7 +308,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return absl::InternalError(ws.ToString());
+    if (!ws.ok()) return WriteFailure(ws, "write failed");
     return absl::OkStatus();
   };
   if (s.IsNotFound()) {
@@ -380,7 +375,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return absl::InternalError(ws.ToString());
+    if (!ws.ok()) return WriteFailure(ws, "write failed");
   }
 
   // The catalog. A damaged entry (unparsable, invalid, or naming an id
@@ -457,7 +452,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return absl::InternalError(ws.ToString());
+    if (!ws.ok()) return WriteFailure(ws, "write failed");
   }
   if (!options_.read_only) RETURN_IF_ERROR(CleanInterruptedBuildsLocked());
   return absl::OkStatus();
@@ -523,7 +518,7 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
     }
     if (in_batch >= 1000) {
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-      if (!s.ok()) return absl::InternalError(s.ToString());
+      if (!s.ok()) return WriteFailure(s, "write failed");
       batch.Clear();
       in_batch = 0;
     }
@@ -533,7 +528,7 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
                        absl::StrCat("collection '", state.info.name(), "'"));
   }
   leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
+  if (!s.ok()) return WriteFailure(s, "write failed");
   return absl::OkStatus();
 }
 
@@ -641,9 +636,14 @@ absl::Status Engine::CheckWritable() const {
   }
   MutexLock l(&write_error_mu_);
   if (!write_error_.empty()) {
-    return absl::FailedPreconditionError(
+    std::string msg =
         absl::StrCat("an earlier write failed (", write_error_,
-                     "): writes are refused until the database is reopened"));
+                     "): writes are refused until the database is reopened");
+    if (absl::StrContains(write_error_, "No space left on device")) {
+      return MongoError(absl::StatusCode::kResourceExhausted, kOutOfDiskSpace,
+                        msg);
+    }
+    return absl::FailedPreconditionError(msg);
   }
   return absl::OkStatus();
 }
@@ -691,10 +691,7 @@ absl::Status Engine::SyncIfRequested(const WriteOptions& options,
     wo.sync = true;
     leveldb::WriteBatch empty;
     leveldb::Status synced = Commit(wo, &empty);
-    if (!synced.ok()) {
-      return absl::InternalError(
-          absl::StrCat("write failed: ", synced.ToString()));
-    }
+    if (!synced.ok()) return WriteFailure(synced, "write failed");
     return absl::OkStatus();
   }();
   return result.ok() ? s : result;
@@ -797,7 +794,7 @@ absl::Status Engine::DeleteRange(const std::string& begin,
     if (!read.ok()) return ReadFailure(read, "a dropped range");
     if (n > 0) {
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-      if (!s.ok()) return absl::InternalError(s.ToString());
+      if (!s.ok()) return WriteFailure(s, "write failed");
     }
     if (!more) break;
   }
@@ -837,7 +834,7 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status s = Commit(wo, &batch);
-    if (!s.ok()) return absl::InternalError(s.ToString());
+    if (!s.ok()) return WriteFailure(s, "write failed");
     MutexLock cl(&catalog_mu_);
     damaged_.erase(damaged_.find(name));
     // Its data (if its id is known, perhaps shared with another entry) is
@@ -851,7 +848,7 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
+  if (!s.ok()) return WriteFailure(s, "write failed");
   Publish(std::string(name), nullptr);
   for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
   return state->info.id();

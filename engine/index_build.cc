@@ -18,6 +18,7 @@
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "engine/storage_error.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 
@@ -333,7 +334,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       phase = absl::Now();
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
       commit_time += absl::Now() - phase;
-      if (!s.ok()) return absl::InternalError(s.ToString());
+      if (!s.ok()) return WriteFailure(s, "write failed");
       tracker.scanned_to = docs.back().doc_key;
       tracker.touched.erase(tracker.touched.begin(),
                             tracker.touched.upper_bound(tracker.scanned_to));

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/storage_error.h"
 
 namespace ttldb {
 
@@ -17,9 +18,7 @@ absl::Status ReadFailure(const leveldb::Status& s, absl::string_view what) {
     return MongoError(
         absl::StatusCode::kDataLoss, kDataCorruptionDetected,
         absl::StrCat("reading ", what, " failed: the database is corrupt (",
-                     s.ToString(),
-                     "); restore it from a backup, or run LevelDB's RepairDB "
-                     "on a copy of the directory"));
+                     s.ToString(), "); ", kRepairAdvice));
   }
   return absl::InternalError(
       absl::StrCat("reading ", what, " failed: ", s.ToString()));

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/start_thread.h"
 #include "base/sync_point.h"
 #include "engine/read_options.h"
 
@@ -19,7 +20,13 @@ void Reclaimer::Add(std::string begin, std::string end, std::string what) {
   MutexLock l(&mu_);
   if (stop_) return;
   queue_.push_back({std::move(begin), std::move(end), std::move(what)});
-  if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+  // A refused thread leaves the work queued: the next Add tries again, and
+  // reopening the database finds the garbage anyway (engine/reclaimer.h).
+  if (!thread_.joinable()) {
+    StartThread(
+        &thread_, [this] { Loop(); }, "the reclaimer")
+        .IgnoreError();
+  }
   cv_.SignalAll();
 }
 

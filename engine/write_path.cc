@@ -19,6 +19,7 @@
 #include "engine/insert_form.h"
 #include "engine/keys.h"
 #include "engine/read_options.h"
+#include "engine/storage_error.h"
 #include "engine/write_walk.h"
 #include "index/key_codec.h"
 #include "index/key_gen.h"
@@ -49,22 +50,34 @@ bool HasDollarField(const Value& v, std::string* name) {
 }
 
 // Checks what MongoDB checks of a document before storing it.
+// Codes and messages from mongod's insert.cpp fixDocumentForInsert and
+// storage_validation.cpp: BadValue (2) for a '$'-prefixed top-level name and
+// for a second _id, InvalidIdField (53) for an array or regex _id.
 absl::Status ValidateForStorage(const Value& doc) {
+  bool had_id = false;
   for (const auto& [name, value] : doc.object_fields()) {
     if (!name.empty() && name[0] == '$') {
-      return absl::InvalidArgumentError(
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kBadValue,
           absl::StrCat("Document can't have $ prefixed field names: ", name));
+    }
+    if (name == "_id") {
+      if (had_id) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                          "can't have multiple _id fields in one document");
+      }
+      had_id = true;
     }
   }
   const Value* id = doc.Get("_id");
   if (id != nullptr) {
     switch (id->type()) {
       case ValueType::kArray:
-        return absl::InvalidArgumentError(
-            "The '_id' value cannot be of type array");
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidIdField,
+                          "The '_id' value cannot be of type array");
       case ValueType::kRegex:
-        return absl::InvalidArgumentError(
-            "The '_id' value cannot be of type regex");
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidIdField,
+                          "The '_id' value cannot be of type regex");
       default:
         break;
     }
@@ -648,9 +661,7 @@ absl::Status Engine::WriteDocumentLocked(
       doc_cache_->EndWrite(doc_key);
     }
   }
-  if (!s.ok()) {
-    return absl::InternalError(absl::StrCat("write failed: ", s.ToString()));
-  }
+  if (!s.ok()) return WriteFailure(s, "write failed");
   for (const auto& [prefix, n] : evictions.leading_removed) {
     leading_.Add(prefix, -n);
   }

@@ -268,7 +268,8 @@ std::string EncodeReply(const MessageHeader& request, bool legacy,
   absl::StatusOr<std::string> bson = ValueToBson(reply);
   if (!bson.ok()) bson = ValueToBson(ErrorReply(bson.status()));
   std::string out;
-  PutInt32(&out, 0);  // messageLength, set below
+  out.reserve(36 + bson->size());  // the largest header, OP_REPLY's
+  PutInt32(&out, 0);               // messageLength, set below
   PutInt32(&out, request_id);
   PutInt32(&out, request.request_id);
   if (legacy) {

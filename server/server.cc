@@ -12,12 +12,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/log.h"
+#include "base/start_thread.h"
 #include "base/status.h"
 #include "commands/connection.h"
 #include "document/compare.h"
@@ -64,8 +67,10 @@ bool IsAwaitableHello(const Value& command, const Value& reply,
       ok->AsDouble() != 1 || current == nullptr) {
     return false;
   }
-  // 0 to 1 hour: a bounded wait whatever the client asks.
-  double ms = std::min(std::max(max_await->AsDouble(), 0.0), 3600e3);
+  // 0 to 1 hour: a bounded wait whatever the client asks (hello refuses a
+  // NaN or negative maxAwaitTimeMS; a NaN must never reach the cast).
+  double ms = max_await->AsDouble();
+  ms = std::isnan(ms) ? 0 : std::min(std::max(ms, 0.0), 3600e3);
   *await = absl::Milliseconds(static_cast<int64_t>(ms));
   *unchanged = ValuesEqual(*known, *current);
   return true;
@@ -87,7 +92,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     commands::CommandRunner* runner, const ServerOptions& options) {
   std::unique_ptr<Server> server(new Server(runner, options));
   RETURN_IF_ERROR(server->Listen());
-  server->listener_ = std::thread([s = server.get()] { s->AcceptLoop(); });
+  RETURN_IF_ERROR(StartThread(
+      &server->listener_, [s = server.get()] { s->AcceptLoop(); },
+      "the listener"));
   return server;
 }
 
@@ -190,13 +197,30 @@ void Server::AcceptLoop() {
       connections_.fetch_add(1);
       Client* c = client.get();
       absl::MutexLock lock(&mu_);
-      clients_.push_back(std::move(client));
-      c->thread = std::thread([this, c] {
-        Serve(c);
-        close(c->fd);
+      absl::Status started = StartThread(
+          &c->thread,
+          [this, c] {
+            Serve(c);
+            close(c->fd);
+            connections_.fetch_sub(1);
+            c->done.store(true);
+          },
+          "a connection");
+      if (!started.ok()) {
+        // A process or memory limit refused the thread: this connection is
+        // closed and the server goes on serving the others, as mongod
+        // does when it cannot start a thread for a new connection.
+        if (options_.logger) {
+          options_.logger(LogLevel::kWarning,
+                          absl::StrCat("refusing connection from ", c->peer,
+                                       ": ", started.message()));
+        }
+        close(fd);
         connections_.fetch_sub(1);
-        c->done.store(true);
-      });
+        refused_threads_.fetch_add(1);
+        continue;
+      }
+      clients_.push_back(std::move(client));
     }
   }
 }
@@ -287,11 +311,20 @@ void Server::Serve(Client* client) {
     for (;;) {
       int32_t id = next_request_id_.fetch_add(1);
       std::string out = EncodeReply(answering, legacy, id, reply, flags);
-      if (io.WriteAll(out.data(), out.size(),
-                      absl::Now() + options_.message_timeout) !=
-          IoResult::kOk) {
-        return;
+      if (flags == 0) {
+        // While a client does not read, all this connection holds is the
+        // encoded reply: the reply's Values (several times its size) and
+        // the request go now. No further request is read until the reply
+        // is sent (back-pressure), and a reply not taken within
+        // message_timeout closes the connection.
+        reply = Value();
+        if (request.ok()) request->command = Value();
       }
+      pending_reply_bytes_.fetch_add(static_cast<int64_t>(out.size()));
+      const IoResult written = io.WriteAll(
+          out.data(), out.size(), absl::Now() + options_.message_timeout);
+      pending_reply_bytes_.fetch_sub(static_cast<int64_t>(out.size()));
+      if (written != IoResult::kOk) return;
       if (flags == 0) break;
       answering.request_id = id;
       if (!WaitQuietly(client->fd, await)) return;

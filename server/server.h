@@ -50,6 +50,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/log.h"
 #include "commands/command_runner.h"
 #include "server/transport.h"
 
@@ -77,6 +78,9 @@ struct ServerOptions {
   // this time, else the connection is closed (a half-sent message never
   // holds a thread forever). Replies are sent under the same bound.
   absl::Duration message_timeout = absl::Seconds(30);
+  // Where the server reports what it worked around (a connection refused
+  // for want of a thread); none: silent.
+  Logger logger;
 };
 
 class Server {
@@ -96,6 +100,13 @@ class Server {
 
   // Connections currently open.
   int connection_count() const { return connections_.load(); }
+  // Connections closed at once because no thread could be started for
+  // them (a process or memory limit; base/start_thread.h).
+  int64_t refused_for_threads() const { return refused_threads_.load(); }
+  // Bytes of encoded replies being sent, over all connections: at most one
+  // reply per connection, as a connection's next request is read only once
+  // its reply is sent.
+  int64_t pending_reply_bytes() const { return pending_reply_bytes_.load(); }
 
   // Stops accepting, lets every in-flight command finish and send its
   // reply, then closes every connection and waits for their threads.
@@ -124,6 +135,8 @@ class Server {
 
   std::atomic<bool> stopping_{false};
   std::atomic<int> connections_{0};
+  std::atomic<int64_t> refused_threads_{0};
+  std::atomic<int64_t> pending_reply_bytes_{0};
   std::atomic<int32_t> next_request_id_{1};
   std::thread listener_;
 

@@ -332,7 +332,7 @@ TEST(InsertFormTest, TheBsonBoundAndItsLimit) {
 
 struct ErrorCase {
   const char* text;
-  int code;  // ErrorCode: 0 for a plain InvalidArgument (BadValue on the wire)
+  int code;                  // ErrorCode: 0 for a plain InvalidArgument
   std::string_view message;  // empty: not pinned here (json_error_test)
 };
 
@@ -342,23 +342,25 @@ const ErrorCase kErrors[] = {
     // storable.h: a NUL in a field name (MongoDB: "Document can't have
     // embedded null characters in field names" is not reachable there;
     // ttldb names the path).
-    {R"({"_id":1,"a\u0000b":1})", 0,
+    {R"({"_id":1,"a\u0000b":1})", kBadValue,
      "document cannot be stored: field names cannot contain the null "
      "character (at 'a\0b')"sv},
-    {R"({"_id":1,"o":{"\u0000":1}})", 0,
+    {R"({"_id":1,"o":{"\u0000":1}})", kBadValue,
      "document cannot be stored: field names cannot contain the null "
      "character (at 'o.\0')"sv},
     // A nested Extended JSON keyword that stays an object.
-    {R"({"_id":1,"o":{"$type":"x"}})", 0,
+    {R"({"_id":1,"o":{"$type":"x"}})", kBadValue,
      "document cannot be stored: '$type' is an Extended JSON type keyword: "
      "the document would read back with another type (at 'o.$type')"},
     // insert.cpp / storage_validation.cpp: top-level '$' names and bad _id.
-    {R"({"_id":1,"$x":1})", 0,
+    {R"({"_id":1,"$x":1})", kBadValue,
      "Document can't have $ prefixed field names: $x"},
-    {R"({"_id":[1]})", 0, "The '_id' value cannot be of type array"},
-    {R"({"a":1,"_id":[1,2]})", 0, "The '_id' value cannot be of type array"},
-    {R"({"_id":{"$regularExpression":{"pattern":"a","options":""}}})", 0,
-     "The '_id' value cannot be of type regex"},
+    {R"({"_id":[1]})", kInvalidIdField,
+     "The '_id' value cannot be of type array"},
+    {R"({"a":1,"_id":[1,2]})", kInvalidIdField,
+     "The '_id' value cannot be of type array"},
+    {R"({"_id":{"$regularExpression":{"pattern":"a","options":""}}})",
+     kInvalidIdField, "The '_id' value cannot be of type regex"},
     {R"({"_id":{"a":{"$x":1}}})", 52,
      "_id fields may not contain '$'-prefixed fields: $x is not valid for "
      "storage."},

@@ -11,7 +11,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/log.h"
 #include "commands/command_runner.h"
 #include "server/server.h"
 
@@ -22,6 +24,7 @@ constexpr char kServeUsage[] =
     R"(usage:
   ttldb serve [--db DIR] [--bind 127.0.0.1] [--port 27017]
               [--unix-socket PATH] [--max-connections N]
+              [--max-databases N] [--max-cursors N]
               [--setParameter ttlMonitorSleepSecs=N]
               [--setParameter ttlMonitorEnabled=true|false]
               [--message-timeout-secs N] [--quiet]
@@ -98,6 +101,16 @@ int RunServe(int argc, char** argv) {
         return Usage("--max-connections needs a positive number");
       }
       so.max_connections = static_cast<int>(n);
+    } else if (arg == "--max-databases") {
+      if (!next() || !absl::SimpleAtoi(value, &n) || n < 1 || n > 1000000) {
+        return Usage("--max-databases needs a number from 1 to 1000000");
+      }
+      ro.max_databases = static_cast<int>(n);
+    } else if (arg == "--max-cursors") {
+      if (!next() || !absl::SimpleAtoi(value, &n) || n < 1) {
+        return Usage("--max-cursors needs a positive number");
+      }
+      ro.max_cursors = n;
     } else if (arg == "--message-timeout-secs") {
       if (!next() || !absl::SimpleAtoi(value, &n) || n < 1) {
         return Usage("--message-timeout-secs needs a positive number");
@@ -177,6 +190,12 @@ int RunServe(int argc, char** argv) {
               << runner.status().message() << "\n";
     return 1;
   }
+  so.logger = [](LogLevel level, absl::string_view message) {
+    static absl::Mutex mu(absl::kConstInit);
+    absl::MutexLock lock(&mu);
+    std::cerr << "ttldb serve: " << LogLevelName(level) << ": " << message
+              << "\n";
+  };
   absl::StatusOr<std::unique_ptr<server::Server>> srv =
       server::Server::Start(runner->get(), so);
   if (!srv.ok()) {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/start_thread.h"
+#include "base/status.h"
 #include "base/sync_point.h"
 #include "ttl/schedule.h"
 #include "ttl/ttl_spec.h"
@@ -77,12 +79,14 @@ TtlMonitor::TtlMonitor(TtlStore* store, Clock* clock, MonitorOptions options)
 
 TtlMonitor::~TtlMonitor() { Stop(); }
 
-void TtlMonitor::Start() {
+absl::Status TtlMonitor::Start() {
   MutexLock lock(&mu_);
-  if (started_ || stopping()) return;
-  started_ = true;
+  if (started_ || stopping()) return absl::OkStatus();
   last_pass_end_steady_ = clock_->SteadyNow();
-  thread_ = std::thread([this] { ThreadMain(); });
+  RETURN_IF_ERROR(StartThread(
+      &thread_, [this] { ThreadMain(); }, "the TTL monitor"));
+  started_ = true;
+  return absl::OkStatus();
 }
 
 void TtlMonitor::Stop() {

@@ -96,8 +96,9 @@ class TtlMonitor {
 
   // Launches the background thread; its first pass comes `sleep` after this
   // call (sooner with exact wake-up if documents are already due). No-op if
-  // already started, or after Stop.
-  void Start();
+  // already started, or after Stop. ResourceExhausted if the system
+  // refuses the thread (base/start_thread.h); Start may then be retried.
+  absl::Status Start();
 
   // Asks the thread to stop, interrupts a pass in progress between two
   // batches, and joins the thread. After Stop, the monitor never calls the

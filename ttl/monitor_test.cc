@@ -381,7 +381,7 @@ TEST_F(MonitorTest, ThreadWaitsForTheSleepOnTheSteadyClock) {
   store_.AddIndex(Ref(kA, 0));
   store_.AddDates(kA, now_ - absl::Hours(1), 1);
   TtlMonitor monitor(&store_, &clock_, ThreadOptions());
-  monitor.Start();
+  ASSERT_TRUE(monitor.Start().ok());
   // A wall-clock jump does not end the sleep; only steady time does.
   clock_.SetWall(now_ + absl::Hours(24));
   clock_.Advance(absl::Seconds(59));
@@ -404,7 +404,7 @@ TEST_F(MonitorTest, SetSleepWakesTheThreadAtOnce) {
   o.sleep = absl::Hours(1);
   o.wait_slice = absl::Hours(1);  // only a signal can wake it
   TtlMonitor monitor(&store_, &clock_, o);
-  monitor.Start();
+  ASSERT_TRUE(monitor.Start().ok());
   clock_.Advance(absl::Seconds(2));
   EXPECT_EQ(monitor.SetSleep(absl::ZeroDuration()).code(),
             absl::StatusCode::kInvalidArgument);
@@ -420,7 +420,7 @@ TEST_F(MonitorTest, DisabledMeansNoPasses) {
   o.sleep = absl::Seconds(1);
   o.enabled = false;
   TtlMonitor monitor(&store_, &clock_, o);
-  monitor.Start();
+  ASSERT_TRUE(monitor.Start().ok());
   clock_.Advance(absl::Seconds(10));
   EXPECT_FALSE(monitor.TEST_WaitForBackgroundPasses(1, absl::Milliseconds(10)));
   EXPECT_EQ(monitor.metrics().passes, 0);
@@ -437,10 +437,10 @@ TEST_F(MonitorTest, StopJoinsPromptlyAndIsIdempotent) {
   MonitorOptions o = ThreadOptions();
   o.wait_slice = absl::Hours(1);
   TtlMonitor monitor(&store_, &clock_, o);
-  monitor.Stop();   // before Start: fine
-  monitor.Start();  // after Stop: no thread
+  monitor.Stop();                     // before Start: fine
+  ASSERT_TRUE(monitor.Start().ok());  // after Stop: no thread
   TtlMonitor other(&store_, &clock_, o);
-  other.Start();
+  ASSERT_TRUE(other.Start().ok());
   const auto start = std::chrono::steady_clock::now();
   other.Stop();
   other.Stop();
@@ -458,7 +458,7 @@ TEST_F(MonitorTest, ExactWakeupRunsAtTheNextExpiry) {
   // Expires 5 s from now.
   store_.AddDates(kB, now_ - absl::Seconds(55), 1);
   TtlMonitor monitor(&store_, &clock_, o);
-  monitor.Start();
+  ASSERT_TRUE(monitor.Start().ok());
   clock_.Advance(absl::Seconds(4));
   EXPECT_FALSE(monitor.TEST_WaitForBackgroundPasses(1, absl::Milliseconds(10)));
   clock_.Advance(absl::Seconds(1));
@@ -474,7 +474,7 @@ TEST_F(MonitorTest, NotifyExpiryPullsTheNextPassEarlier) {
   o.wait_slice = absl::Hours(1);  // only signals wake it
   store_.AddIndex(Ref(kB, 0));
   TtlMonitor monitor(&store_, &clock_, o);
-  monitor.Start();
+  ASSERT_TRUE(monitor.Start().ok());
   // Let the thread finish its start-up scan (nothing is due).
   clock_.Advance(absl::Seconds(30));
   store_.AddDates(kB, clock_.WallNow(), 1);

@@ -1,6 +1,7 @@
 // Starts `ttldb serve` on a free port over a fresh temporary directory, for
 // the client tests. TTLDB_BIN names the binary (scripts/client_tests.sh
 // sets it to Bazel's build of //tools:ttldb).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
-// Resolves to {port, uri, dir, stop()} once the server listens. `args` are
+// Resolves to {port, uri, dir, pid, stop()} once the server listens. `args` are
 // extra `ttldb serve` flags; `dir` reuses a data directory. stop() sends
 // SIGTERM and resolves to the exit code (0 after a clean shutdown); it also
 // removes the directory unless `{keep: true}` is passed.
@@ -33,6 +34,7 @@ export function startServer(args = [], dir = undefined) {
         resolve({
           port,
           dir,
+          pid: child.pid,
           uri: `mongodb://127.0.0.1:${port}/`,
           stderr: () => stderr,
           async stop({ keep = false } = {}) {
@@ -66,5 +68,16 @@ export function runMongosh(args, input = '') {
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out, err }));
     child.stdin.end(input);
+  });
+}
+
+// Asserts that `promise` rejects with a server error of `code` whose message
+// matches `message` (a RegExp, optional).
+export function rejectsWithCode(promise, code, message) {
+  return assert.rejects(promise, (e) => {
+    assert.equal(e?.constructor?.name, 'MongoServerError', String(e));
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
   });
 }

@@ -85,7 +85,7 @@ TEST(MissingCurrent, RefusesWithDataLossAndChangesNothing) {
         << db.status();
     EXPECT_TRUE(absl::StrContains(db.status().message(), "CURRENT"))
         << db.status();
-    EXPECT_TRUE(absl::StrContains(db.status().message(), "RepairDB"))
+    EXPECT_TRUE(absl::StrContains(db.status().message(), "ttldb repair"))
         << db.status();
     EXPECT_EQ(Listing(dir.path()), before) << "read_only=" << read_only;
   }
@@ -129,6 +129,44 @@ TEST(MissingCurrent, DataWithoutMetaRecordIsRefused) {
   EXPECT_TRUE(absl::IsDataLoss(db.status())) << db.status();
   EXPECT_TRUE(absl::StrContains(db.status().message(), "metadata"))
       << db.status();
+}
+
+// A table file or the MANIFEST gone, or CURRENT garbled (issue 28 item 14,
+// review L2/L10): 301 DataCorruptionDetected naming `ttldb repair`, as
+// mongod reports damaged storage, never InternalError (1).
+TEST(MissingFiles, AreDataCorruptionDetectedNamingTtldbRepair) {
+  for (const std::string damage : {"table", "manifest", "current"}) {
+    TempDir dir;
+    {
+      auto db = OpenOrDie(dir.path());
+      ASSERT_TRUE(db->collection("c").InsertOne(R"({"_id": 1})").ok());
+      ASSERT_TRUE(db->Close().ok());
+    }
+    // Reopen once so that the log becomes a table file.
+    { ASSERT_TRUE(OpenOrDie(dir.path())->Close().ok()); }
+    bool removed = false;
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+      const std::string name = e.path().filename().string();
+      if ((damage == "table" && absl::EndsWith(name, ".ldb")) ||
+          (damage == "manifest" && absl::StartsWith(name, "MANIFEST-"))) {
+        fs::remove(e.path());
+        removed = true;
+      }
+    }
+    if (damage == "current") {
+      WriteFileBytes(fs::path(dir.path()) / "CURRENT", "garbage");
+      removed = true;
+    }
+    ASSERT_TRUE(removed) << damage;
+    auto db = Database::Open(dir.path(), TestOptions());
+    ASSERT_FALSE(db.ok()) << damage;
+    EXPECT_EQ(ErrorCode(db.status()), kDataCorruptionDetected)
+        << damage << ": " << db.status();
+    EXPECT_TRUE(absl::StrContains(db.status().message(), "ttldb repair"))
+        << db.status();
+    EXPECT_FALSE(absl::StrContains(db.status().message(), "RepairDB"))
+        << db.status();
+  }
 }
 
 // ---- Item 2: checksums -----------------------------------------------------

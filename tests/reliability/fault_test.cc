@@ -215,6 +215,9 @@ TEST_F(FaultTest, DiskFullMidStream) {
     } else {
       EXPECT_NE(s.message().find("No space left on device"), std::string::npos)
           << s;
+      // mongod's OutOfDiskSpace (error_codes.yml), for the failing write and
+      // for the writes refused after it; never InternalError (1).
+      EXPECT_EQ(ErrorCode(s), kOutOfDiskSpace) << s;
       ++failed;
     }
   }

@@ -19,11 +19,13 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "absl/time/clock.h"
 #include "base/status.h"
+#include "base/sync_point.h"
 #include "commands/command_runner.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -391,6 +393,30 @@ TEST_F(ServerTest, ConnectionsBeyondTheLimitAreClosed) {
   RawClient c(server_->port());
   EXPECT_TRUE(c.ClosedByServer());
   EXPECT_EQ(server_->connection_count(), 2);
+}
+
+// Issue 28 item 11 (review N9): when the system refuses a thread for a
+// connection (a process limit such as systemd's TasksMax), that connection
+// is closed and the server goes on; it used to abort on the uncaught
+// std::system_error. The refusal is injected at StartThread's sync point.
+TEST_F(ServerTest, ThreadRefusedClosesThatConnectionAndServingGoesOn) {
+  RawClient before(server_->port());
+  EXPECT_EQ(Ok(before.Command(R"({"ping": 1, "$db": "admin"})")), 1);
+  std::atomic<int> refusals{2};
+  SyncPoint::Set("StartThread", [&] {
+    if (refusals.fetch_sub(1) > 0) {
+      throw std::system_error(EAGAIN, std::generic_category(),
+                              "injected thread refusal");
+    }
+  });
+  RawClient a(server_->port()), b(server_->port());
+  EXPECT_TRUE(a.ClosedByServer());
+  EXPECT_TRUE(b.ClosedByServer());
+  SyncPoint::ClearAll();
+  EXPECT_EQ(server_->refused_for_threads(), 2);
+  // The connection that had its thread, and new ones, are served.
+  EXPECT_EQ(Ok(before.Command(R"({"ping": 1, "$db": "admin"})")), 1);
+  ExpectServing();
 }
 
 TEST_F(ServerTest, UnixSocket) {
