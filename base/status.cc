@@ -104,6 +104,8 @@ absl::string_view MongoCodeName(int code) {
       return "NotImplemented";
     case kAPIVersionError:
       return "APIVersionError";
+    case kOutOfDiskSpace:
+      return "OutOfDiskSpace";
     case kDatabaseDifferCase:
       return "DatabaseDifferCase";
     case kIDLFailedToParse:

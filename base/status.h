@@ -66,6 +66,7 @@ enum MongoCode : int {
   kNotImplemented = 238,
   kAPIVersionError = 322,
   kDatabaseDifferCase = 13297,
+  kOutOfDiskSpace = 14031,
   kIDLFailedToParse = 40414,  // a required field is missing
   kIDLUnknownField = 40415,   // a field the command does not know
 };

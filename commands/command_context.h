@@ -5,6 +5,7 @@
 #define TTLDB_COMMANDS_COMMAND_CONTEXT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct CommandContext {
 // Access control helpers (command_runner.cc), for the checks a command
 // makes itself once its arguments are parsed.
 //
+// The authenticated user's record under --auth; nullopt when there is none
+// (no user, or one dropped since it logged in).
+std::optional<UserRecord> CurrentUser(const CommandContext& ctx);
 // Whether the server runs without --auth, or the connection's user holds
 // `action` on database `db`.
 bool Authorized(const CommandContext& ctx, Action action, absl::string_view db);
@@ -76,6 +80,7 @@ void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 void AddAggregateCommands(std::vector<CommandSpec>* specs);
 void AddBackupCommands(std::vector<CommandSpec>* specs);
 void AddAuthCommands(std::vector<CommandSpec>* specs);
+void AddInfoCommands(std::vector<CommandSpec>* specs);
 // hello's saslSupportedMechs and speculativeAuthenticate answers, appended
 // to `out` (auth_commands.cc).
 void AddHelloAuthFields(CommandContext& ctx, Value::Object* out);

@@ -70,6 +70,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddAggregateCommands(&specs);
     AddBackupCommands(&specs);
     AddAuthCommands(&specs);
+    AddInfoCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;
@@ -157,13 +158,15 @@ std::string PrivilegeDb(const CommandContext& ctx) {
   return ctx.db;
 }
 
-// The authenticated user's record under --auth; nullopt when there is none
-// (no user, or one dropped since it logged in).
+}  // namespace
+
 std::optional<UserRecord> CurrentUser(const CommandContext& ctx) {
   const UserName* user = ctx.connection->user();
   if (user == nullptr || ctx.server->users == nullptr) return std::nullopt;
   return ctx.server->users->Get(user->db, user->user);
 }
+
+namespace {
 
 absl::Status NotAuthorizedOn(const CommandContext& ctx, absl::string_view db) {
   return MongoError(
