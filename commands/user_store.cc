@@ -54,8 +54,10 @@ Value UserDocument(const UserRecord& u) {
                 {"serverKey",
                  Value::String(absl::Base64Escape(u.scram.server_key))},
             })}}));
-  doc.emplace_back("roles", RolesValue(u.roles));
+  // createUser's order (user_management_commands.cpp): customData, then
+  // roles.
   if (u.custom_data.has_value()) doc.emplace_back("customData", *u.custom_data);
+  doc.emplace_back("roles", RolesValue(u.roles));
   return Value::MakeObject(std::move(doc));
 }
 
@@ -110,7 +112,8 @@ absl::StatusOr<UserRecord> FromDocument(const Value& doc) {
     u.roles.push_back({role->string_value(), rdb->string_value()});
   }
   if (const Value* custom = doc.Get("customData")) u.custom_data = *custom;
-  if (const Value* id = doc.Get("userId"); id != nullptr && id->type() == ValueType::kBinary) {
+  if (const Value* id = doc.Get("userId");
+      id != nullptr && id->type() == ValueType::kBinary) {
     u.user_id = id->binary_value().data;
   }
   return u;

@@ -39,8 +39,8 @@ commands::RunnerOptions SmallBuffers() {
   return options;
 }
 
-Value Run(commands::CommandRunner* runner, commands::Connection* conn,
-          const std::string& db, const std::string& json) {
+Value RunCommand(commands::CommandRunner* runner, commands::Connection* conn,
+                 const std::string& db, const std::string& json) {
   auto cmd = ParseDocument(json);
   EXPECT_TRUE(cmd.ok()) << json;
   return runner->Run(conn, db, *cmd);
@@ -63,14 +63,14 @@ void Fill(const std::string& root) {
                         batch * 500 + i, R"(, "pad": ")", std::string(100, 'x'),
                         "\"}");
       }
-      Value r = Run(runner->get(), conn.get(), "victim",
-                    absl::StrCat(R"({"insert": "c)", c, R"(", "documents": [)",
-                                 docs, "]}"));
+      Value r = RunCommand(runner->get(), conn.get(), "victim",
+                           absl::StrCat(R"({"insert": "c)", c,
+                                        R"(", "documents": [)", docs, "]}"));
       ASSERT_TRUE(Ok(r)) << ToJson(r);
     }
   }
-  ASSERT_TRUE(Ok(Run(runner->get(), conn.get(), "other",
-                     R"({"insert": "k", "documents": [{"_id": 1}]})")));
+  ASSERT_TRUE(Ok(RunCommand(runner->get(), conn.get(), "other",
+                            R"({"insert": "k", "documents": [{"_id": 1}]})")));
   ASSERT_TRUE((*runner)->Close().ok());
 }
 
@@ -98,7 +98,8 @@ bool DropKilledAt(const std::string& root, int step) {
 
 int64_t Count(commands::CommandRunner* runner, commands::Connection* conn,
               const std::string& db, const std::string& coll) {
-  Value r = Run(runner, conn, db, absl::StrCat(R"({"count": ")", coll, "\"}"));
+  Value r =
+      RunCommand(runner, conn, db, absl::StrCat(R"({"count": ")", coll, "\"}"));
   EXPECT_TRUE(Ok(r)) << ToJson(r);
   return Ok(r) ? static_cast<int64_t>(r.Get("n")->AsDouble()) : -1;
 }
@@ -116,8 +117,8 @@ TEST(DropDatabaseCrashTest, WholeOrGoneAfterAKillAtEveryStep) {
     auto runner = commands::CommandRunner::Open(root, SmallBuffers());
     ASSERT_TRUE(runner.ok()) << "step " << step << ": " << runner.status();
     auto conn = (*runner)->NewConnection();
-    Value list = Run(runner->get(), conn.get(), "admin",
-                     R"({"listDatabases": 1, "nameOnly": true})");
+    Value list = RunCommand(runner->get(), conn.get(), "admin",
+                            R"({"listDatabases": 1, "nameOnly": true})");
     ASSERT_TRUE(Ok(list)) << "step " << step << ": " << ToJson(list);
     bool listed_victim = false, listed_other = false;
     for (const Value& d : list.Get("databases")->array_items()) {
@@ -133,8 +134,8 @@ TEST(DropDatabaseCrashTest, WholeOrGoneAfterAKillAtEveryStep) {
         EXPECT_EQ(Count(runner->get(), conn.get(), "victim", coll),
                   kDocsPerCollection)
             << "step " << step;
-        Value v = Run(runner->get(), conn.get(), "victim",
-                      absl::StrCat(R"({"validate": ")", coll, "\"}"));
+        Value v = RunCommand(runner->get(), conn.get(), "victim",
+                             absl::StrCat(R"({"validate": ")", coll, "\"}"));
         EXPECT_TRUE(Ok(v) && v.Get("valid")->bool_value())
             << "step " << step << ": " << ToJson(v);
       }
