@@ -80,6 +80,37 @@ TEST_F(AdminTest, DropDatabase) {
             R"({"n":1,"ok":1.0})");
 }
 
+// A database whose files are damaged (reliability-3.md N10: a missing
+// CURRENT, as a crash inside the old dropDatabase left) fails its own
+// commands with a clear error, never listDatabases or the commands of the
+// other databases; dropDatabase still removes it. Before, listDatabases
+// failed for the whole server. MongoDB: listDatabases does not fail
+// because one database is damaged.
+TEST_F(AdminTest, ADamagedDatabaseBreaksOnlyItself) {
+  Run("good", R"({"insert": "c", "documents": [{"_id": 1}]})");
+  Run("bad", R"({"insert": "c", "documents": [{"_id": 1}]})");
+  conn_.reset();
+  ASSERT_TRUE(runner_->Close().ok());
+  ASSERT_TRUE(std::filesystem::remove(root_ + "/bad/CURRENT"));
+  Open();
+  Value list = Run("admin", R"({"listDatabases": 1})");
+  ASSERT_EQ(list.Get("ok")->AsDouble(), 1) << ToJson(list);
+  std::string names;
+  for (const Value& d : list.Get("databases")->array_items()) {
+    absl::StrAppend(&names, d.Get("name")->string_value(), ",");
+  }
+  EXPECT_EQ(names, "bad,good,");
+  EXPECT_EQ(RunJson("good", R"({"count": "c"})"), R"({"n":1,"ok":1.0})");
+  Value bad = Run("bad", R"({"find": "c"})");
+  EXPECT_EQ(bad.Get("ok")->AsDouble(), 0);
+  EXPECT_NE(bad.Get("errmsg")->string_value().find("bad"), std::string::npos)
+      << ToJson(bad);
+  EXPECT_EQ(RunJson("bad", R"({"dropDatabase": 1})"),
+            R"({"dropped":"bad","ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"listDatabases": 1, "nameOnly": true})"),
+            R"({"databases":[{"name":"good"}],"ok":1.0})");
+}
+
 // A database name differing only in case: DatabaseDifferCase (13297).
 TEST_F(AdminTest, DatabaseNamesDifferingInCase) {
   Run("app", R"({"insert": "c", "documents": [{}]})");

@@ -1,6 +1,6 @@
 // Authentication and user management: saslStart/saslContinue
-// (SCRAM-SHA-256), logout, createUser, updateUser, dropUser, usersInfo,
-// and hello's speculativeAuthenticate/saslSupportedMechs. The shapes and
+// (SCRAM-SHA-256), logout, createUser, updateUser, dropUser, and
+// hello's speculativeAuthenticate/saslSupportedMechs. The shapes and
 // errors are mongod 8.0's: src/mongo/db/auth/sasl_commands.cpp,
 // sasl_scram_server_conversation.cpp, and
 // src/mongo/db/commands/user_management_commands.cpp.
@@ -364,77 +364,6 @@ absl::StatusOr<Value> DropUser(CommandContext& ctx) {
   return OkReply();
 }
 
-// May the connection see user `db`.`user` (its own, or userAdmin there)?
-bool MayView(CommandContext& ctx, const std::string& db,
-             const std::string& user) {
-  if (!ctx.server->options.auth) return true;
-  const UserName* me = ctx.connection->user();
-  if (me == nullptr) return false;
-  if (me->db == db && me->user == user) return true;
-  std::optional<UserRecord> rec = ctx.server->users->Get(me->db, me->user);
-  return rec.has_value() && RolesGrant(rec->roles, Action::kUserAdmin, db);
-}
-
-absl::Status NotAuthorizedToView(const CommandContext& ctx) {
-  return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
-                    absl::StrCat("not authorized on ", ctx.db,
-                                 " to execute command { usersInfo: ... }"));
-}
-
-// usersInfo: 1 (every user of the db), "name", {user, db}, an array of
-// those, or {forAllDBs: true}.
-absl::StatusOr<Value> UsersInfo(CommandContext& ctx) {
-  UserStore* users = Users(ctx);
-  if (users == nullptr) return NoUserStore();
-  RETURN_IF_ERROR(CheckFields(
-      ctx, {"showCredentials", "showPrivileges",
-            "showAuthenticationRestrictions", "showCustomData", "filter"}));
-  const Value& arg = ctx.first();
-  std::vector<UserRecord> found;
-  auto add_named = [&](const Value& v) -> absl::Status {
-    std::string db = ctx.db, name;
-    if (v.is_string()) {
-      name = v.string_value();
-    } else if (v.is_object() && v.Get("user") != nullptr &&
-               v.Get("user")->is_string() && v.Get("db") != nullptr &&
-               v.Get("db")->is_string()) {
-      name = v.Get("user")->string_value();
-      db = v.Get("db")->string_value();
-    } else {
-      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                        "User name must be either a string or an object "
-                        "with 'user' and 'db'");
-    }
-    if (!MayView(ctx, db, name)) return NotAuthorizedToView(ctx);
-    if (std::optional<UserRecord> u = users->Get(db, name)) {
-      found.push_back(*std::move(u));
-    }
-    return absl::OkStatus();
-  };
-  if (arg.is_number()) {
-    for (UserRecord& u : users->List(ctx.db)) {
-      if (!MayView(ctx, u.db, u.user)) return NotAuthorizedToView(ctx);
-      found.push_back(std::move(u));
-    }
-  } else if (arg.is_object() && arg.Get("forAllDBs") != nullptr) {
-    if (ctx.db != "admin" || !TrueValue(*arg.Get("forAllDBs"))) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                        "forAllDBs may only be true, on the admin database");
-    }
-    for (UserRecord& u : users->List("")) {
-      if (!MayView(ctx, u.db, u.user)) return NotAuthorizedToView(ctx);
-      found.push_back(std::move(u));
-    }
-  } else if (arg.is_array()) {
-    for (const Value& v : arg.array_items()) RETURN_IF_ERROR(add_named(v));
-  } else {
-    RETURN_IF_ERROR(add_named(arg));
-  }
-  Value::Array out;
-  for (const UserRecord& u : found) out.push_back(UserInfoDocument(u));
-  return OkReply({{"users", Value::MakeArray(std::move(out))}});
-}
-
 // connectionStatus (src/mongo/db/commands/connection_status.cpp).
 absl::StatusOr<Value> ConnectionStatus(CommandContext& ctx) {
   Value::Array users, roles;
@@ -505,7 +434,6 @@ void AddAuthCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"dropUser", DropUser, false, true});
   specs->push_back({"grantRolesToUser", GrantRolesToUser, false, true});
   specs->push_back({"revokeRolesFromUser", RevokeRolesFromUser, false, true});
-  specs->push_back({"usersInfo", UsersInfo});
 }
 
 }  // namespace commands

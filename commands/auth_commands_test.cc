@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
@@ -123,6 +125,16 @@ class AuthTest : public CommandTest {
                                        Hmac(sp, "Server Key"), auth_message))));
     }
     return f;
+  }
+
+  // The userId usersInfo shows for admin user `user`, as storage JSON.
+  std::string UserIdJson(const std::string& user) {
+    Value r = Run("admin", absl::StrCat(R"({"usersInfo": ")", user, "\"}"));
+    const Value* id = r.Get("users")->array_items()[0].Get("userId");
+    if (id == nullptr) return "null";
+    EXPECT_EQ(id->binary_value().subtype, 4);
+    EXPECT_EQ(id->binary_value().data.size(), 16u);
+    return ToJson(*id, JsonFormat::kStorage);
   }
 
   void CreateAdmin() {
@@ -293,9 +305,11 @@ TEST_F(AuthTest, UserManagement) {
       "customData": {"team": "x"}})")));
   EXPECT_EQ(
       RunJson("admin", R"({"usersInfo": "ann"})"),
-      R"({"users":[{"_id":"admin.ann","user":"ann","db":"admin",)"
-      R"("customData":{"team":"x"},"roles":[{"role":"readWrite","db":"test"}],)"
-      R"("mechanisms":["SCRAM-SHA-256"]}],"ok":1.0})");
+      absl::StrCat(
+          R"({"users":[{"_id":"admin.ann","userId":)", UserIdJson("ann"),
+          R"(,"user":"ann","db":"admin",)"
+          R"("customData":{"team":"x"},"roles":[{"role":"readWrite","db":"test"}],)"
+          R"("mechanisms":["SCRAM-SHA-256"]}],"ok":1.0})"));
   EXPECT_EQ(RunJson("admin", R"({"usersInfo": {"user": "zz", "db": "admin"}})"),
             R"({"users":[],"ok":1.0})");
 
@@ -685,6 +699,223 @@ TEST_F(AuthTest, GrantingARoleNeedsUserAdminOnItsDatabase) {
       Ok(Run("A", R"({"updateUser": "app", "roles": ["read"]})", uaany.get())));
   EXPECT_TRUE(Ok(Run("A", R"({"updateUser": "own", "roles": ["dbOwner",
       {"role": "read", "db": "B"}]})")));
+}
+
+// usersInfo as mongod 8.0 answers it
+// (src/mongo/db/auth/authorization_backend_local.cpp lookupUsers:
+// performNoPrivilegeNoRestrictionsLookup sorts by user then db, $unsets
+// credentials and customData unless shown, adds mechanisms, then applies
+// `filter`; showPrivileges needs exact names, 20 IllegalOperation
+// "Privilege or restriction details require exact-match usersInfo
+// queries"), and its authorization (user_management_commands_common.cpp:
+// viewUser on the database, or the user itself).
+TEST_F(AuthTest, UsersInfoShowsCredentialsPrivilegesAndFilters) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  ASSERT_TRUE(Ok(Run("test", R"({"createUser": "bob", "pwd": "p",
+      "roles": ["read"], "customData": {"n": 1}})")));
+  ASSERT_TRUE(Ok(Run("test", R"({"createUser": "amy", "pwd": "p",
+      "roles": ["readWrite", {"role": "read", "db": "other"}]})")));
+
+  // usersInfo: 1 lists the database's users by name; filter matches the
+  // documents shown.
+  Value all = Run("test", R"({"usersInfo": 1, "showCustomData": false})");
+  ASSERT_TRUE(Ok(all)) << ToJson(all);
+  ASSERT_EQ(all.Get("users")->array_items().size(), 2u);
+  EXPECT_EQ(all.Get("users")->array_items()[0].Get("user")->string_value(),
+            "amy");
+  EXPECT_EQ(all.Get("users")->array_items()[1].Get("customData"), nullptr);
+  Value filtered = Run("test", R"({"usersInfo": 1,
+      "filter": {"roles.db": "other"}})");
+  ASSERT_EQ(filtered.Get("users")->array_items().size(), 1u);
+  EXPECT_EQ(filtered.Get("users")->array_items()[0].Get("_id")->string_value(),
+            "test.amy");
+  EXPECT_EQ(Run("admin", R"({"usersInfo": {"forAllDBs": true},
+      "filter": {"user": {"$in": ["root", "bob"]}}})")
+                .Get("users")
+                ->array_items()
+                .size(),
+            2u);
+
+  // showCredentials: the stored SCRAM-SHA-256 credentials.
+  Value creds = Run("test", R"({"usersInfo": "bob", "showCredentials": true})");
+  const Value* scram = creds.Get("users")
+                           ->array_items()[0]
+                           .Get("credentials")
+                           ->Get("SCRAM-SHA-256");
+  ASSERT_NE(scram, nullptr) << ToJson(creds);
+  EXPECT_EQ(scram->Get("iterationCount")->AsDouble(), 15000);
+  for (const char* f : {"salt", "storedKey", "serverKey"}) {
+    EXPECT_TRUE(scram->Get(f)->is_string()) << f;
+  }
+
+  // showPrivileges: inheritedRoles and the roles' privileges, as
+  // builtin_roles.yml defines read (database + system.js).
+  Value privs = Run("test", R"({"usersInfo": "bob", "showPrivileges": true,
+      "showCustomData": false})");
+  ASSERT_TRUE(Ok(privs)) << ToJson(privs);
+  const Value& bob = privs.Get("users")->array_items()[0];
+  std::vector<std::string> names;
+  for (const Field& f : bob.object_fields()) names.push_back(f.first);
+  EXPECT_EQ(absl::StrJoin(names, ","),
+            "_id,userId,user,db,mechanisms,roles,inheritedRoles,"
+            "inheritedPrivileges,inheritedAuthenticationRestrictions");
+  EXPECT_EQ(ToJson(*bob.Get("inheritedRoles")),
+            R"([{"role":"read","db":"test"}])");
+  const std::string read_actions =
+      R"(["changeStream","collStats","dbHash","dbStats","find",)"
+      R"("killCursors","listCollections","listIndexes","listSearchIndexes",)"
+      R"("planCacheRead"])";
+  EXPECT_EQ(
+      ToJson(*bob.Get("inheritedPrivileges")),
+      absl::StrCat(R"([{"resource":{"db":"test","collection":""},)",
+                   R"("actions":)", read_actions, "},",
+                   R"({"resource":{"db":"test","collection":"system.js"},)",
+                   R"("actions":)", read_actions, "}]"));
+  for (const char* bad :
+       {R"({"usersInfo": 1, "showPrivileges": true})",
+        R"({"usersInfo": "bob", "showPrivileges": true, "filter": {}})",
+        R"({"usersInfo": "bob", "showAuthenticationRestrictions": true,
+            "filter": {}})"}) {
+    Value r = Run("test", bad);
+    EXPECT_EQ(Code(r), 20) << bad;
+    EXPECT_EQ(Errmsg(r),
+              "Privilege or restriction details require exact-match "
+              "usersInfo queries");
+  }
+
+  // A user sees itself; usersInfo: 1 needs viewUser on the database.
+  auto c = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(c.get(), "bob", "p", "test")));
+  EXPECT_TRUE(Ok(
+      Run("test", R"({"usersInfo": "bob", "showPrivileges": true})", c.get())));
+  EXPECT_EQ(Code(Run("test", R"({"usersInfo": 1})", c.get())), 13);
+  EXPECT_EQ(Code(Run("test", R"({"usersInfo": "amy"})", c.get())), 13);
+  EXPECT_EQ(
+      Code(Run("admin", R"({"usersInfo": {"forAllDBs": true}})", c.get())), 13);
+}
+
+// rolesInfo for the built-in roles (authorization_backend_local.cpp
+// getRoleDescriptionsForDB / getRolesDescription; privileges from
+// builtin_roles.yml).
+TEST_F(AuthTest, RolesInfoShowsTheBuiltinRoles) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  // Without showBuiltinRoles a database has no (user-defined) roles.
+  EXPECT_EQ(RunJson("test", R"({"rolesInfo": 1})"), R"({"roles":[],"ok":1.0})");
+  Value listed = Run("test", R"({"rolesInfo": 1, "showBuiltinRoles": true})");
+  std::vector<std::string> names;
+  for (const Value& r : listed.Get("roles")->array_items()) {
+    names.push_back(r.Get("role")->string_value());
+  }
+  EXPECT_EQ(absl::StrJoin(names, ","),
+            "dbAdmin,dbOwner,enableSharding,read,readWrite,userAdmin");
+  Value admin_roles =
+      Run("admin", R"({"rolesInfo": 1, "showBuiltinRoles": true})");
+  EXPECT_EQ(admin_roles.Get("roles")->array_items().size(), 19u);
+
+  EXPECT_EQ(
+      RunJson("test", R"({"rolesInfo": "userAdmin", "showPrivileges": true})"),
+      R"({"roles":[{"role":"userAdmin","db":"test","isBuiltin":true,)"
+      R"("roles":[],"inheritedRoles":[],"privileges":[{"resource":)"
+      R"({"db":"test","collection":""},"actions":["changeCustomData",)"
+      R"("changePassword","createRole","createUser","dropRole","dropUser",)"
+      R"("grantRole","revokeRole","setAuthenticationRestriction","viewRole",)"
+      R"("viewUser"]}],"inheritedPrivileges":[{"resource":{"db":"test",)"
+      R"("collection":""},"actions":["changeCustomData","changePassword",)"
+      R"("createRole","createUser","dropRole","dropUser","grantRole",)"
+      R"("revokeRole","setAuthenticationRestriction","viewRole","viewUser"]}]}],)"
+      R"("ok":1.0})");
+  // A role that does not exist is left out; root exists on admin only.
+  EXPECT_EQ(RunJson("test", R"({"rolesInfo": ["nope", "root"]})"),
+            R"({"roles":[],"ok":1.0})");
+  // root: the cluster, every database, and anyResource for validate.
+  Value root = Run("admin", R"({"rolesInfo": "root", "showPrivileges": true})");
+  bool any_validate = false, cluster_shutdown = false, any_drop_db = false;
+  for (const Value& p :
+       root.Get("roles")->array_items()[0].Get("privileges")->array_items()) {
+    const std::string res = ToJson(*p.Get("resource"));
+    const std::string acts = ToJson(*p.Get("actions"));
+    any_validate |= res == R"({"anyResource":true})" &&
+                    acts.find("\"validate\"") != std::string::npos;
+    cluster_shutdown |= res == R"({"cluster":true})" &&
+                        acts.find("\"shutdown\"") != std::string::npos;
+    any_drop_db |= res == R"({"db":"","collection":""})" &&
+                   acts.find("\"dropDatabase\"") != std::string::npos;
+  }
+  EXPECT_TRUE(any_validate && cluster_shutdown && any_drop_db) << ToJson(root);
+  // dbOwner is readWrite + dbAdmin + userAdmin in one role.
+  Value owner = Run("test", R"({"rolesInfo": {"role": "dbOwner", "db": "test"},
+      "showPrivileges": "asUserFragment"})");
+  const Value* frag = owner.Get("userFragment");
+  ASSERT_NE(frag, nullptr) << ToJson(owner);
+  const std::string db_actions = ToJson(
+      *frag->Get("inheritedPrivileges")->array_items()[0].Get("actions"));
+  for (const char* a : {"\"insert\"", "\"dropDatabase\"", "\"createUser\""}) {
+    EXPECT_NE(db_actions.find(a), std::string::npos) << a;
+  }
+  EXPECT_EQ(Code(Run("test", R"({"rolesInfo": 1,
+      "showPrivileges": "asUserFragment"})")),
+            20);
+
+  // A user sees the roles it holds, not others.
+  ASSERT_TRUE(Ok(Run("test", R"({"createUser": "r", "pwd": "p",
+      "roles": ["read"]})")));
+  auto c = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(c.get(), "r", "p", "test")));
+  EXPECT_TRUE(Ok(Run("test", R"({"rolesInfo": "read"})", c.get())));
+  EXPECT_EQ(Code(Run("test", R"({"rolesInfo": "readWrite"})", c.get())), 13);
+  EXPECT_EQ(Code(Run("test", R"({"rolesInfo": 1})", c.get())), 13);
+}
+
+// listDatabases under --auth (jstests/auth/list_databases.js): a user
+// without the listDatabases action sees the databases it holds a role on
+// and may not ask for authorizedDatabases: false; one with it sees all,
+// or its own with authorizedDatabases: true.
+TEST_F(AuthTest, ListDatabasesShowsWhatTheUserMaySee) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(Ok(Run(absl::StrCat("db", i),
+                       R"({"insert": "foo", "documents": [{"bar": "baz"}]})")));
+  }
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "user1", "pwd": "p",
+      "roles": [{"role": "read", "db": "db0"}, {"role": "read", "db": "db2"},
+                {"role": "read", "db": "db4"}, {"role": "read", "db": "db6"}]})")));
+  ASSERT_TRUE(Ok(Run("admin", R"({"createUser": "user4", "pwd": "p",
+      "roles": [{"role": "read", "db": "db4"}, "readAnyDatabase"]})")));
+  auto names = [&](Connection* c, const std::string& cmd) {
+    Value r = Run("admin", cmd, c);
+    if (!Ok(r)) return absl::StrCat("error ", Code(r), ": ", Errmsg(r));
+    std::vector<std::string> out;
+    for (const Value& d : r.Get("databases")->array_items()) {
+      out.push_back(d.Get("name")->string_value());
+    }
+    return absl::StrJoin(out, ",");
+  };
+  const std::string all = "db0,db1,db2,db3,db4,db5,db6,db7";
+  auto u1 = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(u1.get(), "user1", "p")));
+  EXPECT_EQ(names(u1.get(), R"({"listDatabases": 1})"), "db0,db2,db4,db6");
+  EXPECT_EQ(names(u1.get(), R"({"listDatabases": 1, "nameOnly": true,
+      "authorizedDatabases": true})"),
+            "db0,db2,db4,db6");
+  EXPECT_EQ(names(u1.get(), R"({"listDatabases": 1,
+      "filter": {"name": {"$gt": "db2"}}})"),
+            "db4,db6");
+  EXPECT_EQ(names(u1.get(), R"({"listDatabases": 1,
+      "authorizedDatabases": false})"),
+            "error 13: Insufficient permissions to list all databases");
+  // readAnyDatabase holds listDatabases, and a privilege on every database.
+  auto u4 = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(u4.get(), "user4", "p")));
+  EXPECT_EQ(names(u4.get(), R"({"listDatabases": 1})"), all);
+  EXPECT_EQ(names(u4.get(), R"({"listDatabases": 1,
+      "authorizedDatabases": false})"),
+            all);
+  EXPECT_EQ(names(conn_.get(), R"({"listDatabases": 1,
+      "authorizedDatabases": true})"),
+            all);
 }
 
 class AuthOffTest : public CommandTest {};

@@ -39,6 +39,7 @@ const absl::flat_hash_map<std::string, Action>& Actions() {
       // (current_op_commands.cc).
       {"currentOp", Action::kAuthenticated},
       {"killOp", Action::kAuthenticated},
+      {"rolesInfo", Action::kAuthenticated},
       {"find", Action::kRead},
       {"getMore", Action::kRead},
       {"killCursors", Action::kRead},
@@ -298,6 +299,22 @@ bool RolesGrantOnEveryDatabase(const std::vector<RoleName>& roles,
     if (Grants(it->second, action)) return true;
   }
   return false;
+}
+
+bool RolesGrantListDatabases(const std::vector<RoleName>& roles) {
+  for (const RoleName& r : roles) {
+    auto it = Roles().find(r.role);
+    if (it != Roles().end() && it->second.any_database) return true;
+  }
+  return false;
+}
+
+bool RolesGrantAnyActionOn(const std::vector<RoleName>& roles,
+                           absl::string_view db) {
+  for (const RoleName& r : roles) {
+    if (Roles().contains(r.role) && r.db == db) return true;
+  }
+  return RolesGrantListDatabases(roles);
 }
 
 absl::StatusOr<std::vector<RoleName>> ParseRoles(const Value& roles,

@@ -53,6 +53,15 @@ bool RolesGrant(const std::vector<RoleName>& roles, Action action,
 bool RolesGrantOnEveryDatabase(const std::vector<RoleName>& roles,
                                Action action);
 
+// Whether `roles` grant the listDatabases action on the cluster: the
+// *AnyDatabase roles and root (builtin_roles.yml).
+bool RolesGrantListDatabases(const std::vector<RoleName>& roles);
+// Whether `roles` grant any action on database `db`
+// (AuthorizationSession::isAuthorizedForAnyActionOnAnyResourceInDB): a
+// role on `db`, or one on every database.
+bool RolesGrantAnyActionOn(const std::vector<RoleName>& roles,
+                           absl::string_view db);
+
 // The MongoDB action types (src/mongo/db/auth/action_types.idl) that a
 // pipeline's stages ask for. Each belongs to one class above, as the
 // built-in roles grant it (builtin_roles.yml): find is kRead (read),

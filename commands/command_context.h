@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct CommandContext {
 // Access control helpers (command_runner.cc), for the checks a command
 // makes itself once its arguments are parsed.
 //
+// The authenticated user's record under --auth; nullopt when there is none
+// (no user, or one dropped since it logged in).
+std::optional<UserRecord> CurrentUser(const CommandContext& ctx);
 // Whether the server runs without --auth, or the connection's user holds
 // `action` on database `db`.
 bool Authorized(const CommandContext& ctx, Action action, absl::string_view db);
@@ -88,6 +92,7 @@ void AddOperatorCommands(std::vector<CommandSpec>* specs);
 absl::StatusOr<Value> AggregateWithoutCollection(CommandContext& ctx,
                                                  const Value::Array& stages,
                                                  int64_t batch_size);
+void AddInfoCommands(std::vector<CommandSpec>* specs);
 // hello's saslSupportedMechs and speculativeAuthenticate answers, appended
 // to `out` (auth_commands.cc).
 void AddHelloAuthFields(CommandContext& ctx, Value::Object* out);

@@ -73,6 +73,7 @@ const absl::flat_hash_map<std::string, CommandSpec>& Registry() {
     AddAuthCommands(&specs);
     AddCurrentOpCommands(&specs);
     AddOperatorCommands(&specs);
+    AddInfoCommands(&specs);
     auto* map = new absl::flat_hash_map<std::string, CommandSpec>();
     for (const CommandSpec& s : specs) (*map)[s.name] = s;
     return map;
@@ -178,13 +179,15 @@ std::string PrivilegeDb(const CommandContext& ctx) {
   return ctx.db;
 }
 
-// The authenticated user's record under --auth; nullopt when there is none
-// (no user, or one dropped since it logged in).
+}  // namespace
+
 std::optional<UserRecord> CurrentUser(const CommandContext& ctx) {
   const UserName* user = ctx.connection->user();
   if (user == nullptr || ctx.server->users == nullptr) return std::nullopt;
   return ctx.server->users->Get(user->db, user->user);
 }
+
+namespace {
 
 absl::Status NotAuthorizedOn(const CommandContext& ctx, absl::string_view db) {
   return MongoError(

@@ -1,4 +1,5 @@
 // listDatabases, dropDatabase and dbStats over the DatabaseSet.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,14 +15,41 @@ namespace ttldb {
 namespace commands {
 namespace {
 
+// Whether listDatabases shows only the databases the user holds a privilege
+// on (list_databases.cpp): `authorizedDatabases` when given, else when the
+// user lacks the listDatabases action. authorizedDatabases: false without
+// that action: 13 Unauthorized.
+absl::StatusOr<bool> OnlyAuthorizedDatabases(const CommandContext& ctx,
+                                             const std::vector<RoleName>& roles,
+                                             bool auth) {
+  const bool may_list_all = !auth || RolesGrantListDatabases(roles);
+  const Value* arg = ctx.cmd.Get("authorizedDatabases");
+  if (arg == nullptr || arg->is_null()) return !may_list_all;
+  if (arg->type() != ValueType::kBool) {
+    return WrongType("listDatabases.authorizedDatabases", *arg, "bool");
+  }
+  if (!arg->bool_value() && !may_list_all) {
+    return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
+                      "Insufficient permissions to list all databases");
+  }
+  return arg->bool_value();
+}
+
 // listDatabases (src/mongo/db/commands/list_databases.cpp): databases
 // with at least one collection, each {name, sizeOnDisk, empty}, then
 // totalSize and totalSizeMb; nameOnly lists {name} only. `filter` matches
-// those documents.
+// those documents. Under --auth a user without the listDatabases action
+// sees the databases it holds a privilege on (jstests/auth/
+// list_databases.js).
 absl::StatusOr<Value> ListDatabases(CommandContext& ctx) {
   RETURN_IF_ERROR(
       CheckFields(ctx, {"filter", "nameOnly", "authorizedDatabases"}));
   ASSIGN_OR_RETURN(bool name_only, SafeBoolArg(ctx, "nameOnly", false));
+  const bool auth = ctx.server->options.auth && ctx.server->users != nullptr;
+  std::vector<RoleName> roles;
+  if (std::optional<UserRecord> me = CurrentUser(ctx)) roles = me->roles;
+  ASSIGN_OR_RETURN(bool only_authorized,
+                   OnlyAuthorizedDatabases(ctx, roles, auth));
   ASSIGN_OR_RETURN(Value filter_doc, ObjectArg(ctx, "filter"));
   std::optional<Filter> filter;
   if (filter_doc.is_object()) {
@@ -33,11 +61,21 @@ absl::StatusOr<Value> ListDatabases(CommandContext& ctx) {
   Value::Array dbs;
   int64_t total = 0;
   for (const std::string& name : names) {
-    ASSIGN_OR_RETURN(std::shared_ptr<Database> db,
-                     ctx.server->databases->Get(name, /*create=*/false));
-    if (db == nullptr) continue;
-    ASSIGN_OR_RETURN(std::vector<std::string> colls, db->ListCollectionNames());
-    if (colls.empty()) continue;  // MongoDB has no empty databases
+    if (auth && only_authorized && !RolesGrantAnyActionOn(roles, name)) {
+      continue;
+    }
+    // A database that cannot be opened (damaged files, no space) is listed
+    // as the files it holds: it is there, and the commands run on it say
+    // what is wrong. It never makes the whole listing fail.
+    absl::StatusOr<std::shared_ptr<Database>> db =
+        ctx.server->databases->Get(name, /*create=*/false);
+    if (db.ok() && *db == nullptr) continue;
+    if (db.ok()) {
+      absl::StatusOr<std::vector<std::string>> colls =
+          (*db)->ListCollectionNames();
+      // MongoDB has no empty databases.
+      if (colls.ok() && colls->empty()) continue;
+    }
     Value entry;
     if (name_only) {
       entry = Value::MakeObject({{"name", Value::String(name)}});

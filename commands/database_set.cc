@@ -1,14 +1,22 @@
 #include "commands/database_set.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/status.h"
+#include "base/sync_point.h"
 
 namespace ttldb {
 namespace commands {
@@ -18,6 +26,51 @@ namespace fs = std::filesystem;
 
 // 64: MongoDB's DatabaseName::kMaxDatabaseNameLength (names are shorter).
 constexpr size_t kMaxDatabaseNameLength = 64;
+
+// A dropped database's directory is renamed to "<name><kDroppedSuffix><n>"
+// before its files are deleted: the '.' makes it no database name (List
+// skips it, Get cannot reach it), and Open deletes what a crash left.
+constexpr absl::string_view kDroppedSuffix = ".dropped-";
+
+// fsync of directory `dir`: makes a rename in it durable.
+absl::Status SyncDirectory(const fs::path& dir) {
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) {
+    const int err = errno;
+    if (fd >= 0) close(fd);
+    return absl::InternalError(absl::StrCat(
+        "cannot sync directory ", dir.string(), ": ", std::strerror(err)));
+  }
+  close(fd);
+  return absl::OkStatus();
+}
+
+// Deletes a dropped database's directory file by file, the directory
+// last. A crash in between leaves a directory that is still no database
+// (its name says dropped) and is deleted at the next Open.
+absl::Status Reclaim(const fs::path& trash) {
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(trash, ec)) {
+    files.push_back(entry.path());
+  }
+  for (const fs::path& f : files) {
+    fs::remove_all(f, ec);
+    if (ec) break;
+    TTLDB_SYNC_POINT("DatabaseSet::Drop:Step");
+  }
+  if (!ec) fs::remove(trash, ec);
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("cannot delete ", trash.string(), ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+// Whether `s` is a failure for lack of space (ENOSPC).
+bool IsNoSpace(const absl::Status& s) {
+  return absl::StrContains(s.message(), std::strerror(ENOSPC));
+}
 
 absl::Status Shutdown() {
   return MongoError(absl::StatusCode::kUnavailable, kShutdownInProgress,
@@ -55,6 +108,17 @@ absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
         "cannot use ", root,
         " as the data directory: ", ec ? ec.message() : "not a directory"));
   }
+  // What drops interrupted by a crash left: already no database.
+  std::vector<fs::path> trash;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(std::string(root)), ec)) {
+    if (absl::StrContains(entry.path().filename().string(), kDroppedSuffix)) {
+      trash.push_back(entry.path());
+    }
+  }
+  // A remainder that cannot be deleted now is no database either: tried
+  // again at the next start.
+  for (const fs::path& t : trash) Reclaim(t).IgnoreError();
   return std::unique_ptr<DatabaseSet>(
       new DatabaseSet(std::string(root), options, max_databases));
 }
@@ -87,7 +151,10 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
   while (dropping_.count(key) > 0 && !closed_) dropped_.Wait(&mu_);
   if (closed_) return Shutdown();
   auto it = open_.find(key);
-  if (it != open_.end()) return it->second;
+  if (it != open_.end()) {
+    if (create && read_only_.count(key) > 0) return ReopenWritable(key);
+    return it->second;
+  }
 
   const fs::path dir = fs::path(root_) / key;
   std::error_code ec;
@@ -124,11 +191,73 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
   o.create_if_missing = true;
   o.error_if_exists = false;
   o.db_name = key;
-  ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
-                   Database::Open(dir.string(), o));
-  std::shared_ptr<Database> shared(std::move(db));
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      Database::Open(dir.string(), o);
+  if (!db.ok() && exists && IsNoSpace(db.status())) {
+    // A full disk: LevelDB cannot write its log and MANIFEST, but the
+    // data can still be read (Options::read_only writes nothing).
+    o.read_only = true;
+    absl::StatusOr<std::unique_ptr<Database>> ro =
+        Database::Open(dir.string(), o);
+    if (ro.ok()) {
+      read_only_[key] = std::string(db.status().message());
+      db = std::move(ro);
+    }
+  }
+  if (!db.ok()) return db.status();
+  std::shared_ptr<Database> shared(*std::move(db));
   open_[key] = shared;
+  // A write that just found no space: refused without trying again.
+  if (create && read_only_.count(key) > 0) return OutOfSpace(key);
   return shared;
+}
+
+// A database opened read-only for lack of space, asked for by a write:
+// opens it writable again when nothing else holds it (so it can be
+// closed) and the disk has room; else the write is refused with 14031
+// OutOfDiskSpace, saying why. Space freed makes the next write succeed,
+// without a restart.
+absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::ReopenWritable(
+    const std::string& key) {
+  std::shared_ptr<Database>& slot = open_[key];
+  if (slot.use_count() == 1) {
+    const fs::path dir = fs::path(root_) / key;
+    Options o = options_;
+    o.create_if_missing = false;
+    o.error_if_exists = false;
+    o.db_name = key;
+    slot->Close().IgnoreError();
+    slot.reset();
+    absl::StatusOr<std::unique_ptr<Database>> db =
+        Database::Open(dir.string(), o);
+    if (db.ok()) {
+      read_only_.erase(key);
+      slot = std::shared_ptr<Database>(*std::move(db));
+      return slot;
+    }
+    read_only_[key] = std::string(db.status().message());
+    o.read_only = true;
+    absl::StatusOr<std::unique_ptr<Database>> ro =
+        Database::Open(dir.string(), o);
+    if (!ro.ok()) {
+      open_.erase(key);
+      read_only_.erase(key);
+      return ro.status();
+    }
+    slot = std::shared_ptr<Database>(*std::move(ro));
+  }
+  return OutOfSpace(key);
+}
+
+absl::Status DatabaseSet::OutOfSpace(const std::string& key) {
+  return MongoError(
+      absl::StatusCode::kResourceExhausted, kOutOfDiskSpace,
+      absl::StrCat("database '", key,
+                   "' is open read-only: opening it for writing failed for "
+                   "lack of disk space (",
+                   read_only_[key],
+                   "); reads work, and writes will again once space is "
+                   "freed"));
 }
 
 absl::StatusOr<std::vector<std::string>> DatabaseSet::List() {
@@ -188,6 +317,7 @@ absl::StatusOr<bool> DatabaseSet::Drop(absl::string_view name) {
     while (dropping_.count(key) > 0 && !closed_) dropped_.Wait(&mu_);
     if (closed_) return Shutdown();
     dropping_.insert(key);
+    read_only_.erase(key);
     auto it = open_.find(key);
     if (it != open_.end()) {
       db = std::move(it->second);
@@ -205,13 +335,7 @@ absl::StatusOr<bool> DatabaseSet::Drop(absl::string_view name) {
   const fs::path dir = fs::path(root_) / key;
   std::error_code ec;
   const bool existed = fs::is_directory(dir, ec);
-  if (status.ok() && existed) {
-    fs::remove_all(dir, ec);
-    if (ec) {
-      status = absl::InternalError(
-          absl::StrCat("cannot delete ", dir.string(), ": ", ec.message()));
-    }
-  }
+  if (status.ok() && existed) status = DropDirectory(dir);
   {
     absl::MutexLock lock(&mu_);
     dropping_.erase(key);
@@ -219,6 +343,30 @@ absl::StatusOr<bool> DatabaseSet::Drop(absl::string_view name) {
   }
   if (!status.ok()) return status;
   return existed;
+}
+
+// The database is gone in one durable step, the rename of its directory
+// to a dropped name (and the fsync of the root that holds it); its files
+// are deleted after. A crash before the rename leaves it whole, after it
+// gone (MongoDB drops a database through its durable catalog: each
+// collection is present or gone, never unreadable).
+absl::Status DatabaseSet::DropDirectory(const fs::path& dir) {
+  TTLDB_SYNC_POINT("DatabaseSet::Drop:Step");
+  static std::atomic<uint64_t> seq{0};
+  const fs::path trash =
+      fs::path(root_) / absl::StrCat(dir.filename().string(), kDroppedSuffix,
+                                     absl::ToUnixMicros(absl::Now()), "-",
+                                     seq.fetch_add(1));
+  std::error_code ec;
+  fs::rename(dir, trash, ec);
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("cannot drop ", dir.string(), ": ", ec.message()));
+  }
+  TTLDB_SYNC_POINT("DatabaseSet::Drop:Step");
+  RETURN_IF_ERROR(SyncDirectory(fs::path(root_)));
+  TTLDB_SYNC_POINT("DatabaseSet::Drop:Step");
+  return Reclaim(trash);
 }
 
 void DatabaseSet::ForEachOpen(

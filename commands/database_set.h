@@ -15,6 +15,7 @@
 #define TTLDB_COMMANDS_DATABASE_SET_H_
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -60,6 +61,11 @@ class DatabaseSet {
   // false (a read of a database that does not exist sees it empty).
   // Creating one when max_databases exist fails with 264 TooManyFilesOpen
   // (existing databases always open).
+  //
+  // A database that cannot be opened for writing for lack of disk space
+  // (ENOSPC) is opened read-only: reads work, and a Get with `create` (a
+  // write) tries to open it for writing again, failing with 14031
+  // OutOfDiskSpace, which says so, while the disk is still full.
   absl::StatusOr<std::shared_ptr<Database>> Get(absl::string_view name,
                                                 bool create);
 
@@ -69,7 +75,8 @@ class DatabaseSet {
   int64_t SizeOnDisk(absl::string_view name);
 
   // Closes and deletes database `name` (its directory). Returns whether it
-  // existed. `before_close` runs first (kill its cursors).
+  // existed. Crash-atomic: after a crash at any point the database is
+  // either whole or gone (see DropDirectory).
   absl::StatusOr<bool> Drop(absl::string_view name);
 
   // Calls `fn` on every open database.
@@ -86,6 +93,11 @@ class DatabaseSet {
 
  private:
   DatabaseSet(std::string root, Options options, int max_databases);
+  absl::Status DropDirectory(const std::filesystem::path& dir);
+  absl::StatusOr<std::shared_ptr<Database>> ReopenWritable(
+      const std::string& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status OutOfSpace(const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string root_;
   const int max_databases_;
@@ -97,6 +109,9 @@ class DatabaseSet {
   Options options_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<Database>> open_ ABSL_GUARDED_BY(mu_);
   std::set<std::string> dropping_ ABSL_GUARDED_BY(mu_);
+  // Databases open read-only for lack of space, with the error of the
+  // writable open.
+  std::map<std::string, std::string> read_only_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };
 

@@ -374,16 +374,8 @@ absl::StatusOr<Value> SessionsAccepted(CommandContext& ctx) {
 // startSession: a fresh UUID (binary subtype 4) and the timeout.
 absl::StatusOr<Value> StartSession(CommandContext& ctx) {
   (void)ctx;
-  ObjectId a = ObjectId::Generate();
-  ObjectId b = ObjectId::Generate();
-  Binary uuid;
-  uuid.subtype = 4;
-  uuid.data.assign(reinterpret_cast<const char*>(a.bytes.data()), 8);
-  uuid.data.append(reinterpret_cast<const char*>(b.bytes.data()) + 4, 8);
-  uuid.data[6] = static_cast<char>((uuid.data[6] & 0x0f) | 0x40);
-  uuid.data[8] = static_cast<char>((uuid.data[8] & 0x3f) | 0x80);
   return OkReply(
-      {{"id", Value::MakeObject({{"id", Value::Bin(std::move(uuid))}})},
+      {{"id", Value::MakeObject({{"id", Value::Bin(RandomUuid())}})},
        {"timeoutMinutes", Value::Int32(kLogicalSessionTimeoutMinutes)}});
 }
 

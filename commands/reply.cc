@@ -40,6 +40,20 @@ Value ErrorReply(const absl::Status& status) {
   return Value::MakeObject(std::move(fields));
 }
 
+Binary RandomUuid() {
+  // 16 random bytes from two ObjectIds' random parts and counters, with
+  // the version (4) and variant bits of RFC 4122.
+  ObjectId a = ObjectId::Generate();
+  ObjectId b = ObjectId::Generate();
+  Binary uuid;
+  uuid.subtype = 4;
+  uuid.data.assign(reinterpret_cast<const char*>(a.bytes.data()), 8);
+  uuid.data.append(reinterpret_cast<const char*>(b.bytes.data()) + 4, 8);
+  uuid.data[6] = static_cast<char>((uuid.data[6] & 0x0f) | 0x40);
+  uuid.data[8] = static_cast<char>((uuid.data[8] & 0x3f) | 0x80);
+  return uuid;
+}
+
 Value Count(int64_t n) {
   if (n >= std::numeric_limits<int32_t>::min() &&
       n <= std::numeric_limits<int32_t>::max()) {

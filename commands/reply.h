@@ -31,6 +31,9 @@ void AppendErrorExtraInfo(const absl::Status& status, Value::Object* fields);
 // The MongoDB code a reply reports for `status` (1 when it has none).
 int ReplyCode(const absl::Status& status);
 
+// A random (version 4) UUID, as BinData subtype 4.
+Binary RandomUuid();
+
 // A count as MongoDB replies with one: Int32 when it fits, else Int64.
 Value Count(int64_t n);
 

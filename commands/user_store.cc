@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "commands/reply.h"
 #include "document/json.h"
 
 namespace ttldb {
@@ -18,6 +19,8 @@ std::string Key(absl::string_view db, absl::string_view user) {
   return absl::StrCat(db, ".", user);
 }
 
+}  // namespace
+
 Value RolesValue(const std::vector<RoleName>& roles) {
   Value::Array out;
   for (const RoleName& r : roles) {
@@ -27,26 +30,44 @@ Value RolesValue(const std::vector<RoleName>& roles) {
   return Value::MakeArray(std::move(out));
 }
 
-Value ToDocument(const UserRecord& u) {
+Value UserDocument(const UserRecord& u) {
   Value::Object doc = {
       {"_id", Value::String(Key(u.db, u.user))},
       {"user", Value::String(u.user)},
       {"db", Value::String(u.db)},
-      {"credentials",
-       Value::MakeObject(
-           {{kMechanism,
-             Value::MakeObject({
-                 {"iterationCount", Value::Int32(u.scram.iterations)},
-                 {"salt", Value::String(absl::Base64Escape(u.scram.salt))},
-                 {"storedKey",
-                  Value::String(absl::Base64Escape(u.scram.stored_key))},
-                 {"serverKey",
-                  Value::String(absl::Base64Escape(u.scram.server_key))},
-             })}})},
-      {"roles", RolesValue(u.roles)},
   };
+  if (!u.user_id.empty()) {
+    Binary id;
+    id.subtype = 4;  // UUID
+    id.data = u.user_id;
+    doc.insert(doc.begin() + 1, {"userId", Value::Bin(std::move(id))});
+  }
+  doc.emplace_back(
+      "credentials",
+      Value::MakeObject(
+          {{kMechanism,
+            Value::MakeObject({
+                {"iterationCount", Value::Int32(u.scram.iterations)},
+                {"salt", Value::String(absl::Base64Escape(u.scram.salt))},
+                {"storedKey",
+                 Value::String(absl::Base64Escape(u.scram.stored_key))},
+                {"serverKey",
+                 Value::String(absl::Base64Escape(u.scram.server_key))},
+            })}}));
+  // createUser's order (user_management_commands.cpp): customData, then
+  // roles.
   if (u.custom_data.has_value()) doc.emplace_back("customData", *u.custom_data);
+  doc.emplace_back("roles", RolesValue(u.roles));
   return Value::MakeObject(std::move(doc));
+}
+
+namespace {
+
+// A new user's record with a fresh userId (a random UUID), as mongod's
+// createUser gives it.
+UserRecord WithUserId(UserRecord u) {
+  if (u.user_id.empty()) u.user_id = RandomUuid().data;
+  return u;
 }
 
 absl::StatusOr<UserRecord> FromDocument(const Value& doc) {
@@ -91,22 +112,14 @@ absl::StatusOr<UserRecord> FromDocument(const Value& doc) {
     u.roles.push_back({role->string_value(), rdb->string_value()});
   }
   if (const Value* custom = doc.Get("customData")) u.custom_data = *custom;
+  if (const Value* id = doc.Get("userId");
+      id != nullptr && id->type() == ValueType::kBinary) {
+    u.user_id = id->binary_value().data;
+  }
   return u;
 }
 
 }  // namespace
-
-Value UserInfoDocument(const UserRecord& u) {
-  Value::Object doc = {
-      {"_id", Value::String(Key(u.db, u.user))},
-      {"user", Value::String(u.user)},
-      {"db", Value::String(u.db)},
-  };
-  if (u.custom_data.has_value()) doc.emplace_back("customData", *u.custom_data);
-  doc.emplace_back("roles", RolesValue(u.roles));
-  doc.emplace_back("mechanisms", Value::MakeArray({Value::String(kMechanism)}));
-  return Value::MakeObject(std::move(doc));
-}
 
 absl::StatusOr<std::unique_ptr<UserStore>> UserStore::Open(
     const std::string& path) {
@@ -144,7 +157,7 @@ absl::Status UserStore::Put(const UserRecord& u) {
   leveldb::WriteOptions wo;
   wo.sync = true;  // a created user survives a crash once acknowledged
   leveldb::Status s = db_->Put(wo, Key(u.db, u.user),
-                               ToJson(ToDocument(u), JsonFormat::kStorage));
+                               ToJson(UserDocument(u), JsonFormat::kStorage));
   if (!s.ok()) return absl::UnavailableError(s.ToString());
   users_[{u.db, u.user}] = u;
   return absl::OkStatus();
@@ -157,7 +170,7 @@ absl::Status UserStore::Create(const UserRecord& u) {
         absl::StatusCode::kAlreadyExists, kUserAlreadyExists,
         absl::StrCat("User \"", u.user, "@", u.db, "\" already exists"));
   }
-  return Put(u);
+  return Put(WithUserId(u));
 }
 
 absl::Status UserStore::CreateFirst(const UserRecord& u) {
@@ -166,17 +179,21 @@ absl::Status UserStore::CreateFirst(const UserRecord& u) {
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
                       "Command createUser requires authentication");
   }
-  return Put(u);
+  return Put(WithUserId(u));
 }
 
 absl::Status UserStore::Update(const UserRecord& u) {
   absl::MutexLock lock(&mu_);
-  if (users_.count({u.db, u.user}) == 0) {
+  auto it = users_.find({u.db, u.user});
+  if (it == users_.end()) {
     return MongoError(absl::StatusCode::kNotFound, kUserNotFound,
                       absl::StrCat("Could not find user \"", u.user,
                                    "\" for db \"", u.db, "\""));
   }
-  return Put(u);
+  // The user keeps its userId (MongoDB's updateUser never changes it).
+  UserRecord updated = u;
+  if (updated.user_id.empty()) updated.user_id = it->second.user_id;
+  return Put(updated);
 }
 
 absl::StatusOr<bool> UserStore::Drop(absl::string_view db,

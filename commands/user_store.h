@@ -7,7 +7,7 @@
 //
 // Record value: the user document as mongod stores it, in ttldb's storage
 // JSON (document/json.h kStorage):
-//   {_id: "admin.ann", user: "ann", db: "admin",
+//   {_id: "admin.ann", userId: <UUID>, user: "ann", db: "admin",
 //    credentials: {"SCRAM-SHA-256": {iterationCount: 15000,
 //                  salt: <base64>, storedKey: <base64>, serverKey: <base64>}},
 //    roles: [{role: "root", db: "admin"}], customData?: {...}}
@@ -50,14 +50,19 @@ struct RoleName {
 struct UserRecord {
   std::string user;
   std::string db;
+  // The 16 bytes of its userId UUID (given at creation; empty for a user
+  // created before ttldb kept one).
+  std::string user_id;
   ScramCredentials scram;
   std::vector<RoleName> roles;
   std::optional<Value> custom_data;
 };
 
-// The document usersInfo shows ({_id, userId?, user, db, roles,
-// mechanisms}); never the credentials.
-Value UserInfoDocument(const UserRecord& u);
+// The user document as stored (the record value above, credentials
+// included): what usersInfo projects.
+Value UserDocument(const UserRecord& u);
+// [{role, db}, ...].
+Value RolesValue(const std::vector<RoleName>& roles);
 
 class UserStore {
  public:

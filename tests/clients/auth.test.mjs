@@ -440,3 +440,60 @@ test('the localhost exception admits one of ten concurrent createUser (L1)', asy
     assert.equal(await fresh.stop(), 0);
   }
 });
+
+// Issue 28 item 1: usersInfo/rolesInfo/listDatabases through the driver's
+// helpers. Expected answers: jstests/auth/list_databases.js (a user
+// without listDatabases sees the databases it holds a role on; 13 for
+// authorizedDatabases: false), authorization_backend_local.cpp (usersInfo
+// fields; showPrivileges only for exact names, 20), builtin_roles.yml.
+test('usersInfo, rolesInfo and listDatabases show what a user may see', async () => {
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    const admin = client.db('admin');
+    for (const name of ['lista', 'listb', 'listc']) {
+      await client.db(name).collection('c').insertOne({ x: 1 });
+    }
+    await admin.command({ createUser: 'lister', pwd: 'p',
+                          roles: [{ role: 'read', db: 'lista' },
+                                  { role: 'readWrite', db: 'listc' }],
+                          customData: { team: 'ops' } });
+    const { users } = await admin.command({ usersInfo: 'lister',
+                                            showPrivileges: true });
+    assert.equal(users.length, 1);
+    const u = users[0];
+    assert.equal(u._id, 'admin.lister');
+    assert.equal(u.userId.sub_type, 4);
+    assert.deepEqual(u.mechanisms, ['SCRAM-SHA-256']);
+    assert.deepEqual(u.customData, { team: 'ops' });
+    assert.deepEqual(u.inheritedRoles, u.roles);
+    const lista = u.inheritedPrivileges.find(
+      (p) => p.resource.db === 'lista' && p.resource.collection === '');
+    assert.ok(lista.actions.includes('find'));
+    assert.ok(!lista.actions.includes('insert'));
+    await assert.rejects(admin.command({ usersInfo: 1, showPrivileges: true }),
+                         { code: 20 });
+    const roles = await client.db('lista').command({
+      rolesInfo: 1, showBuiltinRoles: true });
+    assert.deepEqual(roles.roles.map((r) => r.role).sort(),
+                     ['dbAdmin', 'dbOwner', 'enableSharding', 'read',
+                      'readWrite', 'userAdmin']);
+    const names = (await admin.admin().listDatabases({ nameOnly: true }))
+      .databases.map((d) => d.name);
+    for (const n of ['lista', 'listb', 'listc']) assert.ok(names.includes(n));
+  });
+  await withClient(userUri('lister', 'p'), {}, async (client) => {
+    const admin = client.db('admin').admin();
+    const dbs = (await admin.listDatabases({ nameOnly: true })).databases
+      .map((d) => d.name).sort();
+    assert.deepEqual(dbs, ['lista', 'listc']);
+    await assert.rejects(admin.listDatabases({ authorizedDatabases: false }),
+                         { code: 13 });
+    const self = await client.db('admin').command({ usersInfo: 'lister' });
+    assert.equal(self.users[0].user, 'lister');
+    await assert.rejects(client.db('admin').command({ usersInfo: 'root' }),
+                         { code: 13 });
+    const read = await client.db('lista').command({ rolesInfo: 'read',
+                                                    showPrivileges: true });
+    assert.equal(read.roles[0].isBuiltin, true);
+    assert.ok(read.roles[0].privileges.length > 0);
+  });
+});

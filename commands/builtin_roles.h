@@ -1,0 +1,69 @@
+// MongoDB's built-in roles as MongoDB 8.0 defines them
+// (src/mongo/db/auth/builtin_roles.yml): each role's privileges, for
+// rolesInfo and usersInfo's showPrivileges. A built-in role shows no
+// subroles: its privileges include those of the roles it is built from
+// (builtin_roles.tpl.cpp adds them), so rolesInfo reports roles: [] and
+// inheritedRoles: [] for it, as mongod does.
+//
+// Enforcement is commands/authorization.h's coarser model; this table is
+// what the roles are documented to grant.
+#ifndef TTLDB_COMMANDS_BUILTIN_ROLES_H_
+#define TTLDB_COMMANDS_BUILTIN_ROLES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "commands/user_store.h"
+#include "document/value.h"
+
+namespace ttldb {
+namespace commands {
+
+// ResourcePattern's match types (src/mongo/db/auth/resource_pattern.h).
+enum class MatchType {
+  kDatabase,          // every normal collection of one database
+  kExactNamespace,    // one collection
+  kCollection,        // a collection name in every database
+  kAnyNormal,         // every normal collection of every database
+  kAnySystemBuckets,  // every time-series bucket collection
+  kCluster,           // the cluster (server-wide actions)
+  kAny,               // everything
+};
+
+struct PrivilegeSpec {
+  MatchType match;
+  // kDatabase / kExactNamespace: the database, "" for the role's own.
+  const char* db;
+  const char* collection;
+  std::vector<const char*> actions;
+};
+
+struct BuiltinRole {
+  const char* name;
+  bool admin_only;  // exists on the admin database only
+  // Roles whose privileges it includes: "name" (on the same database) or
+  // "name@db".
+  std::vector<const char*> roles;
+  std::vector<PrivilegeSpec> privileges;
+};
+
+// Every built-in role (builtin_roles_table.cc), __system excepted.
+const std::vector<BuiltinRole>& BuiltinRoles();
+
+// Whether role `name` exists on database `db` as a built-in role.
+bool IsBuiltinRole(absl::string_view name, absl::string_view db);
+
+// The names of the built-in roles of `db`, sorted.
+std::vector<std::string> BuiltinRoleNames(absl::string_view db);
+
+// The privileges `roles` grant, one entry per resource, as mongod
+// reports them: [{resource: {db, collection} | {cluster: true} |
+// {anyResource: true} | {system_buckets: ""}, actions: [sorted]}], in
+// the order the roles grant them. Roles that are not built in add nothing.
+Value PrivilegesOf(const std::vector<RoleName>& roles);
+
+}  // namespace commands
+}  // namespace ttldb
+
+#endif  // TTLDB_COMMANDS_BUILTIN_ROLES_H_
