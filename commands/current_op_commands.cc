@@ -36,7 +36,7 @@ Value Report(const ServerState& server, const Operation& op,
              absl::Time now_wall, absl::Time now_steady) {
   Value::Object d;
   d.emplace_back("type", Value::String("op"));
-  d.emplace_back("host", Value::String(server.host));
+  d.emplace_back("host", Value::String(server.Host()));
   d.emplace_back("desc", Value::String(absl::StrCat("conn", op.connection_id)));
   d.emplace_back("connectionId", NumberValue(op.connection_id));
   if (!op.peer->empty()) d.emplace_back("client", Value::String(*op.peer));

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_context.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
@@ -19,14 +20,6 @@
 #include "ttl/expiry.h"
 
 namespace ttldb {
-
-// base/op_context.h (defined in //base:op_deadline, which the engine links):
-// the examined keys and documents of the current thread's operation, for
-// the server's profiler and slow query log. Declared here rather than
-// included so that the engine's targets keep their inputs (a new header
-// dependency recompiles every engine file).
-void CountKeyExamined();
-void CountDocExamined();
 
 void RecordPlanUse(Engine* engine, const CollectionState& state,
                    const QueryPlan& plan) {
