@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -42,6 +45,16 @@ namespace {
 
 // 100 ms: how often the listener looks at the stop flag.
 constexpr int kAcceptPollMillis = 100;
+
+// 1 MiB: a reply past this size returns the memory its building freed.
+constexpr size_t kTrimAfterReplyBytes = 1 << 20;
+
+// Returns freed heap memory to the system (glibc keeps it per arena).
+void ReleaseFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 absl::Status Errno(absl::string_view what) {
   return absl::UnavailableError(absl::StrCat(what, ": ", std::strerror(errno)));
@@ -319,6 +332,10 @@ void Server::Serve(Client* client) {
         // message_timeout closes the connection.
         reply = Value();
         if (request.ok()) request->command = Value();
+        // The allocator keeps what a large reply's Values freed in this
+        // thread's arena; give it back, or a client that never reads would
+        // pin several times the reply's size after all.
+        if (out.size() > kTrimAfterReplyBytes) ReleaseFreedMemory();
       }
       pending_reply_bytes_.fetch_add(static_cast<int64_t>(out.size()));
       const IoResult written = io.WriteAll(
