@@ -26,12 +26,13 @@ set(TTLDB_SOURCES
   agg/stage_lookup.cc
   agg/stage_out.cc
   agg/stage_sort.cc
+  agg/stage_stats.cc
   agg/stage_unwind.cc
   agg/transform.cc
   base/clock.cc
   base/op_deadline.cc
-  base/status.cc
   base/start_thread.cc
+  base/status.cc
   base/sync_point.cc
   document/bson_size.cc
   document/compare.cc
@@ -49,6 +50,7 @@ set(TTLDB_SOURCES
   engine/backup.cc
   engine/blocking_sort.cc
   engine/bulk_write.cc
+  engine/coll_stats.cc
   engine/collection.cc
   engine/database.cc
   engine/db_stats.cc
@@ -59,6 +61,7 @@ set(TTLDB_SOURCES
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
+  engine/index_usage.cc
   engine/insert_form.cc
   engine/json_field_scan.cc
   engine/keys.cc
@@ -70,9 +73,10 @@ set(TTLDB_SOURCES
   engine/read_document.cc
   engine/read_only_env.cc
   engine/read_options.cc
-  engine/storage_error.cc
   engine/reclaimer.cc
   engine/repair.cc
+  engine/storage_error.cc
+  engine/storage_sizes.cc
   engine/touch_text.cc
   engine/ttl_sweep.cc
   engine/unknown_ranges.cc
@@ -118,7 +122,9 @@ set(TTLDB_HEADERS
   base/error_codes.h
   base/log.h
   base/mutex.h
+  base/op_context.h
   base/op_deadline.h
+  base/start_thread.h
   base/status.h
   base/sync_point.h
   document/bson_size.h

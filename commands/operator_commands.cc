@@ -25,9 +25,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-// error_codes.yml: NoReplicationEnabled.
-constexpr int kNoReplicationEnabled = 76;
-
 // {profile: -1 | 0 | 1 | 2, slowms, sampleRate, filter}: replies the
 // previous settings {was, slowms, sampleRate[, filter][, note]}; -1 only
 // reads them. Level 1 or 2 creates <db>.system.profile.
