@@ -228,9 +228,11 @@ void Server::AcceptLoop() {
                           absl::StrCat("refusing connection from ", c->peer,
                                        ": ", started.message()));
         }
-        close(fd);
-        connections_.fetch_sub(1);
+        // Counted before the close, so that a client that sees the close
+        // also sees the count.
         refused_threads_.fetch_add(1);
+        connections_.fetch_sub(1);
+        close(fd);
         continue;
       }
       clients_.push_back(std::move(client));
