@@ -10,14 +10,9 @@
 // pipeline/document_source_change_stream.cpp (40573).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
-import { startServer } from './harness.mjs';
+import { runMongosh, startServer } from './harness.mjs';
 
-const MONGOSH = join(dirname(fileURLToPath(import.meta.url)),
-                     'node_modules', '.bin', 'mongosh');
 let server;
 let client;
 
@@ -32,21 +27,9 @@ after(async () => {
   if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
 });
 
-// Runs mongosh on `db` with `input` typed on its standard input; resolves
-// to {code, out, err}.
+// mongosh on `db` with `input` typed on its standard input.
 function mongosh(db, input) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(MONGOSH, [`${server.uri}${db}`, '--quiet'],
-                        { env: { ...process.env, MONGOSH_NO_UPDATE_CHECK: '1',
-                                 NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(input);
-  });
+  return runMongosh([`${server.uri}${db}`], input);
 }
 
 test('db.currentOp() shows a running aggregate; db.killOp() ends it', async () => {
