@@ -79,7 +79,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sorted.sort = *sort;
   auto full = Run(c, *filter, sorted);
   FindOptions natural = sorted;
-  natural.hint_keys = *ParseDocument(R"({"$natural": 1})");
+  // The scan in the sort's $natural direction, if it names one (MongoDB
+  // refuses a $natural hint against a $natural sort the other way).
+  const Value* natural_sort = sort->Get("$natural");
+  const bool backward = natural_sort != nullptr && natural_sort->is_number() &&
+                        natural_sort->AsDouble() < 0;
+  natural.hint_keys =
+      *ParseDocument(backward ? R"({"$natural": -1})" : R"({"$natural": 1})");
   auto scan = Run(c, *filter, natural);
   if (!full.ok()) {
     CheckError(full.status());
