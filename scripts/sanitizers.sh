@@ -44,7 +44,7 @@ ASAN_TESTS=(
   //commands/...
   # The engine through the public API.
   //tests:aggregate_test //tests:api_boundary_test
-  //tests:bounded_resources_test //tests:bulk_write_test
+  //tests:bounded_resources_test //tests:bulk_write_test //tests:coll_stats_test
   //tests:decimal_test //tests:doc_cache_test //tests:document_size_test
   //tests:engine_test //tests:find_and_modify_test
   //tests:hidden_writes_test //tests:in_memory_test //tests:insert_cache_test
@@ -54,7 +54,7 @@ ASAN_TESTS=(
   # Hostile and damaged input.
   //tests/reliability:hostile_input_test //tests/reliability:fault_test
   //tests/reliability:catalog_damage_test //tests/reliability:repair_test
-  //tests/reliability:regex_subject_test
+  //tests/reliability:regex_subject_test //tests/reliability:disk_full_open_test
   # The shell's parser and evaluator, import and export.
   //tools/shell:parser_test //tools/shell:evaluator_test
   //tools/shell:value_format_test //tools:import_export_test
