@@ -5,25 +5,15 @@
 // bulk_write_parser.cpp (BulkWriteReplyItem::serialize) and
 // bulk_write_common.cpp (validateRequest); the manual's
 // reference/command/bulkWrite/ and Mongo.bulkWrite() pages.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MongoClient, MongoClientBulkWriteError, MongoServerError }
+import { MongoClientBulkWriteError, MongoServerError }
   from 'mongodb';
-import { startServer } from './harness.mjs';
+import { withServerAndClient } from './harness.mjs';
 
 let server;
 let client;
-
-before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-});
-
-after(async () => {
-  await client?.close();
-  if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
-});
+withServerAndClient((s, c) => { server = s; client = c; });
 
 const admin = () => client.db('admin');
 

@@ -12,26 +12,16 @@
 // (hello: 31373 "maxAwaitTimeMS must be a non-negative integer", 31368) and
 // src/mongo/bson/util/bson_extract.cpp bsonExtractIntegerField (BadValue for
 // a NaN).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { join } from 'node:path';
-import { MongoClient, BSON } from 'mongodb';
-import { startServer, rejectsWithCode } from './harness.mjs';
+import { BSON } from 'mongodb';
+import { rejectsWithCode, withServerAndClient } from './harness.mjs';
 
 let server;
 let client;
-
-before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-});
-
-after(async () => {
-  await client?.close();
-  if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
-});
+withServerAndClient((s, c) => { server = s; client = c; });
 
 const db = () => client.db('codes');
 

@@ -2,11 +2,13 @@
 // the client tests. TTLDB_BIN names the binary (scripts/client_tests.sh
 // sets it to Bazel's build of //tools:ttldb).
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
 
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
@@ -79,5 +81,23 @@ export function rejectsWithCode(promise, code, message) {
     assert.equal(e.code, code, e.message);
     if (message) assert.match(e.message, message);
     return true;
+  });
+}
+
+// Starts one `ttldb serve` (startServer(args)) and a connected Node driver
+// client before the file's tests, hands both to `use(server, client)`, and
+// closes the client and checks the server's clean shutdown after them.
+export function withServerAndClient(use, args = []) {
+  let server;
+  let client;
+  before(async () => {
+    server = await startServer(args);
+    client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
+    await client.connect();
+    use(server, client);
+  });
+  after(async () => {
+    await client?.close();
+    if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
   });
 }

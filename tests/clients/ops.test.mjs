@@ -8,24 +8,13 @@
 // introspect.cpp, curop.cpp (Slow query, id 51803), commands/fsync.cpp,
 // repl/repl_set_commands.cpp (76 "not running with --replSet") and
 // pipeline/document_source_change_stream.cpp (40573).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MongoClient } from 'mongodb';
-import { runMongosh, startServer } from './harness.mjs';
+import { runMongosh, withServerAndClient } from './harness.mjs';
 
 let server;
 let client;
-
-before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-});
-
-after(async () => {
-  await client?.close();
-  if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
-});
+withServerAndClient((s, c) => { server = s; client = c; });
 
 // mongosh on `db` with `input` typed on its standard input.
 function mongosh(db, input) {

@@ -8,24 +8,13 @@
 // document_source_index_stats.cpp, src/mongo/db/stats/
 // operation_latency_histogram.cpp and the manual's $collStats / $indexStats
 // / serverStatus pages.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MongoClient } from 'mongodb';
-import { runMongosh, startServer } from './harness.mjs';
+import { runMongosh, withServerAndClient } from './harness.mjs';
 
 let server;
 let client;
-
-before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-});
-
-after(async () => {
-  await client?.close();
-  if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
-});
+withServerAndClient((s, c) => { server = s; client = c; });
 
 // Runs `script` in mongosh on database `db`; resolves to its printed
 // output.
