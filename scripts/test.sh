@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The everyday test command (README.md, "The two commands"): installs what
 # is missing, builds everything and runs every unit, conformance,
-# reliability, shell-golden, example and real-client test.
+# reliability, shell-golden, example and real-client test, after the layer
+# check (scripts/check_layers.sh).
 #   scripts/test.sh            bazel test //..., then scripts/client_tests.sh
 #                              (the Node.js driver and mongosh against
 #                              `ttldb serve`)
@@ -18,6 +19,8 @@ bash scripts/install-deps.sh
 # shellcheck source=scripts/bazel_cache.sh
 source scripts/bazel_cache.sh
 ttldb_prune_disk_cache
+# The layering of docs/architecture.md (under a second, no build).
+bash scripts/check_layers.sh
 if [ $# -gt 0 ]; then exec bazel test "$@" //...; fi
 
 # The client tests' npm packages download while Bazel compiles.

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The layering of docs/architecture.md, checked on the source tree (no
+# build; under a second). Fails when:
+#   1. a non-test file includes a folder its layer may not use (the table
+#      LAYERS below: each folder and the folders it may include);
+#   2. a front end (commands/, server/, testing/, examples/) includes an
+#      engine/ header that is not part of the public API (PUBLIC below);
+#   3. library code outside storage/ and catalog/ deletes from a LevelDB
+#      WriteBatch (one write path: storage's DocumentWriter, the
+#      reclaimer and repair are the only deleters of documents and index
+#      entries);
+#   4. anything outside engine/ names the engine's write lock `write_mu_`;
+#   5. an entry of KNOWN (today's violations, each with the step of issue
+#      32 that removes it) no longer occurs: the list only shrinks.
+# Run by scripts/test.sh.
+#
+#   scripts/check_layers.sh          check
+#   scripts/check_layers.sh --graph  print the folder include graph
+#   scripts/check_layers.sh --known  print today's violations as KNOWN entries
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 - "$@" <<'PY'
+import os, re, sys
+
+# Each folder and the project folders its non-test code may include, lowest
+# layer first (docs/architecture.md draws the same table). A folder absent
+# here (tests/, fuzz/, tools/) may include anything.
+LAYERS = {
+    "base":     set(),
+    "document": {"base"},
+    "expr":     {"base", "document"},
+    "query":    {"base", "document", "expr"},
+    "index":    {"base", "document", "query"},
+    "planner":  {"base", "document", "expr", "query", "index"},
+    "ttl":      {"base", "document", "query", "index"},
+    "storage":  {"base", "document", "expr", "query", "index", "ttl", "proto"},
+    "catalog":  {"base", "document", "expr", "query", "index", "ttl", "proto",
+                 "storage"},
+    "pipeline": {"base", "document", "expr", "query"},
+    "engine":   {"base", "document", "expr", "query", "index", "planner", "ttl",
+                 "proto", "storage", "catalog", "pipeline"},
+    "commands": {"base", "document", "expr", "query", "pipeline", "engine"},
+    "server":   {"base", "document", "commands"},
+    "testing":  {"base", "document", "ttl", "engine"},
+}
+# LevelDB itself: only the storage layers and the tools that open files.
+LEVELDB_OK = {"storage", "catalog", "engine", "tools", "tests", "fuzz"}
+# The public API (docs/architecture.md): what commands/, server/, testing/
+# and examples/ may include from engine/.
+PUBLIC = {
+    "engine/database.h", "engine/collection.h", "engine/cursor.h",
+    "engine/options.h", "engine/results.h", "engine/doc_arg.h",
+    "engine/duplicate_key_error.h", "engine/repair.h",
+}
+FRONT_ENDS = {"commands", "server", "testing", "examples"}
+# Today's violations, each removed by a step of issue 32 (keep sorted). An
+# entry that no longer occurs fails the check: delete it.
+KNOWN = {
+    # One write path (issue 32, change 1: storage/document_writer.*); the
+    # catalog-key deletes in engine.cc go with the catalog to catalog/.
+    ("delete", "engine/engine.cc", "WriteBatch::Delete"),
+    ("delete", "engine/reclaimer.cc", "WriteBatch::Delete"),
+    ("delete", "engine/repair.cc", "WriteBatch::Delete"),
+    ("delete", "engine/ttl_sweep.cc", "WriteBatch::Delete"),
+    ("delete", "engine/write_path.cc", "WriteBatch::Delete"),
+    # index/, ttl/ and planner/ use the catalog's proto until
+    # index/index_descriptor.h (issue 32, change 1).
+    ("include", "index/index_spec.h", "proto"),
+    ("include", "index/key_gen.h", "proto"),
+    ("include", "planner/planner.h", "proto"),
+    ("include", "planner/sort_provision.h", "proto"),
+    ("include", "ttl/expiry.h", "proto"),
+    ("include", "ttl/lifetime.h", "proto"),
+    ("include", "ttl/ttl_spec.h", "proto"),
+    # commands/ over the public API only (issue 32, change 2).
+    ("include", "commands/operator_commands.cc", "leveldb"),
+    ("internal", "commands/bulk_write_command.cc", "engine/engine.h"),
+    ("internal", "commands/collection_commands.cc", "engine/coll_stats.h"),
+    ("internal", "commands/collection_commands.cc", "engine/engine.h"),
+    ("internal", "commands/collection_commands.cc", "engine/storage_sizes.h"),
+    ("internal", "commands/command_runner.cc", "engine/database_internal.h"),
+    ("internal", "commands/find_and_modify_command.cc", "engine/engine.h"),
+    ("internal", "commands/find_commands.cc", "engine/query_exec.h"),
+    ("internal", "commands/index_commands.cc", "engine/engine.h"),
+    ("internal", "commands/operator_commands.cc", "engine/database_internal.h"),
+    ("internal", "commands/operator_commands.cc", "engine/engine.h"),
+    ("internal", "commands/write_commands.cc", "engine/engine.h"),
+}
+
+SKIP_DIRS = {".git", "node_modules", "third_party", "docs", "scripts", "cmake"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+BATCH_DELETE = re.compile(r'\b(batch|evictions->batch|wb)\s*(\.|->)\s*Delete\(')
+
+
+def is_test(path):
+    base = os.path.basename(path)
+    return (base.endswith("_test.cc") or base.startswith("test_") or
+            "test_util" in base or base.endswith("_fixture.h") or
+            "/testdata/" in path)
+
+
+def sources():
+    for root, dirs, files in os.walk("."):
+        dirs[:] = [d for d in dirs
+                   if d not in SKIP_DIRS and not d.startswith("bazel-")
+                   and not d.startswith(".")]
+        for f in files:
+            if f.endswith((".h", ".cc")):
+                yield os.path.relpath(os.path.join(root, f))
+
+
+found = set()
+graph = {}
+for path in sorted(sources()):
+    top = path.split("/")[0]
+    text = open(path, encoding="utf-8", errors="replace").read()
+    code = "\n".join(l for l in text.splitlines()
+                     if not l.lstrip().startswith("//"))
+    if is_test(path) or top in ("tests", "fuzz"):
+        continue
+    for inc in INCLUDE.findall(code):
+        dep = inc.split("/")[0] if "/" in inc else None
+        if dep is None or dep == top:
+            continue
+        graph.setdefault(top, set()).add(dep)
+        if dep == "leveldb" and top not in LEVELDB_OK:
+            found.add(("include", path, dep))
+        elif top in LAYERS and dep in set(LAYERS) | {"proto", "tools"} and \
+                dep not in LAYERS[top]:
+            found.add(("include", path, dep))
+        # testing/ is the library's own test support: its implementation
+        # may use the internal friend (DatabaseInternal), its header not.
+        front = top in FRONT_ENDS and (top != "testing" or path.endswith(".h"))
+        if front and dep == "engine" and inc not in PUBLIC:
+            found.add(("internal", path, inc))
+    if top in LAYERS and top not in ("storage", "catalog") and \
+            BATCH_DELETE.search(code):
+        found.add(("delete", path, "WriteBatch::Delete"))
+    if top != "engine" and re.search(r"\bwrite_mu_\b", code):
+        found.add(("write_mu_", path, "write_mu_"))
+
+if "--known" in sys.argv:  # today's violations, in KNOWN's form
+    for entry in sorted(found):
+        print("    %r," % (entry,))
+    sys.exit(0)
+if "--graph" in sys.argv:
+    for top in sorted(graph):
+        print(top + ": " + " ".join(sorted(graph[top])))
+    sys.exit(0)
+
+WHAT = {
+    "include": "includes a layer above it or beside it (LAYERS)",
+    "internal": "includes an engine/ header outside the public API (PUBLIC)",
+    "delete": "deletes from a WriteBatch outside storage/ (one write path)",
+    "write_mu_": "names the engine's write lock outside engine/",
+}
+new = sorted(found - KNOWN)
+gone = sorted(KNOWN - found)
+for kind, path, what in new:
+    print("check_layers: %s %s: %s" % (path, what, WHAT[kind]), file=sys.stderr)
+for kind, path, what in gone:
+    print("check_layers: %s no longer %s: delete it from KNOWN in "
+          "scripts/check_layers.sh" % (path, WHAT[kind].split(" (")[0]),
+          file=sys.stderr)
+if new or gone:
+    print("check_layers: %d violation(s), %d stale KNOWN entr(ies); the rules "
+          "are in docs/architecture.md" % (len(new), len(gone)), file=sys.stderr)
+    sys.exit(1)
+print("check_layers: %d folders, %d known violations left (issue 32)" %
+      (len(graph), len(KNOWN)))
+PY
