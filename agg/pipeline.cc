@@ -156,6 +156,12 @@ absl::Status ParseStage(const Value& stage, ParseContext* ctx,
       40324, absl::StrCat("Unrecognized pipeline stage name: '", name, "'"));
 }
 
+std::vector<std::string> StageNames() {
+  std::vector<std::string> names;
+  for (const Registered& r : kStages) names.push_back(r.name);
+  return names;
+}
+
 absl::StatusOr<Pipeline> Pipeline::Parse(const Value& stages,
                                          ParseContext* ctx) {
   if (!stages.is_array()) {

@@ -15,6 +15,7 @@
 #define TTLDB_AGG_PIPELINE_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -70,6 +71,10 @@ class Pipeline {
 // is $group + $sort, $bucket is $group + $sort).
 absl::Status ParseStage(const Value& stage, ParseContext* ctx,
                         std::vector<std::shared_ptr<const StageSpec>>* out);
+
+// Every stage name ParseStage knows, in registration order: the registry
+// docs/compatibility.md is checked against.
+std::vector<std::string> StageNames();
 
 }  // namespace agg
 }  // namespace ttldb

@@ -535,5 +535,12 @@ std::unique_ptr<CommandRunner> CommandRunner::ForDatabase(
   return std::unique_ptr<CommandRunner>(new Runner(std::move(state)));
 }
 
+std::vector<std::string> RegisteredCommandNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, spec] : Registry()) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace commands
 }  // namespace ttldb

@@ -114,6 +114,10 @@ class CommandRunner {
   virtual void TEST_RunTtlPasses(absl::Time now) { (void)now; }
 };
 
+// Every command name the runner answers (aliases such as "ismaster"
+// included), sorted: the registry docs/compatibility.md is checked against.
+std::vector<std::string> RegisteredCommandNames();
+
 }  // namespace commands
 }  // namespace ttldb
 

@@ -18,7 +18,7 @@
 
 #include "absl/strings/match.h"
 #include "fuzz/fuzz_db.h"
-#include "tools/engine_backend.h"
+#include "tools/shell/engine_backend.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/interrupt.h"
 #include "tools/shell/parser.h"

@@ -5,6 +5,11 @@
 # With arguments, runs the shell with them instead (e.g. scripts/demo.sh
 # --db /tmp/x, or no --db: the default data directory, $TTLDB_HOME, else
 # $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/default).
+# The shell is the real mongosh: when Node.js and npm are installed and no
+# mongosh is on PATH, the pinned one is installed (scripts/client_tests.sh
+# --install, tests/clients/package-lock.json) and named by TTLDB_MONGOSH.
+# Without Node.js, ttldb's built-in JavaScript subset runs instead (ttldb
+# says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "demo.sh: $*" >&2; }
@@ -23,6 +28,17 @@ fi
 if ! bazel build --config=opt --show_progress_rate_limit=10 //tools:ttldb; then
   say "the build failed (see above)"
   exit 1
+fi
+if [ -z "${TTLDB_MONGOSH:-}" ] && ! command -v mongosh >/dev/null; then
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    say "installing the pinned mongosh (scripts/client_tests.sh --install; once)..."
+    if bash scripts/client_tests.sh --install; then
+      export TTLDB_MONGOSH="$PWD/tests/clients/node_modules/.bin/mongosh"
+    fi
+  else
+    say "Node.js is not installed: the shell is ttldb's built-in JavaScript subset" \
+      "(install nodejs and npm for the real mongosh)"
+  fi
 fi
 if [ $# -gt 0 ]; then exec "$bin" "$@"; fi
 

@@ -129,6 +129,16 @@ absl::Status Server::Listen() {
   if (options_.tls.mode != TlsMode::kDisabled) {
     ASSIGN_OR_RETURN(tls_, TlsContext::Create(options_.tls));
   }
+  if (!options_.listen_tcp && options_.unix_socket.empty()) {
+    return absl::InvalidArgumentError(
+        "a server without TCP needs a unix socket to listen on");
+  }
+  if (options_.listen_tcp) RETURN_IF_ERROR(ListenTcp(addr));
+  if (!options_.unix_socket.empty()) RETURN_IF_ERROR(ListenUnix());
+  return absl::OkStatus();
+}
+
+absl::Status Server::ListenTcp(const in_addr& addr) {
   tcp_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (tcp_fd_ < 0) return Errno("socket");
   int one = 1;
@@ -144,37 +154,38 @@ absl::Status Server::Listen() {
   socklen_t len = sizeof sa;
   getsockname(tcp_fd_, reinterpret_cast<sockaddr*>(&sa), &len);
   port_ = ntohs(sa.sin_port);
+  return absl::OkStatus();
+}
 
-  if (!options_.unix_socket.empty()) {
-    sockaddr_un un{};
-    un.sun_family = AF_UNIX;
-    if (options_.unix_socket.size() >= sizeof un.sun_path) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unix socket path too long: ", options_.unix_socket));
-    }
-    std::strcpy(un.sun_path, options_.unix_socket.c_str());
-    struct stat st;
-    if (lstat(un.sun_path, &st) == 0) {
-      if (!S_ISSOCK(st.st_mode)) {
-        return absl::AlreadyExistsError(
-            absl::StrCat(options_.unix_socket, " exists and is not a socket"));
-      }
-      unlink(un.sun_path);  // stale, as mongod replaces it
-    }
-    unix_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (unix_fd_ < 0) return Errno("socket");
-    if (bind(unix_fd_, reinterpret_cast<sockaddr*>(&un), sizeof un) != 0) {
-      return Errno(absl::StrCat("bind ", options_.unix_socket));
-    }
-    chmod(un.sun_path, 0700);
-    if (listen(unix_fd_, 128) != 0) return Errno("listen");
+absl::Status Server::ListenUnix() {
+  sockaddr_un un{};
+  un.sun_family = AF_UNIX;
+  if (options_.unix_socket.size() >= sizeof un.sun_path) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unix socket path too long: ", options_.unix_socket));
   }
+  std::strcpy(un.sun_path, options_.unix_socket.c_str());
+  struct stat st;
+  if (lstat(un.sun_path, &st) == 0) {
+    if (!S_ISSOCK(st.st_mode)) {
+      return absl::AlreadyExistsError(
+          absl::StrCat(options_.unix_socket, " exists and is not a socket"));
+    }
+    unlink(un.sun_path);  // stale, as mongod replaces it
+  }
+  unix_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (unix_fd_ < 0) return Errno("socket");
+  if (bind(unix_fd_, reinterpret_cast<sockaddr*>(&un), sizeof un) != 0) {
+    return Errno(absl::StrCat("bind ", options_.unix_socket));
+  }
+  chmod(un.sun_path, 0700);
+  if (listen(unix_fd_, 128) != 0) return Errno("listen");
   return absl::OkStatus();
 }
 
 void Server::AcceptLoop() {
   std::vector<pollfd> fds;
-  fds.push_back({tcp_fd_, POLLIN, 0});
+  if (tcp_fd_ >= 0) fds.push_back({tcp_fd_, POLLIN, 0});
   if (unix_fd_ >= 0) fds.push_back({unix_fd_, POLLIN, 0});
   while (!stopping_.load()) {
     ReapFinished();

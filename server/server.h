@@ -39,6 +39,8 @@
 #ifndef TTLDB_SERVER_SERVER_H_
 #define TTLDB_SERVER_SERVER_H_
 
+#include <netinet/in.h>
+
 #include <atomic>
 #include <cstdint>
 #include <list>
@@ -67,6 +69,10 @@ struct ServerOptions {
   TlsOptions tls;
   // 27017: MongoDB's default port. 0 picks a free port (see Server::port).
   int port = 27017;
+  // false: no TCP listener at all, only `unix_socket` (which must then be
+  // set). The in-process shell uses it: its server is reachable only by
+  // the users its socket's directory admits, never over the network.
+  bool listen_tcp = true;
   // A Unix domain socket to listen on as well (mode 0700, as mongod's
   // filePermissions); "" for none. A stale socket file there is replaced.
   std::string unix_socket;
@@ -95,7 +101,8 @@ class Server {
   // Shutdown, then frees everything.
   ~Server();
 
-  // The TCP port listened on (the chosen one when options.port was 0).
+  // The TCP port listened on (the chosen one when options.port was 0); 0
+  // without a TCP listener (options.listen_tcp false).
   int port() const { return port_; }
 
   // Connections currently open.
@@ -118,6 +125,8 @@ class Server {
   Server(commands::CommandRunner* runner, const ServerOptions& options);
 
   absl::Status Listen();
+  absl::Status ListenTcp(const in_addr& addr);
+  absl::Status ListenUnix();
   void AcceptLoop();
   void Serve(Client* client);
   void ReapFinished() ABSL_LOCKS_EXCLUDED(mu_);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Golden tests of the ttldb program: runs every tools/testdata/*.js through
-# the shell in both output modes (NAME.out: mongosh-like, NAME.json.out:
+# the built-in (subset) shell in both output modes (NAME.out: mongosh-like, NAME.json.out:
 # --json), and every *.sh case (import/export, --eval, exit codes) once
 # (NAME.out, standard error merged into standard output), each against a fresh temporary data directory, and compares
 # with the expected files. Each expected file holds standard output, then
@@ -23,6 +23,11 @@ if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 only=("$@")
 export TZ=UTC
 unset TTLDB_HOME XDG_DATA_HOME
+# These goldens are the built-in subset shell's: never the real mongosh,
+# whether or not one is installed (tests/clients/shell_mongosh.test.mjs
+# covers that path). The .js cases also pass --subset; TTLDB_MONGOSH=none
+# covers the *.sh cases' invocations.
+export TTLDB_MONGOSH=none
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/ttldb_golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home"
@@ -73,7 +78,7 @@ wanted() {
 run_js() {  # MODE(shell|json) JS
   local mode=$1 js=$2 name db
   name=$(basename "$js" .js)
-  local flags=(--quiet)
+  local flags=(--quiet --subset)
   local expected="$dir/$name.out"
   if [ "$mode" = json ]; then
     flags+=(--json)

@@ -1,6 +1,6 @@
 // ttldb: the shell, and the import / export commands.
 //
-//   ttldb [--db PATH] [--eval CODE] [--json] [--quiet]
+//   ttldb [--db PATH] [--eval CODE] [--json] [--quiet] [--subset]
 //         [--ttl-monitor-sleep-secs N] [FILE ...]
 //   ttldb --version
 //   ttldb export --db PATH --collection NAME [--out FILE] [--indexes]
@@ -12,8 +12,16 @@
 //   ttldb serve [--db DIR] [--bind IP] [--port N] [--unix-socket PATH] ...
 //                (tools/serve.h)
 //
-// The shell runs --eval code (printing the value of each expression, as
-// `mongosh --eval` does), then FILE scripts (printing only print() /
+// The shell is the real mongosh when one is installed
+// (tools/shell/find_mongosh.h): the database is served in-process on a
+// private Unix socket and mongosh runs against it
+// (tools/shell/mongosh_session.h), --eval, FILE, --quiet and --json
+// (--json=relaxed) passed on. Without mongosh, or with --subset, it is the
+// built-in shell, a JavaScript subset, described below; when mongosh was
+// wanted but not found, standard error says so first.
+//
+// The built-in shell runs --eval code (printing the value of each expression,
+// as `mongosh --eval` does), then FILE scripts (printing only print() /
 // printjson() output, as mongosh does for files); with neither, it is
 // interactive when standard input is a terminal (libedit line editing,
 // history in ~/.ttldb_history) and otherwise runs standard input as one
@@ -49,21 +57,26 @@
 #include "absl/time/clock.h"
 #include "base/version.h"
 #include "engine/database.h"
-#include "tools/engine_backend.h"
 #include "tools/import_export.h"
 #include "tools/ops_commands.h"
-#include "tools/repl.h"
 #include "tools/serve.h"
+#include "tools/shell/engine_backend.h"
 #include "tools/shell/evaluator.h"
+#include "tools/shell/find_mongosh.h"
+#include "tools/shell/mongosh_session.h"
 #include "tools/shell/parser.h"
+#include "tools/shell/repl.h"
 
 namespace ttldb {
 namespace {
 
 constexpr char kUsage[] =
     R"(usage:
-  ttldb [--db PATH] [--eval CODE] [--json] [--quiet]
+  ttldb [--db PATH] [--eval CODE] [--json] [--quiet] [--subset]
         [--ttl-monitor-sleep-secs N] [FILE ...]
+        (mongosh when installed: $TTLDB_MONGOSH, else on PATH, else the
+        checkout's pinned one; --subset or TTLDB_MONGOSH=none: the built-in
+        JavaScript subset)
   ttldb --version
   ttldb export [--db PATH] --collection NAME [--out FILE] [--indexes]
                [--canonical]
@@ -85,6 +98,8 @@ struct Flags {
   std::vector<std::string> evals;
   bool json = false;
   bool quiet = false;
+  // The built-in subset shell even when mongosh is installed.
+  bool subset = false;
   int64_t monitor_sleep_secs = kDefaultMonitorSleepSecs;
   std::vector<std::string> files;
   // import / export
@@ -145,6 +160,8 @@ std::string ParseFlags(int argc, char** argv, int first,
       f->evals.push_back(code);
     } else if (shell && arg == "--json") {
       ok = flag(&f->json);
+    } else if (shell && arg == "--subset") {
+      ok = flag(&f->subset);
     } else if (arg == "--quiet") {
       ok = flag(&f->quiet);
     } else if (shell && arg == "--ttl-monitor-sleep-secs") {
@@ -351,13 +368,51 @@ std::string HistoryPath() {
   return absl::StrCat(home != nullptr ? home : ".", "/.ttldb_history");
 }
 
-int RunShell(Flags& f) {
+// Closes `db`; a failure to close turns a success into exit status 1.
+int CloseDatabase(Database* db, int rc) {
+  absl::Status closed = db->Close();
+  if (!closed.ok()) {
+    std::cerr << "ttldb: " << closed.message() << "\n";
+    if (rc == 0) rc = 1;
+  }
+  return rc;
+}
+
+// The real mongosh over `db`.
+int RunMongosh(Database* db, const Flags& f, const std::string& mongosh,
+               const std::vector<std::string>& argv) {
+  MongoshSessionOptions mo;
+  mo.mongosh = mongosh;
+  mo.evals = f.evals;
+  mo.files = f.files;
+  mo.quiet = f.quiet;
+  mo.json = f.json;
+  mo.argv = argv;
+  absl::StatusOr<int> rc = RunMongoshSession(db, mo);
+  if (!rc.ok()) {
+    std::cerr << "ttldb: " << rc.status().message() << "\n";
+    return CloseDatabase(db, 1);
+  }
+  return CloseDatabase(db, *rc);
+}
+
+int RunShell(Flags& f, const std::vector<std::string>& argv) {
   Options opts;
   opts.ttl_monitor_sleep = absl::Seconds(f.monitor_sleep_secs);
   absl::StatusOr<std::unique_ptr<Database>> db = OpenDatabase(&f, opts);
   if (!db.ok()) {
     std::cerr << "ttldb: " << shell::FormatError(db.status()) << "\n";
     return 1;
+  }
+  if (!f.subset && !SubsetChosenByEnvironment()) {
+    absl::StatusOr<std::string> mongosh = FindMongosh(argv[0]);
+    if (mongosh.ok()) return RunMongosh(db->get(), f, *mongosh, argv);
+    // Said even under --quiet: the language is not the one asked for.
+    std::cerr << "ttldb: " << mongosh.status().message()
+              << "; running the built-in shell, a JavaScript subset (no "
+                 "loops, functions, template literals or JavaScript "
+                 "built-ins; tools/README.md). --subset chooses it without "
+                 "this note.\n";
   }
   EngineBackend backend(db->get());
   shell::EvaluatorOptions eo;
@@ -366,14 +421,7 @@ int RunShell(Flags& f) {
   eo.print_results = !f.evals.empty();
   shell::Evaluator ev(&backend, &std::cout, eo);
   int code = 0;
-  auto finish = [&](int rc) {
-    absl::Status closed = (*db)->Close();
-    if (!closed.ok()) {
-      std::cerr << "ttldb: " << closed.message() << "\n";
-      if (rc == 0) rc = 1;
-    }
-    return rc;
-  };
+  auto finish = [&](int rc) { return CloseDatabase(db->get(), rc); };
   if (!f.evals.empty() || !f.files.empty()) {
     for (const std::string& code_text : f.evals) {
       if (!RunScript(&ev, code_text)) return finish(1);
@@ -465,5 +513,5 @@ int main(int argc, char** argv) {
   if (!error.empty()) return ttldb::UsageError(error);
   if (command == "export") return ttldb::RunExport(flags);
   if (command == "import") return ttldb::RunImport(flags);
-  return ttldb::RunShell(flags);
+  return ttldb::RunShell(flags, std::vector<std::string>(argv, argv + argc));
 }

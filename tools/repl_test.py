@@ -1,4 +1,4 @@
-"""The interactive shell through a pseudo-terminal: Ctrl-C at the prompt
+"""The built-in (subset) interactive shell through a pseudo-terminal: Ctrl-C at the prompt
 drops the line being typed, Ctrl-C during a multi-document write stops it
 between documents (saying how many were written) and the shell goes on, tab
 completes collection and method names, and every entry reaches the history
@@ -22,13 +22,13 @@ pop = os.path.join(work, "pop.js")
 with open(pop, "w") as f:
     f.write("db.big.insertMany([" + ",".join("{i: %d}" % i for i in range(20000))
             + "])\n")
-subprocess.check_call([binary, "--db", db, "--quiet", pop])
+subprocess.check_call([binary, "--db", db, "--quiet", "--subset", pop])
 
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["HOME"] = work
     os.environ["TERM"] = "dumb"
-    os.execv(binary, [binary, "--db", db, "--quiet"])
+    os.execv(binary, [binary, "--db", db, "--quiet", "--subset"])
 
 out = b""
 

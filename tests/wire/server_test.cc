@@ -430,6 +430,26 @@ TEST_F(ServerTest, UnixSocket) {
   EXPECT_NE(access(options.unix_socket.c_str(), F_OK), 0) << "socket removed";
 }
 
+// listen_tcp false (the in-process shell's server): the socket alone, no
+// port; without a socket there would be nothing to listen on.
+TEST_F(ServerTest, UnixSocketWithoutTcp) {
+  ServerOptions options;
+  options.listen_tcp = false;
+  auto refused = Server::Start(runner_.get(), options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  options.unix_socket =
+      absl::StrCat("/tmp/ttldb-test-notcp-", getpid(), ".sock");
+  auto server = Server::Start(runner_.get(), options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  EXPECT_EQ((*server)->port(), 0);
+  RawClient c(options.unix_socket);
+  ASSERT_TRUE(c.connected());
+  EXPECT_EQ(Ok(c.Command(R"({"ping": 1, "$db": "admin"})")), 1);
+  server->reset();
+  EXPECT_NE(access(options.unix_socket.c_str(), F_OK), 0) << "socket removed";
+}
+
 TEST_F(ServerTest, NonLoopbackBindIsRefused) {
   ServerOptions options;
   options.bind_ip = "0.0.0.0";

@@ -1,4 +1,4 @@
-#include "tools/repl.h"
+#include "tools/shell/repl.h"
 
 // clang-format off
 #include <stdio.h>  // before readline.h, which needs FILE

@@ -14,8 +14,8 @@
 // the history file at once, so a killed shell loses none.
 // Tab completes collection names after "db." and method names after
 // "db.<collection>." (tools/shell/completion.h).
-#ifndef TTLDB_TOOLS_REPL_H_
-#define TTLDB_TOOLS_REPL_H_
+#ifndef TTLDB_TOOLS_SHELL_REPL_H_
+#define TTLDB_TOOLS_SHELL_REPL_H_
 
 #include <string>
 
@@ -31,4 +31,4 @@ int RunRepl(shell::Evaluator* ev, shell::ShellBackend* backend, bool quiet,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_TOOLS_REPL_H_
+#endif  // TTLDB_TOOLS_SHELL_REPL_H_

@@ -1,4 +1,4 @@
-#include "tools/engine_backend.h"
+#include "tools/shell/engine_backend.h"
 
 #include <algorithm>
 #include <limits>

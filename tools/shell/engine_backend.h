@@ -15,8 +15,8 @@
 // maps to that one database (CommandRunner::ForDatabase).
 //
 // Not thread-safe (one shell session); the Database must outlive it.
-#ifndef TTLDB_TOOLS_ENGINE_BACKEND_H_
-#define TTLDB_TOOLS_ENGINE_BACKEND_H_
+#ifndef TTLDB_TOOLS_SHELL_ENGINE_BACKEND_H_
+#define TTLDB_TOOLS_SHELL_ENGINE_BACKEND_H_
 
 #include <memory>
 #include <string>
@@ -123,4 +123,4 @@ class EngineBackend : public shell::ShellBackend {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_TOOLS_ENGINE_BACKEND_H_
+#endif  // TTLDB_TOOLS_SHELL_ENGINE_BACKEND_H_
