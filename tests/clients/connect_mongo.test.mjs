@@ -131,6 +131,7 @@ test('store.length and store.all see the live sessions', async () => {
 });
 
 test('an expired session is deleted by the TTL monitor', async () => {
+  const before = await ttlDeleted();
   const keep = await request('POST', '/login?user=stays');
   const short = await request('POST', '/login?user=brief&ms=1500');
   const sid = sidOf(short.cookie);
@@ -140,7 +141,6 @@ test('an expired session is deleted by the TTL monitor', async () => {
   assert.deepEqual(JSON.parse((await request('GET', '/me', short.cookie)).body),
                    { user: 'brief' });
 
-  const before = await ttlDeleted();
   // The monitor runs every second; 20 s is far beyond a pass.
   const deadline = Date.now() + 20000;
   while (await ttlDeleted() === before && Date.now() < deadline) {
