@@ -23,6 +23,12 @@ let store;
 let http;
 let base;
 
+// Registered first so that it runs before the server stops.
+after(async () => {
+  http?.closeAllConnections();  // fetch keeps its connections alive
+  await new Promise((resolve) => http?.close(resolve));
+});
+
 withServerAndClient(async (s, c) => {
   client = c;
   store = MongoStore.create({ client, dbName: 'web', touchAfter: 0 });
@@ -44,10 +50,6 @@ withServerAndClient(async (s, c) => {
   base = `http://127.0.0.1:${http.address().port}`;
 }, ['--setParameter', 'ttlMonitorSleepSecs=1']);
 
-after(async () => {
-  http?.closeAllConnections();  // fetch keeps its connections alive
-  await new Promise((resolve) => http?.close(resolve));
-});
 
 const sessions = () => client.db('web').collection('sessions');
 

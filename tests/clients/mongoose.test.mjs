@@ -22,14 +22,15 @@ import { withServerAndClient } from './harness.mjs';
 let client;
 let conn;
 
+// Registered first so that it runs before the server stops.
+after(async () => { await conn?.close(); });
+
 withServerAndClient(async (s, c) => {
   client = c;
   conn = await mongoose.createConnection(`${s.uri}odm`,
                                          { serverSelectionTimeoutMS: 10000 })
     .asPromise();
 }, ['--setParameter', 'ttlMonitorSleepSecs=1']);
-
-after(async () => { await conn?.close(); });
 
 const tokenSchema = new mongoose.Schema({
   user: { type: String, required: true, unique: true },
