@@ -120,6 +120,20 @@ test('a login is saved, read back with its cookie, and destroyed', async () => {
                    { user: null });
 });
 
+test('reading an unmodified session touches it: expires moves', async () => {
+  // express-session calls store.touch for an unmodified session; with
+  // touchAfter 0 connect-mongo $sets the new expires every time.
+  const login = await request('POST', '/login?user=toucher&ms=60000');
+  const sid = sidOf(login.cookie);
+  const first = (await sessions().findOne({ _id: sid })).expires;
+  await new Promise((r) => setTimeout(r, 20));
+  await request('GET', '/me', login.cookie);
+  const second = (await sessions().findOne({ _id: sid })).expires;
+  assert.ok(second > first, `${second} after ${first}`);
+  assert.equal(JSON.parse((await sessions().findOne({ _id: sid })).session)
+    .user, 'toucher');
+});
+
 test('store.length and store.all see the live sessions', async () => {
   await sessions().deleteMany({});
   await request('POST', '/login?user=a');
