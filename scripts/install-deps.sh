@@ -36,6 +36,7 @@ PACKAGES=(
   libclang-rt-14-dev       # libFuzzer, ASan and UBSan runtimes for clang
   lld                      # the linker of the clang sanitizer build (.bazelrc, --config=asan)
   python3
+  python3-pymongo          # the pymongo client test (tests/clients/pymongo_test.py)
   tzdata                   # Olson time zones for the date operators (absl::LoadTimeZone)
   nodejs                   # the real-client tests (scripts/client_tests.sh)
 )

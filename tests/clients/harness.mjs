@@ -87,6 +87,8 @@ export function rejectsWithCode(promise, code, message) {
 // Starts one `ttldb serve` (startServer(args)) and a connected Node driver
 // client before the file's tests, hands both to `use(server, client)`, and
 // closes the client and checks the server's clean shutdown after them.
+// `use` may be async (awaited before the tests: node:test does not order a
+// file's root-level before hooks after one another's promises).
 export function withServerAndClient(use, args = []) {
   let server;
   let client;
@@ -94,7 +96,7 @@ export function withServerAndClient(use, args = []) {
     server = await startServer(args);
     client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
     await client.connect();
-    use(server, client);
+    await use(server, client);
   });
   after(async () => {
     await client?.close();
