@@ -113,11 +113,11 @@ set(TTLDB_PROTOS
 )
 
 set(TTLDB_HEADERS
-  agg/accumulator.h
-  agg/expression.h
-  agg/pipeline.h
-  agg/spill.h
-  agg/stage.h
+  pipeline/accumulator.h
+  expr/expression.h
+  pipeline/pipeline.h
+  pipeline/spill.h
+  pipeline/stage.h
   base/clock.h
   base/error_codes.h
   base/log.h

@@ -5,7 +5,7 @@
 //
 // Supported: implicit equality and $eq $ne $gt $gte $lt $lte $in $nin
 // $exists $type $and $or $nor $not $all $size $elemMatch $regex/$options
-// $mod, $expr (an aggregation expression, agg/expression.h, evaluated with
+// $mod, $expr (an aggregation expression, expr/expression.h, evaluated with
 // the document as $$ROOT and $$CURRENT and $$NOW fixed when the filter is
 // parsed), and $comment (ignored). Semantics follow MongoDB's documentation:
 //  - a path reaching an array matches if the array itself or any element
@@ -37,8 +37,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "agg/expression.h"
 #include "document/value.h"
+#include "expr/expression.h"
 #include "query/regex.h"
 
 namespace ttldb {
