@@ -1,7 +1,7 @@
 // String operators: $concat $substrBytes $substr $substrCP $toLower
 // $toUpper $split $strLenBytes $strLenCP $trim $ltrim $rtrim $indexOfBytes
 // $indexOfCP $strcasecmp, and the regex operators $regexMatch $regexFind
-// $regexFindAll over query/regex.h (PCRE2, as $regex). Semantics and errors
+// $regexFindAll over document/regex.h (PCRE2, as $regex). Semantics and errors
 // from src/mongo/db/exec/expression/evaluate_string.cpp and
 // evaluate_regex.cpp (MongoDB 8).
 #include <algorithm>
@@ -9,8 +9,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "document/regex.h"
 #include "expr/ops_util.h"
-#include "query/regex.h"
 
 namespace ttldb {
 namespace agg {

@@ -22,7 +22,7 @@
 //  - $ne, $nin and $not are negations over the whole path, so {a: {$ne: 5}}
 //    does not match {a: [1, 5]}.
 // Regular expressions use PCRE2 in UTF mode as MongoDB does (see
-// query/regex.h); each is compiled once, by Parse. Parse errors are
+// document/regex.h); each is compiled once, by Parse. Parse errors are
 // InvalidArgument with MongoDB's code (2 BadValue unless noted) and wording.
 //
 // A Filter is immutable after Parse and may be used from many threads.
@@ -37,9 +37,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "document/regex.h"
 #include "document/value.h"
 #include "expr/expression.h"
-#include "query/regex.h"
 
 namespace ttldb {
 

@@ -81,7 +81,7 @@ TEST(BsonValueTest, RegexFlags) {
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_NE(got->Get("r"), nullptr);
   EXPECT_EQ(got->Get("r")->regex_value().options, "ix");
-  // An unknown flag: refused with the matcher's code (query/regex.cc,
+  // An unknown flag: refused with the matcher's code (document/regex.cc,
   // src/mongo/util/pcre_util.cpp), never dropped (libbson would not write
   // it back; found by fuzz/wire_message_fuzz).
   bson[bson.size() - 3] = 'q';

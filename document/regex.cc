@@ -1,4 +1,4 @@
-#include "query/regex.h"
+#include "document/regex.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

@@ -20,8 +20,8 @@
 // match rather than an error; MongoDB's RegexMatchExpression does the same
 // (`return !!_re->matchView(...)`). A pathological pattern therefore costs a
 // bounded amount of work per document and never hangs a query.
-#ifndef TTLDB_QUERY_REGEX_H_
-#define TTLDB_QUERY_REGEX_H_
+#ifndef TTLDB_DOCUMENT_REGEX_H_
+#define TTLDB_DOCUMENT_REGEX_H_
 
 #include <memory>
 #include <optional>
@@ -77,4 +77,4 @@ class CompiledRegex {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_QUERY_REGEX_H_
+#endif  // TTLDB_DOCUMENT_REGEX_H_
