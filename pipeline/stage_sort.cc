@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/bson_size.h"
-#include "engine/blocking_sort.h"
 #include "pipeline/spill.h"
 #include "pipeline/stages.h"
+#include "query/blocking_sort.h"
 #include "query/sort.h"
 
 namespace ttldb {
@@ -21,15 +21,6 @@ struct Entry {
   SortSpec::Key key;
   size_t bytes = 0;
 };
-
-size_t KeyBytes(const SortSpec::Key& key) {
-  size_t n = 5;
-  for (const KeyElement& e : key.elements) {
-    n += 2;
-    if (e.kind == KeyElement::Kind::kValue) n += BsonValueSize(*e.value);
-  }
-  return n;
-}
 
 class SortStream : public DocStream {
  public:
@@ -52,7 +43,7 @@ class SortStream : public DocStream {
  private:
   absl::Status Load() {
     if (limit_ > 0) {
-      // Top-k: engine/blocking_sort's bounded heap, under the same bound.
+      // Top-k: query/blocking_sort's bounded heap, under the same bound.
       ASSIGN_OR_RETURN(std::vector<Value> docs,
                        BlockingSort(*sort_, 0, limit_, ctx_->max_memory_bytes,
                                     [this]() { return input_->Next(); }));
@@ -70,7 +61,7 @@ class SortStream : public DocStream {
       Entry e;
       e.doc = std::make_unique<Value>(std::move(*doc));
       ASSIGN_OR_RETURN(e.key, sort_->KeyOf(*e.doc));
-      e.bytes = BsonValueSize(*e.doc) + KeyBytes(e.key);
+      e.bytes = BsonValueSize(*e.doc) + SortKeyBytes(e.key);
       bytes += e.bytes;
       buffer_.push_back(std::move(e));
       if (bytes > ctx_->max_memory_bytes) {

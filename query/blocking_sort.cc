@@ -1,4 +1,4 @@
-#include "engine/blocking_sort.h"
+#include "query/blocking_sort.h"
 
 #include <algorithm>
 #include <limits>
@@ -19,17 +19,6 @@ struct Entry {
   size_t bytes = 0;
 };
 
-// The sort key's share of the memory: each element as a BSON element with
-// an empty name (type byte, NUL, value), in a BSON object.
-size_t KeyBytes(const SortSpec::Key& key) {
-  size_t n = 4 + 1;
-  for (const KeyElement& e : key.elements) {
-    n += 2;
-    if (e.kind == KeyElement::Kind::kValue) n += BsonValueSize(*e.value);
-  }
-  return n;
-}
-
 absl::Status MemoryLimitError(size_t max_bytes) {
   return MongoError(
       absl::StatusCode::kResourceExhausted,
@@ -41,6 +30,15 @@ absl::Status MemoryLimitError(size_t max_bytes) {
 }
 
 }  // namespace
+
+size_t SortKeyBytes(const SortSpec::Key& key) {
+  size_t n = 4 + 1;
+  for (const KeyElement& e : key.elements) {
+    n += 2;
+    if (e.kind == KeyElement::Kind::kValue) n += BsonValueSize(*e.value);
+  }
+  return n;
+}
 
 absl::StatusOr<std::vector<Value>> BlockingSort(
     const SortSpec& sort, int64_t skip, int64_t limit, size_t max_bytes,
@@ -76,7 +74,7 @@ absl::StatusOr<std::vector<Value>> BlockingSort(
       bytes -= kept.back().bytes;
       kept.pop_back();
     }
-    e.bytes = BsonValueSize(*e.doc) + KeyBytes(e.key);
+    e.bytes = BsonValueSize(*e.doc) + SortKeyBytes(e.key);
     bytes += e.bytes;
     if (bytes > max_bytes) return MemoryLimitError(max_bytes);
     kept.push_back(std::move(e));

@@ -1,6 +1,6 @@
 // The in-memory ("blocking") sort of a find whose sort no index provides.
-#ifndef TTLDB_ENGINE_BLOCKING_SORT_H_
-#define TTLDB_ENGINE_BLOCKING_SORT_H_
+#ifndef TTLDB_QUERY_BLOCKING_SORT_H_
+#define TTLDB_QUERY_BLOCKING_SORT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,11 @@
 #include "query/sort.h"
 
 namespace ttldb {
+
+// A sort key's share of a sort's memory, as MongoDB's SortExecutor counts
+// it: each element as a BSON element with an empty name (type byte, NUL,
+// value), in a BSON object. The pipeline's $sort counts the same way.
+size_t SortKeyBytes(const SortSpec::Key& key);
 
 // Pulls every document from `next` (until it returns nullopt or an error)
 // and returns those at positions [skip, skip + limit) of their order by
@@ -34,4 +39,4 @@ absl::StatusOr<std::vector<Value>> BlockingSort(
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_BLOCKING_SORT_H_
+#endif  // TTLDB_QUERY_BLOCKING_SORT_H_
