@@ -3,7 +3,7 @@
 // $setField (src/mongo/db/pipeline/expression.cpp ExpressionGetField /
 // ExpressionSetField).
 #include "absl/strings/str_cat.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "expr/ops_util.h"
 
 namespace ttldb {

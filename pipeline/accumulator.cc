@@ -10,7 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "pipeline/stage.h"

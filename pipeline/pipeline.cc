@@ -6,7 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "pipeline/stages.h"
 

@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "pipeline/spill.h"
 #include "pipeline/stages.h"

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/spill.h"
 #include "pipeline/stages.h"

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/path.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "pipeline/stages.h"
 

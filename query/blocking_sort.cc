@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 
 namespace ttldb {
 namespace {

@@ -1,4 +1,4 @@
-#include "server/bson_value.h"
+#include "document/bson.h"
 
 #include <libbson-1.0/bson/bson.h>
 
@@ -10,7 +10,6 @@
 #include "base/status.h"
 
 namespace ttldb {
-namespace server {
 namespace {
 
 absl::Status InvalidBson(absl::string_view why) {
@@ -293,5 +292,4 @@ absl::StatusOr<std::string> ValueToBson(const Value& document) {
   return out;
 }
 
-}  // namespace server
 }  // namespace ttldb

@@ -1,4 +1,14 @@
-// BSON <-> ttldb Value, through libbson (Debian's libbson-dev).
+// BSON, MongoDB's document format (bsonspec.org), for Values: the size of a
+// document in BSON, and the codec between BSON and Value.
+//
+// Two targets share this header. The size (BsonDocumentSize, BsonValueSize;
+// bson_size.cc) is part of //document, as the library measures every
+// document against MongoDB's 16 MiB limit. The codec (BsonToValue,
+// ValueToBson, IsValidUtf8Key; bson.cc) is //document:bson, through libbson
+// (Debian's libbson-dev): only the wire protocol and the tools link it, so
+// the embeddable library (//:ttldb) does not depend on libbson.
+//
+// The codec:
 //
 // Every BSON type a Value has maps one to one: double, string, document,
 // array, binData (all subtypes, the old subtype 2 unwrapped by libbson),
@@ -21,8 +31,8 @@
 // (Overflow, 15, "BSONObj exceeds maximum nested object depth" past 200
 // levels, MongoDB's BSONDepth::kDefaultMaxAllowableDepth). Nothing recurses
 // deeper than that bound, so hostile input cannot exhaust the stack.
-#ifndef TTLDB_SERVER_BSON_VALUE_H_
-#define TTLDB_SERVER_BSON_VALUE_H_
+#ifndef TTLDB_DOCUMENT_BSON_H_
+#define TTLDB_DOCUMENT_BSON_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -33,7 +43,19 @@
 #include "document/value.h"
 
 namespace ttldb {
-namespace server {
+
+// The BSON size of `doc` as a document, as MongoDB measures it for its
+// 16 MiB limit (BSONObj::objsize()), computed without encoding it: 4
+// (length) + its elements + 1.
+// Each element is 1 (type) + the field name and a NUL + the value: int32 4,
+// int64/double/date/timestamp 8, decimal 16, ObjectId 12, bool 1, null and
+// MinKey/MaxKey 0, string 4 + bytes + 1, binData 4 + 1 + bytes, regex two
+// NUL-terminated strings, object/array a nested document (array elements
+// are named "0", "1", ...). `doc` must be an object.
+size_t BsonDocumentSize(const Value& doc);
+
+// The BSON size of one value as an element's value (no type byte or name).
+size_t BsonValueSize(const Value& v);
 
 // 200: MongoDB's BSONDepth::kDefaultMaxAllowableDepth.
 constexpr int kMaxBsonDepth = 200;
@@ -50,7 +72,6 @@ bool IsValidUtf8Key(absl::string_view key);
 // Value is a programming error and fails with InvalidArgument.
 absl::StatusOr<std::string> ValueToBson(const Value& document);
 
-}  // namespace server
 }  // namespace ttldb
 
-#endif  // TTLDB_SERVER_BSON_VALUE_H_
+#endif  // TTLDB_DOCUMENT_BSON_H_

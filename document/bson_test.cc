@@ -2,7 +2,7 @@
 // (bson_new_from_json) is the independent oracle: the BSON it builds from
 // canonical Extended JSON must decode to what ttldb's JSON parser builds
 // from the same text, and encode back to the same bytes.
-#include "server/bson_value.h"
+#include "document/bson.h"
 
 #include <libbson-1.0/bson/bson.h>
 
@@ -13,7 +13,6 @@
 #include "gtest/gtest.h"
 
 namespace ttldb {
-namespace server {
 namespace {
 
 std::string LibbsonFromJson(const std::string& json) {
@@ -171,5 +170,4 @@ TEST(BsonValueTest, NestingBeyond200IsOverflow) {
 }
 
 }  // namespace
-}  // namespace server
 }  // namespace ttldb
