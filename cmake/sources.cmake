@@ -2,33 +2,6 @@
 # //:ttldb. Do not edit: change the BUILD files and rerun the script
 # (CI checks that this file is up to date).
 set(TTLDB_SOURCES
-  agg/accumulator.cc
-  agg/date_util.cc
-  agg/expression.cc
-  agg/ops_arithmetic.cc
-  agg/ops_array.cc
-  agg/ops_boolean.cc
-  agg/ops_comparison.cc
-  agg/ops_conditional.cc
-  agg/ops_date.cc
-  agg/ops_object.cc
-  agg/ops_set.cc
-  agg/ops_string.cc
-  agg/ops_trig.cc
-  agg/ops_type.cc
-  agg/ops_util.cc
-  agg/ops_variables.cc
-  agg/pipeline.cc
-  agg/spill.cc
-  agg/stage_basic.cc
-  agg/stage_facet.cc
-  agg/stage_group.cc
-  agg/stage_lookup.cc
-  agg/stage_out.cc
-  agg/stage_sort.cc
-  agg/stage_stats.cc
-  agg/stage_unwind.cc
-  agg/transform.cc
   base/clock.cc
   base/op_deadline.cc
   base/start_thread.cc
@@ -44,11 +17,12 @@ set(TTLDB_SOURCES
   document/json_write.cc
   document/path.cc
   document/path_keys.cc
+  document/regex.cc
+  document/shell_format.cc
   document/storable.cc
   document/value.cc
   engine/aggregate.cc
   engine/backup.cc
-  engine/blocking_sort.cc
   engine/bulk_write.cc
   engine/coll_stats.cc
   engine/collection.cc
@@ -83,19 +57,45 @@ set(TTLDB_SOURCES
   engine/validate.cc
   engine/write_path.cc
   engine/write_walk.cc
+  expr/date_util.cc
+  expr/expression.cc
+  expr/ops_arithmetic.cc
+  expr/ops_array.cc
+  expr/ops_boolean.cc
+  expr/ops_comparison.cc
+  expr/ops_conditional.cc
+  expr/ops_date.cc
+  expr/ops_object.cc
+  expr/ops_set.cc
+  expr/ops_string.cc
+  expr/ops_trig.cc
+  expr/ops_type.cc
+  expr/ops_util.cc
+  expr/ops_variables.cc
   index/index_spec.cc
   index/key_codec.cc
   index/key_gen.cc
+  pipeline/accumulator.cc
+  pipeline/pipeline.cc
+  pipeline/spill.cc
+  pipeline/stage_basic.cc
+  pipeline/stage_facet.cc
+  pipeline/stage_group.cc
+  pipeline/stage_lookup.cc
+  pipeline/stage_out.cc
+  pipeline/stage_sort.cc
+  pipeline/stage_stats.cc
+  pipeline/stage_unwind.cc
+  pipeline/transform.cc
   planner/implication.cc
   planner/index_bounds.cc
   planner/planner.cc
   planner/sort_provision.cc
+  query/blocking_sort.cc
   query/filter.cc
   query/partial_filter_check.cc
   query/path_values.cc
   query/projection.cc
-  query/regex.cc
-  query/shell_format.cc
   query/sort.cc
   query/update.cc
   query/upsert_retry.cc
@@ -113,11 +113,6 @@ set(TTLDB_PROTOS
 )
 
 set(TTLDB_HEADERS
-  agg/accumulator.h
-  agg/expression.h
-  agg/pipeline.h
-  agg/spill.h
-  agg/stage.h
   base/clock.h
   base/error_codes.h
   base/log.h
@@ -127,7 +122,7 @@ set(TTLDB_HEADERS
   base/start_thread.h
   base/status.h
   base/sync_point.h
-  document/bson_size.h
+  document/bson.h
   document/compare.h
   document/decimal128.h
   document/json.h
@@ -135,9 +130,10 @@ set(TTLDB_HEADERS
   document/json_syntax.h
   document/path.h
   document/path_keys.h
+  document/regex.h
+  document/shell_format.h
   document/storable.h
   document/value.h
-  engine/blocking_sort.h
   engine/collection.h
   engine/cursor.h
   engine/database.h
@@ -148,17 +144,22 @@ set(TTLDB_HEADERS
   engine/options.h
   engine/repair.h
   engine/results.h
+  expr/expression.h
   index/index_spec.h
   index/key_codec.h
   index/key_gen.h
+  pipeline/accumulator.h
+  pipeline/pipeline.h
+  pipeline/spill.h
+  pipeline/stage.h
   planner/implication.h
   planner/index_bounds.h
   planner/planner.h
   planner/sort_provision.h
+  query/blocking_sort.h
   query/filter.h
   query/partial_filter_check.h
   query/projection.h
-  query/regex.h
   query/sort.h
   query/update.h
   query/upsert_retry.h

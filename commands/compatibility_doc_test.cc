@@ -17,9 +17,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "agg/pipeline.h"
 #include "commands/command_test_util.h"
 #include "gtest/gtest.h"
+#include "pipeline/pipeline.h"
 
 namespace ttldb {
 namespace commands {

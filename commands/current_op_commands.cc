@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "agg/pipeline.h"
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
@@ -25,6 +24,7 @@
 #include "commands/operation_registry.h"
 #include "commands/reply.h"
 #include "document/json.h"
+#include "pipeline/pipeline.h"
 #include "query/filter.h"
 
 namespace ttldb {

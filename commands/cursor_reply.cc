@@ -5,7 +5,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/server_state.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 
 namespace ttldb {
 namespace commands {

@@ -112,7 +112,7 @@ TEST_F(MaxTimeTest, GetMoreSpendsTheFindsTimeLeft) {
 
 // reliability-3 N4: the deadline was checked only per scanned document, and
 // $unwind makes all its output from one, so maxTimeMS did not stop it.
-// Every stage's output is now an interrupt point (agg/pipeline.cc), and
+// Every stage's output is now an interrupt point (pipeline/pipeline.cc), and
 // $unwind checks per element: 5,000 elements cannot pass in 1,000 ms.
 TEST_F(MaxTimeTest, UnwindOfOneArrayStopsWithMaxTimeMSExpired) {
   std::string a;

@@ -8,7 +8,7 @@
 #include "base/op_context.h"
 #include "commands/operation_registry.h"
 #include "commands/server_state.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "engine/database.h"
 #include "query/filter.h"
 

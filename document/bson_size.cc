@@ -1,6 +1,6 @@
-#include "document/bson_size.h"
-
 #include <string>
+
+#include "document/bson.h"
 
 namespace ttldb {
 namespace {

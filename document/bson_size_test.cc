@@ -1,10 +1,9 @@
 // BSON sizes as bsonspec.org defines them and as MongoDB's Object.bsonsize()
 // reports them; the two documented examples are the spec's own
 // ("hello world": 22 bytes, "BSON awesome": 49 bytes).
-#include "document/bson_size.h"
-
 #include <string>
 
+#include "document/bson.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
 

@@ -145,7 +145,11 @@ int CompareValues(const Value& a, const Value& b) {
   return 0;
 }
 
-bool IdenticalValues(const Value& a, const Value& b) {
+namespace {
+
+// IdenticalValues (doubles_by_bits) and ExactEqual (doubles by ==, NaN equal
+// to NaN): they differ only there.
+bool SameValues(const Value& a, const Value& b, bool doubles_by_bits) {
   if (a.type() != b.type()) return false;
   switch (a.type()) {
     case ValueType::kMinKey:
@@ -161,7 +165,8 @@ bool IdenticalValues(const Value& a, const Value& b) {
       return a.date_millis() == b.date_millis();
     case ValueType::kDouble: {
       const double x = a.double_value(), y = b.double_value();
-      return std::memcmp(&x, &y, sizeof(double)) == 0;
+      if (doubles_by_bits) return std::memcmp(&x, &y, sizeof(double)) == 0;
+      return x == y || (std::isnan(x) && std::isnan(y));
     }
     case ValueType::kDecimal:
       return a.decimal_value() == b.decimal_value();
@@ -184,7 +189,7 @@ bool IdenticalValues(const Value& a, const Value& b) {
       if (x.size() != y.size()) return false;
       for (size_t i = 0; i < x.size(); ++i) {
         if (x[i].first != y[i].first ||
-            !IdenticalValues(x[i].second, y[i].second)) {
+            !SameValues(x[i].second, y[i].second, doubles_by_bits)) {
           return false;
         }
       }
@@ -195,12 +200,22 @@ bool IdenticalValues(const Value& a, const Value& b) {
       const Value::Array& y = b.array_items();
       if (x.size() != y.size()) return false;
       for (size_t i = 0; i < x.size(); ++i) {
-        if (!IdenticalValues(x[i], y[i])) return false;
+        if (!SameValues(x[i], y[i], doubles_by_bits)) return false;
       }
       return true;
     }
   }
   return false;
+}
+
+}  // namespace
+
+bool IdenticalValues(const Value& a, const Value& b) {
+  return SameValues(a, b, /*doubles_by_bits=*/true);
+}
+
+bool ExactEqual(const Value& a, const Value& b) {
+  return SameValues(a, b, /*doubles_by_bits=*/false);
 }
 
 }  // namespace ttldb

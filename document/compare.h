@@ -25,6 +25,12 @@ inline bool ValuesEqual(const Value& a, const Value& b) {
 // from a value alone (index keys, its serialized form) is then the same.
 bool IdenticalValues(const Value& a, const Value& b);
 
+// IdenticalValues, except that doubles compare by value: 0.0 equals -0.0 and
+// every NaN equals every NaN (1 and 1.0 still differ, as do 1.0 and 1.00 as
+// decimals; field order matters). An update uses it to decide whether it
+// modified a document and whether it changed _id.
+bool ExactEqual(const Value& a, const Value& b);
+
 struct ValueLess {
   bool operator()(const Value& a, const Value& b) const {
     return CompareValues(a, b) < 0;

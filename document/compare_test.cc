@@ -175,5 +175,27 @@ TEST(CompareTest, IdenticalValuesIsStricterThanEquality) {
   EXPECT_FALSE(IdenticalValues(Value::MinKey(), Value::MaxKey()));
 }
 
+// ExactEqual: IdenticalValues but doubles by value (what an update compares
+// to decide "modified" and "_id changed"; query/update.cc).
+TEST(CompareTest, ExactEqualComparesDoublesByValue) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(ExactEqual(Value::Double(0.0), Value::Double(-0.0)));
+  EXPECT_FALSE(IdenticalValues(Value::Double(0.0), Value::Double(-0.0)));
+  EXPECT_TRUE(ExactEqual(Value::Double(nan), Value::Double(-nan)));
+  EXPECT_TRUE(ExactEqual(
+      Value::MakeArray({Value::MakeObject({Field("a", Value::Double(-0.0))})}),
+      Value::MakeArray({Value::MakeObject({Field("a", Value::Double(0.0))})})));
+  EXPECT_FALSE(ExactEqual(Value::Int32(1), Value::Double(1.0)));
+  EXPECT_FALSE(ExactEqual(Value::Int32(1), Value::Int64(1)));
+  EXPECT_FALSE(ExactEqual(Value::Decimal(*Decimal128::FromString("1.0")),
+                          Value::Decimal(*Decimal128::FromString("1.00"))));
+  EXPECT_FALSE(ExactEqual(Value::MakeObject({Field("a", Value::Int32(1)),
+                                             Field("b", Value::Int32(2))}),
+                          Value::MakeObject({Field("b", Value::Int32(2)),
+                                             Field("a", Value::Int32(1))})));
+  EXPECT_TRUE(ExactEqual(Value::String("x"), Value::String("x")));
+  EXPECT_FALSE(ExactEqual(Value::Re({"a", "i"}), Value::Re({"a", ""})));
+}
+
 }  // namespace
 }  // namespace ttldb

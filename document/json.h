@@ -39,7 +39,7 @@ namespace ttldb {
 // 16 MiB: MongoDB's maximum BSON document size.
 inline constexpr size_t kMaxDocumentBytes = 16 * 1024 * 1024;
 // The largest storage JSON (JsonFormat::kStorage) of a document within the
-// 16 MiB BSON limit (document/bson_size.h): the JSON of a value takes at
+// 16 MiB BSON limit (document/bson.h): the JSON of a value takes at
 // most ~6 bytes per BSON byte (a control character in a string is "\u0001";
 // a MinKey array element is 3 BSON bytes and 14 of JSON), so 8x bounds it.
 // Stored documents are read back with this limit.

@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "agg/pipeline.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "engine/coll_stats.h"
@@ -18,6 +17,7 @@
 #include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
+#include "pipeline/pipeline.h"
 
 namespace ttldb {
 namespace {

@@ -26,7 +26,7 @@ struct StatsSource {
 
 // $collStats over collection `coll` (document_source_coll_stats.cpp,
 // makeStatsForNs): {ns, host, localTime, latencyStats?, storageStats?,
-// count?, queryExecStats?} as `request` (checked by agg/stage_stats.cc)
+// count?, queryExecStats?} as `request` (checked by pipeline/stage_stats.cc)
 // asks. storageStats, count and queryExecStats of a collection that does
 // not exist fail as MongoDB's: 26 / 2 / 26 "Unable to retrieve <part> in
 // $collStats stage :: caused by :: Collection [<ns>] not found.".

@@ -230,7 +230,7 @@ class Collection {
   // results. Stages: $match $project $addFields/$set $unset $group $sort
   // $limit $skip $unwind $count $sortByCount $replaceRoot/$replaceWith
   // $lookup $facet $bucket $sample $documents $out $merge, with MongoDB
-  // 8.0's semantics and parse errors (agg/pipeline.h; an unknown stage is
+  // 8.0's semantics and parse errors (pipeline/pipeline.h; an unknown stage is
   // 40324). A leading $match / $sort / $match+$sort (with a $skip/$limit
   // right after) runs as a Find, so it uses the planner and the indexes.
   // Every stage, $lookup's foreign side included, reads through the

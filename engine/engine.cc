@@ -207,7 +207,7 @@ absl::Status Engine::Init() {
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
   // Spill files an aggregation left behind when the process died
-  // (agg/spill.h): nothing in <db>/_tmp outlives its cursor.
+  // (pipeline/spill.h): nothing in <db>/_tmp outlives its cursor.
   if (!options_.read_only && !options_.in_memory) {
     RemoveAggregationTempDir(path_);
   }

@@ -159,7 +159,7 @@ struct Options {
   // --- Queries ---
   // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes. A find
   // whose sort no index provides keeps its documents in memory, each
-  // counted as its BSON size plus its sort key's (document/bson_size.h).
+  // counted as its BSON size plus its sort key's (document/bson.h).
   // With a limit only skip + limit documents are kept (a top-k sort);
   // beyond the cap the find fails with 292
   // QueryExceededMemoryLimitNoDiskUseAllowed. ttldb never spills to disk

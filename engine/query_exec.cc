@@ -10,13 +10,13 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/json.h"
-#include "engine/blocking_sort.h"
 #include "engine/entry_value.h"
 #include "engine/keys.h"
 #include "engine/leading_entries.h"
 #include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
+#include "query/blocking_sort.h"
 #include "ttl/expiry.h"
 
 namespace ttldb {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"

@@ -1,6 +1,6 @@
 // One walk over a document about to be written, in place of four: what
 // CheckStorable decides (document/storable.h), BsonDocumentSize
-// (document/bson_size.h), ReparsesIdentically and the tree's part of
+// (document/bson.h), ReparsesIdentically and the tree's part of
 // CacheCharge (engine/doc_cache.h). Each of those walked the whole tree
 // (~570 of a 256 B insert's cycles together; "Round 5, session 8: inserts"
 // in docs/benchmarks-history.md). tests/write_walk_test checks the four

@@ -1,23 +1,23 @@
 // The wire-protocol decoder (server/message.h) and BSON conversion
-// (server/bson_value.h) on arbitrary bytes: never crashes, never reads out
+// (document/bson.h) on arbitrary bytes: never crashes, never reads out
 // of bounds; every error has a MongoDB code; a decoded command re-encodes
 // to BSON that decodes to the same value, and a decoded document
 // re-encodes to exactly its input bytes' value.
 #include "base/status.h"
+#include "document/bson.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "fuzz/fuzz_util.h"
-#include "server/bson_value.h"
 #include "server/message.h"
 
 namespace {
 
 void CheckRoundTrip(const ttldb::Value& v) {
   using namespace ttldb;
-  auto bson = server::ValueToBson(v);
+  auto bson = ValueToBson(v);
   FUZZ_CHECK(bson.ok(), std::string(bson.status().message()));
-  auto again = server::BsonToValue(
-      reinterpret_cast<const uint8_t*>(bson->data()), bson->size());
+  auto again =
+      BsonToValue(reinterpret_cast<const uint8_t*>(bson->data()), bson->size());
   FUZZ_CHECK(again.ok(), std::string(again.status().message()));
   FUZZ_CHECK(ToJson(*again, JsonFormat::kCanonical) ==
                  ToJson(v, JsonFormat::kCanonical),
@@ -29,7 +29,7 @@ void CheckRoundTrip(const ttldb::Value& v) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ttldb;
   // The bytes as one BSON document.
-  auto doc = server::BsonToValue(data, size);
+  auto doc = BsonToValue(data, size);
   if (doc.ok()) {
     CheckRoundTrip(*doc);
   } else {

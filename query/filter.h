@@ -5,7 +5,7 @@
 //
 // Supported: implicit equality and $eq $ne $gt $gte $lt $lte $in $nin
 // $exists $type $and $or $nor $not $all $size $elemMatch $regex/$options
-// $mod, $expr (an aggregation expression, agg/expression.h, evaluated with
+// $mod, $expr (an aggregation expression, expr/expression.h, evaluated with
 // the document as $$ROOT and $$CURRENT and $$NOW fixed when the filter is
 // parsed), and $comment (ignored). Semantics follow MongoDB's documentation:
 //  - a path reaching an array matches if the array itself or any element
@@ -22,7 +22,7 @@
 //  - $ne, $nin and $not are negations over the whole path, so {a: {$ne: 5}}
 //    does not match {a: [1, 5]}.
 // Regular expressions use PCRE2 in UTF mode as MongoDB does (see
-// query/regex.h); each is compiled once, by Parse. Parse errors are
+// document/regex.h); each is compiled once, by Parse. Parse errors are
 // InvalidArgument with MongoDB's code (2 BadValue unless noted) and wording.
 //
 // A Filter is immutable after Parse and may be used from many threads.
@@ -37,9 +37,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "agg/expression.h"
+#include "document/regex.h"
 #include "document/value.h"
-#include "query/regex.h"
+#include "expr/expression.h"
 
 namespace ttldb {
 

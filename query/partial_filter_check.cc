@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "query/shell_format.h"
+#include "document/shell_format.h"
 
 namespace ttldb {
 namespace {
@@ -35,7 +35,7 @@ std::string ElementString(const Value& v) {
     }
     return out + " ]";
   }
-  return query_internal::ShellString(v);
+  return ShellString(v);
 }
 
 // A document-level $and (the root, each entry of $and/$or/$nor) with one

@@ -15,8 +15,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "agg/expression.h"
 #include "base/status.h"
+#include "expr/expression.h"
 #include "query/path_values.h"
 
 namespace ttldb {

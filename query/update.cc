@@ -14,18 +14,14 @@
 #include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "document/compare.h"
+#include "document/shell_format.h"
 #include "query/path_values.h"
-#include "query/shell_format.h"
 
 namespace ttldb {
 namespace {
 
 using Kind = UpdateOp::Kind;
-using query_internal::ExactEqual;
 using query_internal::ParseArrayIndex;
-using query_internal::ShellField;
-using query_internal::ShellId;
-using query_internal::ShellString;
 using query_internal::SplitDotted;
 
 // MongoDB codes used only here.

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "server/bson_value.h"
+#include "document/bson.h"
 #include "server/message.h"
 #include "server/socket_io.h"
 

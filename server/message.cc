@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "server/bson_value.h"
+#include "document/bson.h"
 #include "server/crc32c.h"
 
 namespace ttldb {

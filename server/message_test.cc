@@ -5,9 +5,9 @@
 #include <string>
 
 #include "base/status.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
-#include "server/bson_value.h"
 #include "server/crc32c.h"
 
 namespace ttldb {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "agg/expression.h"
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
+#include "expr/expression.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"
 
@@ -687,7 +687,7 @@ TEST_F(AggregateTest, LetVariables) {
   EXPECT_EQ(Code(c, R"([{"$project":{"t":"$$undefinedVar"}}])"), 17276);
 }
 
-// ---- Pipelines with expression operators (agg/ops_*.cc)
+// ---- Pipelines with expression operators (expr/ops_*.cc)
 // -----------------------
 
 TEST_F(AggregateTest, LookupCorrelatedSubqueryWithExpr) {

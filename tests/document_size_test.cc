@@ -1,5 +1,5 @@
 // The 16 MiB document limit is MongoDB's: the document's BSON size
-// (document/bson_size.h), not the size of ttldb's storage JSON.
+// (document/bson.h), not the size of ttldb's storage JSON.
 // insert.cpp fixDocumentForInsert(): BadValue "object to insert too large.
 // size in bytes: N, max size: 16777216"; update_stage.cpp: BSONObjectTooLarge
 // (10334) "Resulting document after update is larger than 16777216";
@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"

@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
 #include "base/status.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/database.h"

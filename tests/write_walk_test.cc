@@ -12,7 +12,7 @@
 #include <random>
 #include <string>
 
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/storable.h"
 #include "engine/doc_cache.h"
 #include "gtest/gtest.h"

@@ -27,9 +27,9 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "commands/command_runner.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
-#include "server/bson_value.h"
 #include "server/message.h"
 #include "tests/test_util.h"
 

@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "base/clock.h"
-#include "document/bson_size.h"
+#include "document/bson.h"
 #include "document/json.h"
 #include "document/storable.h"
 #include "engine/database.h"

@@ -1,0 +1,228 @@
+// Array, set and object operators. Expected answers from the MongoDB 8.0
+// manual pages (https://www.mongodb.com/docs/manual/reference/operator/
+// aggregation/<op>/) and, for errors, src/mongo/db/exec/expression/
+// evaluate_array.cpp and src/mongo/db/pipeline/expression.cpp.
+#include "expr/expr_test_util.h"
+#include "gtest/gtest.h"
+
+namespace ttldb {
+namespace agg {
+namespace {
+
+// Manual $size, $arrayElemAt, $first, $last.
+TEST(Array, SizeAndElements) {
+  EXPECT_EQ(Eval(R"({"$size": "$colors"})", R"({"colors": ["blue", "black"]})"),
+            "2");
+  EXPECT_EQ(Eval(R"({"$size": "$colors"})"),
+            "error 17124: The argument to $size must be an array, but was of "
+            "type: missing");
+  const char* fav = R"({"f": ["chocolate", "cake", "butter", "apples"]})";
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": ["$f", 0]})", fav), R"("chocolate")");
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": ["$f", -1]})", fav), R"("apples")");
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": [[1, 2, 3], 15]})"), "MISSING");
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": [[1, 2, 3], -4]})"), "MISSING");
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": [[1, 2, 3], 1.5]})"),
+            "error 28691: $arrayElemAt's second argument must be representable "
+            "as a 32-bit integer: 1.5");
+  EXPECT_EQ(Eval(R"({"$arrayElemAt": ["x", 0]})"),
+            "error 28689: $arrayElemAt's first argument must be an array, but "
+            "is string");
+  EXPECT_EQ(Eval(R"({"$first": [[1, 2, 3]]})"), "1");
+  EXPECT_EQ(Eval(R"({"$last": [[1, 2, 3]]})"), "3");
+  EXPECT_EQ(Eval(R"({"$first": [[]]})"), "MISSING");
+  EXPECT_EQ(Eval(R"({"$first": "$nothing"})"), "null");
+  EXPECT_EQ(Eval(R"({"$last": "x"})"),
+            "error 28689: $last's argument must be an array, but is string");
+}
+
+// Manual $isArray, $in, $slice, $concatArrays, $reverseArray.
+TEST(Array, Basics) {
+  EXPECT_EQ(Eval(R"({"$isArray": [[1]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$isArray": "$x"})"), "false");
+  EXPECT_EQ(Eval(R"({"$in": ["bananas", "$in_stock"]})",
+                 R"({"in_stock": ["apples", "bananas"]})"),
+            "true");
+  EXPECT_EQ(Eval(R"({"$in": [1, [1.0, 2]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$in": ["a", "$x"]})"),
+            "error 40081: $in requires an array as a second argument, found: "
+            "missing");
+  EXPECT_EQ(Eval(R"({"$slice": [[1, 2, 3], 1, 1]})"), "[2]");
+  EXPECT_EQ(Eval(R"({"$slice": [[1, 2, 3], -2]})"), "[2,3]");
+  EXPECT_EQ(Eval(R"({"$slice": [[1, 2, 3], 15, 2]})"), "[]");
+  EXPECT_EQ(Eval(R"({"$slice": [[1, 2, 3], -15, 2]})"), "[1,2]");
+  EXPECT_EQ(Eval(R"({"$slice": [[1, 2, 3], 0, 0]})"),
+            "error 28729: Third argument to $slice must be positive: 0");
+  EXPECT_EQ(
+      Eval(R"({"$concatArrays": [["hello", " "], [["world"], "again"]]})"),
+      R"(["hello"," ",["world"],"again"])");
+  EXPECT_EQ(Eval(R"({"$concatArrays": [[1], null]})"), "null");
+  EXPECT_EQ(Eval(R"({"$reverseArray": [[[1, 2, 3], [4, 5, 6]]]})"),
+            "[[4,5,6],[1,2,3]]");
+  EXPECT_EQ(Eval(R"({"$reverseArray": null})"), "null");
+}
+
+// Manual $range and $indexOfArray examples.
+TEST(Array, RangeAndIndexOf) {
+  EXPECT_EQ(Eval(R"({"$range": [0, 10, 2]})"), "[0,2,4,6,8]");
+  EXPECT_EQ(Eval(R"({"$range": [10, 0, -2]})"), "[10,8,6,4,2]");
+  EXPECT_EQ(Eval(R"({"$range": [0, 10, -2]})"), "[]");
+  EXPECT_EQ(Eval(R"({"$range": [0, 5]})"), "[0,1,2,3,4]");
+  EXPECT_EQ(Eval(R"({"$range": [0, 5, 0]})"),
+            "error 34449: $range requires a non-zero step value");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [["a", "abc"], "a"]})"), "0");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [["a", "abc", "de", ["de"]], ["de"]]})"),
+            "3");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [[1, 2], 2.0]})"), "1");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [[1, 2, 3], 2, 2]})"), "-1");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [[null], null]})"), "0");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [null, 3]})"), "null");
+  EXPECT_EQ(Eval(R"({"$indexOfArray": [3, 3]})"),
+            "error 40090: $indexOfArray requires an array as a first argument, "
+            "found: int");
+}
+
+// Manual $filter (cond, as, limit), $map and $reduce examples.
+TEST(Array, FilterMapReduce) {
+  const char* items = R"({"items": [{"id": 2, "price": 110},
+                                    {"id": 3, "price": 50},
+                                    {"id": 4, "price": 150}]})";
+  EXPECT_EQ(Eval(R"({"$filter": {"input": "$items", "as": "item",
+                   "cond": {"$gte": ["$$item.price", 100]}}})",
+                 items),
+            R"([{"id":2,"price":110},{"id":4,"price":150}])");
+  EXPECT_EQ(Eval(R"({"$filter": {"input": "$items",
+                   "cond": {"$gte": ["$$this.price", 100]}, "limit": 1}})",
+                 items),
+            R"([{"id":2,"price":110}])");
+  EXPECT_EQ(Eval(R"({"$filter": {"input": null, "cond": true}})"), "null");
+  EXPECT_EQ(Eval(R"({"$filter": {"input": 1, "cond": true}})"),
+            "error 28651: input to $filter must be an array not int");
+  EXPECT_EQ(Eval(R"({"$filter": {"cond": true}})"),
+            "error 28648: Missing 'input' parameter to $filter");
+  EXPECT_EQ(Eval(R"({"$map": {"input": "$quizzes", "as": "grade",
+                   "in": {"$add": ["$$grade", 2]}}})",
+                 R"({"quizzes": [5, 6, 7]})"),
+            "[7,8,9]");
+  EXPECT_EQ(Eval(R"({"$map": {"input": [1, 2], "in": "$$this.x"}})"),
+            "[null,null]");
+  EXPECT_EQ(Eval(R"({"$map": {"input": [1], "in": "$$grade"}})"),
+            "error 17276: Use of undefined variable: grade");
+  EXPECT_EQ(Eval(R"({"$reduce": {"input": ["a", "b", "c"], "initialValue": "",
+                   "in": {"$concat": ["$$value", "$$this"]}}})"),
+            R"("abc")");
+  EXPECT_EQ(Eval(R"({"$reduce": {"input": [1, 2, 3, 4],
+                   "initialValue": {"sum": 5, "product": 2},
+                   "in": {"sum": {"$add": ["$$value.sum", "$$this"]},
+                          "product": {"$multiply": ["$$value.product",
+                                                    "$$this"]}}}})"),
+            R"({"sum":15,"product":48})");
+  EXPECT_EQ(Eval(R"({"$reduce": {"input": [[3, 4], [5, 6]],
+                   "initialValue": [1, 2],
+                   "in": {"$concatArrays": ["$$value", "$$this"]}}})"),
+            "[1,2,3,4,5,6]");
+  EXPECT_EQ(Eval(R"({"$reduce": {"input": [1], "in": 1}})"),
+            "error 40078: $reduce requires 'initialValue' to be specified");
+}
+
+// Manual $anyElementTrue / $allElementsTrue ("Behavior" tables).
+TEST(Array, ElementsTrue) {
+  EXPECT_EQ(Eval(R"({"$anyElementTrue": [[true, false]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$anyElementTrue": [[[false]]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$anyElementTrue": [[null, false, 0]]})"), "false");
+  EXPECT_EQ(Eval(R"({"$anyElementTrue": [[]]})"), "false");
+  EXPECT_EQ(Eval(R"({"$allElementsTrue": [[true, 1, "someString"]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$allElementsTrue": [[]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$allElementsTrue": [[null, false, 0]]})"), "false");
+  EXPECT_EQ(Eval(R"({"$allElementsTrue": 1})"),
+            "error 17040: $allElementsTrue's argument must be an array, but is "
+            "int");
+}
+
+// Manual $sum/$avg/$min/$max "Use in $project Stage": quizzes [10, 6, 7].
+TEST(Array, AccumulatorExpressions) {
+  const char* doc = R"({"quizzes": [10, 6, 7], "final": 80, "midterm": 75})";
+  EXPECT_EQ(Eval(R"({"$sum": "$quizzes"})", doc), "23");
+  EXPECT_EQ(Eval(R"({"$avg": "$quizzes"})", doc), "7.666666666666667");
+  EXPECT_EQ(Eval(R"({"$min": "$quizzes"})", doc), "6");
+  EXPECT_EQ(Eval(R"({"$max": "$quizzes"})", doc), "10");
+  EXPECT_EQ(Eval(R"({"$max": ["$final", "$midterm"]})", doc), "80");
+  EXPECT_EQ(Eval(R"({"$sum": ["$final", "$midterm"]})", doc), "155");
+  EXPECT_EQ(Eval(R"({"$sum": [1, "a", {"$numberLong": "2"}]})"),
+            R"({"$numberLong":"3"})");
+  EXPECT_EQ(Eval(R"({"$sum": "$none"})"), "0");
+  EXPECT_EQ(Eval(R"({"$avg": ["a"]})"), "null");
+  EXPECT_EQ(Eval(R"({"$min": [[]]})"), "null");
+  EXPECT_EQ(Eval(R"({"$min": [null, 2, 1]})"), "1");
+}
+
+// Manual $setUnion/$setIntersection/$setDifference/$setEquals/$setIsSubset
+// (the flowers examples: ["a","b","a"] against ["b","a"] and [["a","b"]]).
+TEST(Set, Operators) {
+  EXPECT_EQ(Eval(R"({"$setUnion": [["a", "b", "a"], ["b", "a"]]})"),
+            R"(["a","b"])");
+  EXPECT_EQ(Eval(R"({"$setUnion": [["a", "b"], [["a", "b"]]]})"),
+            R"(["a","b",["a","b"]])");
+  EXPECT_EQ(Eval(R"({"$setIntersection": [["a", "b"], [["a", "b"]]]})"), "[]");
+  EXPECT_EQ(Eval(R"({"$setIntersection": [["a", "b", "c"], ["c", "a"]]})"),
+            R"(["a","c"])");
+  EXPECT_EQ(Eval(R"({"$setDifference": [["a", "b", "a"], ["b", "a"]]})"), "[]");
+  EXPECT_EQ(Eval(R"({"$setDifference": [["c", "a", "c", "b"], ["b"]]})"),
+            R"(["c","a"])");
+  EXPECT_EQ(Eval(R"({"$setEquals": [["a", "b", "a"], ["b", "a"]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$setEquals": [["a", "b"], [["a", "b"]]]})"), "false");
+  EXPECT_EQ(Eval(R"({"$setEquals": [[1], [1.0], [{"$numberLong": "1"}]]})"),
+            "true");
+  EXPECT_EQ(Eval(R"({"$setIsSubset": [["a", "b", "a"], ["b", "a"]]})"), "true");
+  EXPECT_EQ(Eval(R"({"$setIsSubset": [["a", "b"], [["a", "b"]]]})"), "false");
+  EXPECT_EQ(Eval(R"({"$setUnion": [["a"], null]})"), "null");
+  EXPECT_EQ(Eval(R"({"$setEquals": [[1]]})"),
+            "error 17045: $setEquals needs at least two arguments had: 1");
+  EXPECT_EQ(Eval(R"({"$setIsSubset": [null, [1]]})"),
+            "error 17046: both operands of $setIsSubset must be arrays. First "
+            "argument is of type: null");
+}
+
+// Manual $mergeObjects, $objectToArray, $arrayToObject, $getField,
+// $setField.
+TEST(Object, Operators) {
+  EXPECT_EQ(Eval(R"({"$mergeObjects": [{"a": 1, "b": 1}, null, {"a": 2}]})"),
+            R"({"a":2,"b":1})");
+  EXPECT_EQ(Eval(R"({"$mergeObjects": [1]})"),
+            "error 40400: $mergeObjects requires object inputs, but input 1 is "
+            "of type int");
+  EXPECT_EQ(Eval(R"({"$objectToArray": "$d"})",
+                 R"({"d": {"item": "foo", "qty": 25}})"),
+            R"([{"k":"item","v":"foo"},{"k":"qty","v":25}])");
+  EXPECT_EQ(Eval(R"({"$arrayToObject": [[["item", "abc123"], ["qty", 25]]]})"),
+            R"({"item":"abc123","qty":25})");
+  EXPECT_EQ(Eval(R"({"$arrayToObject": [[{"k": "item", "v": "abc123"},
+                                         {"k": "qty", "v": 25}]]})"),
+            R"({"item":"abc123","qty":25})");
+  EXPECT_EQ(Eval(R"({"$arrayToObject": [[["price", 24], ["item", "apple"],
+                                         ["price", 15]]]})"),
+            R"({"price":15,"item":"apple"})");
+  EXPECT_EQ(Eval(R"({"$arrayToObject": [[1]]})"),
+            "error 40398: Unrecognised input type format for $arrayToObject: "
+            "int");
+  EXPECT_EQ(Eval(R"({"$getField": "price.usd"})", R"({"price.usd": 45})"),
+            "45");
+  EXPECT_EQ(Eval(R"({"$getField": {"field": "$x", "input": {"$x": 1}}})")
+                .substr(0, 13),
+            "error 3041704");
+  EXPECT_EQ(Eval(R"({"$getField": {"field": {"$literal": "$price"},
+                                   "input": "$$ROOT"}})",
+                 R"({"$price": 7})"),
+            "7");
+  EXPECT_EQ(Eval(R"({"$setField": {"field": "price.usd", "input": "$$ROOT",
+                                   "value": 45}})",
+                 R"({"a": 1})"),
+            R"({"a":1,"price.usd":45})");
+  EXPECT_EQ(Eval(R"({"$setField": {"field": "a", "input": "$$ROOT",
+                                   "value": "$$REMOVE"}})",
+                 R"({"a": 1, "b": 2})"),
+            R"({"b":2})");
+}
+
+}  // namespace
+}  // namespace agg
+}  // namespace ttldb
