@@ -3,30 +3,18 @@
 #ifndef TTLDB_COMMANDS_AUTH_TEST_UTIL_H_
 #define TTLDB_COMMANDS_AUTH_TEST_UTIL_H_
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-
 #include <string>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/sha256.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
 
 namespace ttldb {
 namespace commands {
-
-inline std::string Hmac(absl::string_view key, absl::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
-       &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
 
 inline Value Bin(const std::string& s) { return Value::Bin(Binary{0, s}); }
 
@@ -86,21 +74,12 @@ class AuthTest : public CommandTest {
       }
     }
     EXPECT_TRUE(absl::StartsWith(nonce, client_nonce));
-    unsigned char salted[32];
-    PKCS5_PBKDF2_HMAC(pwd.data(), static_cast<int>(pwd.size()),
-                      reinterpret_cast<const unsigned char*>(salt.data()),
-                      static_cast<int>(salt.size()), iterations, EVP_sha256(),
-                      32, salted);
-    std::string sp(reinterpret_cast<char*>(salted), 32);
-    std::string client_key = Hmac(sp, "Client Key");
-    unsigned char stored[32];
-    SHA256(reinterpret_cast<const unsigned char*>(client_key.data()), 32,
-           stored);
+    const std::string sp = Pbkdf2HmacSha256(pwd, salt, iterations);
+    std::string client_key = HmacSha256(sp, "Client Key");
     const std::string without_proof = absl::StrCat("c=biws,r=", nonce);
     const std::string auth_message =
         absl::StrCat(bare, ",", server_first, ",", without_proof);
-    std::string proof =
-        Hmac(std::string(reinterpret_cast<char*>(stored), 32), auth_message);
+    std::string proof = HmacSha256(Sha256(client_key), auth_message);
     for (int i = 0; i < 32; ++i) proof[i] ^= client_key[i];
     Value f = RunCmd(
         c, db,
@@ -111,9 +90,10 @@ class AuthTest : public CommandTest {
                                           absl::Base64Escape(proof)))}}));
     if (Ok(f)) {
       EXPECT_TRUE(f.Get("done")->bool_value());
-      EXPECT_EQ(f.Get("payload")->binary_value().data,
-                absl::StrCat("v=", absl::Base64Escape(Hmac(
-                                       Hmac(sp, "Server Key"), auth_message))));
+      EXPECT_EQ(
+          f.Get("payload")->binary_value().data,
+          absl::StrCat("v=", absl::Base64Escape(HmacSha256(
+                                 HmacSha256(sp, "Server Key"), auth_message))));
     }
     return f;
   }

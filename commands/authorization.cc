@@ -120,7 +120,8 @@ bool Grants(const RoleDef& def, Action action) {
   return false;
 }
 
-// action_types.idl's name.
+}  // namespace
+
 const char* ActionTypeName(ActionType a) {
   switch (a) {
     case ActionType::kFind:
@@ -136,6 +137,8 @@ const char* ActionTypeName(ActionType a) {
   }
   return "";
 }
+
+namespace {
 
 Action ClassOf(ActionType a) {
   switch (a) {

@@ -163,9 +163,9 @@ bool IsProtectedCollection(absl::string_view coll) {
   return coll == kProfileCollection || coll == UserStore::kCollection;
 }
 
-absl::Status CannotWriteTo(absl::string_view db, absl::string_view coll) {
+absl::Status CannotWriteTo(absl::string_view ns) {
   return MongoError(absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-                    absl::StrCat("cannot write to '", db, ".", coll, "'"));
+                    absl::StrCat("cannot write to '", ns, "'"));
 }
 
 // "db.coll" -> coll; "" when not a string.
@@ -181,7 +181,9 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
       ctx.first().is_string() ? ctx.first().string_value() : "";
   if (ctx.name == "insert" || ctx.name == "update" || ctx.name == "delete" ||
       ctx.name == "findAndModify" || ctx.name == "findandmodify") {
-    if (IsProtectedCollection(coll)) return CannotWriteTo(ctx.db, coll);
+    if (IsProtectedCollection(coll)) {
+      return CannotWriteTo(absl::StrCat(ctx.db, ".", coll));
+    }
     return absl::OkStatus();
   }
   // The users' collection is not created, dropped, renamed or reindexed by
@@ -189,15 +191,15 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
   if (ctx.name == "create" || ctx.name == "drop" ||
       ctx.name == "createIndexes" || ctx.name == "dropIndexes" ||
       ctx.name == "collMod" || ctx.name == "convertToCapped") {
-    if (coll == UserStore::kCollection) return CannotWriteTo(ctx.db, coll);
+    if (coll == UserStore::kCollection) {
+      return CannotWriteTo(absl::StrCat(ctx.db, ".", coll));
+    }
     return absl::OkStatus();
   }
   if (ctx.name == "renameCollection") {
     for (const Value* ns : {&ctx.first(), ctx.cmd.Get("to")}) {
       if (CollectionOfNamespace(ns) == UserStore::kCollection) {
-        return MongoError(
-            absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-            absl::StrCat("cannot write to '", ns->string_value(), "'"));
+        return CannotWriteTo(ns->string_value());
       }
     }
     return absl::OkStatus();
@@ -208,9 +210,7 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
     for (const Value& e : ns_info->array_items()) {
       const Value* ns = e.is_object() ? e.Get("ns") : nullptr;
       if (IsProtectedCollection(CollectionOfNamespace(ns))) {
-        return MongoError(
-            absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-            absl::StrCat("cannot write to '", ns->string_value(), "'"));
+        return CannotWriteTo(ns->string_value());
       }
     }
     return absl::OkStatus();
@@ -223,7 +223,9 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
          AggregatePrivileges(ctx.db, coll, *pipeline, false)) {
       if (p.coll != UserStore::kCollection) continue;
       for (ActionType a : p.actions) {
-        if (a != ActionType::kFind) return CannotWriteTo(p.db, p.coll);
+        if (a != ActionType::kFind) {
+          return CannotWriteTo(absl::StrCat(p.db, ".", p.coll));
+        }
       }
     }
   }

@@ -1,9 +1,6 @@
 #include "server/scram_client.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
-#include <openssl/sha.h>
 
 #include <utility>
 
@@ -13,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "base/sha256.h"
 
 namespace ttldb {
 namespace server {
@@ -23,21 +21,6 @@ constexpr int kMinIterations = 4096;
 // A bound on what a server may make us compute (mongod allows up to
 // 2^31-1, but defaults to 15000).
 constexpr int kMaxIterations = 10'000'000;
-
-std::string Hmac(absl::string_view key, absl::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
-       &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
-
-std::string Sha256(absl::string_view data) {
-  unsigned char out[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out);
-  return std::string(reinterpret_cast<char*>(out), sizeof(out));
-}
 
 std::string RandomNonce() {
   unsigned char bytes[24];
@@ -85,20 +68,16 @@ absl::StatusOr<std::string> ScramSha256Client::ClientFinal(
         absl::StrCat("SCRAM: the server asks for ", iterations,
                      " iterations; between 4096 and 10000000 are accepted"));
   }
-  unsigned char salted[SHA256_DIGEST_LENGTH];
-  PKCS5_PBKDF2_HMAC(password_.data(), static_cast<int>(password_.size()),
-                    reinterpret_cast<const unsigned char*>(salt.data()),
-                    static_cast<int>(salt.size()), iterations, EVP_sha256(),
-                    sizeof(salted), salted);
-  const std::string salted_password(reinterpret_cast<char*>(salted),
-                                    sizeof(salted));
-  const std::string client_key = Hmac(salted_password, "Client Key");
+  const std::string salted_password =
+      Pbkdf2HmacSha256(password_, salt, iterations);
+  const std::string client_key = HmacSha256(salted_password, "Client Key");
   const std::string without_proof = absl::StrCat("c=biws,r=", nonce);
   const std::string auth_message = absl::StrCat(
       ClientFirst().substr(3), ",", server_first, ",", without_proof);
-  std::string proof = Hmac(Sha256(client_key), auth_message);
+  std::string proof = HmacSha256(Sha256(client_key), auth_message);
   for (size_t i = 0; i < proof.size(); ++i) proof[i] ^= client_key[i];
-  server_signature_ = Hmac(Hmac(salted_password, "Server Key"), auth_message);
+  server_signature_ =
+      HmacSha256(HmacSha256(salted_password, "Server Key"), auth_message);
   return absl::StrCat(without_proof, ",p=", absl::Base64Escape(proof));
 }
 
