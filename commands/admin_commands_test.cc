@@ -7,6 +7,7 @@
 #include "commands/command_test_util.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
+#include "testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace commands {
@@ -175,7 +176,9 @@ TEST_F(AdminTest, ServerStatusTtlMetrics) {
   Run("a", R"({"insert": "c", "documents": [{"t": )" + old + "}]}");
   Run("b", R"({"insert": "c", "documents": [{"t": )" + old +
                "}, {\"t\": " + old + "}]}");
-  runner_->TEST_RunTtlPasses(clock_.WallNow());
+  runner_->ForEachOpenDatabase([&](const std::string&, Database* db) {
+    ttldb_testing::RunTtlPass(*db, clock_.WallNow());
+  });
   Value status = Run("admin", R"({"serverStatus": 1})");
   EXPECT_EQ(ToJson(*status.Get("host")), R"("testhost:27017")");
   EXPECT_EQ(ToJson(*status.Get("version")), R"("8.0.0")");

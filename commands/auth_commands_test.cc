@@ -5,10 +5,6 @@
 // find requires authentication", 13), auth/sasl_commands.cpp (18
 // "Authentication failed."), commands/user_management_commands.cpp
 // (51003, 11), auth/authorization_session_impl.cpp (localhost exception).
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -21,129 +17,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "commands/command_test_util.h"
+#include "commands/auth_test_util.h"
 #include "document/json.h"
 
 namespace ttldb {
 namespace commands {
 namespace {
-
-std::string Hmac(absl::string_view key, absl::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
-       &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
-
-Value Bin(const std::string& s) { return Value::Bin(Binary{0, s}); }
-
-int Code(const Value& reply) {
-  const Value* c = reply.Get("code");
-  return c == nullptr ? 0 : static_cast<int>(c->AsDouble());
-}
-std::string Errmsg(const Value& reply) {
-  const Value* m = reply.Get("errmsg");
-  return m == nullptr ? "" : m->string_value();
-}
-bool Ok(const Value& reply) { return reply.Get("ok")->AsDouble() == 1; }
-
-class AuthTest : public CommandTest {
- protected:
-  void SetUp() override {
-    options_.auth = true;
-    Open();
-  }
-
-  Value RunCmd(Connection* c, const std::string& db, Value cmd) {
-    return runner_->Run(c, db, cmd);
-  }
-
-  // A full SCRAM-SHA-256 login (RFC 5802 client side); the last reply.
-  Value Login(Connection* c, const std::string& user, const std::string& pwd,
-              const std::string& db = "admin") {
-    const std::string client_nonce = "fyko+d2lbbFgONRv9qkxdawL";
-    const std::string bare = absl::StrCat("n=", user, ",r=", client_nonce);
-    Value r = RunCmd(
-        c, db,
-        Value::MakeObject(
-            {{"saslStart", Value::Int32(1)},
-             {"mechanism", Value::String("SCRAM-SHA-256")},
-             {"payload", Bin("n,," + bare)},
-             {"options",
-              Value::MakeObject({{"skipEmptyExchange", Value::Bool(true)}})}}));
-    if (!Ok(r)) return r;
-    return Finish(c, db, bare, r, pwd);
-  }
-
-  // Sends client-final for the server-first in `r` (a saslStart reply or
-  // hello's speculativeAuthenticate); the saslContinue reply.
-  Value Finish(Connection* c, const std::string& db, const std::string& bare,
-               const Value& r, const std::string& pwd) {
-    const std::string client_nonce = bare.substr(bare.find(",r=") + 3);
-    const std::string server_first = r.Get("payload")->binary_value().data;
-    std::string nonce, salt;
-    int iterations = 0;
-    for (absl::string_view part : absl::StrSplit(server_first, ',')) {
-      if (absl::StartsWith(part, "r=")) nonce = std::string(part.substr(2));
-      if (absl::StartsWith(part, "s=")) {
-        EXPECT_TRUE(absl::Base64Unescape(part.substr(2), &salt));
-      }
-      if (absl::StartsWith(part, "i=")) {
-        iterations = std::stoi(std::string(part.substr(2)));
-      }
-    }
-    EXPECT_TRUE(absl::StartsWith(nonce, client_nonce));
-    unsigned char salted[32];
-    PKCS5_PBKDF2_HMAC(pwd.data(), static_cast<int>(pwd.size()),
-                      reinterpret_cast<const unsigned char*>(salt.data()),
-                      static_cast<int>(salt.size()), iterations, EVP_sha256(),
-                      32, salted);
-    std::string sp(reinterpret_cast<char*>(salted), 32);
-    std::string client_key = Hmac(sp, "Client Key");
-    unsigned char stored[32];
-    SHA256(reinterpret_cast<const unsigned char*>(client_key.data()), 32,
-           stored);
-    const std::string without_proof = absl::StrCat("c=biws,r=", nonce);
-    const std::string auth_message =
-        absl::StrCat(bare, ",", server_first, ",", without_proof);
-    std::string proof =
-        Hmac(std::string(reinterpret_cast<char*>(stored), 32), auth_message);
-    for (int i = 0; i < 32; ++i) proof[i] ^= client_key[i];
-    Value f = RunCmd(
-        c, db,
-        Value::MakeObject(
-            {{"saslContinue", Value::Int32(1)},
-             {"conversationId", *r.Get("conversationId")},
-             {"payload", Bin(absl::StrCat(without_proof, ",p=",
-                                          absl::Base64Escape(proof)))}}));
-    if (Ok(f)) {
-      EXPECT_TRUE(f.Get("done")->bool_value());
-      EXPECT_EQ(f.Get("payload")->binary_value().data,
-                absl::StrCat("v=", absl::Base64Escape(Hmac(
-                                       Hmac(sp, "Server Key"), auth_message))));
-    }
-    return f;
-  }
-
-  // The userId usersInfo shows for admin user `user`, as storage JSON.
-  std::string UserIdJson(const std::string& user) {
-    Value r = Run("admin", absl::StrCat(R"({"usersInfo": ")", user, "\"}"));
-    const Value* id = r.Get("users")->array_items()[0].Get("userId");
-    if (id == nullptr) return "null";
-    EXPECT_EQ(id->binary_value().subtype, 4);
-    EXPECT_EQ(id->binary_value().data.size(), 16u);
-    return ToJson(*id, JsonFormat::kStorage);
-  }
-
-  void CreateAdmin() {
-    ASSERT_EQ(RunJson("admin",
-                      R"({"createUser": "root", "pwd": "rootpw",
-                          "roles": ["root"]})"),
-              R"({"ok":1.0})");
-  }
-};
 
 TEST_F(AuthTest, UnauthenticatedCommandsAreRefused) {
   Value r = Run("test", R"({"find": "c"})");
@@ -365,7 +244,7 @@ TEST_F(AuthTest, HelloSaslSupportedMechsAndSpeculativeAuthenticate) {
 }
 
 // The password never reaches the disk: every file under the root (the
-// user store's LevelDB log, tables, manifest) is searched for it.
+// admin database's LevelDB log, tables, manifest) is searched for it.
 TEST_F(AuthTest, NoClearPasswordOnDisk) {
   const std::string pwd = "Zq8-unlikely-Password-71";
   ASSERT_TRUE(Ok(Run("admin", absl::StrCat(R"({"createUser": "root", "pwd": ")",
@@ -893,7 +772,8 @@ TEST_F(AuthTest, ListDatabasesShowsWhatTheUserMaySee) {
     }
     return absl::StrJoin(out, ",");
   };
-  const std::string all = "db0,db1,db2,db3,db4,db5,db6,db7";
+  // admin holds the users (admin.system.users), as on mongod.
+  const std::string all = "admin,db0,db1,db2,db3,db4,db5,db6,db7";
   auto u1 = runner_->NewConnection();
   ASSERT_TRUE(Ok(Login(u1.get(), "user1", "p")));
   EXPECT_EQ(names(u1.get(), R"({"listDatabases": 1})"), "db0,db2,db4,db6");

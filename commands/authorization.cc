@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "commands/builtin_roles.h"
 #include "commands/command_args.h"
 
 namespace ttldb {
@@ -118,6 +119,26 @@ bool Grants(const RoleDef& def, Action action) {
   }
   return false;
 }
+
+}  // namespace
+
+const char* ActionTypeName(ActionType a) {
+  switch (a) {
+    case ActionType::kFind:
+      return "find";
+    case ActionType::kInsert:
+      return "insert";
+    case ActionType::kUpdate:
+      return "update";
+    case ActionType::kRemove:
+      return "remove";
+    case ActionType::kBypassDocumentValidation:
+      return "bypassDocumentValidation";
+  }
+  return "";
+}
+
+namespace {
 
 Action ClassOf(ActionType a) {
   switch (a) {
@@ -268,6 +289,17 @@ std::vector<Privilege> AggregatePrivileges(absl::string_view db,
 
 bool RolesGrantPrivilege(const std::vector<RoleName>& roles,
                          const Privilege& privilege) {
+  if (privilege.coll == UserStore::kCollection) {
+    // A system collection: only the privileges that name it
+    // (builtin_roles.h), not a role's database-wide ones.
+    for (ActionType a : privilege.actions) {
+      if (!RolesGrantActionOnCollection(roles, ActionTypeName(a), privilege.db,
+                                        privilege.coll)) {
+        return false;
+      }
+    }
+    return true;
+  }
   for (ActionType a : privilege.actions) {
     if (!RolesGrant(roles, ClassOf(a), privilege.db)) return false;
   }

@@ -75,6 +75,9 @@ enum class ActionType {
   kBypassDocumentValidation,
 };
 
+// The action's name in action_types.idl ("find", "insert", ...).
+const char* ActionTypeName(ActionType a);
+
 // A privilege: actions on one namespace (MongoDB's Privilege with an
 // exact-namespace ResourcePattern).
 struct Privilege {

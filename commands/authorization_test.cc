@@ -19,22 +19,6 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-const char* Name(ActionType a) {
-  switch (a) {
-    case ActionType::kFind:
-      return "find";
-    case ActionType::kInsert:
-      return "insert";
-    case ActionType::kUpdate:
-      return "update";
-    case ActionType::kRemove:
-      return "remove";
-    case ActionType::kBypassDocumentValidation:
-      return "bypassDocumentValidation";
-  }
-  return "?";
-}
-
 // "db.coll: a,b; ..." for `pipeline` (JSON) aggregated over test.c.
 std::string Privileges(const std::string& pipeline, bool bypass = false) {
   absl::StatusOr<Value> p = ParseValue(pipeline);
@@ -43,7 +27,7 @@ std::string Privileges(const std::string& pipeline, bool bypass = false) {
   for (const Privilege& priv :
        AggregatePrivileges("test", "c", p.ok() ? *p : Value::Null(), bypass)) {
     std::vector<std::string> actions;
-    for (ActionType a : priv.actions) actions.push_back(Name(a));
+    for (ActionType a : priv.actions) actions.push_back(ActionTypeName(a));
     out.push_back(absl::StrCat(priv.db, ".", priv.coll, ": ",
                                absl::StrJoin(actions, ",")));
   }

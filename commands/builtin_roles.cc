@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "document/compare.h"
 
@@ -72,7 +73,71 @@ void AddRole(const BuiltinRole& role, absl::string_view db, Privileges* out) {
   }
 }
 
+// NamespaceString::isNormalCollection, for what ttldb has: not "system.*".
+bool IsNormalCollection(absl::string_view coll) {
+  return !absl::StartsWith(coll, "system.");
+}
+
+bool PatternMatches(const PrivilegeSpec& p, absl::string_view role_db,
+                    absl::string_view db, absl::string_view coll) {
+  const absl::string_view pattern_db =
+      *p.db != '\0' ? absl::string_view(p.db) : role_db;
+  switch (p.match) {
+    case MatchType::kDatabase:
+      return pattern_db == db && IsNormalCollection(coll);
+    case MatchType::kExactNamespace:
+      return pattern_db == db && p.collection == coll;
+    case MatchType::kCollection:
+      return p.collection == coll;
+    case MatchType::kAnyNormal:
+      return IsNormalCollection(coll);
+    case MatchType::kAnySystemBuckets:
+      return absl::StartsWith(coll, "system.buckets.");
+    case MatchType::kCluster:
+      return false;
+    case MatchType::kAny:
+      return true;
+  }
+  return false;
+}
+
+// Whether `role` on `role_db` (or a role it is built from) grants `action`
+// on db.coll.
+bool RoleGrantsAction(const BuiltinRole& role, absl::string_view role_db,
+                      absl::string_view action, absl::string_view db,
+                      absl::string_view coll) {
+  for (const char* sub : role.roles) {
+    std::vector<std::string> parts = absl::StrSplit(sub, '@');
+    const BuiltinRole* r = Find(parts[0]);
+    if (r != nullptr &&
+        RoleGrantsAction(*r, parts.size() > 1 ? parts[1] : role_db, action, db,
+                         coll)) {
+      return true;
+    }
+  }
+  for (const PrivilegeSpec& p : role.privileges) {
+    if (!PatternMatches(p, role_db, db, coll)) continue;
+    for (const char* a : p.actions) {
+      if (a == action) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+bool RolesGrantActionOnCollection(const std::vector<RoleName>& roles,
+                                  absl::string_view action,
+                                  absl::string_view db,
+                                  absl::string_view coll) {
+  for (const RoleName& name : roles) {
+    if (!IsBuiltinRole(name.role, name.db)) continue;
+    if (RoleGrantsAction(*Find(name.role), name.db, action, db, coll)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 bool IsBuiltinRole(absl::string_view name, absl::string_view db) {
   const BuiltinRole* r = Find(name);

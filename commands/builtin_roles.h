@@ -63,6 +63,16 @@ std::vector<std::string> BuiltinRoleNames(absl::string_view db);
 // the order the roles grant them. Roles that are not built in add nothing.
 Value PrivilegesOf(const std::vector<RoleName>& roles);
 
+// Whether `roles` hold MongoDB action `action` ("find", "insert", ...) on
+// collection `coll` of database `db`, by the privileges of this table and
+// ResourcePattern's matching (resource_pattern.h): a database or
+// any-normal pattern covers only normal collections, not "system.*" ones,
+// so reading admin.system.users needs a privilege that names it
+// (userAdminAnyDatabase, backup, root; jstests/auth/clac_system_colls.js).
+bool RolesGrantActionOnCollection(const std::vector<RoleName>& roles,
+                                  absl::string_view action,
+                                  absl::string_view db, absl::string_view coll);
+
 }  // namespace commands
 }  // namespace ttldb
 

@@ -34,7 +34,7 @@
 #include "commands/database_set.h"
 #include "commands/reply.h"
 #include "document/json.h"
-#include "engine/engine.h"
+#include "engine/collection.h"
 
 namespace ttldb {
 namespace commands {

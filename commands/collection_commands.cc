@@ -18,7 +18,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
 #include "engine/coll_stats.h"
-#include "engine/engine.h"
+#include "engine/collection.h"
 #include "engine/storage_sizes.h"
 #include "query/filter.h"
 

@@ -16,6 +16,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/authorization.h"
+#include "commands/builtin_roles.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
@@ -23,7 +24,6 @@
 #include "commands/server_state.h"
 #include "commands/write_concern.h"
 #include "document/json.h"
-#include "engine/database_internal.h"
 
 namespace ttldb {
 namespace commands {
@@ -151,22 +151,85 @@ absl::Status CheckReadConcern(const Value& cmd) {
                    l, "'"));
 }
 
-// The profiler's collection takes no user writes: mongod's
+// The collections that take no client writes: the profiler's and the
+// users' (written only by the profiler and by the user-management
+// commands, which keep the user cache; commands/user_store.h). mongod's
 // userAllowedWriteNS (src/mongo/db/catalog/document_validation.h and
-// ops/write_ops_exec.cpp), 73 InvalidNamespace "cannot write to
-// '<db>.system.profile'".
+// ops/write_ops_exec.cpp) refuses system.profile with 73 InvalidNamespace
+// "cannot write to '<db>.system.profile'"; ttldb answers the same for
+// system.users, which mongod leaves to the privileges of restore and
+// __system.
+bool IsProtectedCollection(absl::string_view coll) {
+  return coll == kProfileCollection || coll == UserStore::kCollection;
+}
+
+absl::Status CannotWriteTo(absl::string_view ns) {
+  return MongoError(absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+                    absl::StrCat("cannot write to '", ns, "'"));
+}
+
+// "db.coll" -> coll; "" when not a string.
+std::string CollectionOfNamespace(const Value* ns) {
+  if (ns == nullptr || !ns->is_string()) return "";
+  const std::string& s = ns->string_value();
+  const size_t dot = s.find('.');
+  return dot == std::string::npos ? "" : s.substr(dot + 1);
+}
+
 absl::Status CheckUserWritable(const CommandContext& ctx) {
-  if (ctx.name != "insert" && ctx.name != "update" && ctx.name != "delete" &&
-      ctx.name != "findAndModify" && ctx.name != "findandmodify") {
+  const std::string coll =
+      ctx.first().is_string() ? ctx.first().string_value() : "";
+  if (ctx.name == "insert" || ctx.name == "update" || ctx.name == "delete" ||
+      ctx.name == "findAndModify" || ctx.name == "findandmodify") {
+    if (IsProtectedCollection(coll)) {
+      return CannotWriteTo(absl::StrCat(ctx.db, ".", coll));
+    }
     return absl::OkStatus();
   }
-  if (!ctx.first().is_string() ||
-      ctx.first().string_value() != kProfileCollection) {
+  // The users' collection is not created, dropped, renamed or reindexed by
+  // clients either (its index is mongod's, made by the store).
+  if (ctx.name == "create" || ctx.name == "drop" ||
+      ctx.name == "createIndexes" || ctx.name == "dropIndexes" ||
+      ctx.name == "collMod" || ctx.name == "convertToCapped") {
+    if (coll == UserStore::kCollection) {
+      return CannotWriteTo(absl::StrCat(ctx.db, ".", coll));
+    }
     return absl::OkStatus();
   }
-  return MongoError(
-      absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-      absl::StrCat("cannot write to '", ctx.db, ".", kProfileCollection, "'"));
+  if (ctx.name == "renameCollection") {
+    for (const Value* ns : {&ctx.first(), ctx.cmd.Get("to")}) {
+      if (CollectionOfNamespace(ns) == UserStore::kCollection) {
+        return CannotWriteTo(ns->string_value());
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (ctx.name == "bulkWrite") {
+    const Value* ns_info = ctx.cmd.Get("nsInfo");
+    if (ns_info == nullptr || !ns_info->is_array()) return absl::OkStatus();
+    for (const Value& e : ns_info->array_items()) {
+      const Value* ns = e.is_object() ? e.Get("ns") : nullptr;
+      if (IsProtectedCollection(CollectionOfNamespace(ns))) {
+        return CannotWriteTo(ns->string_value());
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (ctx.name == "aggregate") {
+    // $out / $merge into the users' collection.
+    const Value* pipeline = ctx.cmd.Get("pipeline");
+    if (pipeline == nullptr || !pipeline->is_array()) return absl::OkStatus();
+    for (const Privilege& p :
+         AggregatePrivileges(ctx.db, coll, *pipeline, false)) {
+      if (p.coll != UserStore::kCollection) continue;
+      for (ActionType a : p.actions) {
+        if (a != ActionType::kFind) {
+          return CannotWriteTo(absl::StrCat(p.db, ".", p.coll));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 // The database a command's privileges are checked on: its own, except
@@ -254,6 +317,26 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
   if (action == Action::kAuthenticated) return absl::OkStatus();
   std::optional<UserRecord> record = CurrentUser(ctx);
   if (ctx.name == "aggregate") return CheckAggregateAuthorization(ctx, record);
+  if (ctx.first().is_string() &&
+      ctx.first().string_value() == UserStore::kCollection) {
+    // Reading or writing <db>.system.users needs the action on that very
+    // collection: a role's database-wide privileges cover normal
+    // collections only (builtin_roles.h RolesGrantActionOnCollection).
+    // Writes that pass are still refused (CheckUserWritable).
+    const char* needed = action == Action::kRead    ? "find"
+                         : ctx.name == "insert"     ? "insert"
+                         : ctx.name == "delete"     ? "remove"
+                         : action == Action::kWrite ? "update"
+                                                    : nullptr;
+    if (needed != nullptr) {
+      if (record.has_value() &&
+          RolesGrantActionOnCollection(record->roles, needed, ctx.db,
+                                       UserStore::kCollection)) {
+        return absl::OkStatus();
+      }
+      return NotAuthorizedOn(ctx, ctx.db);
+    }
+  }
   std::vector<std::string> dbs = {PrivilegeDb(ctx)};
   if (ctx.name == "renameCollection") {
     const Value* to = ctx.cmd.Get("to");
@@ -342,10 +425,10 @@ class Runner : public CommandRunner {
     server_->host = std::string(host_port);
   }
 
-  void TEST_RunTtlPasses(absl::Time now) override {
-    server_->databases->ForEachOpen([&](const std::string&, Database* db) {
-      DatabaseInternal::RunTtlPass(*db, now);
-    });
+  void ForEachOpenDatabase(
+      const std::function<void(const std::string& name, Database* db)>& fn)
+      override {
+    server_->databases->ForEachOpen(fn);
   }
 
   // Write batches (insert, update, delete, findAndModify) are not
@@ -523,8 +606,16 @@ absl::StatusOr<std::unique_ptr<CommandRunner>> CommandRunner::Open(
       state->databases,
       DatabaseSet::Open(root, options.database_options, options.max_databases));
   state->root = std::string(root);
-  ASSIGN_OR_RETURN(state->users,
-                   UserStore::Open(absl::StrCat(root, "/system.users")));
+  ServerState* s = state.get();
+  ASSIGN_OR_RETURN(
+      state->users,
+      UserStore::Open(state->databases.get(),
+                      absl::StrCat(root, "/", UserStore::kCollection),
+                      [s](absl::string_view line) {
+                        s->log->Write(s->clock->WallNow(), "I", "ACCESS", 20436,
+                                      "initandlisten", line,
+                                      Value::MakeObject({}));
+                      }));
   return std::unique_ptr<CommandRunner>(new Runner(std::move(state)));
 }
 

@@ -109,9 +109,13 @@ class CommandRunner {
   // once it knows the port it listens on (--port 0 picks one).
   virtual void SetHostPort(absl::string_view host_port) { (void)host_port; }
 
-  // Tests: runs one TTL pass with wall time `now` in every open database
-  // (Database::TEST_RunTtlPass), on the calling thread.
-  virtual void TEST_RunTtlPasses(absl::Time now) { (void)now; }
+  // Calls `fn` on every database open now, by name (tests run TTL passes
+  // on them with testing/ttldb_testing.h's RunTtlPass). `fn` must not run
+  // commands on this runner.
+  virtual void ForEachOpenDatabase(
+      const std::function<void(const std::string& name, Database* db)>& fn) {
+    (void)fn;
+  }
 };
 
 // Every command name the runner answers (aliases such as "ismaster"

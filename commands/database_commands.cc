@@ -9,6 +9,7 @@
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
+#include "commands/user_store.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -104,6 +105,11 @@ absl::StatusOr<Value> DropDatabase(CommandContext& ctx) {
   ctx.server->cursors->KillDatabase(ctx.db);
   ASSIGN_OR_RETURN(bool existed, ctx.server->databases->Drop(ctx.db));
   ctx.server->op_stats.ForgetDatabase(ctx.db);
+  if (existed && ctx.db == UserStore::kDatabase &&
+      ctx.server->users != nullptr) {
+    // The users went with admin.system.users.
+    RETURN_IF_ERROR(ctx.server->users->Reload());
+  }
   if (!existed) return OkReply();
   return OkReply({{"dropped", Value::String(ctx.db)}});
 }

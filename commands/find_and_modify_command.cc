@@ -14,7 +14,7 @@
 #include "commands/command_context.h"
 #include "commands/find_request.h"
 #include "commands/reply.h"
-#include "engine/engine.h"
+#include "engine/collection.h"
 
 namespace ttldb {
 namespace commands {

@@ -15,10 +15,6 @@
 #include "commands/profiler.h"
 #include "commands/reply.h"
 #include "document/json.h"
-#include "engine/database_internal.h"
-#include "engine/engine.h"
-#include "leveldb/db.h"
-#include "leveldb/write_batch.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -119,15 +115,8 @@ absl::StatusOr<Value> Fsync(CommandContext& ctx) {
   }
   absl::Status status;
   ctx.server->databases->ForEachOpen([&](const std::string&, Database* db) {
-    leveldb::WriteOptions sync;
-    sync.sync = true;
-    leveldb::WriteBatch empty;
-    leveldb::Status s =
-        DatabaseInternal::engine(*db)->db()->Write(sync, &empty);
-    if (!s.ok() && status.ok()) {
-      status = MongoError(absl::StatusCode::kInternal, kOperationFailed,
-                          absl::StrCat("fsync failed: ", s.ToString()));
-    }
+    absl::Status s = db->SyncLog();
+    if (!s.ok() && status.ok()) status = s;
   });
   RETURN_IF_ERROR(status);
   return OkReply({{"numFiles", Value::Int32(1)}});

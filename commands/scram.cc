@@ -1,10 +1,7 @@
 #include "commands/scram.h"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
-#include <openssl/sha.h>
 
 #include <cstdlib>
 #include <utility>
@@ -14,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/sha256.h"
 #include "base/status.h"
 
 namespace ttldb {
@@ -24,21 +22,6 @@ namespace {
 // (sasl_scram_server_conversation.cpp, 3 quad-words).
 constexpr int kServerNonceBytes = 24;
 constexpr int kHashBytes = 32;  // SHA-256
-
-std::string Hmac(absl::string_view key, absl::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
-       &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
-
-std::string Sha256(absl::string_view data) {
-  unsigned char out[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out);
-  return std::string(reinterpret_cast<char*>(out), sizeof out);
-}
 
 absl::Status Bad(absl::string_view why) {
   return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, why);
@@ -92,19 +75,14 @@ absl::StatusOr<std::string> SaslPrep(absl::string_view s) {
 ScramCredentials MakeScramSha256Credentials(absl::string_view password,
                                             absl::string_view salt,
                                             int iterations) {
-  unsigned char salted[kHashBytes];
-  PKCS5_PBKDF2_HMAC(password.data(), static_cast<int>(password.size()),
-                    reinterpret_cast<const unsigned char*>(salt.data()),
-                    static_cast<int>(salt.size()), iterations, EVP_sha256(),
-                    kHashBytes, salted);
-  absl::string_view salted_password(reinterpret_cast<char*>(salted),
-                                    kHashBytes);
+  std::string salted_password = Pbkdf2HmacSha256(password, salt, iterations);
   ScramCredentials c;
   c.iterations = iterations;
   c.salt = std::string(salt);
-  c.stored_key = Sha256(Hmac(salted_password, "Client Key"));
-  c.server_key = Hmac(salted_password, "Server Key");
-  OPENSSL_cleanse(salted, sizeof salted);
+  c.stored_key = Sha256(HmacSha256(salted_password, "Client Key"));
+  c.server_key = HmacSha256(salted_password, "Server Key");
+  // The password's equivalent: not left in freed memory.
+  OPENSSL_cleanse(salted_password.data(), salted_password.size());
   return c;
 }
 
@@ -236,7 +214,7 @@ absl::StatusOr<std::string> ScramSha256Server::Final(
       absl::StrCat(client_first_bare_, ",", server_first_, ",", without_proof);
   // ClientKey = ClientProof XOR HMAC(StoredKey, AuthMessage); it is right
   // when H(ClientKey) == StoredKey.
-  std::string client_key = Hmac(credentials_.stored_key, auth_message);
+  std::string client_key = HmacSha256(credentials_.stored_key, auth_message);
   for (size_t i = 0; i < client_key.size(); ++i) client_key[i] ^= proof[i];
   const std::string stored = Sha256(client_key);
   if (stored.size() != credentials_.stored_key.size() ||
@@ -245,8 +223,8 @@ absl::StatusOr<std::string> ScramSha256Server::Final(
     return MongoError(absl::StatusCode::kUnauthenticated, kAuthenticationFailed,
                       "SCRAM authentication failed, storedKey mismatch");
   }
-  return absl::StrCat(
-      "v=", absl::Base64Escape(Hmac(credentials_.server_key, auth_message)));
+  return absl::StrCat("v=", absl::Base64Escape(HmacSha256(
+                                credentials_.server_key, auth_message)));
 }
 
 }  // namespace commands

@@ -1,7 +1,9 @@
 #include "commands/user_store.h"
 
 #include <leveldb/db.h>
-#include <leveldb/write_batch.h>
+
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -14,6 +16,11 @@ namespace commands {
 namespace {
 
 constexpr char kMechanism[] = "SCRAM-SHA-256";
+// mongod's index on system.users (system_index.cpp v2SystemUsersKeyPattern
+// and v2SystemUsersIndexName).
+constexpr char kUserDbIndexKeys[] = R"({"user": 1, "db": 1})";
+constexpr char kUserDbIndexOptions[] =
+    R"({"name": "user_1_db_1", "unique": true})";
 
 std::string Key(absl::string_view db, absl::string_view user) {
   return absl::StrCat(db, ".", user);
@@ -119,46 +126,137 @@ absl::StatusOr<UserRecord> FromDocument(const Value& doc) {
   return u;
 }
 
+Value IdFilter(absl::string_view db, absl::string_view user) {
+  return Value::MakeObject({{"_id", Value::String(Key(db, user))}});
+}
+
+WriteOptions Synced() {
+  WriteOptions wo;
+  wo.sync = true;  // a created user survives a crash once acknowledged
+  return wo;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<UserStore>> UserStore::Open(
-    const std::string& path) {
-  leveldb::Options options;
-  options.create_if_missing = true;
-  leveldb::DB* raw = nullptr;
-  leveldb::Status s = leveldb::DB::Open(options, path, &raw);
-  if (!s.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot open the user store ", path, ": ", s.ToString()));
-  }
-  std::unique_ptr<UserStore> store(
-      new UserStore(std::unique_ptr<leveldb::DB>(raw)));
-  std::unique_ptr<leveldb::Iterator> it(
-      store->db_->NewIterator(leveldb::ReadOptions()));
-  absl::MutexLock lock(&store->mu_);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    absl::StatusOr<Value> doc =
-        ParseDocument(absl::string_view(it->value().data(), it->value().size()),
-                      StoredJsonParseOptions());
-    if (!doc.ok()) return doc.status();
-    ASSIGN_OR_RETURN(UserRecord u, FromDocument(*doc));
-    store->users_[{u.db, u.user}] = std::move(u);
-  }
-  if (!it->status().ok()) {
-    return absl::DataLossError(it->status().ToString());
-  }
+    DatabaseSet* databases, const std::string& legacy_path,
+    const std::function<void(absl::string_view)>& log) {
+  std::unique_ptr<UserStore> store(new UserStore(databases));
+  RETURN_IF_ERROR(store->Reload());
+  RETURN_IF_ERROR(store->Import(legacy_path, log));
   return store;
 }
 
-UserStore::UserStore(std::unique_ptr<leveldb::DB> db) : db_(std::move(db)) {}
+UserStore::UserStore(DatabaseSet* databases) : databases_(databases) {}
 UserStore::~UserStore() = default;
 
-absl::Status UserStore::Put(const UserRecord& u) {
-  leveldb::WriteOptions wo;
-  wo.sync = true;  // a created user survives a crash once acknowledged
-  leveldb::Status s = db_->Put(wo, Key(u.db, u.user),
-                               ToJson(UserDocument(u), JsonFormat::kStorage));
-  if (!s.ok()) return absl::UnavailableError(s.ToString());
+absl::StatusOr<std::shared_ptr<Database>> UserStore::Admin(bool create) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db,
+                   databases_->Get(kDatabase, create));
+  if (db != nullptr && create) {
+    // A no-op once the index exists.
+    RETURN_IF_ERROR(db->collection(kCollection)
+                        .CreateIndex(kUserDbIndexKeys, kUserDbIndexOptions)
+                        .status());
+  }
+  return db;
+}
+
+absl::Status UserStore::Reload() {
+  absl::MutexLock lock(&mu_);
+  return LoadLocked();
+}
+
+absl::Status UserStore::LoadLocked() {
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, Admin(/*create=*/false));
+  std::map<std::pair<std::string, std::string>, UserRecord> users;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                     db->collection(kCollection).Find("{}"));
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+      if (!doc.has_value()) break;
+      ASSIGN_OR_RETURN(UserRecord u, FromDocument(*doc));
+      users[{u.db, u.user}] = std::move(u);
+    }
+  }
+  users_ = std::move(users);
+  return absl::OkStatus();
+}
+
+// The old store: one LevelDB whose values are the user documents as
+// storage JSON. Read-only here; renamed aside once every user is in
+// admin.system.users, so that a crash before the rename imports again
+// (skipping the users already there).
+absl::Status UserStore::Import(
+    const std::string& legacy_path,
+    const std::function<void(absl::string_view)>& log) {
+  std::error_code ec;
+  if (legacy_path.empty() ||
+      !std::filesystem::exists(std::filesystem::path(legacy_path) / "CURRENT",
+                               ec)) {
+    return absl::OkStatus();
+  }
+  leveldb::Options options;
+  options.create_if_missing = false;
+  leveldb::DB* raw = nullptr;
+  leveldb::Status s = leveldb::DB::Open(options, legacy_path, &raw);
+  if (!s.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot open the old user store ", legacy_path, ": ", s.ToString()));
+  }
+  std::unique_ptr<leveldb::DB> old(raw);
+  std::unique_ptr<leveldb::Iterator> it(
+      old->NewIterator(leveldb::ReadOptions()));
+  int imported = 0, kept = 0;
+  absl::MutexLock lock(&mu_);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ASSIGN_OR_RETURN(
+        Value doc,
+        ParseDocument(absl::string_view(it->value().data(), it->value().size()),
+                      StoredJsonParseOptions()));
+    ASSIGN_OR_RETURN(UserRecord u, FromDocument(doc));
+    if (users_.count({u.db, u.user}) != 0) {
+      ++kept;
+      continue;
+    }
+    RETURN_IF_ERROR(Put(u, /*insert=*/true));
+    ++imported;
+  }
+  if (!it->status().ok()) return absl::DataLossError(it->status().ToString());
+  it.reset();
+  old.reset();
+  const std::string aside = legacy_path + kImportedSuffix;
+  std::filesystem::rename(legacy_path, aside, ec);
+  if (ec) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot rename the imported user store ", legacy_path,
+                     " to ", aside, ": ", ec.message()));
+  }
+  if (log) {
+    log(absl::StrCat("imported ", imported, " users from the old user store ",
+                     legacy_path, " into admin.system.users (", kept,
+                     " already there); renamed it to ", aside));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status UserStore::Put(const UserRecord& u, bool insert) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, Admin(/*create=*/true));
+  Collection& users = db->collection(kCollection);
+  Value doc = UserDocument(u);
+  if (insert) {
+    absl::Status s = users.InsertOne(doc, Synced()).status();
+    if (ErrorCode(s) == kDuplicateKey) {
+      return MongoError(
+          absl::StatusCode::kAlreadyExists, kUserAlreadyExists,
+          absl::StrCat("User \"", u.user, "@", u.db, "\" already exists"));
+    }
+    RETURN_IF_ERROR(s);
+  } else {
+    RETURN_IF_ERROR(
+        users.ReplaceOne(IdFilter(u.db, u.user), doc, {}, Synced()).status());
+  }
   users_[{u.db, u.user}] = u;
   return absl::OkStatus();
 }
@@ -170,7 +268,7 @@ absl::Status UserStore::Create(const UserRecord& u) {
         absl::StatusCode::kAlreadyExists, kUserAlreadyExists,
         absl::StrCat("User \"", u.user, "@", u.db, "\" already exists"));
   }
-  return Put(WithUserId(u));
+  return Put(WithUserId(u), /*insert=*/true);
 }
 
 absl::Status UserStore::CreateFirst(const UserRecord& u) {
@@ -179,7 +277,7 @@ absl::Status UserStore::CreateFirst(const UserRecord& u) {
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
                       "Command createUser requires authentication");
   }
-  return Put(WithUserId(u));
+  return Put(WithUserId(u), /*insert=*/true);
 }
 
 absl::Status UserStore::Update(const UserRecord& u) {
@@ -193,7 +291,7 @@ absl::Status UserStore::Update(const UserRecord& u) {
   // The user keeps its userId (MongoDB's updateUser never changes it).
   UserRecord updated = u;
   if (updated.user_id.empty()) updated.user_id = it->second.user_id;
-  return Put(updated);
+  return Put(updated, /*insert=*/false);
 }
 
 absl::StatusOr<bool> UserStore::Drop(absl::string_view db,
@@ -201,10 +299,10 @@ absl::StatusOr<bool> UserStore::Drop(absl::string_view db,
   absl::MutexLock lock(&mu_);
   auto it = users_.find({std::string(db), std::string(user)});
   if (it == users_.end()) return false;
-  leveldb::WriteOptions wo;
-  wo.sync = true;
-  leveldb::Status s = db_->Delete(wo, Key(db, user));
-  if (!s.ok()) return absl::UnavailableError(s.ToString());
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> admin, Admin(/*create=*/true));
+  RETURN_IF_ERROR(admin->collection(kCollection)
+                      .DeleteOne(IdFilter(db, user), Synced())
+                      .status());
   users_.erase(it);
   return true;
 }

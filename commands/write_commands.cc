@@ -13,7 +13,7 @@
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
-#include "engine/engine.h"
+#include "engine/collection.h"
 
 namespace ttldb {
 namespace commands {

@@ -1,5 +1,6 @@
 #include "engine/database.h"
 
+#include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/engine.h"
 
@@ -17,6 +18,20 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(
 }
 
 absl::Status Database::Close() { return engine_->Close(); }
+
+absl::Status Database::SyncLog() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  if (engine_->options().read_only) return absl::OkStatus();
+  leveldb::WriteOptions sync;
+  sync.sync = true;
+  leveldb::WriteBatch empty;
+  leveldb::Status s = engine_->db()->Write(sync, &empty);
+  if (!s.ok()) {
+    return MongoError(absl::StatusCode::kInternal, kOperationFailed,
+                      absl::StrCat("fsync failed: ", s.ToString()));
+  }
+  return absl::OkStatus();
+}
 
 Collection& Database::collection(absl::string_view name) {
   return engine_->collection(name);

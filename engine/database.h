@@ -120,6 +120,13 @@ class Database {
   // {createBackup: 1, backupDir: DIR} (docs/operations.md).
   absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
 
+  // Forces every write acknowledged so far onto the disk (an fsync of
+  // LevelDB's log), so that it survives a machine crash even if written
+  // without WriteOptions::sync: MongoDB's fsync command. A read-only
+  // database has nothing to sync (OK). FailedPrecondition once closed;
+  // 96 OperationFailed "fsync failed: ..." when the disk refuses.
+  absl::Status SyncLog();
+
   // ---- TTL monitor ---------------------------------------------------------
 
   // Changes ttlMonitorSleepSecs at run time (> 0) and wakes the monitor.

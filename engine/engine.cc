@@ -57,8 +57,10 @@ absl::Status ValidateCollectionName(absl::string_view name) {
   if (name.find('\0') != absl::string_view::npos)
     return bad("collection names cannot contain the null character");
   if (name[0] == '.') return bad("collection names cannot start with '.'");
-  // system.profile: the server's profiler writes it (commands/profiler.h).
-  if (absl::StartsWith(name, "system.") && name != "system.profile")
+  // system.profile: the server's profiler writes it (commands/profiler.h);
+  // system.users: the server's users (commands/user_store.h).
+  if (absl::StartsWith(name, "system.") && name != "system.profile" &&
+      name != "system.users")
     return bad("the 'system.' prefix is reserved");
   // Valid UTF-8: checked by parsing it as a JSON string.
   std::string json = "\"";

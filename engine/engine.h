@@ -676,10 +676,6 @@ class Engine : public TtlStore {
   friend class Repairer;
 };
 
-// Checks a collection name: 1..120 bytes, valid UTF-8, no '$' or NUL, not
-// starting with '.' or "system.". InvalidArgument (73) otherwise.
-absl::Status ValidateCollectionName(absl::string_view name);
-
 }  // namespace ttldb
 
 #endif  // TTLDB_ENGINE_ENGINE_H_

@@ -5,11 +5,15 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status.h"
 #include "document/bson.h"
 #include "server/message.h"
+#include "server/scram_client.h"
 #include "server/socket_io.h"
 
 namespace ttldb {
@@ -66,33 +70,25 @@ absl::Status IoError(IoResult r, absl::string_view what) {
       absl::StrCat("the server closed the connection while ", what));
 }
 
-}  // namespace
-
-absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
-                                       absl::string_view db, Value command,
-                                       absl::Duration timeout) {
-  if (!command.is_object()) {
-    return absl::InvalidArgumentError("a command must be an object");
-  }
+// Sends `command` (with "$db": db) on `fd` and reads the reply.
+absl::StatusOr<Value> RoundTrip(int fd, int32_t request_id,
+                                absl::string_view db, Value command,
+                                absl::Time deadline) {
   command.Set("$db", Value::String(std::string(db)));
-  const absl::Time deadline = absl::Now() + timeout;
-  absl::StatusOr<int> fd_or = Connect(host, port);
-  if (!fd_or.ok()) return fd_or.status();
-  Fd fd(*fd_or);
-  const std::string request = EncodeOpMsg(/*request_id=*/1, command);
-  if (IoResult r = WriteAll(fd.get(), request.data(), request.size(), deadline);
+  const std::string request = EncodeOpMsg(request_id, command);
+  if (IoResult r = WriteAll(fd, request.data(), request.size(), deadline);
       r != IoResult::kOk) {
     return IoError(r, "sending the command");
   }
   uint8_t head[16];
-  if (IoResult r = ReadFull(fd.get(), head, sizeof(head), deadline);
+  if (IoResult r = ReadFull(fd, head, sizeof(head), deadline);
       r != IoResult::kOk) {
     return IoError(r, "waiting for the reply");
   }
   absl::StatusOr<MessageHeader> header = ParseHeader(head);
   if (!header.ok()) return header.status();
   std::string body(static_cast<size_t>(header->message_length) - 16, '\0');
-  if (IoResult r = ReadFull(fd.get(), reinterpret_cast<uint8_t*>(body.data()),
+  if (IoResult r = ReadFull(fd, reinterpret_cast<uint8_t*>(body.data()),
                             body.size(), deadline);
       r != IoResult::kOk) {
     return IoError(r, "reading the reply");
@@ -107,6 +103,90 @@ absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
   }
   return BsonToValue(reinterpret_cast<const uint8_t*>(body.data()) + 5,
                      body.size() - 5);
+}
+
+bool IsOk(const Value& reply) {
+  const Value* ok = reply.Get("ok");
+  return ok != nullptr && ok->is_number() && ok->AsDouble() == 1;
+}
+
+// The payload of a saslStart/saslContinue reply.
+absl::StatusOr<std::string> Payload(const Value& reply) {
+  const Value* p = reply.Get("payload");
+  if (p == nullptr || p->type() != ValueType::kBinary) {
+    return absl::DataLossError("the SASL reply has no payload");
+  }
+  return p->binary_value().data;
+}
+
+Value Bin(std::string data) {
+  Binary b;
+  b.subtype = 0;
+  b.data = std::move(data);
+  return Value::Bin(std::move(b));
+}
+
+// SCRAM-SHA-256 on `fd` (driver auth spec): saslStart with client-first,
+// saslContinue with client-final, skipping the empty last round. The
+// server's refusal is returned as its reply; nullopt once logged in.
+absl::StatusOr<std::optional<Value>> Login(int fd,
+                                           const RemoteCredentials& cred,
+                                           absl::Time deadline) {
+  ScramSha256Client scram(cred.user, cred.password);
+  ASSIGN_OR_RETURN(
+      Value first,
+      RoundTrip(fd, 1, cred.source,
+                Value::MakeObject(
+                    {{"saslStart", Value::Int32(1)},
+                     {"mechanism", Value::String("SCRAM-SHA-256")},
+                     {"payload", Bin(scram.ClientFirst())},
+                     {"options", Value::MakeObject({{"skipEmptyExchange",
+                                                     Value::Bool(true)}})}}),
+                deadline));
+  if (!IsOk(first)) return first;
+  ASSIGN_OR_RETURN(std::string server_first, Payload(first));
+  ASSIGN_OR_RETURN(std::string client_final, scram.ClientFinal(server_first));
+  const Value* id = first.Get("conversationId");
+  if (id == nullptr) {
+    return absl::DataLossError("the saslStart reply has no conversationId");
+  }
+  ASSIGN_OR_RETURN(
+      Value final_reply,
+      RoundTrip(fd, 2, cred.source,
+                Value::MakeObject({{"saslContinue", Value::Int32(1)},
+                                   {"conversationId", *id},
+                                   {"payload", Bin(client_final)}}),
+                deadline));
+  if (!IsOk(final_reply)) return final_reply;
+  ASSIGN_OR_RETURN(std::string server_final, Payload(final_reply));
+  RETURN_IF_ERROR(scram.VerifyServerFinal(server_final));
+  const Value* done = final_reply.Get("done");
+  if (done == nullptr || done->type() != ValueType::kBool ||
+      !done->bool_value()) {
+    return absl::DataLossError("the SASL conversation did not end");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
+                                       absl::string_view db, Value command,
+                                       absl::Duration timeout,
+                                       const RemoteCredentials* credentials) {
+  if (!command.is_object()) {
+    return absl::InvalidArgumentError("a command must be an object");
+  }
+  const absl::Time deadline = absl::Now() + timeout;
+  absl::StatusOr<int> fd_or = Connect(host, port);
+  if (!fd_or.ok()) return fd_or.status();
+  Fd fd(*fd_or);
+  if (credentials != nullptr) {
+    ASSIGN_OR_RETURN(std::optional<Value> refused,
+                     Login(fd.get(), *credentials, deadline));
+    if (refused.has_value()) return *std::move(refused);
+  }
+  return RoundTrip(fd.get(), 3, db, std::move(command), deadline);
 }
 
 }  // namespace server

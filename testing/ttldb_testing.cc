@@ -76,7 +76,11 @@ ttldb::TtlPassStats TestDatabase::AdvanceAndExpire(absl::Duration d) {
 }
 
 ttldb::TtlPassStats TestDatabase::RunTtlPass() {
-  return ttldb::DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
+  return ttldb_testing::RunTtlPass(*db_, clock_.WallNow());
+}
+
+ttldb::TtlPassStats RunTtlPass(ttldb::Database& db, absl::Time now) {
+  return ttldb::DatabaseInternal::RunTtlPass(db, now);
 }
 
 absl::Status TestDatabase::Reopen() {

@@ -92,6 +92,11 @@ class TestDatabase {
   std::unique_ptr<ttldb::Database> db_;
 };
 
+// Runs one complete TTL pass on `db` (any Database, such as one a
+// commands::CommandRunner opened) with `now` as the wall time of its
+// cutoff, on the calling thread, as the monitor would.
+ttldb::TtlPassStats RunTtlPass(ttldb::Database& db, absl::Time now);
+
 // {"$date": {"$numberLong": "<ms>"}}: `t` as a field value in Extended
 // JSON, for building documents from a test's clock:
 //   absl::StrCat(R"({"at": )", DateJson(db->Now()), "}")

@@ -22,14 +22,19 @@ constexpr char kOpsUsage[] =
     "  ttldb repair --db DIR [--quiet]\n"
     "  ttldb backup --db DIR --out DEST [--quiet]\n"
     "  ttldb backup --host HOST[:PORT] --out DEST [--quiet]\n"
+    "               [--username USER --password PWD\n"
+    "                [--authenticationDatabase DB]]\n"
     "      (a running `ttldb serve`: it writes the backup itself, into DEST\n"
-    "       on its own machine, with the admin command createBackup)\n";
+    "       on its own machine, with the admin command createBackup; under\n"
+    "       --auth, as USER (SCRAM-SHA-256, authSource DB, default admin),\n"
+    "       who needs the root role)\n";
 
 struct OpsFlags {
   std::string db;
   std::string host;  // backup from a running server
   std::string out;
   bool quiet = false;
+  server::RemoteCredentials credentials;  // user empty: none
 };
 
 // "" on success, else the usage error.
@@ -58,6 +63,18 @@ std::string Parse(const std::string& command,
       if (!take(&f->db)) return "bad or missing value for --db";
     } else if (command == "backup" && arg == "--host") {
       if (!take(&f->host)) return "bad or missing value for --host";
+    } else if (command == "backup" && (arg == "--username" || arg == "-u")) {
+      if (!take(&f->credentials.user)) {
+        return "bad or missing value for --username";
+      }
+    } else if (command == "backup" && (arg == "--password" || arg == "-p")) {
+      if (!take(&f->credentials.password)) {
+        return "bad or missing value for --password";
+      }
+    } else if (command == "backup" && arg == "--authenticationDatabase") {
+      if (!take(&f->credentials.source)) {
+        return "bad or missing value for --authenticationDatabase";
+      }
     } else if (command == "backup" && arg == "--out") {
       if (!take(&f->out)) return "bad or missing value for --out";
     } else if (arg == "--quiet" && !has_inline) {
@@ -76,6 +93,12 @@ std::string Parse(const std::string& command,
                                : absl::StrCat(command, " needs --db DIR");
   }
   if (command == "backup" && f->out.empty()) return "backup needs --out DEST";
+  if (!f->credentials.user.empty() && f->host.empty()) {
+    return "--username goes with --host";
+  }
+  if (f->credentials.user.empty() != f->credentials.password.empty()) {
+    return "--username and --password go together";
+  }
   return "";
 }
 
@@ -119,7 +142,7 @@ int RemoteBackup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
       host, port, "admin",
       Value::MakeObject({{"createBackup", Value::Int32(1)},
                          {"backupDir", Value::String(dest)}}),
-      absl::Hours(24));
+      absl::Hours(24), f.credentials.user.empty() ? nullptr : &f.credentials);
   if (!reply.ok()) {
     err << "ttldb backup: " << reply.status().message() << "\n";
     return 1;

@@ -126,3 +126,62 @@ test('ttldb backup --host backs up a running server while it is written to', asy
     rmSync(join(out, '..'), { recursive: true, force: true });
   }
 });
+
+// Under --auth, `ttldb backup --host` logs in (SCRAM-SHA-256, as a driver
+// does) before createBackup; without a user it gets mongod's refusal
+// (commands.cpp: 13 "Command createBackup requires authentication"), with a
+// wrong password sasl_commands.cpp's 18 "Authentication failed.". The
+// users are in admin.system.users, so the copy, served with --auth, takes
+// the same logins (issue 28 item 5).
+test('ttldb backup --host logs in under --auth, and the copy keeps the users', async () => {
+  const server = await startServer(['--auth']);
+  const out = join(mkdtempSync(join(tmpdir(), 'ttldb-backup-')), 'copy');
+  const backup = (...extra) => spawnSync(TTLDB_BIN, [
+    'backup', '--host', `127.0.0.1:${server.port}`, '--out', out, ...extra],
+  { encoding: 'utf8', timeout: 60000 });
+  let client = new MongoClient(server.uri);
+  try {
+    await client.connect();
+    await client.db('admin').command({ createUser: 'root', pwd: 'rootpw',
+                                       roles: ['root'] });
+    await client.close();
+    client = new MongoClient(server.uri, { auth: { username: 'root', password: 'rootpw' } });
+    await client.connect();
+    await client.db('app').command({ createUser: 'appuser', pwd: 'apppw',
+                                     roles: ['readWrite'] });
+    await client.db('app').collection('c').insertOne({ _id: 1 });
+
+    const anonymous = backup();
+    assert.equal(anonymous.status, 1);
+    assert.match(anonymous.stderr,
+                 /MongoServerError\[Unauthorized\]: Command createBackup requires authentication/);
+    const wrong = backup('--username', 'root', '--password', 'nope');
+    assert.equal(wrong.status, 1);
+    assert.match(wrong.stderr, /MongoServerError\[AuthenticationFailed\]: Authentication failed\./);
+    // A user without the cluster privilege is refused by the command.
+    const app = backup('--username', 'appuser', '--password', 'apppw',
+                       '--authenticationDatabase', 'app');
+    assert.equal(app.status, 1);
+    assert.match(app.stderr, /MongoServerError\[Unauthorized\]: not authorized on admin/);
+    const ok = backup('--username', 'root', '--password', 'rootpw', '--quiet');
+    assert.equal(ok.status, 0, ok.stderr);
+
+    const copy = await startServer(['--auth'], out);
+    try {
+      const c2 = new MongoClient(copy.uri, {
+        auth: { username: 'appuser', password: 'apppw' }, authSource: 'app' });
+      try {
+        await c2.connect();
+        assert.deepEqual(await c2.db('app').collection('c').find().toArray(), [{ _id: 1 }]);
+      } finally {
+        await c2.close();
+      }
+    } finally {
+      await copy.stop({ keep: true });
+    }
+  } finally {
+    await client.close();
+    await server.stop();
+    rmSync(join(out, '..'), { recursive: true, force: true });
+  }
+});
