@@ -73,18 +73,9 @@ KNOWN = {
     ("include", "ttl/lifetime.h", "proto"),
     ("include", "ttl/ttl_spec.h", "proto"),
     # commands/ over the public API only (issue 32, change 2).
-    ("include", "commands/operator_commands.cc", "leveldb"),
-    ("internal", "commands/bulk_write_command.cc", "engine/engine.h"),
     ("internal", "commands/collection_commands.cc", "engine/coll_stats.h"),
-    ("internal", "commands/collection_commands.cc", "engine/engine.h"),
     ("internal", "commands/collection_commands.cc", "engine/storage_sizes.h"),
-    ("internal", "commands/command_runner.cc", "engine/database_internal.h"),
-    ("internal", "commands/find_and_modify_command.cc", "engine/engine.h"),
     ("internal", "commands/find_commands.cc", "engine/query_exec.h"),
-    ("internal", "commands/index_commands.cc", "engine/engine.h"),
-    ("internal", "commands/operator_commands.cc", "engine/database_internal.h"),
-    ("internal", "commands/operator_commands.cc", "engine/engine.h"),
-    ("internal", "commands/write_commands.cc", "engine/engine.h"),
 }
 
 SKIP_DIRS = {".git", "node_modules", "third_party", "docs", "scripts", "cmake"}
