@@ -57,25 +57,20 @@ set(TTLDB_SOURCES
   engine/doc_cache.cc
   engine/duplicate_key_error.cc
   engine/engine.cc
-  engine/entry_value.cc
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
   engine/index_usage.cc
   engine/insert_form.cc
   engine/json_field_scan.cc
-  engine/keys.cc
-  engine/leading_entries.cc
   engine/live_cursors.cc
   engine/log_sync_env.cc
   engine/query_exec.cc
   engine/raw_read.cc
   engine/read_document.cc
   engine/read_only_env.cc
-  engine/read_options.cc
   engine/reclaimer.cc
   engine/repair.cc
-  engine/storage_error.cc
   engine/storage_sizes.cc
   engine/touch_text.cc
   engine/ttl_sweep.cc
@@ -99,6 +94,13 @@ set(TTLDB_SOURCES
   query/sort.cc
   query/update.cc
   query/upsert_retry.cc
+  storage/collection_state.cc
+  storage/document_writer.cc
+  storage/entry_value.cc
+  storage/index_keys.cc
+  storage/keys.cc
+  storage/leading_entries.cc
+  storage/leveldb_status.cc
   ttl/expiry.cc
   ttl/lifetime.cc
   ttl/monitor.cc
@@ -143,7 +145,6 @@ set(TTLDB_HEADERS
   engine/database.h
   engine/doc_arg.h
   engine/duplicate_key_error.h
-  engine/entry_value.h
   engine/json_field_scan.h
   engine/options.h
   engine/repair.h
@@ -162,6 +163,13 @@ set(TTLDB_HEADERS
   query/sort.h
   query/update.h
   query/upsert_retry.h
+  storage/collection_state.h
+  storage/document_writer.h
+  storage/entry_value.h
+  storage/index_keys.h
+  storage/keys.h
+  storage/leading_entries.h
+  storage/leveldb_status.h
   ttl/expiry.h
   ttl/lifetime.h
   ttl/metrics.h

@@ -20,6 +20,7 @@
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "query/filter.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace commands {
@@ -124,10 +125,7 @@ absl::StatusOr<Value> Fsync(CommandContext& ctx) {
     leveldb::WriteBatch empty;
     leveldb::Status s =
         DatabaseInternal::engine(*db)->db()->Write(sync, &empty);
-    if (!s.ok() && status.ok()) {
-      status = MongoError(absl::StatusCode::kInternal, kOperationFailed,
-                          absl::StrCat("fsync failed: ", s.ToString()));
-    }
+    if (!s.ok() && status.ok()) status = storage::FromLevelDB(s, "fsync");
   });
   RETURN_IF_ERROR(status);
   return OkReply({{"numFiles", Value::Int32(1)}});

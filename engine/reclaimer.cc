@@ -7,7 +7,7 @@
 #include "absl/time/clock.h"
 #include "base/start_thread.h"
 #include "base/sync_point.h"
-#include "engine/read_options.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 
@@ -61,7 +61,8 @@ leveldb::Status Reclaimer::NextDeleteBatch(leveldb::DB* db, std::string* begin,
   *more = false;
   std::string last;
   size_t bytes = 0;
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db->NewIterator(storage::VerifiedRead()));
   for (it->Seek(*begin);
        it->Valid() && (end.empty() || it->key().compare(end) < 0); it->Next()) {
     if (*n >= kBatchKeys || bytes >= kBatchBytes) {
@@ -135,8 +136,10 @@ void Reclaimer::Loop() {
     if (!status.ok()) {
       hooks_.log(
           LogLevel::kWarning,
-          absl::StrCat("reclaiming ", range.what, " failed after ", total,
-                       " keys (the next open retries): ", status.ToString()));
+          absl::StrCat(storage::FromLevelDB(
+                           status, absl::StrCat("reclaiming ", range.what))
+                           .message(),
+                       " (after ", total, " keys; the next open retries)"));
     } else if (stopped) {
       hooks_.log(LogLevel::kInfo,
                  absl::StrCat("stopped reclaiming ", range.what, " after ",

@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -28,7 +28,7 @@ absl::StatusOr<RangeBytes> CountRange(Engine* engine,
                                       const std::string& prefix) {
   RangeBytes out;
   std::unique_ptr<leveldb::Iterator> it(
-      engine->db()->NewIterator(VerifiedRead()));
+      engine->db()->NewIterator(storage::VerifiedRead()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     ++out.entries;
@@ -36,7 +36,8 @@ absl::StatusOr<RangeBytes> CountRange(Engine* engine,
     out.value_bytes += static_cast<int64_t>(it->value().size());
   }
   if (!it->status().ok()) {
-    return ReadFailure(it->status(), "a collection's storage statistics");
+    return storage::FromLevelDB(it->status(),
+                                "reading a collection's storage statistics");
   }
   return out;
 }

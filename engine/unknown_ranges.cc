@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "index/key_codec.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -118,7 +118,8 @@ absl::StatusOr<std::vector<UnknownRange>> FindUnknownRanges(
       it->Seek(prefix_end);
     }
     if (!it->status().ok()) {
-      return ReadFailure(it->status(), "the database's key ranges");
+      return storage::FromLevelDB(it->status(),
+                                  "reading the database's key ranges");
     }
   }
   return out;
@@ -135,7 +136,8 @@ absl::StatusOr<int64_t> CountKeys(leveldb::DB* db,
     ++n;
   }
   if (!it->status().ok()) {
-    return ReadFailure(it->status(), range.Describe());
+    return storage::FromLevelDB(it->status(),
+                                absl::StrCat("reading ", range.Describe()));
   }
   return n;
 }

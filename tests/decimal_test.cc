@@ -12,7 +12,7 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/database.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"

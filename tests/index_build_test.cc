@@ -24,7 +24,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 #include "tests/db_fixture.h"

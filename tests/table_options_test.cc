@@ -10,7 +10,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/test_util.h"

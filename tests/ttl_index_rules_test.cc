@@ -12,7 +12,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"

@@ -1,5 +1,5 @@
 // An update regenerates index keys only for the indexes whose fields it
-// changed (Engine::ComputeDocKeys with the old version): every index must
+// changed (ComputeDocKeys, storage/index_keys.h, with the old version): every index must
 // still agree with the documents (Collection::Validate checks each entry
 // and the TTL entries' sibling lists), and finds through each index must
 // return what MongoDB returns. Expected answers: MongoDB's update semantics

@@ -13,7 +13,7 @@
 #include "base/status.h"
 #include "engine/collection.h"
 #include "engine/database.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"

@@ -18,7 +18,7 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/database.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"

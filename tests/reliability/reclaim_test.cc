@@ -36,7 +36,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "engine/reclaimer.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"

@@ -19,7 +19,7 @@
 #include "engine/collection.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"

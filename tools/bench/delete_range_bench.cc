@@ -19,7 +19,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"

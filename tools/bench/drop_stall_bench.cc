@@ -21,7 +21,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
 

@@ -20,7 +20,7 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/doc_cache.h"
-#include "engine/keys.h"
+#include "storage/keys.h"
 #include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
 

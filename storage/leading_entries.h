@@ -34,8 +34,8 @@
 // passed every live Date.
 //
 // Thread-safe. Internal to the engine.
-#ifndef TTLDB_ENGINE_LEADING_ENTRIES_H_
-#define TTLDB_ENGINE_LEADING_ENTRIES_H_
+#ifndef TTLDB_STORAGE_LEADING_ENTRIES_H_
+#define TTLDB_STORAGE_LEADING_ENTRIES_H_
 
 #ifndef TTLDB_INTERNAL
 #error "This header is internal to ttldb."
@@ -97,4 +97,4 @@ class LeadingEntries {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_LEADING_ENTRIES_H_
+#endif  // TTLDB_STORAGE_LEADING_ENTRIES_H_

@@ -25,7 +25,7 @@
 // reach the document key without parsing the entry key. Collection and
 // index ids are never reused, so keys left behind by an interrupted drop
 // can never be mistaken for a new collection's.
-#include "engine/keys.h"
+#include "storage/keys.h"
 
 #include "index/key_codec.h"
 

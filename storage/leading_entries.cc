@@ -1,8 +1,8 @@
-#include "engine/leading_entries.h"
+#include "storage/leading_entries.h"
 
 #include "document/value.h"
-#include "engine/engine.h"
 #include "index/key_codec.h"
+#include "storage/collection_state.h"
 
 namespace ttldb {
 namespace {

@@ -20,8 +20,8 @@
 // format 1, or whose list would be too long) makes the monitor read the
 // document instead; so does a list that lacks an index created after it was
 // written.
-#ifndef TTLDB_ENGINE_ENTRY_VALUE_H_
-#define TTLDB_ENGINE_ENTRY_VALUE_H_
+#ifndef TTLDB_STORAGE_ENTRY_VALUE_H_
+#define TTLDB_STORAGE_ENTRY_VALUE_H_
 
 #include <cstdint>
 #include <string>
@@ -72,4 +72,4 @@ bool ParseSiblings(absl::string_view value, absl::string_view* id,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_ENTRY_VALUE_H_
+#endif  // TTLDB_STORAGE_ENTRY_VALUE_H_

@@ -1,7 +1,7 @@
 // The LevelDB key layout of a ttldb database. The grammar is in keys.cc and
 // docs/format.md; DO NOT CHANGE existing tags: they are on disk.
-#ifndef TTLDB_ENGINE_KEYS_H_
-#define TTLDB_ENGINE_KEYS_H_
+#ifndef TTLDB_STORAGE_KEYS_H_
+#define TTLDB_STORAGE_KEYS_H_
 
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 namespace ttldb {
 
 // 1: the first format. 2: TTL index entries may carry their document's keys
-// in the other indexes (engine/entry_value.h); format 1 databases are read
+// in the other indexes (storage/entry_value.h); format 1 databases are read
 // as they are and upgraded at open. 3: every number in an index key ends
 // with an exactness byte, so that Decimal128 values fit between doubles;
 // older databases get their keys rebuilt at open (Engine::LoadCatalog).
@@ -55,4 +55,4 @@ std::pair<std::string, std::string> DatesAtOrBelowKeys(
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_KEYS_H_
+#endif  // TTLDB_STORAGE_KEYS_H_

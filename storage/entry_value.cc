@@ -1,4 +1,4 @@
-#include "engine/entry_value.h"
+#include "storage/entry_value.h"
 
 namespace ttldb {
 namespace {
