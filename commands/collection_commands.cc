@@ -19,7 +19,7 @@
 #include "commands/reply.h"
 #include "engine/coll_stats.h"
 #include "engine/engine.h"
-#include "engine/storage_sizes.h"
+#include "storage/storage_sizes.h"
 #include "query/filter.h"
 
 namespace ttldb {

@@ -26,14 +26,14 @@
 #include "base/mutex.h"
 #include "document/value.h"
 #include "engine/collection.h"
-#include "engine/doc_cache.h"
+#include "storage/doc_cache.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
-#include "engine/reclaimer.h"
-#include "engine/unknown_ranges.h"
+#include "storage/reclaimer.h"
+#include "storage/unknown_ranges.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
@@ -150,7 +150,7 @@ class Engine : public TtlStore {
   // checked by the caller; it is stored as it is, without serializing,
   // CheckStorable, ReparsesIdentically or (below 2 MiB) the BSON size. Two
   // callers make it:
-  // - an insert of text already in the storage form (engine/insert_form.h):
+  // - an insert of text already in the storage form (storage/insert_form.h):
   //   it is exactly what AppendJson(*new_doc, JsonFormat::kStorage) writes,
   //   ParseDocument reads it back as exactly *new_doc, and *new_doc passes
   //   CheckStorable (ParseDocumentNotingForm's *storage_form promise);
@@ -172,7 +172,7 @@ class Engine : public TtlStore {
   // Inserts a document (generating _id). Takes write_mu_. `input_json`, if
   // not empty, is the text `doc` was parsed from, already in the storage
   // form (DocArg::ResolveNotingForm): stored without serializing `doc`
-  // when its _id is first or absent (engine/insert_form.h).
+  // when its _id is first or absent (storage/insert_form.h).
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options,
                                absl::string_view input_json = {});
@@ -320,7 +320,7 @@ class Engine : public TtlStore {
     return c;
   }
 
-  // ---- Reclaiming garbage (engine/reclaimer.h) ------------------------------
+  // ---- Reclaiming garbage (storage/reclaimer.h) ------------------------------
   // Blocks until the reclaimer has deleted every range queued so far (at
   // open, or by drops). For tests and benchmarks; returns at once when the
   // database is read-only or closed.
@@ -487,9 +487,9 @@ class Engine : public TtlStore {
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::Logger> info_log_;
   // read_only: the Env that keeps LevelDB's writes in memory
-  // (engine/read_only_env.h); outlives db_.
+  // (storage/read_only_env.h); outlives db_.
   std::unique_ptr<leveldb::Env> read_only_env_;
-  // Syncs each log file LevelDB closes (engine/log_sync_env.h); outlives
+  // Syncs each log file LevelDB closes (storage/log_sync_env.h); outlives
   // db_.
   std::unique_ptr<leveldb::Env> log_sync_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;

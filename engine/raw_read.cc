@@ -4,7 +4,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/engine.h"
-#include "engine/json_field_scan.h"
+#include "storage/json_field_scan.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "ttl/expiry.h"

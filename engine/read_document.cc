@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/doc_cache.h"
+#include "storage/doc_cache.h"
 #include "engine/engine.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"

@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/doc_cache.h"
-#include "engine/json_field_scan.h"
+#include "storage/doc_cache.h"
+#include "storage/json_field_scan.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 

@@ -413,7 +413,7 @@ void Engine::CompactSwept(const std::string& index_begin,
                           int64_t sample_stride) {
   const absl::Time start = absl::Now();
   // CompactRange first switches LevelDB's memtable and log, and the old log
-  // is synced as it is closed (engine/log_sync_env.h) under LevelDB's
+  // is synced as it is closed (storage/log_sync_env.h) under LevelDB's
   // mutex: every read that needs it (a new iterator or snapshot, a Get)
   // waited for that fsync, 5-13 ms on a loaded VM, right after the pass
   // (docs/benchmarks-history.md, round 5 session 7). A synced empty write

@@ -11,11 +11,11 @@
 #include "document/json.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
-#include "engine/storage_sizes.h"
 #include "index/key_codec.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "storage/storage_sizes.h"
 
 namespace ttldb {
 namespace {
@@ -178,7 +178,7 @@ absl::StatusOr<Value> Collection::Validate() {
     }
     // 3. Garbage: keys under this collection's id in index ids it does not
     // have, and under collection ids no collection has (warnings: no read
-    // reaches them; engine/unknown_ranges.h).
+    // reaches them; storage/unknown_ranges.h).
     absl::StatusOr<std::vector<UnknownRange>> unknown =
         FindUnknownRanges(db, ro, catalog_ids);
     if (!unknown.ok()) {
@@ -243,7 +243,8 @@ absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
   if (state == nullptr) return 0;
   // The documents stored, expired ones not yet deleted included: what
   // Stats()["count"] reports too, so that the two always agree.
-  ASSIGN_OR_RETURN(RangeBytes docs, CountRange(engine_, state->doc_prefix));
+  ASSIGN_OR_RETURN(RangeBytes docs,
+                   CountRange(engine_->db(), state->doc_prefix));
   return docs.entries;
 }
 

@@ -15,8 +15,8 @@
 #include "document/storable.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
-#include "engine/insert_form.h"
-#include "engine/write_walk.h"
+#include "storage/insert_form.h"
+#include "storage/write_walk.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
@@ -267,8 +267,8 @@ absl::Status Engine::WriteDocumentLocked(
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
   // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
-  // of *new_doc in one walk (engine/write_walk.h); not needed for text
-  // already in the storage form (engine/insert_form.h, engine/touch_text.h).
+  // of *new_doc in one walk (storage/write_walk.h); not needed for text
+  // already in the storage form (storage/insert_form.h, engine/touch_text.h).
   std::optional<WriteWalk> walk;
   // The new version's storage JSON (in `json`, or the caller's
   // stored_json).

@@ -37,7 +37,7 @@
 #include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "storage/keys.h"
-#include "engine/reclaimer.h"
+#include "storage/reclaimer.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"

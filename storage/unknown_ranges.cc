@@ -1,4 +1,4 @@
-#include "engine/unknown_ranges.h"
+#include "storage/unknown_ranges.h"
 
 #include <memory>
 

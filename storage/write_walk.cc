@@ -1,4 +1,4 @@
-#include "engine/write_walk.h"
+#include "storage/write_walk.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +7,15 @@
 #include "document/decimal128.h"
 #include "document/json.h"
 #include "document/storable.h"
-#include "engine/doc_cache.h"
+#include "storage/doc_cache.h"
 
 namespace ttldb {
 namespace {
 
-// ReparsesIdentically's depth margin (engine/doc_cache.cc).
+// ReparsesIdentically's depth margin (storage/doc_cache.cc).
 constexpr int kMaxExactDepth = 90;
 
-// As engine/doc_cache.cc counts the heap (glibc's chunks: 8 bytes of
+// As storage/doc_cache.cc counts the heap (glibc's chunks: 8 bytes of
 // header, rounded up to 16, at least 32; strings up to 15 chars inline).
 size_t Chunk(size_t n) { return std::max<size_t>(32, (n + 8 + 15) & ~15); }
 size_t StringHeap(const std::string& s) {

@@ -1,4 +1,4 @@
-#include "engine/json_field_scan.h"
+#include "storage/json_field_scan.h"
 
 #include <cstddef>
 

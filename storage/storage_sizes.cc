@@ -1,4 +1,4 @@
-#include "engine/storage_sizes.h"
+#include "storage/storage_sizes.h"
 
 #include <algorithm>
 #include <memory>
@@ -24,11 +24,11 @@ int64_t ApproximateBytes(leveldb::DB* db, const std::string& prefix) {
 
 }  // namespace
 
-absl::StatusOr<RangeBytes> CountRange(Engine* engine,
+absl::StatusOr<RangeBytes> CountRange(leveldb::DB* db,
                                       const std::string& prefix) {
   RangeBytes out;
   std::unique_ptr<leveldb::Iterator> it(
-      engine->db()->NewIterator(storage::VerifiedRead()));
+      db->NewIterator(storage::VerifiedRead()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     ++out.entries;
@@ -48,23 +48,22 @@ int64_t StorageSizes::total_index_size() const {
   return total;
 }
 
-absl::StatusOr<StorageSizes> MeasureCollection(Engine* engine,
+absl::StatusOr<StorageSizes> MeasureCollection(leveldb::DB* db,
                                                const CollectionState& state) {
   StorageSizes s;
-  ASSIGN_OR_RETURN(RangeBytes docs, CountRange(engine, state.doc_prefix));
+  ASSIGN_OR_RETURN(RangeBytes docs, CountRange(db, state.doc_prefix));
   s.count = docs.entries;
   s.data_size = docs.value_bytes;
   const int64_t exact = docs.key_bytes + docs.value_bytes;
-  const int64_t approximate = ApproximateBytes(engine->db(), state.doc_prefix);
+  const int64_t approximate = ApproximateBytes(db, state.doc_prefix);
   s.storage_size = std::max(exact, approximate);
   s.free_storage_size = std::max<int64_t>(0, approximate - exact);
   s.index_sizes.emplace_back("_id_", docs.key_bytes);
   auto add = [&](const IndexState& index) -> absl::Status {
-    ASSIGN_OR_RETURN(RangeBytes entries, CountRange(engine, index.prefix));
-    s.index_sizes.emplace_back(
-        index.spec.name(),
-        std::max(entries.key_bytes + entries.value_bytes,
-                 ApproximateBytes(engine->db(), index.prefix)));
+    ASSIGN_OR_RETURN(RangeBytes entries, CountRange(db, index.prefix));
+    s.index_sizes.emplace_back(index.spec.name(),
+                               std::max(entries.key_bytes + entries.value_bytes,
+                                        ApproximateBytes(db, index.prefix)));
     return absl::OkStatus();
   };
   for (const auto& index : state.indexes) RETURN_IF_ERROR(add(*index));

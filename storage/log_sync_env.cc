@@ -1,4 +1,4 @@
-#include "engine/log_sync_env.h"
+#include "storage/log_sync_env.h"
 
 #include <memory>
 

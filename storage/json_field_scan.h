@@ -9,8 +9,8 @@
 // anything unexpected). A caller that gets kUnsure parses the whole
 // document instead, which decides and words any error. The found value's
 // text is not validated: the caller parses it (ParseValue).
-#ifndef TTLDB_ENGINE_JSON_FIELD_SCAN_H_
-#define TTLDB_ENGINE_JSON_FIELD_SCAN_H_
+#ifndef TTLDB_STORAGE_JSON_FIELD_SCAN_H_
+#define TTLDB_STORAGE_JSON_FIELD_SCAN_H_
 
 #include "absl/strings/string_view.h"
 
@@ -25,4 +25,4 @@ FieldScan FindTopLevelField(absl::string_view json, absl::string_view name,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_JSON_FIELD_SCAN_H_
+#endif  // TTLDB_STORAGE_JSON_FIELD_SCAN_H_

@@ -1,12 +1,12 @@
 // One walk over a document about to be written, in place of four: what
 // CheckStorable decides (document/storable.h), BsonDocumentSize
 // (document/bson_size.h), ReparsesIdentically and the tree's part of
-// CacheCharge (engine/doc_cache.h). Each of those walked the whole tree
+// CacheCharge (storage/doc_cache.h). Each of those walked the whole tree
 // (~570 of a 256 B insert's cycles together; "Round 5, session 8: inserts"
 // in docs/benchmarks-history.md). tests/write_walk_test checks the four
 // answers against the four functions over generated documents.
-#ifndef TTLDB_ENGINE_WRITE_WALK_H_
-#define TTLDB_ENGINE_WRITE_WALK_H_
+#ifndef TTLDB_STORAGE_WRITE_WALK_H_
+#define TTLDB_STORAGE_WRITE_WALK_H_
 
 #include <cstddef>
 
@@ -36,4 +36,4 @@ size_t CacheChargeFromWalk(absl::string_view key, const WriteWalk& walk);
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_WRITE_WALK_H_
+#endif  // TTLDB_STORAGE_WRITE_WALK_H_

@@ -12,8 +12,8 @@
 // during) a write can never insert them after the write's EndWrite, and no
 // entry exists for a key while its write is in flight (readers then read
 // LevelDB, whose writes are atomic).
-#ifndef TTLDB_ENGINE_DOC_CACHE_H_
-#define TTLDB_ENGINE_DOC_CACHE_H_
+#ifndef TTLDB_STORAGE_DOC_CACHE_H_
+#define TTLDB_STORAGE_DOC_CACHE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -153,4 +153,4 @@ class DocCache {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_DOC_CACHE_H_
+#endif  // TTLDB_STORAGE_DOC_CACHE_H_

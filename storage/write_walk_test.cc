@@ -1,11 +1,11 @@
-// WalkForWrite (engine/write_walk.h) answers in one walk what four
+// WalkForWrite (storage/write_walk.h) answers in one walk what four
 // functions answer in four: CheckStorable, BsonDocumentSize,
 // ReparsesIdentically and CacheCharge. Compared on generated documents
 // that reach every rule of each (UTF-8, NUL and '$' names, Extended JSON
 // keywords, nesting near 90 and 100, NaN, decimals with non-canonical
 // bits, regex options, arrays past 10 items, strings and vectors with
 // spare capacity).
-#include "engine/write_walk.h"
+#include "storage/write_walk.h"
 
 #include <cmath>
 #include <limits>
@@ -14,8 +14,8 @@
 
 #include "document/bson_size.h"
 #include "document/storable.h"
-#include "engine/doc_cache.h"
 #include "gtest/gtest.h"
+#include "storage/doc_cache.h"
 
 namespace ttldb {
 namespace {

@@ -27,8 +27,8 @@
 // What LevelDB writes during a read-only session (the replayed log's
 // level-0 table, a compaction a read triggers) costs memory until Close.
 // Thread-safe.
-#ifndef TTLDB_ENGINE_READ_ONLY_ENV_H_
-#define TTLDB_ENGINE_READ_ONLY_ENV_H_
+#ifndef TTLDB_STORAGE_READ_ONLY_ENV_H_
+#define TTLDB_STORAGE_READ_ONLY_ENV_H_
 
 #include <map>
 #include <memory>
@@ -92,4 +92,4 @@ class ReadOnlyEnv : public leveldb::EnvWrapper {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_READ_ONLY_ENV_H_
+#endif  // TTLDB_STORAGE_READ_ONLY_ENV_H_

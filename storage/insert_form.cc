@@ -1,4 +1,4 @@
-#include "engine/insert_form.h"
+#include "storage/insert_form.h"
 
 namespace ttldb {
 

@@ -1,10 +1,10 @@
 // The sizes of a collection's LevelDB key ranges, as MongoDB's storage
 // statistics report them (collStats, $collStats, dbStats).
-#ifndef TTLDB_ENGINE_STORAGE_SIZES_H_
-#define TTLDB_ENGINE_STORAGE_SIZES_H_
+#ifndef TTLDB_STORAGE_STORAGE_SIZES_H_
+#define TTLDB_STORAGE_STORAGE_SIZES_H_
 
 #ifndef TTLDB_INTERNAL
-#error "engine/storage_sizes.h is internal to ttldb"
+#error "storage/storage_sizes.h is internal to ttldb"
 #endif
 
 #include <cstdint>
@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "engine/engine.h"
+#include "leveldb/db.h"
+#include "storage/collection_state.h"
 
 namespace ttldb {
 
@@ -24,7 +25,7 @@ struct RangeBytes {
   int64_t value_bytes = 0;
 };
 // Counts them exactly, by iterating the prefix (one read of the range).
-absl::StatusOr<RangeBytes> CountRange(Engine* engine,
+absl::StatusOr<RangeBytes> CountRange(leveldb::DB* db,
                                       const std::string& prefix);
 
 // What each size means for ttldb:
@@ -58,9 +59,9 @@ struct StorageSizes {
 // 51024 with MongoDB's IDL wording.
 absl::Status CheckStatsScale(int64_t scale);
 
-absl::StatusOr<StorageSizes> MeasureCollection(Engine* engine,
+absl::StatusOr<StorageSizes> MeasureCollection(leveldb::DB* db,
                                                const CollectionState& state);
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_STORAGE_SIZES_H_
+#endif  // TTLDB_STORAGE_STORAGE_SIZES_H_

@@ -4,7 +4,7 @@
 // does not name (a dropped index, or an index build interrupted by a
 // crash). Collection and index ids are never reused (docs/format.md), so
 // such keys are garbage: no read ever reaches them. The Reclaimer
-// (engine/reclaimer.h) deletes them; Collection::Validate reports them.
+// (storage/reclaimer.h) deletes them; Collection::Validate reports them.
 //
 // MongoDB does the same with the storage engine's tables at startup: an
 // ident the catalog does not know is dropped
@@ -14,8 +14,8 @@
 // after the drop (drop-pending idents).
 //
 // Internal to the engine.
-#ifndef TTLDB_ENGINE_UNKNOWN_RANGES_H_
-#define TTLDB_ENGINE_UNKNOWN_RANGES_H_
+#ifndef TTLDB_STORAGE_UNKNOWN_RANGES_H_
+#define TTLDB_STORAGE_UNKNOWN_RANGES_H_
 
 #ifndef TTLDB_INTERNAL
 #error "This header is internal to ttldb."
@@ -100,4 +100,4 @@ absl::StatusOr<int64_t> CountKeys(leveldb::DB* db,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_UNKNOWN_RANGES_H_
+#endif  // TTLDB_STORAGE_UNKNOWN_RANGES_H_

@@ -4,8 +4,8 @@
 // and re-reading could change (CheckStorable, ReparsesIdentically; the BSON
 // size below a bound). Measured: about 1,000 of a 256 B insert's ~8,600
 // cycles ("Round 5, session 8: inserts" in docs/benchmarks-history.md).
-#ifndef TTLDB_ENGINE_INSERT_FORM_H_
-#define TTLDB_ENGINE_INSERT_FORM_H_
+#ifndef TTLDB_STORAGE_INSERT_FORM_H_
+#define TTLDB_STORAGE_INSERT_FORM_H_
 
 #include <cstddef>
 #include <string>
@@ -38,4 +38,4 @@ absl::string_view StoredInsertJson(absl::string_view input_json,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_INSERT_FORM_H_
+#endif  // TTLDB_STORAGE_INSERT_FORM_H_

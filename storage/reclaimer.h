@@ -17,8 +17,8 @@
 // sticky like any other); Stop returns after the batch in progress.
 //
 // Thread-safe. Internal to the engine.
-#ifndef TTLDB_ENGINE_RECLAIMER_H_
-#define TTLDB_ENGINE_RECLAIMER_H_
+#ifndef TTLDB_STORAGE_RECLAIMER_H_
+#define TTLDB_STORAGE_RECLAIMER_H_
 
 #ifndef TTLDB_INTERNAL
 #error "This header is internal to ttldb."
@@ -115,4 +115,4 @@ class Reclaimer {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_RECLAIMER_H_
+#endif  // TTLDB_STORAGE_RECLAIMER_H_

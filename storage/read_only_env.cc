@@ -1,4 +1,4 @@
-#include "engine/read_only_env.h"
+#include "storage/read_only_env.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "engine/doc_cache.h"
+#include "storage/doc_cache.h"
 
 #include <algorithm>
 #include <cmath>

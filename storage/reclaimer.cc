@@ -1,4 +1,4 @@
-#include "engine/reclaimer.h"
+#include "storage/reclaimer.h"
 
 #include <memory>
 #include <utility>
@@ -21,7 +21,7 @@ void Reclaimer::Add(std::string begin, std::string end, std::string what) {
   if (stop_) return;
   queue_.push_back({std::move(begin), std::move(end), std::move(what)});
   // A refused thread leaves the work queued: the next Add tries again, and
-  // reopening the database finds the garbage anyway (engine/reclaimer.h).
+  // reopening the database finds the garbage anyway (storage/reclaimer.h).
   if (!thread_.joinable()) {
     StartThread(
         &thread_, [this] { Loop(); }, "the reclaimer")

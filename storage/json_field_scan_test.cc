@@ -1,4 +1,4 @@
-#include "engine/json_field_scan.h"
+#include "storage/json_field_scan.h"
 
 #include "gtest/gtest.h"
 
@@ -61,8 +61,8 @@ TEST(JsonFieldScanTest, UnsureOfWhatItCannotReadWithCertainty) {
     EXPECT_EQ(Scan(bad, "zz", &v), FieldScan::kUnsure) << bad;
   }
   // Deeper than the scan tracks (stored documents nest at most 100).
-  std::string deep = R"({"a":)" + std::string(200, '[') +
-                     std::string(200, ']') + R"(,"b":1})";
+  std::string deep =
+      R"({"a":)" + std::string(200, '[') + std::string(200, ']') + R"(,"b":1})";
   EXPECT_EQ(Scan(deep, "b", &v), FieldScan::kUnsure);
 }
 

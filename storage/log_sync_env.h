@@ -12,8 +12,8 @@
 // writes). The same sync at Close (the current log) makes a clean close
 // durable. Found by tests/reliability/power_cut_test.cc
 // (SyncedWriteAfterALogSwitchCoversTheOldLog).
-#ifndef TTLDB_ENGINE_LOG_SYNC_ENV_H_
-#define TTLDB_ENGINE_LOG_SYNC_ENV_H_
+#ifndef TTLDB_STORAGE_LOG_SYNC_ENV_H_
+#define TTLDB_STORAGE_LOG_SYNC_ENV_H_
 
 #include <string>
 
@@ -35,4 +35,4 @@ class LogSyncEnv : public leveldb::EnvWrapper {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_LOG_SYNC_ENV_H_
+#endif  // TTLDB_STORAGE_LOG_SYNC_ENV_H_
