@@ -13,8 +13,6 @@
 #include "base/start_thread.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "storage/log_sync_env.h"
-#include "storage/read_only_env.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
@@ -24,6 +22,8 @@
 #include "leveldb/write_batch.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "storage/log_sync_env.h"
+#include "storage/read_only_env.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 

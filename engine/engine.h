@@ -26,24 +26,24 @@
 #include "base/mutex.h"
 #include "document/value.h"
 #include "engine/collection.h"
-#include "storage/doc_cache.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
-#include "storage/reclaimer.h"
-#include "storage/unknown_ranges.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
 #include "storage/collection_state.h"
+#include "storage/doc_cache.h"
 #include "storage/document_writer.h"
 #include "storage/index_keys.h"
 #include "storage/leading_entries.h"
 #include "storage/leveldb_status.h"
+#include "storage/reclaimer.h"
+#include "storage/unknown_ranges.h"
 #include "ttl/monitor.h"
 #include "ttl/ttl_store.h"
 
@@ -320,10 +320,10 @@ class Engine : public TtlStore {
     return c;
   }
 
-  // ---- Reclaiming garbage (storage/reclaimer.h) ------------------------------
-  // Blocks until the reclaimer has deleted every range queued so far (at
-  // open, or by drops). For tests and benchmarks; returns at once when the
-  // database is read-only or closed.
+  // ---- Reclaiming garbage (storage/reclaimer.h)
+  // ------------------------------ Blocks until the reclaimer has deleted every
+  // range queued so far (at open, or by drops). For tests and benchmarks;
+  // returns at once when the database is read-only or closed.
   void WaitForReclaim();
   // Deletes every key in [begin, end) on the calling thread, in bounded
   // unsynced batches (Reclaimer::NextDeleteBatch), then compacts the range.

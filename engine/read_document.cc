@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "storage/doc_cache.h"
 #include "engine/engine.h"
+#include "storage/doc_cache.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "storage/entry_value.h"
 #include "fuzz/fuzz_util.h"
+#include "storage/entry_value.h"
 
 namespace {
 using namespace ttldb;

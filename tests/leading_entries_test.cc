@@ -24,11 +24,11 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "storage/keys.h"
 #include "engine/repair.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

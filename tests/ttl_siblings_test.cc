@@ -12,12 +12,12 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "storage/entry_value.h"
-#include "storage/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

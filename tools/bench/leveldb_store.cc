@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "document/value.h"
-#include "storage/entry_value.h"
-#include "storage/keys.h"
 #include "engine/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
 
