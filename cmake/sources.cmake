@@ -28,35 +28,21 @@ set(TTLDB_SOURCES
   engine/collection.cc
   engine/database.cc
   engine/db_stats.cc
-  engine/doc_cache.cc
   engine/duplicate_key_error.cc
   engine/engine.cc
-  engine/entry_value.cc
   engine/find_and_modify.cc
   engine/index_build.cc
   engine/index_ops.cc
   engine/index_usage.cc
-  engine/insert_form.cc
-  engine/json_field_scan.cc
-  engine/keys.cc
-  engine/leading_entries.cc
   engine/live_cursors.cc
-  engine/log_sync_env.cc
   engine/query_exec.cc
   engine/raw_read.cc
   engine/read_document.cc
-  engine/read_only_env.cc
-  engine/read_options.cc
-  engine/reclaimer.cc
   engine/repair.cc
-  engine/storage_error.cc
-  engine/storage_sizes.cc
   engine/touch_text.cc
   engine/ttl_sweep.cc
-  engine/unknown_ranges.cc
   engine/validate.cc
   engine/write_path.cc
-  engine/write_walk.cc
   expr/date_util.cc
   expr/expression.cc
   expr/ops_arithmetic.cc
@@ -99,6 +85,22 @@ set(TTLDB_SOURCES
   query/sort.cc
   query/update.cc
   query/upsert_retry.cc
+  storage/collection_state.cc
+  storage/doc_cache.cc
+  storage/document_writer.cc
+  storage/entry_value.cc
+  storage/index_keys.cc
+  storage/insert_form.cc
+  storage/json_field_scan.cc
+  storage/keys.cc
+  storage/leading_entries.cc
+  storage/leveldb_status.cc
+  storage/log_sync_env.cc
+  storage/read_only_env.cc
+  storage/reclaimer.cc
+  storage/storage_sizes.cc
+  storage/unknown_ranges.cc
+  storage/write_walk.cc
   ttl/expiry.cc
   ttl/lifetime.cc
   ttl/monitor.cc
@@ -139,8 +141,6 @@ set(TTLDB_HEADERS
   engine/database.h
   engine/doc_arg.h
   engine/duplicate_key_error.h
-  engine/entry_value.h
-  engine/json_field_scan.h
   engine/options.h
   engine/repair.h
   engine/results.h
@@ -163,6 +163,22 @@ set(TTLDB_HEADERS
   query/sort.h
   query/update.h
   query/upsert_retry.h
+  storage/collection_state.h
+  storage/doc_cache.h
+  storage/document_writer.h
+  storage/entry_value.h
+  storage/index_keys.h
+  storage/insert_form.h
+  storage/json_field_scan.h
+  storage/keys.h
+  storage/leading_entries.h
+  storage/leveldb_status.h
+  storage/log_sync_env.h
+  storage/read_only_env.h
+  storage/reclaimer.h
+  storage/storage_sizes.h
+  storage/unknown_ranges.h
+  storage/write_walk.h
   ttl/expiry.h
   ttl/lifetime.h
   ttl/metrics.h

@@ -19,8 +19,8 @@
 #include "commands/reply.h"
 #include "engine/coll_stats.h"
 #include "engine/collection.h"
-#include "engine/storage_sizes.h"
 #include "query/filter.h"
+#include "storage/storage_sizes.h"
 
 namespace ttldb {
 namespace commands {

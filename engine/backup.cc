@@ -24,10 +24,10 @@
 #include "base/status.h"
 #include "engine/database.h"
 #include "engine/engine.h"
-#include "engine/read_options.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -69,8 +69,8 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
   }
   leveldb::Status s = MakeDirs(env, dest);
   if (!s.ok()) {
-    return absl::InternalError(absl::StrCat("cannot create backup directory '",
-                                            dest, "': ", s.ToString()));
+    return storage::FromLevelDB(
+        s, absl::StrCat("creating backup directory '", dest, "'"));
   }
   leveldb::Options lo;
   lo.env = env;
@@ -81,8 +81,8 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
   leveldb::DB* raw = nullptr;
   s = leveldb::DB::Open(lo, dest, &raw);
   if (!s.ok()) {
-    return absl::InternalError(absl::StrCat("cannot create backup database '",
-                                            dest, "': ", s.ToString()));
+    return storage::FromLevelDB(
+        s, absl::StrCat("creating backup database '", dest, "'"));
   }
   std::unique_ptr<leveldb::DB> out(raw);
 
@@ -90,7 +90,7 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
   const leveldb::Snapshot* snapshot = db_->GetSnapshot();
   {
     std::unique_ptr<leveldb::Iterator> it(
-        db_->NewIterator(VerifiedRead(snapshot)));
+        db_->NewIterator(storage::VerifiedRead(snapshot)));
     leveldb::WriteBatch batch;
     constexpr size_t kBatchBytes = 1 << 20;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -103,9 +103,10 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
         batch.Clear();
       }
     }
-    absl::Status read = it->status().ok()
-                            ? absl::OkStatus()
-                            : ReadFailure(it->status(), "the database");
+    absl::Status read =
+        it->status().ok()
+            ? absl::OkStatus()
+            : storage::FromLevelDB(it->status(), "reading the database");
     if (read.ok() && s.ok()) {
       leveldb::WriteOptions synced;
       synced.sync = true;
@@ -115,8 +116,7 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
     RETURN_IF_ERROR(read);
   }
   if (!s.ok()) {
-    return absl::InternalError(
-        absl::StrCat("cannot write backup '", dest, "': ", s.ToString()));
+    return storage::FromLevelDB(s, absl::StrCat("writing backup '", dest, "'"));
   }
   return stats;
 }

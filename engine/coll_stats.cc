@@ -1,7 +1,7 @@
 // Collection::Stats and Collection::IndexStats: MongoDB 8.0's storageStats
 // (src/mongo/db/stats/storage_stats.cpp, appendCollectionStorageStats) and
 // $indexStats (src/mongo/db/pipeline/document_source_index_stats.cpp) over
-// the collection's key ranges (engine/storage_sizes.h says what each size
+// the collection's key ranges (storage/storage_sizes.h says what each size
 // means) and the engine's usage counters (engine/index_usage.h).
 #include "engine/coll_stats.h"
 
@@ -16,7 +16,7 @@
 #include "engine/collection.h"
 #include "engine/engine.h"
 #include "engine/index_usage.h"
-#include "engine/storage_sizes.h"
+#include "storage/storage_sizes.h"
 
 namespace ttldb {
 namespace {
@@ -154,7 +154,7 @@ absl::StatusOr<Value> Collection::Stats(int64_t scale) {
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   if (state == nullptr) return MissingCollectionStats(scale);
-  ASSIGN_OR_RETURN(StorageSizes s, MeasureCollection(engine_, *state));
+  ASSIGN_OR_RETURN(StorageSizes s, MeasureCollection(engine_->db(), *state));
   Value::Object out;
   out.emplace_back("size", AppendNumber(s.data_size / scale));
   out.emplace_back("count", AppendNumber(s.count));

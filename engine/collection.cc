@@ -15,11 +15,11 @@
 #include "document/path.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
 #include "query/update.h"
 #include "query/upsert_retry.h"
+#include "storage/keys.h"
 
 namespace ttldb {
 namespace {

@@ -320,7 +320,7 @@ class Collection {
   // EstimatedDocumentCount), expired ones not yet deleted included, counted
   // exactly; storageSize and the index sizes come from LevelDB's estimate
   // of its table files and the exact bytes of the key ranges
-  // (engine/storage_sizes.h). Costs one read of the collection and of each
+  // (storage/storage_sizes.h). Costs one read of the collection and of each
   // index. A collection that does not exist: the zeros MongoDB replies.
   absl::StatusOr<Value> Stats(int64_t scale = 1);
   // MongoDB's $indexStats, one document per index in listIndexes order:

@@ -3,6 +3,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/engine.h"
+#include "leveldb/db.h"
+#include "leveldb/write_batch.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 
@@ -26,11 +29,7 @@ absl::Status Database::SyncLog() {
   sync.sync = true;
   leveldb::WriteBatch empty;
   leveldb::Status s = engine_->db()->Write(sync, &empty);
-  if (!s.ok()) {
-    return MongoError(absl::StatusCode::kInternal, kOperationFailed,
-                      absl::StrCat("fsync failed: ", s.ToString()));
-  }
-  return absl::OkStatus();
+  return storage::FromLevelDB(s, "fsync");
 }
 
 Collection& Database::collection(absl::string_view name) {

@@ -6,7 +6,7 @@
 #include "base/status.h"
 #include "engine/database.h"
 #include "engine/engine.h"
-#include "engine/storage_sizes.h"
+#include "storage/storage_sizes.h"
 
 namespace ttldb {
 
@@ -23,8 +23,9 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
     std::shared_ptr<const CollectionState> state = engine_->GetState(name);
     if (state == nullptr) continue;  // dropped meanwhile
     ++collections;
-    // The sizes collStats reports (engine/storage_sizes.h), summed.
-    ASSIGN_OR_RETURN(StorageSizes sizes, MeasureCollection(engine_.get(), *state));
+    // The sizes collStats reports (storage/storage_sizes.h), summed.
+    ASSIGN_OR_RETURN(StorageSizes sizes,
+                     MeasureCollection(engine_->db(), *state));
     objects += sizes.count;
     data_size += sizes.data_size;
     storage_size += sizes.storage_size;

@@ -13,11 +13,6 @@
 #include "base/start_thread.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/keys.h"
-#include "engine/log_sync_env.h"
-#include "engine/read_only_env.h"
-#include "engine/read_options.h"
-#include "engine/storage_error.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
@@ -25,24 +20,14 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/helpers/memenv.h"
 #include "leveldb/write_batch.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
+#include "storage/log_sync_env.h"
+#include "storage/read_only_env.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
 namespace ttldb {
-
-bool CollectionState::has_active_ttl() const {
-  for (const auto& idx : indexes) {
-    if (idx->ttl_seconds.has_value()) return true;
-  }
-  return false;
-}
-
-const IndexState* CollectionState::FindIndex(absl::string_view name) const {
-  for (const auto& idx : indexes) {
-    if (idx->spec.name() == name) return idx.get();
-  }
-  return nullptr;
-}
 
 absl::Status ValidateCollectionName(absl::string_view name) {
   auto bad = [&](absl::string_view why) {
@@ -198,13 +183,8 @@ absl::Status Engine::Init() {
   leveldb::DB* raw = nullptr;
   leveldb::Status s = leveldb::DB::Open(lopts, path_, &raw);
   if (!s.ok()) {
-    std::string msg = s.ToString();
-    if (absl::StrContains(msg, "lock")) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "database '", path_,
-          "' is already open (by this or another process): ", msg));
-    }
-    return OpenFailure(s, path_);
+    return storage::FromLevelDB(s,
+                                absl::StrCat("opening database '", path_, "'"));
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
@@ -228,7 +208,7 @@ absl::Status Engine::Init() {
   }
   {
     // Entries below the Date bracket of each ascending TTL index
-    // (engine/leading_entries.h), once the keys are in the current
+    // (storage/leading_entries.h), once the keys are in the current
     // encoding; Publish keeps them up to date from here on.
     MutexLock wl(&write_mu_);
     std::vector<std::shared_ptr<const CollectionState>> states;
@@ -294,13 +274,13 @@ absl::Status Engine::CheckNotOrphaned(leveldb::Env* env) const {
                    ") but its CURRENT file is missing, so no database can be "
                    "opened; nothing was changed (creating a database here "
                    "would delete them): ",
-                   kRepairAdvice));
+                   storage::kRepairAdvice));
 }
 
 absl::Status Engine::LoadCatalog() {
   uint32_t stored_version = 0;  // 0: a new database
   std::string meta_value;
-  leveldb::Status s = db_->Get(VerifiedRead(), MetaKey(), &meta_value);
+  leveldb::Status s = db_->Get(storage::VerifiedRead(), MetaKey(), &meta_value);
   MutexLock wl(&write_mu_);
   auto persist_meta = [&]() -> absl::Status {
     // Held by wl, above: the thread-safety analysis does not see into lambdas.
@@ -310,14 +290,15 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return WriteFailure(ws, "write failed");
+    if (!ws.ok()) return storage::FromLevelDB(ws, "write");
     return absl::OkStatus();
   };
   if (s.IsNotFound()) {
     // A new database is empty: data without the meta record means the
     // metadata was lost, and starting ids again at 1 would hand an old
     // collection's documents to the next new collection.
-    std::unique_ptr<leveldb::Iterator> any(db_->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> any(
+        db_->NewIterator(storage::VerifiedRead()));
     any->SeekToFirst();
     if (any->Valid() && !repair_) {
       return absl::DataLossError(absl::StrCat(
@@ -327,7 +308,7 @@ absl::Status Engine::LoadCatalog() {
           "repair` to rebuild the record from the catalog"));
     }
     if (!any->status().ok()) {
-      return ReadFailure(any->status(), "the database");
+      return storage::FromLevelDB(any->status(), "reading the database");
     }
     // A new database; or, in repair, a lost record: its next collection id
     // is raised above every id in use below.
@@ -338,7 +319,7 @@ absl::Status Engine::LoadCatalog() {
       RETURN_IF_ERROR(persist_meta());
     }
   } else if (!s.ok()) {
-    return ReadFailure(s, "the database metadata");
+    return storage::FromLevelDB(s, "reading the database metadata");
   } else {
     if (!meta_.ParseFromString(meta_value)) {
       return absl::DataLossError(
@@ -356,13 +337,13 @@ absl::Status Engine::LoadCatalog() {
   // marker makes that restartable: written with the new version before the
   // first rebuilt key, deleted after the last, and a later open that finds
   // it rebuilds again. Format 2 only added a form of TTL entry value that
-  // format 1 never wrote (engine/entry_value.h); the new version is written
+  // format 1 never wrote (storage/entry_value.h); the new version is written
   // before anything else so that an older ttldb refuses the database.
   std::vector<std::shared_ptr<const CollectionState>> loaded;
   std::string marker;
   const bool rekey_pending =
       (stored_version != 0 && stored_version < 3) ||
-      db_->Get(VerifiedRead(), RekeyMarkerKey(), &marker).ok();
+      db_->Get(storage::VerifiedRead(), RekeyMarkerKey(), &marker).ok();
   if (rekey_pending && options_.read_only) {
     return absl::FailedPreconditionError(absl::StrCat(
         "database '", path_, "' has format version ", stored_version,
@@ -377,13 +358,14 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return WriteFailure(ws, "write failed");
+    if (!ws.ok()) return storage::FromLevelDB(ws, "write");
   }
 
   // The catalog. A damaged entry (unparsable, invalid, or naming an id
   // another entry uses too: two collections sharing storage) is set aside
   // with what is wrong, and the healthy collections open (issue 18 item 3).
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   const std::string prefix(1, kCatalogTag);
   std::map<std::string, std::shared_ptr<const CollectionState>> healthy;
   std::map<std::string, std::string, std::less<>> damaged;
@@ -418,7 +400,8 @@ absl::Status Engine::LoadCatalog() {
     names_by_id[info.id()].push_back(name);
     healthy[name] = *std::move(state);
   }
-  if (!it->status().ok()) return ReadFailure(it->status(), "the catalog");
+  if (!it->status().ok())
+    return storage::FromLevelDB(it->status(), "reading the catalog");
   for (const auto& [id, names] : names_by_id) {
     if (names.size() < 2) continue;
     for (const std::string& name : names) {
@@ -454,7 +437,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
-    if (!ws.ok()) return WriteFailure(ws, "write failed");
+    if (!ws.ok()) return storage::FromLevelDB(ws, "write");
   }
   if (!options_.read_only) RETURN_IF_ERROR(CleanInterruptedBuildsLocked());
   return absl::OkStatus();
@@ -462,7 +445,8 @@ absl::Status Engine::LoadCatalog() {
 
 absl::StatusOr<uint32_t> Engine::MaxIdInData() const {
   uint32_t max_id = 0;
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   for (char tag : {kDocumentTag, kIndexTag}) {
     // The last key with this tag: its id is the highest.
     it->Seek(std::string(1, static_cast<char>(tag + 1)));
@@ -471,7 +455,8 @@ absl::StatusOr<uint32_t> Engine::MaxIdInData() const {
     } else {
       it->SeekToLast();
     }
-    if (!it->status().ok()) return ReadFailure(it->status(), "the database");
+    if (!it->status().ok())
+      return storage::FromLevelDB(it->status(), "reading the database");
     if (!it->Valid()) continue;
     const leveldb::Slice key = it->key();
     if (key.size() < 5 || key[0] != tag) continue;
@@ -491,7 +476,8 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
   for (const auto& idx : state.indexes) all.push_back(idx.get());
   // The iterator reads a snapshot: the rewritten document keys it does not
   // see again.
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   leveldb::WriteBatch batch;
   int in_batch = 0;
   DocKeys doc_keys;
@@ -520,17 +506,18 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
     }
     if (in_batch >= 1000) {
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-      if (!s.ok()) return WriteFailure(s, "write failed");
+      if (!s.ok()) return storage::FromLevelDB(s, "write");
       batch.Clear();
       in_batch = 0;
     }
   }
   if (!it->status().ok()) {
-    return ReadFailure(it->status(),
-                       absl::StrCat("collection '", state.info.name(), "'"));
+    return storage::FromLevelDB(
+        it->status(),
+        absl::StrCat("reading collection '", state.info.name(), "'"));
   }
   leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-  if (!s.ok()) return WriteFailure(s, "write failed");
+  if (!s.ok()) return storage::FromLevelDB(s, "write");
   return absl::OkStatus();
 }
 
@@ -633,51 +620,19 @@ absl::Status Engine::CheckWritable() const {
     return absl::FailedPreconditionError(
         "database was opened read-only: writes are not allowed");
   }
-  if (!write_failed_.load(std::memory_order_acquire)) {
-    return absl::OkStatus();
-  }
-  MutexLock l(&write_error_mu_);
-  if (!write_error_.empty()) {
-    std::string msg =
-        absl::StrCat("an earlier write failed (", write_error_,
-                     "): writes are refused until the database is reopened");
-    if (absl::StrContains(write_error_, "No space left on device")) {
-      return MongoError(absl::StatusCode::kResourceExhausted, kOutOfDiskSpace,
-                        msg);
-    }
-    return absl::FailedPreconditionError(msg);
-  }
-  return absl::OkStatus();
+  return write_error_.Refusal();
 }
 
 leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
                                leveldb::WriteBatch* batch) {
-  if (write_failed_.load(std::memory_order_acquire)) {
-    MutexLock l(&write_error_mu_);
-    if (!write_error_.empty()) {
-      return leveldb::Status::IOError(
-          "an earlier write failed; reopen the database", write_error_);
-    }
-  }
+  if (write_error_.IsSet()) return write_error_.RefusedWrite();
   if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
   if (s.ok() && !options.sync) log_unsynced_.store(true);
-  if (!s.ok()) {
-    bool first = false;
-    {
-      MutexLock l(&write_error_mu_);
-      first = write_error_.empty();
-      if (first) {
-        write_error_ = s.ToString();
-        write_failed_.store(true, std::memory_order_release);
-      }
-    }
-    if (first) {
-      Log(LogLevel::kError,
-          absl::StrCat("a write failed; writes are refused until the "
-                       "database is reopened: ",
-                       s.ToString()));
-    }
+  if (!s.ok() && write_error_.Record(s)) {
+    Log(LogLevel::kError,
+        absl::StrCat(storage::FromLevelDB(s, "write").message(),
+                     "; writes are refused until the database is reopened"));
   }
   return s;
 }
@@ -693,7 +648,7 @@ absl::Status Engine::SyncIfRequested(const WriteOptions& options,
     wo.sync = true;
     leveldb::WriteBatch empty;
     leveldb::Status synced = Commit(wo, &empty);
-    if (!synced.ok()) return WriteFailure(synced, "write failed");
+    if (!synced.ok()) return storage::FromLevelDB(synced, "write");
     return absl::OkStatus();
   }();
   return result.ok() ? s : result;
@@ -722,8 +677,8 @@ Engine::CommitCatalogLocked(const proto::CollectionInfo& info,
   wo.sync = true;
   leveldb::Status s = Commit(wo, batch);
   if (!s.ok()) {
-    return absl::InternalError(absl::StrCat("cannot write the catalog of '",
-                                            info.name(), "': ", s.ToString()));
+    return storage::FromLevelDB(
+        s, absl::StrCat("writing the catalog of '", info.name(), "'"));
   }
   ASSIGN_OR_RETURN(auto state, Compile(info));
   Publish(info.name(), state);
@@ -793,10 +748,11 @@ absl::Status Engine::DeleteRange(const std::string& begin,
     bool more = false;
     leveldb::Status read =
         Reclaimer::NextDeleteBatch(db_.get(), &next, end, &batch, &n, &more);
-    if (!read.ok()) return ReadFailure(read, "a dropped range");
+    if (!read.ok())
+      return storage::FromLevelDB(read, "reading a dropped range");
     if (n > 0) {
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-      if (!s.ok()) return WriteFailure(s, "write failed");
+      if (!s.ok()) return storage::FromLevelDB(s, "write");
     }
     if (!more) break;
   }
@@ -836,7 +792,7 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status s = Commit(wo, &batch);
-    if (!s.ok()) return WriteFailure(s, "write failed");
+    if (!s.ok()) return storage::FromLevelDB(s, "write");
     MutexLock cl(&catalog_mu_);
     damaged_.erase(damaged_.find(name));
     // Its data (if its id is known, perhaps shared with another entry) is
@@ -850,7 +806,7 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
-  if (!s.ok()) return WriteFailure(s, "write failed");
+  if (!s.ok()) return storage::FromLevelDB(s, "write");
   Publish(std::string(name), nullptr);
   for (const auto& idx : state->indexes) ttl_cursors_.erase(idx->prefix);
   return state->info.id();
@@ -898,7 +854,7 @@ absl::Status Engine::StartReclaimer() {
     ids = CatalogIdsLocked();
   }
   ASSIGN_OR_RETURN(std::vector<UnknownRange> ranges,
-                   FindUnknownRanges(db_.get(), VerifiedRead(), ids));
+                   FindUnknownRanges(db_.get(), storage::VerifiedRead(), ids));
   for (const UnknownRange& r : ranges) {
     if (!r.reclaimable) {
       Log(LogLevel::kWarning,
@@ -1073,7 +1029,8 @@ void Engine::LowerDocFloorLocked(uint32_t coll_id, const std::string& key) {
 
 void Engine::CountLeading(const IndexState& index) {
   const std::string end = LeadingEntries::DateBracket(index.prefix);
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   int64_t n = 0;
   for (it->Seek(index.prefix); it->Valid() && it->key().compare(end) < 0 &&
                                n <= LeadingEntries::kMaxCounted;

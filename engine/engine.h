@@ -26,20 +26,24 @@
 #include "base/mutex.h"
 #include "document/value.h"
 #include "engine/collection.h"
-#include "engine/doc_cache.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
-#include "engine/leading_entries.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
-#include "engine/reclaimer.h"
-#include "engine/unknown_ranges.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
+#include "storage/collection_state.h"
+#include "storage/doc_cache.h"
+#include "storage/document_writer.h"
+#include "storage/index_keys.h"
+#include "storage/leading_entries.h"
+#include "storage/leveldb_status.h"
+#include "storage/reclaimer.h"
+#include "storage/unknown_ranges.h"
 #include "ttl/monitor.h"
 #include "ttl/ttl_store.h"
 
@@ -52,32 +56,6 @@ class WriteBatch;
 }  // namespace leveldb
 
 namespace ttldb {
-
-// One index of a collection, compiled for use. Immutable once published.
-struct IndexState {
-  proto::IndexSpec spec;
-  std::string prefix;                  // IndexPrefix(coll, index)
-  std::optional<Filter> partial;       // partialFilterExpression
-  std::optional<int64_t> ttl_seconds;  // active TTL (valid E), if any
-  // Whether the index may hold several keys per document: true unless the
-  // catalog says "not multikey" (an absent flag means unknown).
-  bool multikey = true;
-};
-
-// One collection, compiled. Immutable once published: a change to the
-// catalog builds a new CollectionState and swaps the pointer, so readers
-// holding the old one keep a consistent view without locks.
-struct CollectionState {
-  proto::CollectionInfo info;
-  std::vector<std::shared_ptr<const IndexState>> indexes;
-  // Indexes being built (info.building_indexes; engine/index_build.h):
-  // writers maintain their entries, nothing reads them.
-  std::vector<std::shared_ptr<const IndexState>> building;
-  std::string doc_prefix;  // DocumentPrefix(id)
-
-  bool has_active_ttl() const;
-  const IndexState* FindIndex(absl::string_view name) const;
-};
 
 // MongoDB's keyPattern / keyValue for a key colliding on `index` (nullptr:
 // the _id index, whose value comes from `doc`): the index's fields with
@@ -172,7 +150,7 @@ class Engine : public TtlStore {
   // checked by the caller; it is stored as it is, without serializing,
   // CheckStorable, ReparsesIdentically or (below 2 MiB) the BSON size. Two
   // callers make it:
-  // - an insert of text already in the storage form (engine/insert_form.h):
+  // - an insert of text already in the storage form (storage/insert_form.h):
   //   it is exactly what AppendJson(*new_doc, JsonFormat::kStorage) writes,
   //   ParseDocument reads it back as exactly *new_doc, and *new_doc passes
   //   CheckStorable (ParseDocumentNotingForm's *storage_form promise);
@@ -194,7 +172,7 @@ class Engine : public TtlStore {
   // Inserts a document (generating _id). Takes write_mu_. `input_json`, if
   // not empty, is the text `doc` was parsed from, already in the storage
   // form (DocArg::ResolveNotingForm): stored without serializing `doc`
-  // when its _id is first or absent (engine/insert_form.h).
+  // when its _id is first or absent (storage/insert_form.h).
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options,
                                absl::string_view input_json = {});
@@ -248,34 +226,6 @@ class Engine : public TtlStore {
   // must hide it (Options::hide_expired).
   bool IsHidden(const CollectionState& state, const Value& doc,
                 absl::Time now) const;
-  // The index entry keys `doc` derives for `index` (none if a partial
-  // filter excludes it). *is_multikey (if not null) is set to whether a
-  // field met an array.
-  absl::Status IndexEntryKeys(const IndexState& index, const Value& doc,
-                              const std::string& encoded_id,
-                              std::vector<std::string>* out,
-                              bool* is_multikey = nullptr) const;
-  // A document's entry keys in each of `indexes` (parallel to it), and
-  // whether a field met an array in each. With `before` (an earlier
-  // version of the same document, and its keys from this call), an index
-  // without a partial filter whose fields' top-level values are identical
-  // in both (IdenticalValues) takes before's keys without generating them:
-  // a $set of accessTime regenerates only the TTL index's.
-  struct DocKeys {
-    std::vector<std::vector<std::string>> keys;
-    std::vector<bool> multikey;
-  };
-  absl::Status ComputeDocKeys(absl::Span<const IndexState* const> indexes,
-                              const Value& doc, const std::string& encoded_id,
-                              DocKeys* out, const Value* before = nullptr,
-                              const DocKeys* before_keys = nullptr) const;
-  // The value of indexes[i]'s entries for that document
-  // (engine/entry_value.h): a TTL index's single entry carries the
-  // document's keys in every other index; anything else the encoded _id.
-  static std::string EntryValueFor(absl::Span<const IndexState* const> indexes,
-                                   const DocKeys& keys, size_t i,
-                                   const std::string& encoded_id);
-
   Mutex write_mu_;
 
   // createIndex on a missing collection (engine/index_ops.cc): the
@@ -352,7 +302,7 @@ class Engine : public TtlStore {
   // lower of the two (see doc_floor_).
   std::string DocScanStart(uint32_t coll_id, const std::string& doc_prefix);
   // Per ascending TTL index: its entries below the Date bracket
-  // (engine/leading_entries.h). Read after taking a snapshot.
+  // (storage/leading_entries.h). Read after taking a snapshot.
   const LeadingEntries& leading_entries() const { return leading_; }
   // What the TTL passes compacted before returning (engine/ttl_sweep.cc),
   // for tests: expired TTL-index ranges, runs of deleted documents, and
@@ -370,10 +320,10 @@ class Engine : public TtlStore {
     return c;
   }
 
-  // ---- Reclaiming garbage (engine/reclaimer.h) ------------------------------
-  // Blocks until the reclaimer has deleted every range queued so far (at
-  // open, or by drops). For tests and benchmarks; returns at once when the
-  // database is read-only or closed.
+  // ---- Reclaiming garbage (storage/reclaimer.h)
+  // ------------------------------ Blocks until the reclaimer has deleted every
+  // range queued so far (at open, or by drops). For tests and benchmarks;
+  // returns at once when the database is read-only or closed.
   void WaitForReclaim();
   // Deletes every key in [begin, end) on the calling thread, in bounded
   // unsynced batches (Reclaimer::NextDeleteBatch), then compacts the range.
@@ -471,12 +421,11 @@ class Engine : public TtlStore {
   struct Evictions {
     std::vector<std::string> ids;
     leveldb::WriteBatch batch;
-    int64_t keys = 0;
     std::vector<Value> docs;
-    // Entries below the Date bracket removed, by index prefix (of the
-    // evicted documents and of the write's own document): subtracted from
-    // leading_ after the commit.
-    std::map<std::string, int64_t> leading_removed;
+    // What the deletes of the evicted documents removed: entries (of the
+    // published indexes) and those below the Date bracket, by index prefix
+    // (subtracted from leading_ after the commit).
+    DocumentWriter::Removed removed;
   };
   absl::Status EvictLocked(const CollectionState& state,
                            const std::string& encoded_id, Value doc,
@@ -538,9 +487,9 @@ class Engine : public TtlStore {
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::Logger> info_log_;
   // read_only: the Env that keeps LevelDB's writes in memory
-  // (engine/read_only_env.h); outlives db_.
+  // (storage/read_only_env.h); outlives db_.
   std::unique_ptr<leveldb::Env> read_only_env_;
-  // Syncs each log file LevelDB closes (engine/log_sync_env.h); outlives
+  // Syncs each log file LevelDB closes (storage/log_sync_env.h); outlives
   // db_.
   std::unique_ptr<leveldb::Env> log_sync_env_;
   std::unique_ptr<leveldb::Cache> block_cache_;
@@ -649,15 +598,11 @@ class Engine : public TtlStore {
   bool compact_stop_ ABSL_GUARDED_BY(compact_mu_) = false;
   std::thread compact_thread_;
 
-  // The first failed LevelDB write, if any (see Commit).
   // Set after a commit that was not synced, cleared before a synced one
   // (whose sync then covers every earlier commit): see SyncIfRequested.
   std::atomic<bool> log_unsynced_{false};
-  mutable Mutex write_error_mu_;
-  std::string write_error_ ABSL_GUARDED_BY(write_error_mu_);
-  // Whether write_error_ is set: read without the lock by every write
-  // (set once, after write_error_, and never cleared).
-  std::atomic<bool> write_failed_{false};
+  // The first failed LevelDB write, if any (see Commit).
+  storage::StickyWriteError write_error_;
 
   mutable Mutex catalog_mu_;
   std::map<std::string, std::shared_ptr<const CollectionState>, std::less<>>

@@ -15,12 +15,11 @@
 #include "document/json.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
-#include "engine/storage_error.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -179,7 +178,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
   const std::string prefix = IndexPrefix(coll_id, index_id);
   const std::string& doc_prefix = start.state->doc_prefix;
   const std::string& coll = start.state->info.name();
-  leveldb::ReadOptions ro = VerifiedRead(start.snapshot);
+  leveldb::ReadOptions ro = storage::VerifiedRead(start.snapshot);
   ro.fill_cache = false;  // one pass over everything: keep the working set
 
   int64_t total = 0;
@@ -229,7 +228,8 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       docs.push_back(std::move(d));
     }
     if (!it->status().ok()) {
-      return ReadFailure(it->status(), absl::StrCat("collection '", coll, "'"));
+      return storage::FromLevelDB(
+          it->status(), absl::StrCat("reading collection '", coll, "'"));
     }
     if (docs.empty()) break;
     read_time += absl::Now() - phase;
@@ -243,7 +243,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
                           "Index build aborted");
       }
       // TTL entries carry their document's keys in every other index
-      // (engine/entry_value.h): the new index's entries list the published
+      // (storage/entry_value.h): the new index's entries list the published
       // ones, and the published TTL indexes' entries are rewritten to list
       // the new one.
       std::vector<const IndexState*> all;
@@ -334,7 +334,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       phase = absl::Now();
       leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
       commit_time += absl::Now() - phase;
-      if (!s.ok()) return WriteFailure(s, "write failed");
+      if (!s.ok()) return storage::FromLevelDB(s, "write");
       tracker.scanned_to = docs.back().doc_key;
       tracker.touched.erase(tracker.touched.begin(),
                             tracker.touched.upper_bound(tracker.scanned_to));
@@ -368,17 +368,19 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id();
   const std::string prefix = IndexPrefix(coll_id, index_id);
-  leveldb::ReadOptions ro = VerifiedRead();
+  leveldb::ReadOptions ro = storage::VerifiedRead();
   ro.fill_cache = false;
   // Whether two documents hold entries starting with `key_part` now.
   auto held_twice = [&](const std::string& key_part) -> absl::StatusOr<bool> {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(storage::VerifiedRead()));
     int n = 0;
     for (it->Seek(key_part); it->Valid() && it->key().starts_with(key_part);
          it->Next()) {
       if (++n > 1) return true;
     }
-    if (!it->status().ok()) return ReadFailure(it->status(), "a unique index");
+    if (!it->status().ok())
+      return storage::FromLevelDB(it->status(), "reading a unique index");
     return false;
   };
   // 1. Every key the scan gave two documents. Entry keys end with the
@@ -398,7 +400,8 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
       if (key_part == previous) found.insert(key_part);
       previous = std::move(key_part);
     }
-    if (!it->status().ok()) return ReadFailure(it->status(), "a unique index");
+    if (!it->status().ok())
+      return storage::FromLevelDB(it->status(), "reading a unique index");
   }
   {
     MutexLock l(&write_mu_, MutexLock::First());
@@ -443,13 +446,15 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   // (src/mongo/db/index_builds/index_build_interceptor.cpp,
   // checkDuplicateKeyConstraints): a key two documents hold now fails it.
   for (const std::string& key_part : tracker.unique_candidates) {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(storage::VerifiedRead()));
     int n = 0;
     for (it->Seek(key_part);
          it->Valid() && it->key().starts_with(key_part) && n < 2; it->Next()) {
       ++n;
     }
-    if (!it->status().ok()) return ReadFailure(it->status(), "a unique index");
+    if (!it->status().ok())
+      return storage::FromLevelDB(it->status(), "reading a unique index");
     if (n > 1) {
       return DuplicateKeyError(
           absl::StrCat(options_.db_name, ".", state->info.name()),

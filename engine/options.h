@@ -41,7 +41,7 @@ struct Options {
   // monitor does not start. Nothing in the directory is created, changed or
   // removed, not even LevelDB's LOCK, log, MANIFEST or LOG files: what
   // LevelDB writes while opening (the replayed log's table) stays in memory
-  // (engine/read_only_env.h). So a database on read-only media or a full
+  // (storage/read_only_env.h). So a database on read-only media or a full
   // disk opens. The existing LOCK file is still locked when the medium
   // allows it, so a directory another Database has open is refused.
   bool read_only = false;
@@ -150,10 +150,10 @@ struct Options {
   // (FindById, and the re-read of a document a write by _id changes), so a
   // hot document skips LevelDB and the JSON parse. Bounds the heap its
   // entries hold (parsed trees, keys, the cache's own nodes: see
-  // CacheCharge in engine/doc_cache.h), so 8 MiB holds about 6,000
+  // CacheCharge in storage/doc_cache.h), so 8 MiB holds about 6,000
   // documents of 256 B of JSON (tree and entry take ~5x the JSON).
   // Database::Memory reports its use. Coherent with every
-  // write and TTL deletion (engine/doc_cache.h). 0 disables it.
+  // write and TTL deletion (storage/doc_cache.h). 0 disables it.
   size_t doc_cache_bytes = 8 << 20;
 
   // --- Queries ---

@@ -10,13 +10,13 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/json.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
-#include "engine/leading_entries.h"
-#include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "query/blocking_sort.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
+#include "storage/leading_entries.h"
+#include "storage/leveldb_status.h"
 #include "ttl/expiry.h"
 
 namespace ttldb {
@@ -223,7 +223,7 @@ class PlanCursor : public Cursor {
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
     if (plan_.kind == QueryPlan::Kind::kIdLookup) return;
-    leveldb::ReadOptions ro = VerifiedRead(snapshot_);
+    leveldb::ReadOptions ro = storage::VerifiedRead(snapshot_);
     ro.fill_cache = true;
     it_.reset(engine_->db()->NewIterator(ro));
     if (plan_.backward) {
@@ -412,8 +412,9 @@ class PlanCursor : public Cursor {
 
   absl::Status IterStatus() {
     if (!it_->status().ok()) {
-      return ReadFailure(it_->status(), absl::StrCat("collection '",
-                                                     state_->info.name(), "'"));
+      return storage::FromLevelDB(
+          it_->status(),
+          absl::StrCat("reading collection '", state_->info.name(), "'"));
     }
     return absl::OkStatus();
   }

@@ -4,9 +4,9 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/engine.h"
-#include "engine/json_field_scan.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
+#include "storage/json_field_scan.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 #include "ttl/expiry.h"
 
 namespace ttldb {
@@ -23,10 +23,11 @@ absl::StatusOr<bool> Engine::ReadDocumentJson(const CollectionState& state,
     }
   }
   // Nothing is inserted into the cache: this path parses nothing to cache.
-  leveldb::Status s = db_->Get(VerifiedRead(), key, json);
+  leveldb::Status s = db_->Get(storage::VerifiedRead(), key, json);
   if (s.IsNotFound()) return false;
   if (!s.ok()) {
-    return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
+    return storage::FromLevelDB(
+        s, absl::StrCat("reading collection '", state.info.name(), "'"));
   }
   return true;
 }

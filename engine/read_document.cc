@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/doc_cache.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
+#include "storage/doc_cache.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -41,10 +41,11 @@ absl::Status ReadStored(leveldb::DB* db, DocCache* doc_cache,
   // allocation per read also made glibc consolidate its free lists).
   thread_local std::string json;
   if (json.capacity() > (1 << 20)) std::string().swap(json);
-  leveldb::Status s = db->Get(VerifiedRead(snapshot), r->key, &json);
+  leveldb::Status s = db->Get(storage::VerifiedRead(snapshot), r->key, &json);
   if (s.IsNotFound()) return absl::OkStatus();
   if (!s.ok()) {
-    return ReadFailure(s, absl::StrCat("collection '", state.info.name(), "'"));
+    return storage::FromLevelDB(
+        s, absl::StrCat("reading collection '", state.info.name(), "'"));
   }
   r->json = &json;
   return absl::OkStatus();

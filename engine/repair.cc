@@ -12,13 +12,13 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/engine.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -80,13 +80,15 @@ uint32_t KeyId(const leveldb::Slice& key) {
 absl::StatusOr<std::map<uint32_t, int64_t>> IdsWithData(leveldb::DB* db,
                                                         char tag) {
   std::map<uint32_t, int64_t> out;
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db->NewIterator(storage::VerifiedRead()));
   for (it->Seek(std::string(1, tag)); it->Valid() && it->key()[0] == tag;
        it->Next()) {
     if (it->key().size() < 5) continue;
     ++out[KeyId(it->key())];
   }
-  if (!it->status().ok()) return ReadFailure(it->status(), "the database");
+  if (!it->status().ok())
+    return storage::FromLevelDB(it->status(), "reading the database");
   return out;
 }
 
@@ -162,7 +164,8 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
   for (const auto& [name, what] : damage) {
     std::string bytes;
     proto::CollectionInfo info;
-    leveldb::Status s = db->Get(VerifiedRead(), CatalogKey(name), &bytes);
+    leveldb::Status s =
+        db->Get(storage::VerifiedRead(), CatalogKey(name), &bytes);
     if (s.ok() && info.ParseFromString(bytes) && info.name() == name &&
         info.id() != 0) {
       parsed[info.id()].push_back(std::move(info));
@@ -252,7 +255,7 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = e_->Commit(wo, &batch);
-  if (!s.ok()) return absl::InternalError(s.ToString());
+  if (!s.ok()) return storage::FromLevelDB(s, "write");
   return absl::OkStatus();
 }
 
@@ -265,7 +268,8 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
   // The documents the old index entries name: those gone are lost.
   std::set<std::string> named;
   {
-    std::unique_ptr<leveldb::Iterator> it(db->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> it(
+        db->NewIterator(storage::VerifiedRead()));
     for (it->Seek(index_prefix);
          it->Valid() && it->key().starts_with(index_prefix); it->Next()) {
       ++out->index_entries_before;
@@ -273,8 +277,9 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
       named.insert(std::string(EntryValueId(value)));
     }
     if (!it->status().ok()) {
-      return ReadFailure(it->status(),
-                         absl::StrCat("collection '", state.info.name(), "'"));
+      return storage::FromLevelDB(
+          it->status(),
+          absl::StrCat("reading collection '", state.info.name(), "'"));
     }
   }
   RETURN_IF_ERROR(e_->DeleteRange(index_prefix, KeyPrefixEnd(index_prefix)));
@@ -283,13 +288,14 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
   for (const auto& idx : state.indexes) all.push_back(idx.get());
   std::vector<bool> multikey(all.size(), false);
   std::set<std::string> kept_ids;
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db->NewIterator(storage::VerifiedRead()));
   leveldb::WriteBatch batch;
   int in_batch = 0;
-  Engine::DocKeys doc_keys;
+  DocKeys doc_keys;
   auto flush = [&]() -> absl::Status {
     leveldb::Status s = e_->Commit(leveldb::WriteOptions(), &batch);
-    if (!s.ok()) return absl::InternalError(s.ToString());
+    if (!s.ok()) return storage::FromLevelDB(s, "write");
     batch.Clear();
     in_batch = 0;
     return absl::OkStatus();
@@ -324,11 +330,11 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
     }
     ++out->documents;
     named.erase(encoded_id);
-    RETURN_IF_ERROR(e_->ComputeDocKeys(all, *parsed, encoded_id, &doc_keys));
+    RETURN_IF_ERROR(ComputeDocKeys(all, *parsed, encoded_id, &doc_keys));
     for (size_t t = 0; t < all.size(); ++t) {
       if (doc_keys.multikey[t]) multikey[t] = true;
       for (const std::string& k : doc_keys.keys[t]) {
-        batch.Put(k, Engine::EntryValueFor(all, doc_keys, t, encoded_id));
+        batch.Put(k, EntryValueFor(all, doc_keys, t, encoded_id));
         ++out->index_entries_rebuilt;
         ++in_batch;
       }
@@ -336,8 +342,9 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
     if (in_batch >= 1000) RETURN_IF_ERROR(flush());
   }
   if (!it->status().ok()) {
-    return ReadFailure(it->status(),
-                       absl::StrCat("collection '", state.info.name(), "'"));
+    return storage::FromLevelDB(
+        it->status(),
+        absl::StrCat("reading collection '", state.info.name(), "'"));
   }
   RETURN_IF_ERROR(flush());
   out->lost_documents = static_cast<int64_t>(named.size());
@@ -373,10 +380,8 @@ absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path_view,
     leveldb::FileLock* lock = nullptr;
     leveldb::Status ls = env->LockFile(path + "/LOCK", &lock);
     if (!ls.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot repair database '", path,
-          "': it is open (by this or another process) or unreachable: ",
-          ls.ToString()));
+      return storage::FromLevelDB(
+          ls, absl::StrCat("locking database '", path, "' to repair it"));
     }
     leveldb::Options lo;
     lo.env = env;
@@ -384,8 +389,8 @@ absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path_view,
     leveldb::Status s = leveldb::RepairDB(path, lo);
     env->UnlockFile(lock);
     if (!s.ok()) {
-      return absl::InternalError(absl::StrCat("LevelDB's repair of '", path,
-                                              "' failed: ", s.ToString()));
+      return storage::FromLevelDB(
+          s, absl::StrCat("LevelDB's repair of '", path, "'"));
     }
   }
   Options eo = options;

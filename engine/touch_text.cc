@@ -6,10 +6,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/doc_cache.h"
-#include "engine/json_field_scan.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
+#include "storage/doc_cache.h"
+#include "storage/json_field_scan.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
 
 namespace ttldb {
 namespace {
@@ -131,11 +131,11 @@ absl::StatusOr<TextSet> SetDateInStoredText(
     }
   }
   if (!from_cache) {
-    leveldb::Status s = engine->db()->Get(VerifiedRead(), key, &json);
+    leveldb::Status s = engine->db()->Get(storage::VerifiedRead(), key, &json);
     if (s.IsNotFound()) return TextSet::kNoMatch;
     if (!s.ok()) {
-      return ReadFailure(s,
-                         absl::StrCat("collection '", state.info.name(), "'"));
+      return storage::FromLevelDB(
+          s, absl::StrCat("reading collection '", state.info.name(), "'"));
     }
   }
 

@@ -20,7 +20,7 @@
 //  - the document is not in the document cache (a hit keeps the general
 //    path, which has the tree already and writes the new one through, so a
 //    read after a touch still hits);
-//  - every field scanned is read with certainty (engine/json_field_scan.h:
+//  - every field scanned is read with certainty (storage/json_field_scan.h:
 //    no escaped key before it, well-formed brackets) and its value parses;
 //  - the BSON size cannot cross the 16 MiB limit (the old value is a Date
 //    of the same size, or the stored text is at most 1 MiB).

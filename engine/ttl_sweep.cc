@@ -9,12 +9,13 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "engine/engine.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
-#include "engine/leading_entries.h"
-#include "engine/read_options.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
+#include "storage/document_writer.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
+#include "storage/leading_entries.h"
+#include "storage/leveldb_status.h"
 #include "ttl/expiry.h"
 
 namespace ttldb {
@@ -142,7 +143,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
 
   // Which entries can be deleted from the scan alone, without reading their
   // document: those that list the document's keys in every other current
-  // index (engine/entry_value.h), and the plain entries of a TTL index that
+  // index (storage/entry_value.h), and the plain entries of a TTL index that
   // is the collection's only index and known non-multikey (one entry per
   // document, nothing else to delete). Under the writers' lock an entry in
   // the expired range IS the document's current state: a write that changes
@@ -159,15 +160,6 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     if (idx.get() != index) other_ids.push_back(idx->spec.id());
   }
   for (const auto& idx : state->building) other_ids.push_back(idx->spec.id());
-  auto find_index = [&](uint32_t id) -> const IndexState* {
-    for (const auto& idx : state->indexes) {
-      if (idx->spec.id() == id) return idx.get();
-    }
-    for (const auto& idx : state->building) {
-      if (idx->spec.id() == id) return idx.get();
-    }
-    return nullptr;  // dropped since the entry was written
-  };
   auto covers = [&](const std::vector<SiblingIndex>& siblings) {
     for (uint32_t id : other_ids) {
       bool found = false;
@@ -180,16 +172,6 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   std::string last_visited;
   bool exhausted = false;
   std::vector<SiblingIndex> siblings;
-  std::vector<std::string> keys;
-  // Entries below the Date bracket this chunk deletes, by index prefix
-  // (engine/leading_entries.h): subtracted after the commit.
-  std::map<std::string, int64_t> leading_removed;
-  auto note_leading = [&](const IndexState& idx, absl::string_view key) {
-    if (LeadingEntries::Eligible(idx) &&
-        LeadingEntries::IsBelowDates(key, idx.prefix.size())) {
-      ++leading_removed[idx.prefix];
-    }
-  };
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
     TTLDB_SYNC_POINT("Engine::DeleteExpired:BeforeChunk");
@@ -210,10 +192,15 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       const int64_t want = std::min<int64_t>(
           kEntriesPerChunk, max_docs - result.deleted_documents);
       leveldb::WriteBatch batch;
-      std::vector<std::string> deleted_keys;  // document keys
+      DocumentWriter writer(*state, &batch);
+      // The deleted document keys, entries, and entries below the Date
+      // bracket (storage/leading_entries.h, subtracted after the commit).
+      DocumentWriter::Removed removed;
+      std::vector<std::string>& deleted_keys = removed.doc_keys;
       deleted_keys.reserve(want);
       std::set<std::string> seen;  // read documents (may have many entries)
-      std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+      std::unique_ptr<leveldb::Iterator> it(
+          db_->NewIterator(storage::VerifiedRead()));
       for (it->Seek(start);
            it->Valid() && it->key().compare(range.end) < 0 && visited < want;
            it->Next()) {
@@ -230,23 +217,10 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           siblings.clear();
           from_scan = !listener && lone;
         }
-        std::string doc_key = doc_prefix;
-        doc_key.append(id.data(), id.size());
         if (from_scan) {
-          batch.Delete(doc_key);
-          batch.Delete(it->key());
-          ++result.deleted_keys;
-          for (const SiblingIndex& sibling : siblings) {
-            const IndexState* other = find_index(sibling.index_id);
-            if (other == nullptr) continue;
-            for (absl::string_view key : sibling.keys) {
-              const std::string k = absl::StrCat(other->prefix, key, id);
-              note_leading(*other, k);
-              batch.Delete(k);
-              ++result.deleted_keys;
-            }
-          }
-          deleted_keys.push_back(std::move(doc_key));
+          writer.RemoveBySiblings(
+              absl::string_view(it->key().data(), it->key().size()), id,
+              siblings, &removed);
           continue;
         }
         // Read and re-check the document; delete every entry it derives.
@@ -263,26 +237,13 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         if (!IsExpired(index->spec, *index->ttl_seconds, *doc, now)) {
           continue;
         }
-        batch.Delete(doc_key);
-        for (const auto& idx : state->indexes) {
-          RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
-          for (const std::string& k : keys) {
-            note_leading(*idx, k);
-            batch.Delete(k);
-          }
-          result.deleted_keys += keys.size();
-        }
-        for (const auto& idx : state->building) {
-          RETURN_IF_ERROR(IndexEntryKeys(*idx, *doc, encoded_id, &keys));
-          for (const std::string& k : keys) batch.Delete(k);
-        }
-        deleted_keys.push_back(std::move(doc_key));
+        RETURN_IF_ERROR(writer.Remove(encoded_id, *doc, &removed));
         if (listener) deleted.push_back(std::move(*doc));
       }
       if (!it->status().ok()) {
-        return ReadFailure(
-            it->status(),
-            absl::StrCat("TTL index ", ref.collection, ".", ref.index_name));
+        return storage::FromLevelDB(
+            it->status(), absl::StrCat("reading TTL index ", ref.collection,
+                                       ".", ref.index_name));
       }
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
       it.reset();
@@ -301,7 +262,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
                      : KeyPrefixEnd(doc_prefix);
         };
         if (!floor.has_value()) {
-          fit.reset(db_->NewIterator(VerifiedRead()));
+          fit.reset(db_->NewIterator(storage::VerifiedRead()));
           fit->Seek(doc_prefix);
           floor = key_or_end();
           if (fit->status().ok()) SetDocFloorLocked(state->info.id(), *floor);
@@ -312,7 +273,8 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           std::vector<absl::string_view> sorted(deleted_keys.begin(),
                                                 deleted_keys.end());
           std::sort(sorted.begin(), sorted.end());
-          if (fit == nullptr) fit.reset(db_->NewIterator(VerifiedRead()));
+          if (fit == nullptr)
+            fit.reset(db_->NewIterator(storage::VerifiedRead()));
           for (fit->Seek(*floor);
                fit->Valid() && fit->key().starts_with(doc_prefix) &&
                std::binary_search(
@@ -325,22 +287,19 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       }
       if (n > 0) {
         leveldb::Status s = CommitDeletes(&batch, deleted_keys);
-        if (!s.ok()) {
-          return absl::InternalError(
-              absl::StrCat("TTL delete failed: ", s.ToString()));
-        }
+        if (!s.ok()) return storage::FromLevelDB(s, "TTL delete");
         if (!state->building.empty()) {
           NoteBuildWritesLocked(*state, deleted_keys);
         }
-        for (const auto& [prefix, removed] : leading_removed) {
-          leading_.Add(prefix, -removed);
+        for (const auto& [prefix, below] : removed.below_dates) {
+          leading_.Add(prefix, -below);
         }
         if (!new_floor.empty()) {
           SetDocFloorLocked(state->info.id(), std::move(new_floor));
         }
       }
-      leading_removed.clear();
       result.deleted_documents += n;
+      result.deleted_keys += removed.entries;
       TtlCursor& swept = ttl_cursors_[index->prefix];
       for (std::string& k : deleted_keys) {
         if (swept.deleted_since_compact++ % swept.doc_sample_stride != 0) {
@@ -399,7 +358,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   // (issue 19, round 5 session 7: the compaction was most of the pass):
   // scans of the TTL index skip the expired Dates (SkipExpiredEntries) and,
   // when no entry lies below the Date bracket, start at the first live
-  // Date (engine/leading_entries.h), so they do not step over the
+  // Date (storage/leading_entries.h), so they do not step over the
   // tombstones meanwhile. Without hide_expired nothing keeps them off the
   // tombstones: compacted before the pass returns, as before, outside the
   // writers' lock.
@@ -454,7 +413,7 @@ void Engine::CompactSwept(const std::string& index_begin,
                           int64_t sample_stride) {
   const absl::Time start = absl::Now();
   // CompactRange first switches LevelDB's memtable and log, and the old log
-  // is synced as it is closed (engine/log_sync_env.h) under LevelDB's
+  // is synced as it is closed (storage/log_sync_env.h) under LevelDB's
   // mutex: every read that needs it (a new iterator or snapshot, a Get)
   // waited for that fsync, 5-13 ms on a loaded VM, right after the pass
   // (docs/benchmarks-history.md, round 5 session 7). A synced empty write
@@ -476,7 +435,8 @@ void Engine::CompactSwept(const std::string& index_begin,
                    doc_sample.end());
   std::vector<std::pair<std::string, std::string>> runs;
   {
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(storage::VerifiedRead()));
     size_t i = 0;
     while (i < doc_sample.size()) {
       it->Seek(doc_sample[i]);
@@ -531,7 +491,8 @@ std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
       start = it->second.resume;
     }
   }
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   if (!descending) {
     it->Seek(start);
   } else {

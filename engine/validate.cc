@@ -11,24 +11,24 @@
 #include "document/json.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
-#include "engine/storage_sizes.h"
 #include "index/key_codec.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
+#include "storage/storage_sizes.h"
 
 namespace ttldb {
 namespace {
 
 // Whether the entry value `v` of indexes[i] agrees with its document's keys
-// (engine/entry_value.h): the plain form always does; a sibling list must
+// (storage/entry_value.h): the plain form always does; a sibling list must
 // come from a document with exactly this entry in indexes[i] and list, for
 // every current index it names, exactly the document's keys there (indexes
 // it does not name were created later; ids it names that are gone were
 // dropped).
 bool SiblingsAgree(absl::Span<const IndexState* const> indexes,
-                   const Engine::DocKeys& keys, size_t i,
-                   const std::string& encoded_id, absl::string_view v) {
+                   const DocKeys& keys, size_t i, const std::string& encoded_id,
+                   absl::string_view v) {
   absl::string_view id;
   std::vector<SiblingIndex> siblings;
   if (!ParseSiblings(v, &id, &siblings)) return true;
@@ -64,18 +64,19 @@ absl::StatusOr<Value> Collection::Validate() {
     CatalogIds catalog_ids;
     const leveldb::Snapshot* snap =
         engine_->SnapshotWithCatalogIds(&catalog_ids);
-    leveldb::ReadOptions ro = VerifiedRead(snap);
+    leveldb::ReadOptions ro = storage::VerifiedRead(snap);
     std::unique_ptr<leveldb::Iterator> it(db->NewIterator(ro));
     // An I/O error is the call's error, never a report of missing entries.
     auto io_error = [&](const leveldb::Status& s) {
       it.reset();
       db->ReleaseSnapshot(snap);
-      return ReadFailure(s, absl::StrCat("collection '", name_, "'"));
+      return storage::FromLevelDB(
+          s, absl::StrCat("reading collection '", name_, "'"));
     };
     std::vector<std::string> keys;
     std::vector<const IndexState*> indexes;
     for (const auto& idx : state->indexes) indexes.push_back(idx.get());
-    Engine::DocKeys doc_keys;
+    DocKeys doc_keys;
     doc_keys.keys.resize(indexes.size());
     doc_keys.multikey.resize(indexes.size());
     // 1. Every document derives index entries that exist.
@@ -107,8 +108,8 @@ absl::StatusOr<Value> Collection::Validate() {
       for (size_t i = 0; i < indexes.size(); ++i) {
         const IndexState& idx = *indexes[i];
         bool multikey = false;
-        absl::Status s = engine_->IndexEntryKeys(idx, *doc, encoded_id,
-                                                 &doc_keys.keys[i], &multikey);
+        absl::Status s =
+            IndexEntryKeys(idx, *doc, encoded_id, &doc_keys.keys[i], &multikey);
         doc_keys.multikey[i] = multikey;
         std::sort(doc_keys.keys[i].begin(), doc_keys.keys[i].end());
         if (!s.ok()) {
@@ -163,7 +164,7 @@ absl::StatusOr<Value> Collection::Validate() {
         }
         bool derived = false;
         if (doc.ok() && doc->has_value() &&
-            engine_->IndexEntryKeys(*idx, **doc, encoded_id, &keys).ok()) {
+            IndexEntryKeys(*idx, **doc, encoded_id, &keys).ok()) {
           for (const std::string& k : keys) derived = derived || k == entry;
         }
         if (!derived) {
@@ -177,7 +178,7 @@ absl::StatusOr<Value> Collection::Validate() {
     }
     // 3. Garbage: keys under this collection's id in index ids it does not
     // have, and under collection ids no collection has (warnings: no read
-    // reaches them; engine/unknown_ranges.h).
+    // reaches them; storage/unknown_ranges.h).
     absl::StatusOr<std::vector<UnknownRange>> unknown =
         FindUnknownRanges(db, ro, catalog_ids);
     if (!unknown.ok()) {
@@ -242,7 +243,8 @@ absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
   if (state == nullptr) return 0;
   // The documents stored, expired ones not yet deleted included: what
   // Stats()["count"] reports too, so that the two always agree.
-  ASSIGN_OR_RETURN(RangeBytes docs, CountRange(engine_, state->doc_prefix));
+  ASSIGN_OR_RETURN(RangeBytes docs,
+                   CountRange(engine_->db(), state->doc_prefix));
   return docs.entries;
 }
 

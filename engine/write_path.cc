@@ -15,15 +15,14 @@
 #include "document/storable.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
-#include "engine/entry_value.h"
-#include "engine/insert_form.h"
-#include "engine/keys.h"
-#include "engine/read_options.h"
-#include "engine/storage_error.h"
-#include "engine/write_walk.h"
 #include "index/key_codec.h"
-#include "index/key_gen.h"
 #include "leveldb/write_batch.h"
+#include "storage/document_writer.h"
+#include "storage/insert_form.h"
+#include "storage/keys.h"
+#include "storage/leading_entries.h"
+#include "storage/leveldb_status.h"
+#include "storage/write_walk.h"
 #include "ttl/expiry.h"
 #include "ttl/lifetime.h"
 
@@ -94,27 +93,6 @@ absl::Status ValidateForStorage(const Value& doc) {
   return absl::OkStatus();
 }
 
-// True when the keys `index` derives from `a` and from `b` are certainly
-// the same: no partial filter (its fields could differ) and, for each key
-// field, an identical value (or none) under the path's first component in
-// both. Key generation reads nothing else of a document.
-bool SameIndexedFields(const IndexState& index, const Value& a,
-                       const Value& b) {
-  if (index.partial.has_value()) return false;
-  for (const auto& field : index.spec.key()) {
-    const absl::string_view path = field.path();
-    const absl::string_view top = path.substr(0, path.find('.'));
-    const Value* x = a.Get(top);
-    const Value* y = b.Get(top);
-    if (x == nullptr || y == nullptr) {
-      if (x != y) return false;
-      continue;
-    }
-    if (!IdenticalValues(*x, *y)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
@@ -152,64 +130,6 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
                           Value::MakeObject(std::move(value))};
 }
 
-absl::Status Engine::IndexEntryKeys(const IndexState& index, const Value& doc,
-                                    const std::string& encoded_id,
-                                    std::vector<std::string>* out,
-                                    bool* is_multikey) const {
-  out->clear();
-  if (is_multikey != nullptr) *is_multikey = false;
-  if (index.partial.has_value() && !index.partial->Matches(doc)) {
-    return absl::OkStatus();
-  }
-  return GenerateIndexKeys(index.spec, doc, out, is_multikey, index.prefix,
-                           encoded_id);
-}
-
-absl::Status Engine::ComputeDocKeys(absl::Span<const IndexState* const> indexes,
-                                    const Value& doc,
-                                    const std::string& encoded_id, DocKeys* out,
-                                    const Value* before,
-                                    const DocKeys* before_keys) const {
-  out->keys.resize(indexes.size());
-  out->multikey.assign(indexes.size(), false);
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    if (before != nullptr && SameIndexedFields(*indexes[i], *before, doc)) {
-      out->keys[i] = before_keys->keys[i];
-      out->multikey[i] = before_keys->multikey[i];
-      continue;
-    }
-    bool is_multikey = false;
-    absl::Status s = IndexEntryKeys(*indexes[i], doc, encoded_id, &out->keys[i],
-                                    &is_multikey);
-    if (!s.ok()) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, ErrorCode(s),
-          absl::StrCat("index '", indexes[i]->spec.name(), "': ", s.message()));
-    }
-    out->multikey[i] = is_multikey;
-    std::sort(out->keys[i].begin(), out->keys[i].end());
-  }
-  return absl::OkStatus();
-}
-
-std::string Engine::EntryValueFor(absl::Span<const IndexState* const> indexes,
-                                  const DocKeys& keys, size_t i,
-                                  const std::string& encoded_id) {
-  // Siblings only where the document has exactly this one entry in the TTL
-  // index: deleting through it then deletes every entry of the document.
-  if (!indexes[i]->spec.has_expire_after_seconds() || keys.multikey[i] ||
-      keys.keys[i].size() != 1) {
-    return encoded_id;
-  }
-  SiblingsWriter writer;
-  for (size_t j = 0; j < indexes.size(); ++j) {
-    if (j == i) continue;
-    writer.Add(indexes[j]->spec.id(), keys.keys[j], indexes[j]->prefix.size(),
-               encoded_id.size());
-  }
-  return writer.Finish(encoded_id);
-}
-
 bool Engine::IsHidden(const CollectionState& state, const Value& doc,
                       absl::Time now) const {
   if (!options_.hide_expired) return false;
@@ -244,7 +164,8 @@ absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
     // The collection's last document key (tombstones are skipped by the
     // iterator), or its bare prefix when it has none.
     std::string last = state.doc_prefix;
-    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(storage::VerifiedRead()));
     it->Seek(KeyPrefixEnd(state.doc_prefix));
     if (it->Valid()) {
       it->Prev();
@@ -252,8 +173,9 @@ absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
       it->SeekToLast();
     }
     if (!it->status().ok()) {
-      return ReadFailure(it->status(),
-                         absl::StrCat("collection '", state.info.name(), "'"));
+      return storage::FromLevelDB(
+          it->status(),
+          absl::StrCat("reading collection '", state.info.name(), "'"));
     }
     if (it->Valid() && it->key().starts_with(state.doc_prefix)) {
       last = it->key().ToString();
@@ -273,7 +195,8 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
   absl::string_view key_part =
       entry_key.substr(0, entry_key.size() - encoded_id.size());
   const leveldb::Slice prefix(key_part.data(), key_part.size());
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(VerifiedRead()));
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     absl::string_view other_id =
@@ -284,7 +207,7 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
     }
   }
   if (!it->status().ok()) {
-    return ReadFailure(it->status(), "a unique index");
+    return storage::FromLevelDB(it->status(), "reading a unique index");
   }
   return std::string();
 }
@@ -324,24 +247,8 @@ void Engine::NoteTtlEntryLocked(const IndexState& index,
 absl::Status Engine::EvictLocked(const CollectionState& state,
                                  const std::string& encoded_id, Value doc,
                                  Evictions* evictions) {
-  evictions->batch.Delete(DocumentKey(state.info.id(), encoded_id));
-  std::vector<std::string> keys;
-  for (const auto& idx : state.indexes) {
-    RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
-    for (const std::string& k : keys) evictions->batch.Delete(k);
-    evictions->keys += keys.size();
-    if (LeadingEntries::Eligible(*idx)) {
-      for (const std::string& k : keys) {
-        if (LeadingEntries::IsBelowDates(k, idx->prefix.size())) {
-          ++evictions->leading_removed[idx->prefix];
-        }
-      }
-    }
-  }
-  for (const auto& idx : state.building) {
-    RETURN_IF_ERROR(IndexEntryKeys(*idx, doc, encoded_id, &keys));
-    for (const std::string& k : keys) evictions->batch.Delete(k);
-  }
+  DocumentWriter writer(state, &evictions->batch);
+  RETURN_IF_ERROR(writer.Remove(encoded_id, doc, &evictions->removed));
   evictions->ids.push_back(encoded_id);
   evictions->docs.push_back(std::move(doc));
   return absl::OkStatus();
@@ -360,9 +267,13 @@ absl::Status Engine::WriteDocumentLocked(
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
   // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
-  // of *new_doc in one walk (engine/write_walk.h); not needed for text
-  // already in the storage form (engine/insert_form.h, engine/touch_text.h).
+  // of *new_doc in one walk (storage/write_walk.h); not needed for text
+  // already in the storage form (storage/insert_form.h, engine/touch_text.h).
   std::optional<WriteWalk> walk;
+  // The new version's storage JSON (in `json`, or the caller's
+  // stored_json).
+  std::string json;
+  absl::string_view text;
   if (new_doc != nullptr) {
     // A Value built in code (not parsed from JSON) may hold what the storage
     // form cannot read back: refuse it rather than store an unreadable
@@ -401,10 +312,8 @@ absl::Status Engine::WriteDocumentLocked(
                                      kMaxDocumentBytes));
     }
     if (!stored_json.empty()) {
-      batch.Put(doc_key,
-                leveldb::Slice(stored_json.data(), stored_json.size()));
+      text = stored_json;
     } else {
-      std::string json;
       json.reserve(512);  // fewer regrowths while serializing
       AppendJson(*new_doc, JsonFormat::kStorage, &json);
       if (json.size() > kMaxStoredJsonBytes) {  // cannot happen: see json.h
@@ -413,7 +322,7 @@ absl::Status Engine::WriteDocumentLocked(
             absl::StrCat("document's storage form is ", json.size(),
                          " bytes, over ", kMaxStoredJsonBytes));
       }
-      batch.Put(doc_key, json);
+      text = json;
     }
     // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a
     // document a TTL index would keep too long or has already expired.
@@ -425,28 +334,23 @@ absl::Status Engine::WriteDocumentLocked(
       }
       RETURN_IF_ERROR(CheckLifetime(spec, *new_doc, clock_->WallNow()));
     }
-  } else {
-    batch.Delete(doc_key);
   }
 
   // The published indexes, then those being built (engine/index_build.h):
   // their keys are computed alike, and TTL entries list both as siblings.
-  absl::InlinedVector<const IndexState*, 8> indexes;  // no allocation
-  for (const auto& idx : state.indexes) indexes.push_back(idx.get());
-  const size_t published = indexes.size();
-  for (const auto& idx : state.building) indexes.push_back(idx.get());
-  const bool building = indexes.size() > published;
+  DocumentWriter writer(state, &batch);
+  const bool building = writer.building();
   DocKeys old_keys, new_keys;
-  if (old_doc != nullptr) {
-    RETURN_IF_ERROR(ComputeDocKeys(indexes, *old_doc, encoded_id, &old_keys));
-  }
   if (new_doc != nullptr) {
-    absl::Status s =
-        old_doc != nullptr
-            ? ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys, old_doc,
-                             &old_keys)
-            : ComputeDocKeys(indexes, *new_doc, encoded_id, &new_keys);
-    if (!s.ok()) return s;
+    if (old_doc != nullptr) {
+      RETURN_IF_ERROR(
+          ComputeDocKeys(writer.indexes(), *old_doc, encoded_id, &old_keys));
+      RETURN_IF_ERROR(ComputeDocKeys(writer.indexes(), *new_doc, encoded_id,
+                                     &new_keys, old_doc, &old_keys));
+    } else {
+      RETURN_IF_ERROR(
+          ComputeDocKeys(writer.indexes(), *new_doc, encoded_id, &new_keys));
+    }
   }
   // Hidden means absent (docs/ttl.md): a document this write collides with
   // that reads already hide is removed by this write, in `evictions`, a
@@ -474,74 +378,49 @@ absl::Status Engine::WriteDocumentLocked(
   // The catalog with the indexes this write makes multikey for the first
   // time; it goes into the document's batch (MongoDB's multikey flag).
   std::optional<proto::CollectionInfo> multikey_info;
-  std::vector<std::string> removed, added;
   // Entries below the Date bracket this write adds, by index (raised just
-  // before the commit, so a write that fails a later check leaves no trace).
+  // before the commit, so a write that fails a later check leaves no trace),
+  // and what it deletes of its own document (lowered after the commit).
   absl::InlinedVector<std::pair<const std::string*, int64_t>, 2> leading_up;
-  static const std::vector<std::string> kNone;
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    const IndexState& idx = *indexes[i];
-    const std::vector<std::string>& before =
-        old_doc != nullptr ? old_keys.keys[i] : kNone;
-    const std::vector<std::string>& after =
-        new_doc != nullptr ? new_keys.keys[i] : kNone;
-    if (i >= published) {
-      // A building index: delete what the old version had and the new one
-      // has not, put every key of the new version (the scan may not have
-      // put the old ones: idempotent), and leave the unique check and the
-      // multikey flag to the build.
+  DocumentWriter::Removed own;
+  // What the writer does not decide, per index, before the index's entries
+  // go into the batch: the unique check (evicting hidden holders of the
+  // key), the multikey flag, the build's notes and the Date bracket counts.
+  auto check = [&](const DocumentWriter::IndexChange& change) -> absl::Status {
+    const IndexState& idx = change.index;
+    const size_t i = change.i;
+    if (change.building) {
+      // The unique check and the multikey flag are left to the build.
+      if (change.all.empty()) return absl::OkStatus();
       IndexBuildTracker* tracker = BuildTrackerLocked(idx);
-      removed.clear();
-      std::set_difference(before.begin(), before.end(), after.begin(),
-                          after.end(), std::back_inserter(removed));
-      for (const std::string& k : removed) batch.Delete(k);
-      if (after.empty()) continue;
-      if (tracker != nullptr) {
-        if (new_keys.multikey[i]) tracker->multikey = true;
-        if (idx.spec.unique()) {
-          for (const std::string& k : after) {
-            tracker->unique_candidates.insert(
-                k.substr(0, k.size() - encoded_id.size()));
-          }
+      if (tracker == nullptr) return absl::OkStatus();
+      if (new_keys.multikey[i]) tracker->multikey = true;
+      if (idx.spec.unique()) {
+        for (const std::string& k : change.all) {
+          tracker->unique_candidates.insert(
+              k.substr(0, k.size() - encoded_id.size()));
         }
       }
-      const std::string value =
-          idx.spec.has_expire_after_seconds()
-              ? EntryValueFor(indexes, new_keys, i, encoded_id)
-              : encoded_id;
-      for (const std::string& k : after) batch.Put(k, value);
-      continue;
+      return absl::OkStatus();
     }
-    if (new_doc != nullptr && new_keys.multikey[i] && !idx.multikey) {
+    if (new_keys.multikey[i] && !idx.multikey) {
       if (!multikey_info.has_value()) multikey_info = state.info;
       multikey_info->mutable_indexes(static_cast<int>(i))->set_multikey(true);
     }
-    // With no old keys (an insert), every new key is added: no copies.
-    const std::vector<std::string>* added_keys = &after;
-    removed.clear();
-    if (!before.empty()) {
-      added.clear();
-      std::set_difference(before.begin(), before.end(), after.begin(),
-                          after.end(), std::back_inserter(removed));
-      std::set_difference(after.begin(), after.end(), before.begin(),
-                          before.end(), std::back_inserter(added));
-      for (const std::string& k : removed) batch.Delete(k);
-      added_keys = &added;
-    }
     if (LeadingEntries::Eligible(idx)) {
-      // Entries below the Date bracket (engine/leading_entries.h): added
+      // Entries below the Date bracket (storage/leading_entries.h): added
       // ones are counted before the commit, removed ones after it.
       int64_t up = 0, down = 0;
-      for (const std::string& k : *added_keys) {
+      for (const std::string& k : change.added) {
         up += LeadingEntries::IsBelowDates(k, idx.prefix.size());
       }
-      for (const std::string& k : removed) {
+      for (const std::string& k : change.removed) {
         down += LeadingEntries::IsBelowDates(k, idx.prefix.size());
       }
       if (up > 0) leading_up.emplace_back(&idx.prefix, up);
-      if (down > 0) evictions.leading_removed[idx.prefix] += down;
+      if (down > 0) own.below_dates[idx.prefix] += down;
     }
-    for (const std::string& k : *added_keys) {
+    for (const std::string& k : change.added) {
       while (idx.spec.unique()) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
                                                 k, encoded_id, evictions.ids));
@@ -562,22 +441,15 @@ absl::Status Engine::WriteDocumentLocked(
       }
       if (idx.ttl_seconds.has_value()) NoteTtlEntryLocked(idx, k);
     }
-    if (after.empty()) continue;
-    if (!idx.spec.has_expire_after_seconds()) {
-      for (const std::string& k : *added_keys) batch.Put(k, encoded_id);
-      continue;
-    }
-    // A TTL entry carries the document's keys in the other indexes: when
-    // they changed, every entry is rewritten, not only the added ones.
-    const std::string value = EntryValueFor(indexes, new_keys, i, encoded_id);
-    // During a build every TTL entry is rewritten: one the scan has not
-    // reached yet may not list the building index.
-    const bool value_changed =
-        old_doc == nullptr || before.empty() || building ||
-        EntryValueFor(indexes, old_keys, i, encoded_id) != value;
-    for (const std::string& k : value_changed ? after : *added_keys) {
-      batch.Put(k, value);
-    }
+    return absl::OkStatus();
+  };
+  if (new_doc == nullptr) {
+    RETURN_IF_ERROR(writer.Remove(encoded_id, *old_doc, &own));
+  } else if (old_doc == nullptr) {
+    RETURN_IF_ERROR(writer.Insert(encoded_id, text, new_keys, check));
+  } else {
+    RETURN_IF_ERROR(
+        writer.Replace(encoded_id, old_keys, text, new_keys, check));
   }
   if (multikey_info.has_value()) {
     // Published before the commit: a reader that sees the new document in
@@ -661,10 +533,11 @@ absl::Status Engine::WriteDocumentLocked(
       doc_cache_->EndWrite(doc_key);
     }
   }
-  if (!s.ok()) return WriteFailure(s, "write failed");
-  for (const auto& [prefix, n] : evictions.leading_removed) {
+  if (!s.ok()) return storage::FromLevelDB(s, "write");
+  for (const auto& [prefix, n] : evictions.removed.below_dates) {
     leading_.Add(prefix, -n);
   }
+  for (const auto& [prefix, n] : own.below_dates) leading_.Add(prefix, -n);
   if (inserting) {
     auto bound = doc_key_bound_.find(state.info.id());
     if (bound != doc_key_bound_.end() && doc_key > bound->second) {
@@ -677,7 +550,8 @@ absl::Status Engine::WriteDocumentLocked(
   }
   if (!evictions.ids.empty()) {
     if (monitor_ != nullptr) {
-      monitor_->CountDeletedByWrite(evictions.ids.size(), evictions.keys);
+      monitor_->CountDeletedByWrite(evictions.ids.size(),
+                                    evictions.removed.entries);
     }
     if (options_.expiry_listener) {
       for (Value& doc : evictions.docs)

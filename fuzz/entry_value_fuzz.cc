@@ -1,4 +1,4 @@
-// Stored index-entry values (engine/entry_value.h). The first input byte
+// Stored index-entry values (storage/entry_value.h). The first input byte
 // picks the direction:
 //  - even: the rest is a stored value read back from disk (possibly
 //    corrupt). EntryValueId and ParseSiblings never read outside it; a
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/entry_value.h"
 #include "fuzz/fuzz_util.h"
+#include "storage/entry_value.h"
 
 namespace {
 using namespace ttldb;

@@ -12,11 +12,11 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/database.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
+#include "storage/keys.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 

@@ -1,6 +1,6 @@
-// The parsed-document cache (engine/doc_cache.h): unit behaviour, and
+// The parsed-document cache (storage/doc_cache.h): unit behaviour, and
 // coherence under concurrent writers, readers and TTL deletions.
-#include "engine/doc_cache.h"
+#include "storage/doc_cache.h"
 
 #include <malloc.h>
 

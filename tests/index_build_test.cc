@@ -24,9 +24,9 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
+#include "storage/keys.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 

@@ -14,8 +14,8 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -1,12 +1,12 @@
 // Inserts whose JSON text is already the storage form are stored as that
-// text (engine/insert_form.h, ParseDocumentNotingForm in document/json.h).
+// text (storage/insert_form.h, ParseDocumentNotingForm in document/json.h).
 // The stored bytes must be exactly what serializing the document writes,
 // for every input, shortcut or not; errors must be unchanged and change
 // nothing. MongoDB stores _id first (insert.cpp fixDocumentForInsert: an
 // _id elsewhere is moved to the front, an absent one generated in front);
 // its error codes and messages for bad documents are pinned below with the
 // MongoDB source each comes from.
-#include "engine/insert_form.h"
+#include "storage/insert_form.h"
 
 #include <memory>
 #include <optional>
@@ -23,9 +23,9 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -298,7 +298,7 @@ std::string Zeros(size_t n) {
   return s;
 }
 
-// engine/insert_form.h skips the BSON size below 2 MiB of storage JSON:
+// storage/insert_form.h skips the BSON size below 2 MiB of storage JSON:
 // the worst case there (one-digit integers in an array) is well within
 // 16 MiB. Above it the size is computed, and a document over 16 MiB of
 // BSON is refused with MongoDB's message (insert.cpp

@@ -1,5 +1,5 @@
 // The count of entries below the Date bracket of an ascending TTL index
-// (engine/leading_entries.h), and what it buys: with none, a scan from the
+// (storage/leading_entries.h), and what it buys: with none, a scan from the
 // low end of the index starts at the first live Date instead of stepping
 // over the tombstones a TTL pass left (issue 19, round 5 session 7).
 //
@@ -24,11 +24,11 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "engine/repair.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

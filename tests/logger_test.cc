@@ -13,10 +13,10 @@
 #include "base/log.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -10,9 +10,9 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

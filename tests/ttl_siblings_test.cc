@@ -1,6 +1,6 @@
 // The TTL sweep that deletes documents from the TTL index scan alone: each
 // TTL entry lists its document's keys in the other indexes
-// (engine/entry_value.h). These tests drive the public API, count the
+// (storage/entry_value.h). These tests drive the public API, count the
 // documents the monitor had to read (a sync point on that path), and check
 // with Validate that no index entry is left behind or missing.
 #include <atomic>
@@ -12,12 +12,12 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -1,7 +1,7 @@
 // An update regenerates index keys only for the indexes whose fields it
-// changed (Engine::ComputeDocKeys with the old version): every index must
-// still agree with the documents (Collection::Validate checks each entry
-// and the TTL entries' sibling lists), and finds through each index must
+// changed (ComputeDocKeys, storage/index_keys.h, with the old version): every
+// index must still agree with the documents (Collection::Validate checks each
+// entry and the TTL entries' sibling lists), and finds through each index must
 // return what MongoDB returns. Expected answers: MongoDB's update semantics
 // (jstests/core/write/update/update_set_unset.js: $set of a field leaves
 // the others; jstests/core/index/index_multikey.js and

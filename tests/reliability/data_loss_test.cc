@@ -18,10 +18,10 @@
 #include "document/value.h"
 #include "engine/collection.h"
 #include "engine/database.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
 

@@ -36,13 +36,13 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
-#include "engine/reclaimer.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
+#include "storage/keys.h"
+#include "storage/reclaimer.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -19,10 +19,10 @@
 #include "engine/collection.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
+#include "storage/keys.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -19,10 +19,10 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
+#include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 
 namespace ttldb {

@@ -21,8 +21,8 @@
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "engine/engine.h"
-#include "engine/keys.h"
 #include "leveldb/db.h"
+#include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 
 namespace ttldb {

@@ -21,10 +21,10 @@
 #include "document/storable.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/doc_cache.h"
-#include "engine/write_walk.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
+#include "storage/doc_cache.h"
+#include "storage/write_walk.h"
 #include "tools/bench/bench_util.h"
 
 namespace ttldb {

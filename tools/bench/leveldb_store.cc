@@ -3,7 +3,7 @@
 // parsing, no planning, no catalog. Configured like ttldb: the block cache,
 // block size, compression, bloom filter and write buffer of ttldb's Options
 // (its defaults, or what StoreConfig sets for both), and every read verifies
-// block checksums, as every ttldb read does (engine/read_options.cc).
+// block checksums, as every ttldb read does (storage/leveldb_status.cc).
 //   insert: the document and its index entries in one WriteBatch;
 //   touch:  read the document, then one WriteBatch rewriting it and moving
 //           its TTL entry;
@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "document/value.h"
-#include "engine/entry_value.h"
-#include "engine/keys.h"
 #include "engine/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
+#include "storage/entry_value.h"
+#include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
 
@@ -207,7 +207,7 @@ class LevelDbStore : public Store {
     return k + id;
   }
 
-  // The TTL entry's value as ttldb writes it (engine/entry_value.h): the
+  // The TTL entry's value as ttldb writes it (storage/entry_value.h): the
   // _id and the document's keys in the other indexes.
   std::string TtlValue(int64_t i, const std::string& id) const {
     SiblingsWriter w;

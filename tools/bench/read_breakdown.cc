@@ -19,9 +19,9 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/doc_cache.h"
-#include "engine/keys.h"
 #include "leveldb/db.h"
+#include "storage/doc_cache.h"
+#include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 
 namespace ttldb {

@@ -1,0 +1,50 @@
+// A collection and its indexes as the storage layer sees them: compiled
+// from the catalog (proto/catalog.proto) once, immutable once published.
+#ifndef TTLDB_STORAGE_COLLECTION_STATE_H_
+#define TTLDB_STORAGE_COLLECTION_STATE_H_
+
+#ifndef TTLDB_INTERNAL
+#error "This header is internal to ttldb."
+#endif
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "proto/catalog.pb.h"
+#include "query/filter.h"
+
+namespace ttldb {
+
+// One index of a collection, compiled for use. Immutable once published.
+struct IndexState {
+  proto::IndexSpec spec;
+  std::string prefix;                  // IndexPrefix(coll, index)
+  std::optional<Filter> partial;       // partialFilterExpression
+  std::optional<int64_t> ttl_seconds;  // active TTL (valid E), if any
+  // Whether the index may hold several keys per document: true unless the
+  // catalog says "not multikey" (an absent flag means unknown).
+  bool multikey = true;
+};
+
+// One collection, compiled. Immutable once published: a change to the
+// catalog builds a new CollectionState and swaps the pointer, so readers
+// holding the old one keep a consistent view without locks.
+struct CollectionState {
+  proto::CollectionInfo info;
+  std::vector<std::shared_ptr<const IndexState>> indexes;
+  // Indexes being built (info.building_indexes; engine/index_build.h):
+  // writers maintain their entries, nothing reads them.
+  std::vector<std::shared_ptr<const IndexState>> building;
+  std::string doc_prefix;  // DocumentPrefix(id)
+
+  bool has_active_ttl() const;
+  const IndexState* FindIndex(absl::string_view name) const;
+};
+
+}  // namespace ttldb
+
+#endif  // TTLDB_STORAGE_COLLECTION_STATE_H_
