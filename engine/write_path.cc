@@ -387,6 +387,9 @@ absl::Status Engine::WriteDocumentLocked(
   // go into the batch: the unique check (evicting hidden holders of the
   // key), the multikey flag, the build's notes and the Date bracket counts.
   auto check = [&](const DocumentWriter::IndexChange& change) -> absl::Status {
+    // Called by writer.Insert/Replace/Remove below, on this thread, which
+    // holds write_mu_ (the analysis does not follow a lambda's caller).
+    write_mu_.AssertHeld();
     const IndexState& idx = change.index;
     const size_t i = change.i;
     if (change.building) {
