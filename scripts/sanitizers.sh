@@ -35,8 +35,10 @@ ASAN_TESTS=(
   //document/...
   # The wire protocol: message framing, BSON <-> value, the server itself.
   //server/... //tests/wire/...
-  # Stored entries, raw field scans, index keys (multikey arrays).
-  //engine/... //index:key_codec_test //index:key_gen_test
+  # The storage layer (the one DocumentWriter, entries, raw field scans,
+  # write walks, LevelDB status mapping), the engine's own tests, index keys
+  # (multikey arrays).
+  //storage/... //engine/... //index:key_codec_test //index:key_gen_test
   # Query, update, projection and sort evaluation; every aggregation
   # expression and accumulator.
   //query/... //expr/... //pipeline/...
