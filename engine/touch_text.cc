@@ -28,6 +28,7 @@ bool ReadsOnlyId(const MatchExpr& e) {
       }
       return true;
     case MatchExpr::Kind::kExpr:
+    case MatchExpr::Kind::kJsonSchema:
       return false;
     case MatchExpr::Kind::kAlwaysTrue:
     case MatchExpr::Kind::kAlwaysFalse:
