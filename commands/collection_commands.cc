@@ -17,6 +17,8 @@
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
+#include "document/compare.h"
+#include "document/json.h"
 #include "engine/coll_stats.h"
 #include "engine/engine.h"
 #include "engine/storage_sizes.h"
@@ -67,7 +69,9 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
   Value::Array batch;
   for (const std::string& n : names) {
     Value options = Value::MakeObject();
-    if (!name_only) ASSIGN_OR_RETURN(options, db->collection(n).Options());
+    if (!name_only) {
+      ASSIGN_OR_RETURN(options, db->collection(n).Options());
+    }
     Value entry =
         name_only
             ? Value::MakeObject({{"name", Value::String(n)},

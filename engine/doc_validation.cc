@@ -47,16 +47,23 @@ absl::Status CheckAllowedOperators(const Value& v, int depth) {
                         "$geoNear, $near, and $nearSphere are not allowed in "
                         "this context");
     }
-    if (name == "$function" || name == "$accumulator") {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kQueryFeatureNotAllowed,
-                        absl::StrCat(name,
-                                     " is not allowed in the current feature "
-                                     "compatibility version"));
+    if (name == "$function" || name == "$_internalJsEmit") {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument,
+          name == "$function" ? kFunctionInValidator : kJsEmitInValidator,
+          absl::StrCat(name, " is not allowed to be used within a validator"));
     }
     RETURN_IF_ERROR(CheckAllowedOperators(child, depth + 1));
   }
   return absl::OkStatus();
+}
+
+bool HasExpr(const MatchExpr& e) {
+  if (e.kind == MatchExpr::Kind::kExpr) return true;
+  for (const MatchExpr& c : e.children) {
+    if (HasExpr(c)) return true;
+  }
+  return false;
 }
 
 bool IsEmptyValidator(const Value& v) {
@@ -132,6 +139,9 @@ absl::Status CompileValidation(const proto::CollectionInfo& info,
                        "': invalid validator: ", filter.status().message()));
     }
     state->validator = *std::move(filter);
+    if (HasExpr(state->validator->root())) {
+      state->validator_spec_with_expr = *std::move(doc);
+    }
   }
   state->validation_moderate = info.validation_level() == "moderate";
   state->validation_off = info.validation_level() == "off";
@@ -147,19 +157,26 @@ absl::Status Engine::CheckValidationLocked(const CollectionState& state,
       options.bypass_document_validation) {
     return absl::OkStatus();
   }
+  const Filter* validator = state.validator.get();
+  std::optional<Filter> with_now;
+  if (state.validator_spec_with_expr.has_value()) {
+    ASSIGN_OR_RETURN(with_now, Filter::Parse(*state.validator_spec_with_expr,
+                                             clock_->WallNow()));
+    validator = &*with_now;
+  }
   // A $expr whose evaluation fails counts as a failure ("error"), and lets
   // the write through with "warn" (doc_validation_options.js).
-  absl::StatusOr<bool> matches = state.validator->MatchesOrError(new_doc);
+  absl::StatusOr<bool> matches = validator->MatchesOrError(new_doc);
   if (matches.ok() && *matches) return absl::OkStatus();
   // moderate: an update of a document that already fails is not checked.
   if (state.validation_moderate && old_doc != nullptr &&
-      !state.validator->Matches(*old_doc)) {
+      !validator->Matches(*old_doc)) {
     return absl::OkStatus();
   }
   const Value* id = new_doc.Get("_id");
   Value err_info = Value::MakeObject(
       {{"failingDocumentId", id != nullptr ? *id : Value()},
-       {"details", DocValidationDetails(*state.validator, new_doc)}});
+       {"details", DocValidationDetails(*validator, new_doc)}});
   if (!state.validation_warn) return DocumentValidationError(err_info);
   if (options.validation_warning) {
     options.validation_warning(err_info);

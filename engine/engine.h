@@ -77,6 +77,9 @@ struct CollectionState {
   // The compiled info.validator_json (nullptr: none), and whether its
   // level is "moderate" / "off" and its action "warn".
   std::shared_ptr<const Filter> validator;
+  // Its spec, when it has a $expr: $$NOW is the time of each write, so
+  // such a validator is parsed again, with the clock's now, per check.
+  std::optional<Value> validator_spec_with_expr;
   bool validation_moderate = false;
   bool validation_off = false;
   bool validation_warn = false;

@@ -180,6 +180,14 @@ TEST_F(ValidationTest, InvalidValidators) {
   Collection& t = db_->collection("t");
   EXPECT_EQ(ErrorCode(t.CollMod(R"({"validator": {"$where": "1"}})").status()),
             kQueryFeatureNotAllowed);
+  EXPECT_EQ(ErrorCode(t.CollMod(R"({"validator": {"$expr": {"$function":
+                {"body": "function() {}", "args": [], "lang": "js"}}}})")
+                          .status()),
+            4660800);
+  EXPECT_EQ(ErrorCode(t.CollMod(R"({"validator": {"$expr":
+                {"$_internalJsEmit": {"eval": "function() {}", "this": {}}}}})")
+                          .status()),
+            4660801);
   EXPECT_EQ(ErrorCode(db_->collection("none")
                           .CollMod(R"({"validator": {"a": 1}})")
                           .status()),
@@ -187,6 +195,21 @@ TEST_F(ValidationTest, InvalidValidators) {
   // The old validator stays.
   EXPECT_EQ(ErrorCode(t.InsertOne(R"({"b": 1})").status()),
             kDocumentValidationFailure);
+}
+
+// doc_validation_with_now_variable.js: $$NOW in a validator is the time
+// of each write, not of the validator's creation.
+TEST_F(ValidationTest, NowIsTheWriteTime) {
+  ASSERT_TRUE(db_->CreateCollection(
+                     "t", Validator(R"({"$expr": {"$lt": ["$ts", "$$NOW"]}})"))
+                  .ok());
+  Collection& t = db_->collection("t");
+  // kTestStart + 1 hour.
+  const std::string later = R"({"ts": {"$date": "2027-01-15T09:00:00Z"}})";
+  EXPECT_EQ(ErrorCode(t.InsertOne(later).status()),
+            kDocumentValidationFailure);
+  clock_.Advance(absl::Hours(2));
+  EXPECT_TRUE(t.InsertOne(later).ok());
 }
 
 // $jsonSchema is also a query operator (find, $match).
