@@ -588,6 +588,22 @@ Value LeafError(absl::string_view keyword, const Value& spec,
        {"consideredValue", considered}});
 }
 
+// minimum / maximum: {operatorName, specifiedAs: {minimum: m[,
+// exclusiveMinimum: true]}, reason: "comparison failed", consideredValue}.
+Value BoundError(const char* keyword, const Value& bound,
+                 const char* exclusive_keyword, bool exclusive,
+                 const Value& v) {
+  Value spec = Named(keyword, bound);
+  if (exclusive) {
+    spec.mutable_object_fields().emplace_back(exclusive_keyword,
+                                              Value::Bool(true));
+  }
+  return Value::MakeObject({{"operatorName", Value::String(keyword)},
+                            {"specifiedAs", spec},
+                            {"reason", Value::String("comparison failed")},
+                            {"consideredValue", v}});
+}
+
 Value Int(int64_t n) {
   return n >= INT32_MIN && n <= INT32_MAX ? Value::Int32(static_cast<int>(n))
                                           : Value::Int64(n);
@@ -625,28 +641,12 @@ Value::Array JsonSchema::Node::Explain(const Value& v) const {
   }
   if (v.is_number()) {
     if (minimum && !MinimumHolds(*this, v)) {
-      Value spec = Named("minimum", *minimum);
-      if (exclusive_minimum) {
-        spec.mutable_object_fields().emplace_back("exclusiveMinimum",
-                                                  Value::Bool(true));
-      }
-      out.push_back(
-          Value::MakeObject({{"operatorName", Value::String("minimum")},
-                             {"specifiedAs", spec},
-                             {"reason", Value::String("comparison failed")},
-                             {"consideredValue", v}}));
+      out.push_back(BoundError("minimum", *minimum, "exclusiveMinimum",
+                               exclusive_minimum, v));
     }
     if (maximum && !MaximumHolds(*this, v)) {
-      Value spec = Named("maximum", *maximum);
-      if (exclusive_maximum) {
-        spec.mutable_object_fields().emplace_back("exclusiveMaximum",
-                                                  Value::Bool(true));
-      }
-      out.push_back(
-          Value::MakeObject({{"operatorName", Value::String("maximum")},
-                             {"specifiedAs", spec},
-                             {"reason", Value::String("comparison failed")},
-                             {"consideredValue", v}}));
+      out.push_back(BoundError("maximum", *maximum, "exclusiveMaximum",
+                               exclusive_maximum, v));
     }
     if (multiple_of && !MultipleHolds(*this, v)) {
       out.push_back(LeafError(

@@ -136,6 +136,22 @@ TEST(JsonSchemaTest, ExplainUniqueItems) {
            "consideredValue": ["two", "two"], "duplicatedValue": "two"}]}]}]})")));
 }
 
+// doc_validation_error.cpp's minimum error: specifiedAs names the bound and
+// the exclusive flag.
+TEST(JsonSchemaTest, ExplainExclusiveMinimum) {
+  auto s = Schema(R"({"properties": {"year": {"minimum": 2017,
+                                              "exclusiveMinimum": true}}})");
+  Value doc = Doc(R"({"year": 2017})");
+  ASSERT_FALSE(s->Matches(doc));
+  EXPECT_EQ(ToJson(s->Explain(doc)),
+            ToJson(Doc(R"({"operatorName": "$jsonSchema",
+      "schemaRulesNotSatisfied": [{"operatorName": "properties",
+        "propertiesNotSatisfied": [{"propertyName": "year", "details": [
+          {"operatorName": "minimum",
+           "specifiedAs": {"minimum": 2017, "exclusiveMinimum": true},
+           "reason": "comparison failed", "consideredValue": 2017}]}]}]})")));
+}
+
 // doc_validation_error.js, "Contacts": a query-operator validator.
 TEST(DocValidationErrorTest, ExplainOr) {
   auto f = Filter::Parse(Doc(R"({"$or": [{"phone": {"$type": "string"}},
