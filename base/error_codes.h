@@ -58,6 +58,7 @@
   X(InvalidIndexSpecificationOption, 197)          \
   X(InvalidUUID, 207)                              \
   X(IllegalOpMsgFlag, 223)                         \
+  X(QueryFeatureNotAllowed, 224)                   \
   X(TooManyDocumentSequences, 233)                 \
   X(NotImplemented, 238)                           \
   X(ConversionFailure, 241)                        \

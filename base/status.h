@@ -33,6 +33,10 @@ enum MongoCode : int {
   kAwaitableHelloArguments = 31368,
   kNegativeMaxAwaitTime = 31373,
   kNegativeTopologyCounter = 51758,
+  // JavaScript in a collection validator's $expr (expression_function.cpp,
+  // expression_js_emit.cpp).
+  kFunctionInValidator = 4660800,
+  kJsEmitInValidator = 4660801,
   // MongoDB reports too many indexes as CannotCreateIndex.
   kTooManyIndexes = kCannotCreateIndex,
 };

@@ -65,6 +65,7 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   AggregateOptions o;
   ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
+  o.bypass_document_validation = ctx.write.bypass_document_validation;
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   o.let = std::move(let);
   // Typed as aggregate.idl types them (hint: indexHint, collation: object),

@@ -17,6 +17,8 @@
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
+#include "document/compare.h"
+#include "document/json.h"
 #include "engine/coll_stats.h"
 #include "engine/collection.h"
 #include "query/filter.h"
@@ -66,6 +68,10 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
   }
   Value::Array batch;
   for (const std::string& n : names) {
+    Value options = Value::MakeObject();
+    if (!name_only) {
+      ASSIGN_OR_RETURN(options, db->collection(n).Options());
+    }
     Value entry =
         name_only
             ? Value::MakeObject({{"name", Value::String(n)},
@@ -73,7 +79,7 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
             : Value::MakeObject(
                   {{"name", Value::String(n)},
                    {"type", Value::String("collection")},
-                   {"options", Value::MakeObject()},
+                   {"options", options},
                    {"info",
                     Value::MakeObject({{"readOnly", Value::Bool(false)}})},
                    {"idIndex", IdIndexSpec()}});
@@ -92,9 +98,11 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
 
 // create: an empty collection (create_collection.cpp). Creating one that
 // exists with the same (here: no) options succeeds, as in MongoDB 8.0
-// (jstests/core/ddl/create_collection.js). Fields create does not know are
-// 40415; options ttldb has no counterpart for (capped, validator,
-// timeseries, views, ...) are refused with InvalidOptions, not ignored.
+// (jstests/core/ddl/create_collection.js). validator, validationLevel and
+// validationAction are document validation (engine/options.h
+// ValidationOptions). Fields create does not know are 40415; options ttldb
+// has no counterpart for (capped, timeseries, views, ...) are refused with
+// InvalidOptions, not ignored.
 absl::StatusOr<Value> Create(CommandContext& ctx) {
   static constexpr absl::string_view kMongoOptions[] = {
       "capped",
@@ -103,9 +111,6 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
       "size",
       "max",
       "storageEngine",
-      "validator",
-      "validationLevel",
-      "validationAction",
       "indexOptionDefaults",
       "viewOn",
       "pipeline",
@@ -120,9 +125,26 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
       "temp"};
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   const auto& fields = ctx.cmd.object_fields();
+  ValidationOptions validation;
   for (size_t i = 1; i < fields.size(); ++i) {
     const Field& f = fields[i];
     if (IsGenericArgument(f.first)) continue;
+    if (f.first == "validator") {
+      if (!f.second.is_object()) {
+        return WrongType("create.validator", f.second, "object");
+      }
+      validation.validator = f.second;
+      continue;
+    }
+    if (f.first == "validationLevel" || f.first == "validationAction") {
+      if (!f.second.is_string()) {
+        return WrongType(absl::StrCat("create.", f.first), f.second, "string");
+      }
+      (f.first == "validationLevel" ? validation.validation_level
+                                    : validation.validation_action) =
+          f.second.string_value();
+      continue;
+    }
     bool known = false;
     for (absl::string_view k : kMongoOptions) known = known || f.first == k;
     if (!known) return UnknownField(absl::StrCat("create.", f.first));
@@ -139,10 +161,43 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
                                    "' is not supported by ttldb"));
   }
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  const bool validated = !validation.validator.is_null() ||
+                         !validation.validation_level.empty() ||
+                         !validation.validation_action.empty();
+  // collection_options.cpp: no validator in the internal databases.
+  if (validated &&
+      (ctx.db == "admin" || ctx.db == "local" || ctx.db == "config")) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidOptions,
+        absl::StrCat("Document validators not allowed on system collection ",
+                     Ns(ctx.db, coll)));
+  }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
-  if (exists) return OkReply();
-  absl::Status s = db->CreateCollection(coll);
+  if (exists && !validated) return OkReply();
+  if (exists) {
+    // The same options again succeed; others are 48 NamespaceExists
+    // (create_collection.cpp).
+    ASSIGN_OR_RETURN(Value existing, db->collection(coll).Options());
+    const Value* v = existing.Get("validator");
+    const Value* level = existing.Get("validationLevel");
+    const Value* action = existing.Get("validationAction");
+    const bool same =
+        v != nullptr && ValuesEqual(*v, validation.validator) &&
+        level->string_value() == (validation.validation_level.empty()
+                                      ? "strict"
+                                      : validation.validation_level) &&
+        action->string_value() == (validation.validation_action.empty()
+                                       ? "error"
+                                       : validation.validation_action);
+    if (same) return OkReply();
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("namespace ", Ns(ctx.db, coll),
+                                   " already exists, but with different "
+                                   "options: ",
+                                   ToJson(existing)));
+  }
+  absl::Status s = db->CreateCollection(coll, validation);
   if (ErrorCode(s) == kNamespaceExists) return OkReply();  // a racing create
   RETURN_IF_ERROR(s);
   return OkReply();

@@ -34,6 +34,66 @@ TEST_F(CollectionTest, ListCollections) {
             R"("name":"_id_"}}]},"ok":1.0})");
 }
 
+// Document validation through the commands (collection_impl.cpp,
+// write_ops_exec.cpp): create with a validator; an insert that fails it is
+// a write error {index, code: 121, errInfo, errmsg} (WriteError::serialize:
+// the status' extra info between code and errmsg), whose errInfo is
+// jstests/core/doc_validation/doc_validation_options.js's; listCollections
+// shows the options; collMod changes them; bypassDocumentValidation skips
+// the check.
+TEST_F(CollectionTest, DocumentValidation) {
+  EXPECT_EQ(RunJson("test", R"({"create": "v", "validator": {"a": 1}})"),
+            R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "v", "documents": [{"_id": 1,
+                                "a": 2}]})"),
+            R"({"n":0,"writeErrors":[{"index":0,"code":121,)"
+            R"("errInfo":{"failingDocumentId":1,"details":{)"
+            R"("operatorName":"$eq","specifiedAs":{"a":1},)"
+            R"("reason":"comparison failed","consideredValue":2}},)"
+            R"("errmsg":"Document failed validation"}],"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "v", "documents": [{"_id": 1,
+                                "a": 2}], "bypassDocumentValidation": true})"),
+            R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"listCollections": 1,
+                                "filter": {"name": "v"}})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},)"
+            R"("ns":"test.$cmd.listCollections","firstBatch":[)"
+            R"({"name":"v","type":"collection","options":{"validator":)"
+            R"({"a":1},"validationLevel":"strict","validationAction":)"
+            R"("error"},"info":{"readOnly":false},"idIndex":{"v":2,"key":)"
+            R"({"_id":1},"name":"_id_"}}]},"ok":1.0})");
+  // findAndModify's failure is the command's error, with errInfo.
+  EXPECT_EQ(RunJson("test", R"({"findAndModify": "v", "query": {"_id": 1},
+                                "update": {"$set": {"a": 3}}})"),
+            R"({"ok":0.0,"errmsg":"Document failed validation","code":121,)"
+            R"("codeName":"DocumentValidationFailure","errInfo":{)"
+            R"("failingDocumentId":1,"details":{"operatorName":"$eq",)"
+            R"("specifiedAs":{"a":1},"reason":"comparison failed",)"
+            R"("consideredValue":3}}})");
+  EXPECT_EQ(RunJson("test", R"({"collMod": "v", "validationLevel": "off"})"),
+            R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"insert": "v", "documents": [{"a": 5}]})"),
+            R"({"n":1,"ok":1.0})");
+  // Bad options: IDL's type and enum errors, disallowed operators.
+  EXPECT_EQ(Run("test", R"({"create": "w", "validator": 7})")
+                .Get("code")
+                ->int32_value(),
+            14);
+  EXPECT_EQ(Run("test", R"({"create": "w", "validator": {"a": 1},
+                            "validationLevel": "x"})")
+                .Get("code")
+                ->int32_value(),
+            2);
+  EXPECT_EQ(Run("test", R"({"collMod": "v", "validator": {"$where": "1"}})")
+                .Get("code")
+                ->int32_value(),
+            224);
+  EXPECT_EQ(Run("admin", R"({"create": "w", "validator": {"a": 1}})")
+                .Get("code")
+                ->int32_value(),
+            72);
+}
+
 // create on an existing collection with the same options succeeds
 // (jstests/core/ddl/create_collection.js: "Creating a collection that
 // already exists with no options specified reports success"); an unknown

@@ -546,6 +546,25 @@ class Runner : public CommandRunner {
     ctx.write.interrupt = ctx.connection->interrupt() != nullptr
                               ? ctx.connection->interrupt()
                               : ctx.killed;
+    // bypassDocumentValidation (insert, update, findAndModify, bulkWrite,
+    // aggregate's $out / $merge; authorized by CheckAuthorization), and
+    // validationAction "warn"'s log line: mongod's warning 20294
+    // (collection_impl.cpp checkValidationAndParseResult).
+    if (const Value* bypass = ctx.cmd.Get("bypassDocumentValidation")) {
+      ctx.write.bypass_document_validation = TrueValue(*bypass);
+    }
+    if (ctx.first().is_string()) {
+      ctx.write.validation_warning =
+          [server = ctx.server,
+           ns = absl::StrCat(ctx.db, ".", ctx.first().string_value())](
+              const Value& err_info) {
+            server->log->Write(
+                server->clock->WallNow(), "W", "STORAGE", 20294, "conn",
+                "Document would fail validation",
+                Value::MakeObject(
+                    {{"namespace", Value::String(ns)}, {"errInfo", err_info}}));
+          };
+    }
     // Shutdown interrupts a command at its next interrupt point, except the
     // write batches: an insert/update/delete/findAndModify already received
     // finishes and is acknowledged whole (serve_cli.test.mjs), its time

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/status.h"
+#include "engine/document_validation_error.h"
 #include "engine/duplicate_key_error.h"
 
 namespace ttldb {
@@ -25,6 +26,9 @@ void AppendErrorExtraInfo(const absl::Status& status, Value::Object* fields) {
   if (std::optional<DuplicateKeyInfo> dup = GetDuplicateKeyInfo(status)) {
     fields->emplace_back("keyPattern", std::move(dup->key_pattern));
     fields->emplace_back("keyValue", std::move(dup->key_value));
+  }
+  if (std::optional<Value> err_info = GetDocumentValidationErrInfo(status)) {
+    fields->emplace_back("errInfo", *std::move(err_info));
   }
 }
 

@@ -76,12 +76,14 @@ class EngineAccess : public agg::DatabaseAccess {
     return engine_->collection(coll).Explain(r.filter, ToFindOptions(r));
   }
   absl::Status Insert(absl::string_view coll, const Value& doc) override {
-    return engine_->collection(coll).InsertOne(doc).status();
+    return engine_->collection(coll).InsertOne(doc, write_).status();
   }
   absl::Status ReplaceById(absl::string_view coll, const Value& doc) override {
     Value filter = Value::MakeObject(
         {Field("_id", Value::MakeObject({Field("$eq", *doc.Get("_id"))}))});
-    return engine_->collection(coll).ReplaceOne(filter, doc).status();
+    return engine_->collection(coll)
+        .ReplaceOne(filter, doc, {}, write_)
+        .status();
   }
   absl::Status DeleteAll(absl::string_view coll) override {
     return engine_->collection(coll).DeleteMany("{}").status();
@@ -148,6 +150,7 @@ class EngineAccess : public agg::DatabaseAccess {
     Other& other = others_[std::string(name)];
     other.db = std::move(db);
     other.access = std::make_unique<EngineAccess>(engine, database_named_);
+    other.access->write_ = write_;
     return other.access.get();
   }
 
@@ -161,6 +164,12 @@ class EngineAccess : public agg::DatabaseAccess {
   Engine* engine_;
   DatabaseNamedFn database_named_;
   StatsSource stats_source_;
+
+ public:
+  // The options of $out's and $merge's writes.
+  WriteOptions write_;
+
+ private:
   std::map<std::string, Other, std::less<>> others_;
 };
 
@@ -205,6 +214,8 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
   c->access = std::make_unique<EngineAccess>(
       engine, options.database_named,
       StatsSource{options.host, options.latency_stats});
+  c->access->write_.bypass_document_validation =
+      options.bypass_document_validation;
   c->ctx.db = c->access.get();
   c->ctx.collection = coll;
   c->ctx.allow_disk_use = options.allow_disk_use;

@@ -184,6 +184,8 @@ static absl::StatusOr<bool> ApplyToDocument(
           current->date_millis() == now_millis)) {
       auto updated_ptr = std::make_shared<Value>(doc);
       updated_ptr->Set(request.touch_field, Value::Date(now_millis));
+      RETURN_IF_ERROR(
+          engine->CheckValidationLocked(state, &doc, *updated_ptr, options));
       RETURN_IF_ERROR(engine->WriteDocumentLocked(
           state, &doc, updated_ptr.get(), options, removed, updated_ptr));
       return true;
@@ -224,6 +226,7 @@ static absl::StatusOr<bool> ApplyToDocument(
                       "Performing an update on the path '_id' would modify "
                       "the immutable field '_id'");
   }
+  RETURN_IF_ERROR(engine->CheckValidationLocked(state, &doc, updated, options));
   RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options,
                                               removed, std::move(updated_ptr)));
   return true;

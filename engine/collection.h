@@ -290,6 +290,18 @@ class Collection {
   // MongoDB's listIndexes shape, _id_ first: {v: 2, key: {...}, name: ...}.
   absl::StatusOr<std::vector<Value>> ListIndexes();
 
+  // The collection's options as listCollections shows them: {validator,
+  // validationLevel, validationAction} when validation is set (see
+  // ValidationOptions), else {}. {} for a collection that does not exist.
+  absl::StatusOr<Value> Options();
+
+  // MongoDB's collMod for the document validation options:
+  //   {validator: {...}, validationLevel: "moderate", validationAction:
+  //    "warn"}
+  // (any of them; validator {} removes the validator), with the errors of
+  // Database::CreateCollection's; 26 NamespaceNotFound for a collection
+  // that does not exist. Replies {}. May be combined with `index` below.
+  //
   // MongoDB's collMod for one index:
   //   {index: {name: "x" | keyPattern: {...}, expireAfterSeconds: N,
   //            hidden: bool}}

@@ -40,6 +40,11 @@ absl::Status Database::CreateCollection(absl::string_view name) {
   return engine_->CreateCollection(name, /*must_not_exist=*/true);
 }
 
+absl::Status Database::CreateCollection(absl::string_view name,
+                                        const ValidationOptions& validation) {
+  return engine_->CreateCollection(name, /*must_not_exist=*/true, validation);
+}
+
 absl::StatusOr<std::vector<std::string>> Database::ListCollectionNames() {
   return engine_->ListCollectionNames();
 }

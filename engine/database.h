@@ -62,6 +62,14 @@ class Database {
 
   // Creates an empty collection; AlreadyExists (48) if it exists.
   absl::Status CreateCollection(absl::string_view name);
+  // The same with MongoDB's document validation options (see
+  // ValidationOptions). Errors, nothing created: an invalid validator with
+  // the filter's code ($jsonSchema's keyword errors, query/json_schema.h),
+  // 224 QueryFeatureNotAllowed for $where/$text/$near..., 14 TypeMismatch
+  // for a validator that is not an object; an unknown level or action, 2
+  // BadValue.
+  absl::Status CreateCollection(absl::string_view name,
+                                const ValidationOptions& validation);
   // Names of the existing collections, sorted.
   absl::StatusOr<std::vector<std::string>> ListCollectionNames();
   // The collections whose catalog entries are damaged (unparsable, invalid,

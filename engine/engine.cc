@@ -559,6 +559,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
     ASSIGN_OR_RETURN(auto idx, compile(spec));
     state->building.push_back(std::move(idx));
   }
+  RETURN_IF_ERROR(CompileValidation(info, state.get()));
   return std::shared_ptr<const CollectionState>(std::move(state));
 }
 
@@ -715,16 +716,7 @@ Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
 
 absl::Status Engine::CreateCollection(absl::string_view name,
                                       bool must_not_exist) {
-  RETURN_IF_ERROR(CheckWritable());
-  RETURN_IF_ERROR(ValidateCollectionName(name));
-  RETURN_IF_ERROR(CheckCollection(name));
-  MutexLock l(&write_mu_);
-  if (GetState(name) != nullptr) {
-    if (!must_not_exist) return absl::OkStatus();
-    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                      absl::StrCat("Collection ", name, " already exists."));
-  }
-  return GetOrCreateLocked(name).status();
+  return CreateCollection(name, must_not_exist, ValidationOptions());
 }
 
 absl::StatusOr<std::vector<std::string>> Engine::ListCollectionNames() {

@@ -183,6 +183,30 @@ class Engine : public TtlStore {
                                      ExpiredRemovals* removed,
                                      absl::string_view input_json = {})
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // MongoDB's document validation of a write (engine/doc_validation.cc):
+  // OK when `new_doc` (the document an insert, update or replacement is
+  // about to store; `old_doc` the current version, null for an insert)
+  // passes the collection's validator, or the write is exempt (no
+  // validator, validationLevel "off", "moderate" and `old_doc` already
+  // fails, options.bypass_document_validation). Otherwise 121
+  // DocumentValidationFailure with its errInfo (action "error"), or OK
+  // after reporting the errInfo (action "warn"). Called by every write
+  // that builds a new document, before WriteDocumentLocked; TTL deletions
+  // are not writes of documents and are never validated.
+  absl::Status CheckValidationLocked(const CollectionState& state,
+                                     const Value* old_doc, const Value& new_doc,
+                                     const WriteOptions& options)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // createCollection with validation options (Database::CreateCollection).
+  absl::Status CreateCollection(absl::string_view name, bool must_not_exist,
+                                const ValidationOptions& validation);
+  // collMod's validator, validationLevel and validationAction fields.
+  absl::StatusOr<Value> CollModValidation(absl::string_view coll,
+                                          const Value& command);
+  // The options listCollections shows: {validator, validationLevel,
+  // validationAction} when a validator or non-default level/action is set.
+  static Value ListedCollectionOptions(const proto::CollectionInfo& info);
+
   // Reads and parses the document with this encoded _id; nullopt if absent.
   // Without a snapshot, served from (and filling) the document cache.
   absl::StatusOr<std::optional<Value>> ReadDocument(
@@ -620,6 +644,20 @@ class Engine : public TtlStore {
   bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;
 };
+
+// Document validation's rules (engine/doc_validation.cc). A validator: an
+// object, without $where / $text / $near / $nearSphere / $geoNear /
+// $function (224 QueryFeatureNotAllowed), that parses as a filter; {} is
+// none (nullptr). A level: strict, moderate or off; an action: error or
+// warn (2 BadValue otherwise).
+absl::StatusOr<std::shared_ptr<const Filter>> ParseValidator(
+    const Value& validator);
+absl::Status CheckValidationLevel(absl::string_view level);
+absl::Status CheckValidationAction(absl::string_view action);
+// Compiles info's validation fields into `state` (DataLoss for a stored
+// validator that no longer parses).
+absl::Status CompileValidation(const proto::CollectionInfo& info,
+                               CollectionState* state);
 
 }  // namespace ttldb
 

@@ -203,6 +203,8 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
   }
   if (modified) {
     RETURN_IF_ERROR(CheckIdUnchanged(*doc, *updated_ptr));
+    RETURN_IF_ERROR(
+        engine->CheckValidationLocked(*state, &*doc, *updated_ptr, options));
     RETURN_IF_ERROR(engine->WriteDocumentLocked(
         *state, &*doc, updated_ptr.get(), options, &removed, updated_ptr));
   }

@@ -296,11 +296,20 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(CheckCollection(coll));
   const Value* index_arg = command.Get("index");
+  bool validation = false;
   for (const auto& [name, value] : command.object_fields()) {
-    if (name != "index" && name != "collMod") {
+    if (name == "validator" || name == "validationLevel" ||
+        name == "validationAction") {
+      validation = true;
+    } else if (name != "index" && name != "collMod") {
       return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                         absl::StrCat("unknown option to collMod: ", name));
     }
+  }
+  // The validation options (engine/doc_validation.cc), then the index's.
+  if (validation) {
+    ASSIGN_OR_RETURN(Value reply, CollModValidation(coll, command));
+    if (index_arg == nullptr) return reply;
   }
   if (index_arg == nullptr || !index_arg->is_object()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,

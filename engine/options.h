@@ -208,7 +208,35 @@ struct BackupStats {
   int64_t bytes = 0;  // their keys and values
 };
 
+// MongoDB's document validation of a collection (the create command's
+// validator, validationLevel and validationAction options; collMod changes
+// them). Inserts and updates whose new document does not match `validator`
+// fail with 121 DocumentValidationFailure "Document failed validation",
+// carrying MongoDB 5.0+'s errInfo (GetDocumentValidationErrInfo), and
+// write nothing. TTL deletions are never validated.
+struct ValidationOptions {
+  // A query filter ({a: {$exists: true}}, {$jsonSchema: {...}}, $expr...).
+  // Null or {}: no validator. $where, $text, $near, $nearSphere and
+  // $geoNear are refused (as MongoDB refuses them in a validator).
+  Value validator;
+  // "strict" (every insert and update), "moderate" (updates of documents
+  // that already fail the validator are not checked), "off". Empty:
+  // "strict".
+  std::string validation_level;
+  // "error" (refuse the write) or "warn" (write it, and report it through
+  // WriteOptions::validation_warning or else Options::logger). Empty:
+  // "error".
+  std::string validation_action;
+};
+
 struct WriteOptions {
+  // Skip document validation (MongoDB's bypassDocumentValidation).
+  bool bypass_document_validation = false;
+  // With validationAction "warn": called (under the writers' lock; it must
+  // not call back into the database) with the errInfo of each document
+  // written although it fails the validator ({failingDocumentId,
+  // details}). Empty: the warning goes to Options::logger.
+  std::function<void(const Value& err_info)> validation_warning;
   // Sync the LevelDB log before acknowledging: survives a machine crash, not
   // only a process crash. Slower.
   bool sync = false;

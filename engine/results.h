@@ -46,6 +46,9 @@ struct AggregateOptions {
   // QueryExceededMemoryLimitNoDiskUseAllowed (also with allow_disk_use
   // when the database is Options::in_memory, which never writes files).
   bool allow_disk_use = false;
+  // $out / $merge write their documents without document validation
+  // (MongoDB's bypassDocumentValidation; see ValidationOptions).
+  bool bypass_document_validation = false;
   // Variables for the pipeline's expressions ({x: 5} makes "$$x" 5): an
   // object of expressions evaluated once, before the pipeline runs; null:
   // none.

@@ -28,6 +28,7 @@ bool ReadsOnlyId(const MatchExpr& e) {
       }
       return true;
     case MatchExpr::Kind::kExpr:
+    case MatchExpr::Kind::kJsonSchema:
       return false;
     case MatchExpr::Kind::kAlwaysTrue:
     case MatchExpr::Kind::kAlwaysFalse:
@@ -96,8 +97,11 @@ absl::StatusOr<TextSet> SetDateInStoredText(
     const std::string& encoded_id, const TextSetRequest& request,
     absl::Time now, const WriteOptions& options,
     Engine::ExpiredRemovals* removed) {
+  // A validated collection takes the general path, which checks the whole
+  // new document (engine/doc_validation.cc).
   if (!g_enabled.load(std::memory_order_relaxed) ||
-      !IsPlainName(request.field) || request.field == "_id") {
+      !IsPlainName(request.field) || request.field == "_id" ||
+      state.validator != nullptr) {
     return TextSet::kFallback;
   }
   // The fields the match, the hidden check and the index keys read.

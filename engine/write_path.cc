@@ -655,6 +655,7 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
     create->set_next_index_id(1);
     ASSIGN_OR_RETURN(state, Compile(*create));
   }
+  RETURN_IF_ERROR(CheckValidationLocked(*state, nullptr, *stored, options));
   RETURN_IF_ERROR(
       WriteDocumentLocked(*state, nullptr, stored.get(), options, removed,
                           stored, create ? &*create : nullptr, stored_json));

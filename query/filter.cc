@@ -487,6 +487,22 @@ absl::Status ParseExprNode(const Value& spec, bool top,
   return absl::OkStatus();
 }
 
+// {$jsonSchema: <schema>} (matcher/expression_parser.cpp
+// parseJSONSchema): only at the top level of a query.
+absl::Status ParseJsonSchemaNode(const Value& spec, bool top,
+                                 std::vector<MatchExpr>* out) {
+  if (!top) {
+    return BadValue(
+        "$jsonSchema can only be applied to the top-level document");
+  }
+  MatchExpr e;
+  e.kind = Kind::kJsonSchema;
+  ASSIGN_OR_RETURN(e.schema, JsonSchema::Parse(spec));
+  e.operand = spec;
+  out->push_back(std::move(e));
+  return absl::OkStatus();
+}
+
 // The first $expr evaluation error of the current Matches call on this
 // thread (MatchesOrError reads it; Matches ignores it).
 thread_local absl::Status* expr_error = nullptr;
@@ -509,6 +525,8 @@ absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
         RETURN_IF_ERROR(ParseLogical(name, v, out, top));
       } else if (name == "$expr") {
         RETURN_IF_ERROR(ParseExprNode(v, top, out));
+      } else if (name == "$jsonSchema") {
+        RETURN_IF_ERROR(ParseJsonSchemaNode(v, top, out));
       } else if (name == "$comment") {
         continue;
       } else if (!top && IsDBRefField(name)) {
@@ -755,7 +773,8 @@ bool EvalElement(const MatchExpr& e, const Value* v) {
     case Kind::kAlwaysFalse:
       return false;
     case Kind::kExpr:
-      // A $expr is never below a path (it is only parsed at the top).
+    case Kind::kJsonSchema:
+      // Never below a path (both are only parsed at the top).
       return false;
   }
   return false;
@@ -824,6 +843,8 @@ bool EvalDoc(const MatchExpr& e, const Value& doc) {
       return false;
     case Kind::kExpr:
       return EvalExprNode(e, doc);
+    case Kind::kJsonSchema:
+      return e.schema->Matches(doc);
     default:
       return AnyValue(e, doc, true);
   }
@@ -973,6 +994,7 @@ void RecordKey(const MatchExpr& e, const Value& doc,
     case Kind::kAlwaysTrue:
     case Kind::kAlwaysFalse:
     case Kind::kExpr:
+    case Kind::kJsonSchema:
       return;
     case Kind::kExists:
       if (!e.operand.bool_value()) return;  // MongoDB: $not of $exists

@@ -7,7 +7,8 @@
 // $exists $type $and $or $nor $not $all $size $elemMatch $regex/$options
 // $mod, $expr (an aggregation expression, expr/expression.h, evaluated with
 // the document as $$ROOT and $$CURRENT and $$NOW fixed when the filter is
-// parsed), and $comment (ignored). Semantics follow MongoDB's documentation:
+// parsed), $jsonSchema (query/json_schema.h), and $comment (ignored). Semantics
+// follow MongoDB's documentation:
 //  - a path reaching an array matches if the array itself or any element
 //    matches ({a: 5} matches {a: [1, 5]}; {a: [1, 5]} matches the array);
 //    dotted paths traverse arrays of objects ({"a.b": 1} matches
@@ -40,6 +41,7 @@
 #include "document/regex.h"
 #include "document/value.h"
 #include "expr/expression.h"
+#include "query/json_schema.h"
 
 namespace ttldb {
 
@@ -85,6 +87,10 @@ struct MatchExpr {
     // when the expression's value is truthy (agg::IsTruthy). The planner
     // never uses it to bound an index scan.
     kExpr,
+    // {$jsonSchema: <schema>} at the top level (or inside $and/$or/$nor):
+    // `schema` holds the parsed schema (query/json_schema.h), `operand` its
+    // spec; no path. Never bounds an index scan.
+    kJsonSchema,
   };
 
   Kind kind = Kind::kAlwaysTrue;
@@ -120,6 +126,8 @@ struct MatchExpr {
   // kExpr only.
   std::shared_ptr<const agg::Expression> expr;
   int64_t now_millis = 0;
+  // kJsonSchema only.
+  std::shared_ptr<const JsonSchema> schema;
 };
 
 // What Filter::Matches can report besides the verdict.

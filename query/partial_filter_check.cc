@@ -162,6 +162,9 @@ void Debug(const MatchExpr& node, int indent, bool document, std::string* out) {
     case Kind::kExpr:
       absl::StrAppend(out, pad, "$expr ", ToJson(e.operand), "\n");
       return;
+    case Kind::kJsonSchema:
+      absl::StrAppend(out, pad, "$jsonSchema ", ToJson(e.operand), "\n");
+      return;
   }
 }
 

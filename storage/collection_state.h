@@ -40,6 +40,15 @@ struct CollectionState {
   // writers maintain their entries, nothing reads them.
   std::vector<std::shared_ptr<const IndexState>> building;
   std::string doc_prefix;  // DocumentPrefix(id)
+  // The compiled info.validator_json (nullptr: none), and whether its
+  // level is "moderate" / "off" and its action "warn".
+  std::shared_ptr<const Filter> validator;
+  // Its spec, when it has a $expr: $$NOW is the time of each write, so
+  // such a validator is parsed again, with the clock's now, per check.
+  std::optional<Value> validator_spec_with_expr;
+  bool validation_moderate = false;
+  bool validation_off = false;
+  bool validation_warn = false;
 
   bool has_active_ttl() const;
   const IndexState* FindIndex(absl::string_view name) const;

@@ -1,0 +1,277 @@
+// MongoDB's document validation (src/mongo/db/catalog/
+// collection_impl.cpp checkValidation, coll_mod.cpp, create_collection.cpp):
+// the validator's rules, its catalog state and the check every insert and
+// update makes before it writes.
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/json.h"
+#include "engine/document_validation_error.h"
+#include "engine/engine.h"
+#include "query/doc_validation_error.h"
+
+namespace ttldb {
+namespace {
+
+absl::Status BadValue(absl::string_view msg) {
+  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, msg);
+}
+
+// Operators MongoDB refuses in a validator (collection_impl.cpp
+// parseValidator: no JavaScript, no $text, no geoNear), anywhere in it.
+absl::Status CheckAllowedOperators(const Value& v, int depth) {
+  if (depth > 200) return absl::OkStatus();  // the filter bounds its depth
+  if (v.is_array()) {
+    for (const Value& item : v.array_items()) {
+      RETURN_IF_ERROR(CheckAllowedOperators(item, depth + 1));
+    }
+    return absl::OkStatus();
+  }
+  if (!v.is_object()) return absl::OkStatus();
+  for (const auto& [name, child] : v.object_fields()) {
+    if (name == "$where") {
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kQueryFeatureNotAllowed,
+                        "$where is not allowed in this context");
+    }
+    if (name == "$text") {
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kQueryFeatureNotAllowed,
+                        "$text is not allowed in this context");
+    }
+    if (name == "$near" || name == "$nearSphere" || name == "$geoNear") {
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kQueryFeatureNotAllowed,
+                        "$geoNear, $near, and $nearSphere are not allowed in "
+                        "this context");
+    }
+    if (name == "$function" || name == "$_internalJsEmit") {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument,
+          name == "$function" ? kFunctionInValidator : kJsEmitInValidator,
+          absl::StrCat(name, " is not allowed to be used within a validator"));
+    }
+    RETURN_IF_ERROR(CheckAllowedOperators(child, depth + 1));
+  }
+  return absl::OkStatus();
+}
+
+bool HasExpr(const MatchExpr& e) {
+  if (e.kind == MatchExpr::Kind::kExpr) return true;
+  for (const MatchExpr& c : e.children) {
+    if (HasExpr(c)) return true;
+  }
+  return false;
+}
+
+bool IsEmptyValidator(const Value& v) {
+  return v.is_null() || (v.is_object() && v.object_fields().empty());
+}
+
+// Checks the options and writes them into `info`.
+absl::Status ApplyValidationOptions(const ValidationOptions& options,
+                                    proto::CollectionInfo* info) {
+  if (!options.validator.is_null()) {
+    RETURN_IF_ERROR(ParseValidator(options.validator).status());
+    info->set_validator_json(
+        IsEmptyValidator(options.validator)
+            ? std::string()
+            : ToJson(options.validator, JsonFormat::kStorage));
+  }
+  if (!options.validation_level.empty()) {
+    RETURN_IF_ERROR(CheckValidationLevel(options.validation_level));
+    info->set_validation_level(options.validation_level == "strict"
+                                   ? std::string()
+                                   : options.validation_level);
+  }
+  if (!options.validation_action.empty()) {
+    RETURN_IF_ERROR(CheckValidationAction(options.validation_action));
+    info->set_validation_action(options.validation_action == "error"
+                                    ? std::string()
+                                    : options.validation_action);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const Filter>> ParseValidator(
+    const Value& validator) {
+  if (!validator.is_object()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                      absl::StrCat("'validator' must be an object, not ",
+                                   TypeName(validator.type())));
+  }
+  if (validator.object_fields().empty()) return nullptr;
+  RETURN_IF_ERROR(CheckAllowedOperators(validator, 0));
+  ASSIGN_OR_RETURN(Filter filter, Filter::Parse(validator));
+  return std::make_shared<const Filter>(std::move(filter));
+}
+
+absl::Status CheckValidationLevel(absl::string_view level) {
+  if (level == "strict" || level == "moderate" || level == "off") {
+    return absl::OkStatus();
+  }
+  return BadValue(absl::StrCat("Enumeration value '", level,
+                               "' for field 'validationLevel' is not a "
+                               "valid value."));
+}
+
+absl::Status CheckValidationAction(absl::string_view action) {
+  if (action == "error" || action == "warn") return absl::OkStatus();
+  return BadValue(absl::StrCat("Enumeration value '", action,
+                               "' for field 'validationAction' is not a "
+                               "valid value."));
+}
+
+absl::Status CompileValidation(const proto::CollectionInfo& info,
+                               CollectionState* state) {
+  if (!info.validator_json().empty()) {
+    absl::StatusOr<Value> doc = ParseDocument(info.validator_json());
+    absl::StatusOr<std::shared_ptr<const Filter>> filter =
+        doc.ok() ? ParseValidator(*doc)
+                 : absl::StatusOr<std::shared_ptr<const Filter>>(doc.status());
+    if (!filter.ok()) {
+      return absl::DataLossError(
+          absl::StrCat("collection '", info.name(),
+                       "': invalid validator: ", filter.status().message()));
+    }
+    state->validator = *std::move(filter);
+    if (HasExpr(state->validator->root())) {
+      state->validator_spec_with_expr = *std::move(doc);
+    }
+  }
+  state->validation_moderate = info.validation_level() == "moderate";
+  state->validation_off = info.validation_level() == "off";
+  state->validation_warn = info.validation_action() == "warn";
+  return absl::OkStatus();
+}
+
+absl::Status Engine::CheckValidationLocked(const CollectionState& state,
+                                           const Value* old_doc,
+                                           const Value& new_doc,
+                                           const WriteOptions& options) {
+  if (state.validator == nullptr || state.validation_off ||
+      options.bypass_document_validation) {
+    return absl::OkStatus();
+  }
+  const Filter* validator = state.validator.get();
+  std::optional<Filter> with_now;
+  if (state.validator_spec_with_expr.has_value()) {
+    ASSIGN_OR_RETURN(with_now, Filter::Parse(*state.validator_spec_with_expr,
+                                             clock_->WallNow()));
+    validator = &*with_now;
+  }
+  // A $expr whose evaluation fails counts as a failure ("error"), and lets
+  // the write through with "warn" (doc_validation_options.js).
+  absl::StatusOr<bool> matches = validator->MatchesOrError(new_doc);
+  if (matches.ok() && *matches) return absl::OkStatus();
+  // moderate: an update of a document that already fails is not checked.
+  if (state.validation_moderate && old_doc != nullptr &&
+      !validator->Matches(*old_doc)) {
+    return absl::OkStatus();
+  }
+  const Value* id = new_doc.Get("_id");
+  Value err_info = Value::MakeObject(
+      {{"failingDocumentId", id != nullptr ? *id : Value()},
+       {"details", DocValidationDetails(*validator, new_doc)}});
+  if (!state.validation_warn) return DocumentValidationError(err_info);
+  if (options.validation_warning) {
+    options.validation_warning(err_info);
+  } else {
+    Log(LogLevel::kWarning,
+        absl::StrCat("Document would fail validation collection: ",
+                     state.info.name(), " errInfo: ", ToJson(err_info)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::CreateCollection(absl::string_view name,
+                                      bool must_not_exist,
+                                      const ValidationOptions& validation) {
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(ValidateCollectionName(name));
+  RETURN_IF_ERROR(CheckCollection(name));
+  proto::CollectionInfo info;
+  info.set_name(std::string(name));
+  info.set_next_index_id(1);
+  RETURN_IF_ERROR(ApplyValidationOptions(validation, &info));
+  MutexLock l(&write_mu_);
+  if (GetState(name) != nullptr) {
+    if (!must_not_exist) return absl::OkStatus();
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("Collection ", name, " already exists."));
+  }
+  return CommitNewCollectionLocked(std::move(info)).status();
+}
+
+absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
+                                                const Value& command) {
+  ValidationOptions options;
+  for (const auto& [name, value] : command.object_fields()) {
+    if (name == "validator") {
+      options.validator = value;
+      // collMod's {validator: {}} removes it; a non-object is refused.
+      if (value.is_null()) {
+        return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                          "'validator' must be an object, not null");
+      }
+    } else if (name == "validationLevel" || name == "validationAction") {
+      if (!value.is_string()) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kTypeMismatch,
+            absl::StrCat("BSON field 'collMod.", name, "' is the wrong type '",
+                         TypeName(value.type()), "', expected type 'string'"));
+      }
+      (name == "validationLevel" ? options.validation_level
+                                 : options.validation_action) =
+          value.string_value();
+    }
+  }
+  proto::CollectionInfo unused;
+  RETURN_IF_ERROR(ApplyValidationOptions(options, &unused));
+  RETURN_IF_ERROR(CheckWritable());
+  RETURN_IF_ERROR(CheckCollection(coll));
+  MutexLock l(&write_mu_);
+  auto state = GetState(coll);
+  if (state == nullptr) {
+    return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
+                      absl::StrCat("ns does not exist: ", coll));
+  }
+  proto::CollectionInfo info = state->info;
+  RETURN_IF_ERROR(ApplyValidationOptions(options, &info));
+  leveldb::WriteBatch batch;
+  RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
+  return Value::MakeObject();
+}
+
+Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
+  Value::Object out;
+  if (!info.validator_json().empty()) {
+    absl::StatusOr<Value> v = ParseDocument(info.validator_json());
+    if (v.ok()) out.emplace_back("validator", *std::move(v));
+  }
+  if (!info.validator_json().empty() || !info.validation_level().empty() ||
+      !info.validation_action().empty()) {
+    out.emplace_back("validationLevel",
+                     Value::String(info.validation_level().empty()
+                                       ? "strict"
+                                       : info.validation_level()));
+    out.emplace_back("validationAction",
+                     Value::String(info.validation_action().empty()
+                                       ? "error"
+                                       : info.validation_action()));
+  }
+  return Value::MakeObject(std::move(out));
+}
+
+absl::StatusOr<Value> Collection::Options() {
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
+  if (state == nullptr) return Value::MakeObject();
+  return Engine::ListedCollectionOptions(state->info);
+}
+
+}  // namespace ttldb
