@@ -28,6 +28,8 @@ set(TTLDB_SOURCES
   engine/collection.cc
   engine/database.cc
   engine/db_stats.cc
+  engine/doc_validation.cc
+  engine/document_validation_error.cc
   engine/duplicate_key_error.cc
   engine/engine.cc
   engine/find_and_modify.cc
@@ -78,7 +80,9 @@ set(TTLDB_SOURCES
   planner/planner.cc
   planner/sort_provision.cc
   query/blocking_sort.cc
+  query/doc_validation_error.cc
   query/filter.cc
+  query/json_schema.cc
   query/partial_filter_check.cc
   query/path_values.cc
   query/projection.cc
@@ -140,6 +144,7 @@ set(TTLDB_HEADERS
   engine/cursor.h
   engine/database.h
   engine/doc_arg.h
+  engine/document_validation_error.h
   engine/duplicate_key_error.h
   engine/options.h
   engine/repair.h
@@ -157,7 +162,9 @@ set(TTLDB_HEADERS
   planner/planner.h
   planner/sort_provision.h
   query/blocking_sort.h
+  query/doc_validation_error.h
   query/filter.h
+  query/json_schema.h
   query/partial_filter_check.h
   query/projection.h
   query/sort.h
