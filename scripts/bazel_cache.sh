@@ -45,8 +45,10 @@ ttldb_prune_disk_cache() {
   used_kb=$(du -sk "$TTLDB_DISK_CACHE" 2>/dev/null | cut -f1)
   [ "${used_kb:-0}" -gt "$max_kb" ] || return 0
   echo "ttldb: pruning the Bazel disk cache ($((used_kb / 1024)) MB > $((max_kb / 1024)) MB)" >&2
+  # awk reads to the end (no early `exit`): under `set -o pipefail` an early
+  # exit would kill sort with SIGPIPE and fail the caller with status 141.
   find "$TTLDB_DISK_CACHE" -type f -printf '%A@ %k %p\n' | sort -n |
     awk -v excess=$(( used_kb - max_kb * 8 / 10 )) \
-      '{ if (freed >= excess) exit; freed += $2; sub(/^[^ ]+ [^ ]+ /, ""); print }' |
-    tr '\n' '\0' | xargs -0 rm -f
+      'freed < excess { freed += $2; sub(/^[^ ]+ [^ ]+ /, ""); print }' |
+    tr '\n' '\0' | xargs -0 -r rm -f
 }
