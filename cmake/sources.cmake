@@ -68,11 +68,13 @@ set(TTLDB_SOURCES
   pipeline/spill.cc
   pipeline/stage_basic.cc
   pipeline/stage_facet.cc
+  pipeline/stage_graph_lookup.cc
   pipeline/stage_group.cc
   pipeline/stage_lookup.cc
   pipeline/stage_out.cc
   pipeline/stage_sort.cc
   pipeline/stage_stats.cc
+  pipeline/stage_union_with.cc
   pipeline/stage_unwind.cc
   pipeline/transform.cc
   planner/implication.cc

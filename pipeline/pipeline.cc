@@ -38,6 +38,8 @@ constexpr Registered kStages[] = {
     {"$replaceRoot", ParseReplaceRoot},
     {"$replaceWith", ParseReplaceWith},
     {"$lookup", ParseLookup},
+    {"$graphLookup", ParseGraphLookup},
+    {"$unionWith", ParseUnionWith},
     {"$facet", ParseFacet},
     {"$bucket", ParseBucket},
     {"$sample", ParseSample},

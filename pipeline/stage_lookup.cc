@@ -40,21 +40,6 @@ Value LocalValues(const Value& doc, const std::string& path) {
   return Value::MakeArray(std::move(values));
 }
 
-void SetDottedField(Value* doc, absl::string_view field, Value v) {
-  size_t dot = field.find('.');
-  if (dot == absl::string_view::npos) {
-    doc->Set(field, std::move(v));
-    return;
-  }
-  std::string head(field.substr(0, dot));
-  Value* next = doc->GetMutable(head);
-  if (next == nullptr || !next->is_object()) {
-    doc->Set(head, Value::MakeObject());
-    next = doc->GetMutable(head);
-  }
-  SetDottedField(next, field.substr(dot + 1), std::move(v));
-}
-
 class LookupStream : public MapStream {
  public:
   LookupStream(std::unique_ptr<DocStream> in,
@@ -147,6 +132,21 @@ absl::Status LookupError(absl::string_view why) {
 }
 
 }  // namespace
+
+void SetDottedField(Value* doc, absl::string_view field, Value v) {
+  size_t dot = field.find('.');
+  if (dot == absl::string_view::npos) {
+    doc->Set(field, std::move(v));
+    return;
+  }
+  std::string head(field.substr(0, dot));
+  Value* next = doc->GetMutable(head);
+  if (next == nullptr || !next->is_object()) {
+    doc->Set(head, Value::MakeObject());
+    next = doc->GetMutable(head);
+  }
+  SetDottedField(next, field.substr(dot + 1), std::move(v));
+}
 
 absl::Status ParseLookup(const Value& spec, ParseContext* ctx, StageList* out) {
   if (!spec.is_object()) {

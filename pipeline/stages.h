@@ -51,6 +51,15 @@ absl::StatusOr<std::unique_ptr<DocStream>> OpenSortWithLimit(
 absl::Status ParseUnwind(const Value& spec, ParseContext* ctx, StageList* out);
 // stage_lookup.cc
 absl::Status ParseLookup(const Value& spec, ParseContext* ctx, StageList* out);
+// Sets the dotted `field` of `doc` to `v`, making (or replacing with) objects
+// on the way: where $lookup and $graphLookup put their `as` array.
+void SetDottedField(Value* doc, absl::string_view field, Value v);
+// stage_union_with.cc
+absl::Status ParseUnionWith(const Value& spec, ParseContext* ctx,
+                            StageList* out);
+// stage_graph_lookup.cc
+absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,
+                              StageList* out);
 // stage_facet.cc
 absl::Status ParseFacet(const Value& spec, ParseContext* ctx, StageList* out);
 // stage_stats.cc
