@@ -223,6 +223,67 @@ TEST(Object, Operators) {
             R"({"b":2})");
 }
 
+// The manual's $sortArray examples (reference/operator/aggregation/
+// sortArray/) and expression.cpp's errors.
+TEST(Array, SortArray) {
+  const char* team = R"({"team": [
+      {"name": "pat", "age": 30, "address": {"city": "London"}},
+      {"name": "dallas", "age": 36, "address": {"city": "Palo Alto"}},
+      {"name": "charlie", "age": 42, "address": {"city": "New Brunswick"}}]})";
+  EXPECT_EQ(Eval(R"({"$map": {"input": {"$sortArray": {"input": "$team",
+                   "sortBy": {"name": 1}}}, "in": "$$this.name"}})",
+                 team),
+            R"(["charlie","dallas","pat"])");
+  EXPECT_EQ(Eval(R"({"$map": {"input": {"$sortArray": {"input": "$team",
+                   "sortBy": {"address.city": -1}}}, "in": "$$this.name"}})",
+                 team),
+            R"(["dallas","charlie","pat"])");
+  EXPECT_EQ(Eval(R"({"$map": {"input": {"$sortArray": {"input": "$team",
+                   "sortBy": {"age": -1, "name": 1}}}, "in": "$$this.age"}})",
+                 team),
+            "[42,36,30]");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [1, 4, 1, 6, 12, 5],
+                                    "sortBy": 1}})"),
+            "[1,1,4,5,6,12]");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [1, 4, 1, 6, 12, 5],
+                                    "sortBy": -1}})"),
+            "[12,6,5,4,1,1]");
+  // Mixed types in MongoDB's comparison order.
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [20, 4, {"a": "Free"}, 6, 21, 5,
+                   "Gratis", {"a": null}, {"a": {"sale": true, "price": 19}},
+                   {"$numberDecimal": "10.23"}, {"a": "On sale"}],
+                   "sortBy": 1}})"),
+            R"([4,5,6,{"$numberDecimal":"10.23"},20,21,"Gratis",{"a":null},)"
+            R"({"a":"Free"},{"a":"On sale"},{"a":{"sale":true,"price":19}}])");
+  // By a field: elements without it, and non-objects, count as null; ties
+  // keep their order.
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [{"a": 2}, 7, {"b": 1}, {"a": 1}],
+                                    "sortBy": {"a": 1}}})"),
+            R"([7,{"b":1},{"a":1},{"a":2}])");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": null, "sortBy": 1}})"), "null");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": "$missing", "sortBy": 1}})"),
+            "null");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": 1, "sortBy": 1}})"),
+            "error 2942504: The input argument to $sortArray must be an array, "
+            "but was of type: int");
+  EXPECT_EQ(Eval(R"({"$sortArray": [1]})"),
+            "error 2942500: $sortArray requires an object as an argument, "
+            "found: array");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [], "sortBy": 1, "x": 1}})"),
+            "error 2942501: $sortArray found an unknown argument: x");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"sortBy": 1}})"),
+            "error 2942502: $sortArray requires 'input' to be specified");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": []}})"),
+            "error 2942503: $sortArray requires 'sortBy' to be specified");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [], "sortBy": 2}})"),
+            "error 2942506: The $sort element value must be either 1 or -1");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [], "sortBy": {"a": "x"}}})"),
+            "error 2942506: The $sort element value must be either 1 or -1");
+  EXPECT_EQ(Eval(R"({"$sortArray": {"input": [], "sortBy": {}}})"),
+            "error 2: The $sort pattern is empty when it should be a set of "
+            "fields.");
+}
+
 }  // namespace
 }  // namespace agg
 }  // namespace ttldb

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "document/compare.h"
+#include "document/path.h"
 #include "expr/ops_util.h"
 
 namespace ttldb {
@@ -853,6 +854,118 @@ ParseResult ParseFirstLastN(const Value& operand, ParseContext* ctx) {
   return ExprPtr(new FirstLastNExpr<kFirst>(std::move(n), std::move(input)));
 }
 
+// ---- $sortArray ----
+
+// {$sortArray: {input, sortBy}} (MongoDB 5.2+, expression.cpp
+// ExpressionSortArray with PatternValueCmp): sortBy 1 / -1 orders the
+// elements whole, by MongoDB's comparison order (document/compare.h);
+// sortBy {field: 1 | -1, ...} orders them by those fields, each looked up
+// exactly (no traversal of arrays but numeric components, as $push's
+// $sort: dotted_path_support::extractElementsBasedOnTemplate), a missing
+// field or a non-object element counting as null. Ties keep the input's
+// order (MongoDB's std::sort leaves them unspecified).
+class SortArrayExpr : public Expression {
+ public:
+  SortArrayExpr(ExprPtr input, int whole_direction,
+                std::vector<std::pair<std::string, int>> fields)
+      : input_(std::move(input)),
+        whole_direction_(whole_direction),
+        fields_(std::move(fields)) {}
+  ExprResult Evaluate(const Value& doc, Variables* vars) const override {
+    ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
+    if (Nullish(input)) return internal::Null();
+    if (!input->is_array()) {
+      return ExprError(2942504, absl::StrCat("The input argument to $sortArray "
+                                             "must be an array, but was of "
+                                             "type: ",
+                                             TypeNameOf(input)));
+    }
+    Value::Array items = input->array_items();
+    std::stable_sort(
+        items.begin(), items.end(),
+        [this](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+    return Ok(Value::MakeArray(std::move(items)));
+  }
+
+ private:
+  int Compare(const Value& a, const Value& b) const {
+    if (fields_.empty()) return whole_direction_ * CompareValues(a, b);
+    static const Value* const kNull = new Value(Value::Null());
+    for (const auto& [path, direction] : fields_) {
+      const Value* x = a.is_object() ? GetPath(a, path) : nullptr;
+      const Value* y = b.is_object() ? GetPath(b, path) : nullptr;
+      int c =
+          CompareValues(x != nullptr ? *x : *kNull, y != nullptr ? *y : *kNull);
+      if (c != 0) return direction * c;
+    }
+    return 0;
+  }
+
+  ExprPtr input_;
+  int whole_direction_;  // with no fields
+  std::vector<std::pair<std::string, int>> fields_;
+};
+
+// 1 or -1, else 2942506 (the sort pattern's check).
+absl::StatusOr<int> SortDirection(const Value& v) {
+  if (v.is_number()) {
+    const double d = v.AsDouble();
+    if (d == 1 || d == -1) return static_cast<int>(d);
+  }
+  return ExprError(2942506, "The $sort element value must be either 1 or -1");
+}
+
+ParseResult ParseSortArray(const Value& operand, ParseContext* ctx) {
+  if (!operand.is_object()) {
+    return ExprError(2942500, absl::StrCat("$sortArray requires an object as "
+                                           "an argument, found: ",
+                                           TypeName(operand.type())));
+  }
+  ExprPtr input;
+  const Value* sort_by = nullptr;
+  for (const auto& [name, v] : operand.object_fields()) {
+    if (name == "input") {
+      ASSIGN_OR_RETURN(input, ParseExpression(v, ctx));
+    } else if (name == "sortBy") {
+      sort_by = &v;
+    } else {
+      return ExprError(
+          2942501,
+          absl::StrCat("$sortArray found an unknown argument: ", name));
+    }
+  }
+  if (input == nullptr) {
+    return ExprError(2942502, "$sortArray requires 'input' to be specified");
+  }
+  if (sort_by == nullptr) {
+    return ExprError(2942503, "$sortArray requires 'sortBy' to be specified");
+  }
+  int whole = 1;
+  std::vector<std::pair<std::string, int>> fields;
+  if (sort_by->is_object()) {
+    if (sort_by->object_fields().empty()) {
+      return ExprError(kBadValue,
+                       "The $sort pattern is empty when it should be a set of "
+                       "fields.");
+    }
+    for (const auto& [path, dir] : sort_by->object_fields()) {
+      for (absl::string_view part : SplitPath(path)) {
+        if (part.empty()) {
+          return ExprError(kBadValue,
+                           absl::StrCat("The $sort field is a dotted field but "
+                                        "has an empty part: ",
+                                        path));
+        }
+      }
+      ASSIGN_OR_RETURN(int d, SortDirection(dir));
+      fields.emplace_back(path, d);
+    }
+  } else {
+    ASSIGN_OR_RETURN(whole, SortDirection(*sort_by));
+  }
+  return ExprPtr(new SortArrayExpr(std::move(input), whole, std::move(fields)));
+}
+
 }  // namespace
 
 void RegisterArrayOperators() {
@@ -879,6 +992,7 @@ void RegisterArrayOperators() {
   RegisterOperator("$filter", ParseFilter);
   RegisterOperator("$map", ParseMap);
   RegisterOperator("$reduce", ParseReduce);
+  RegisterOperator("$sortArray", ParseSortArray);
 }
 
 }  // namespace agg
