@@ -2,6 +2,7 @@
 // manual pages (https://www.mongodb.com/docs/manual/reference/operator/
 // aggregation/<op>/) and, for errors, src/mongo/db/exec/expression/
 // evaluate_array.cpp and src/mongo/db/pipeline/expression.cpp.
+#include "absl/strings/str_cat.h"
 #include "expr/expr_test_util.h"
 #include "gtest/gtest.h"
 
@@ -221,6 +222,33 @@ TEST(Object, Operators) {
                                    "value": "$$REMOVE"}})",
                  R"({"a": 1, "b": 2})"),
             R"({"b":2})");
+}
+
+// The manual's $maxN / $minN (array operator) example: null elements are
+// left out, strings sort above numbers.
+TEST(Array, MaxNMinN) {
+  const std::pair<const char*, std::pair<const char*, const char*>> cases[] = {
+      {"[1, 2, 3]", {"[3,2]", "[1,2]"}},
+      {"[12, 90, 7, 89, 8]", {"[90,89]", "[7,8]"}},
+      {"[null]", {"[]", "[]"}},
+      {"[]", {"[]", "[]"}},
+      {R"([1293, "2", 3489, 9])", {R"(["2",3489])", "[9,1293]"}},
+  };
+  for (const auto& [score, expected] : cases) {
+    const std::string doc = absl::StrCat(R"({"score": )", score, "}");
+    EXPECT_EQ(Eval(R"({"$maxN": {"n": 2, "input": "$score"}})", doc),
+              expected.first)
+        << score;
+    EXPECT_EQ(Eval(R"({"$minN": {"n": 2, "input": "$score"}})", doc),
+              expected.second)
+        << score;
+  }
+  EXPECT_EQ(Eval(R"({"$maxN": {"n": 0, "input": [1]}})"),
+            "error 5787908: 'n' must be greater than 0, found 0");
+  EXPECT_EQ(Eval(R"({"$minN": {"n": 1, "input": 1}})"),
+            "error 5788200: Input to $minN must be an array, but found int");
+  EXPECT_EQ(Eval(R"({"$minN": {"input": [1]}})"),
+            "error 5787906: Missing value for 'n' in $minN");
 }
 
 // The manual's $sortArray examples (reference/operator/aggregation/

@@ -786,13 +786,26 @@ ParseResult ParseZip(const Value& operand, ParseContext* ctx) {
 
 // ---- $firstN, $lastN (array forms: {n, input}) ----
 
-template <bool kFirst>
-class FirstLastNExpr : public Expression {
+// $firstN, $lastN, $minN, $maxN over an array (expression_n_value's
+// ExpressionArrayN): the first / last n elements, or the n smallest /
+// largest in MongoDB's comparison order, null elements left out, as the
+// accumulators of the same names leave them out.
+enum class NKind { kFirst, kLast, kMin, kMax };
+
+constexpr const char* NKindName(NKind k) {
+  return k == NKind::kFirst  ? "$firstN"
+         : k == NKind::kLast ? "$lastN"
+         : k == NKind::kMin  ? "$minN"
+                             : "$maxN";
+}
+
+template <NKind kKind>
+class ArrayNExpr : public Expression {
  public:
-  FirstLastNExpr(ExprPtr n, ExprPtr input)
+  ArrayNExpr(ExprPtr n, ExprPtr input)
       : n_(std::move(n)), input_(std::move(input)) {}
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
-    const char* op = kFirst ? "$firstN" : "$lastN";
+    const char* op = NKindName(kKind);
     ASSIGN_OR_RETURN(Opt n, n_->Evaluate(doc, vars));
     ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
     int64_t count = 0;
@@ -814,19 +827,33 @@ class FirstLastNExpr : public Expression {
                                              TypeNameOf(input)));
     }
     const Value::Array& items = input->array_items();
+    if (kKind == NKind::kMin || kKind == NKind::kMax) {
+      Value::Array kept;
+      for (const Value& v : items) {
+        if (!v.is_null()) kept.push_back(v);
+      }
+      const size_t k = std::min<size_t>(kept.size(), count);
+      std::partial_sort(kept.begin(), kept.begin() + k, kept.end(),
+                        [](const Value& a, const Value& b) {
+                          int c = CompareValues(a, b);
+                          return kKind == NKind::kMin ? c < 0 : c > 0;
+                        });
+      kept.resize(k);
+      return Ok(Value::MakeArray(std::move(kept)));
+    }
     const size_t k = std::min<size_t>(items.size(), count);
-    return Ok(
-        Value::MakeArray(kFirst ? Value::Array(items.begin(), items.begin() + k)
-                                : Value::Array(items.end() - k, items.end())));
+    return Ok(Value::MakeArray(
+        kKind == NKind::kFirst ? Value::Array(items.begin(), items.begin() + k)
+                               : Value::Array(items.end() - k, items.end())));
   }
 
  private:
   ExprPtr n_, input_;
 };
 
-template <bool kFirst>
-ParseResult ParseFirstLastN(const Value& operand, ParseContext* ctx) {
-  const char* op = kFirst ? "$firstN" : "$lastN";
+template <NKind kKind>
+ParseResult ParseArrayN(const Value& operand, ParseContext* ctx) {
+  const char* op = NKindName(kKind);
   if (!operand.is_object()) {
     return ExprError(5787801, absl::StrCat("specification must be an object; "
                                            "found ",
@@ -851,7 +878,7 @@ ParseResult ParseFirstLastN(const Value& operand, ParseContext* ctx) {
     return ExprError(5787907,
                      absl::StrCat("Missing value for 'input' in ", op));
   }
-  return ExprPtr(new FirstLastNExpr<kFirst>(std::move(n), std::move(input)));
+  return ExprPtr(new ArrayNExpr<kKind>(std::move(n), std::move(input)));
 }
 
 // ---- $sortArray ----
@@ -970,8 +997,10 @@ ParseResult ParseSortArray(const Value& operand, ParseContext* ctx) {
 
 void RegisterArrayOperators() {
   RegisterOperator("$zip", ParseZip);
-  RegisterOperator("$firstN", ParseFirstLastN<true>);
-  RegisterOperator("$lastN", ParseFirstLastN<false>);
+  RegisterOperator("$firstN", ParseArrayN<NKind::kFirst>);
+  RegisterOperator("$lastN", ParseArrayN<NKind::kLast>);
+  RegisterOperator("$minN", ParseArrayN<NKind::kMin>);
+  RegisterOperator("$maxN", ParseArrayN<NKind::kMax>);
   TTLDB_REGISTER_EAGER("$size", 1, 1, Size);
   TTLDB_REGISTER_EAGER("$arrayElemAt", 2, 2, ArrayElemAt);
   TTLDB_REGISTER_EAGER("$first", 1, 1, First);
