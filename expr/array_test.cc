@@ -222,6 +222,20 @@ TEST(Object, Operators) {
                                    "value": "$$REMOVE"}})",
                  R"({"a": 1, "b": 2})"),
             R"({"b":2})");
+  // $unsetField (the manual's example: a field with a dot in its name).
+  EXPECT_EQ(
+      Eval(R"({"$unsetField": {"field": "price.usd", "input": "$$ROOT"}})",
+           R"({"_id": 1, "item": "sweatshirt", "qty": 300,
+                     "price.usd": 45.99})"),
+      R"({"_id":1,"item":"sweatshirt","qty":300})");
+  EXPECT_EQ(Eval(R"({"$unsetField": {"field": "a", "input": null}})"), "null");
+  EXPECT_EQ(Eval(R"({"$unsetField": 5})"),
+            "error 4161100: $unsetField only supports an object as its "
+            "argument");
+  EXPECT_EQ(Eval(R"({"$unsetField": {"field": "a", "input": {}, "value": 1}})"),
+            "error 4161101: $unsetField found an unknown argument: value");
+  EXPECT_EQ(Eval(R"({"$unsetField": {"input": {}}})"),
+            "error 4161102: $unsetField requires 'field' to be specified");
 }
 
 // The manual's $maxN / $minN (array operator) example: null elements are

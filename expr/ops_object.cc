@@ -237,18 +237,21 @@ ParseResult ParseGetField(const Value& operand, ParseContext* ctx) {
 }
 
 // {$setField: {field, input, value}}; a missing value ("$$REMOVE")
-// removes the field.
+// removes the field. {$unsetField: {field, input}} is the same with value
+// $$REMOVE (ExpressionSetField::parse serves both names).
 class SetFieldExpr : public Expression {
  public:
-  SetFieldExpr(std::string field, ExprPtr input, ExprPtr value)
-      : field_(std::move(field)),
+  SetFieldExpr(const char* op, std::string field, ExprPtr input, ExprPtr value)
+      : op_(op),
+        field_(std::move(field)),
         input_(std::move(input)),
         value_(std::move(value)) {}
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
     ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
     if (Nullish(input)) return internal::Null();
     if (!input->is_object()) {
-      return ExprError(4161105, absl::StrCat("$setField requires 'input' to "
+      return ExprError(4161105, absl::StrCat(op_,
+                                             " requires 'input' to "
                                              "evaluate to type Object, but "
                                              "got ",
                                              TypeNameOf(input)));
@@ -269,15 +272,18 @@ class SetFieldExpr : public Expression {
   }
 
  private:
+  const char* op_;
   std::string field_;
   ExprPtr input_, value_;
 };
 
+template <bool kUnset>
 ParseResult ParseSetField(const Value& operand, ParseContext* ctx) {
+  const char* op = kUnset ? "$unsetField" : "$setField";
   if (!operand.is_object()) {
-    return ExprError(4161100,
-                     absl::StrCat("$setField only supports an object as its "
-                                  "argument"));
+    return ExprError(4161100, absl::StrCat(op,
+                                           " only supports an object as its "
+                                           "argument"));
   }
   const Value *field = nullptr, *input = nullptr, *value = nullptr;
   for (const auto& [name, v] : operand.object_fields()) {
@@ -285,26 +291,35 @@ ParseResult ParseSetField(const Value& operand, ParseContext* ctx) {
       field = &v;
     } else if (name == "input") {
       input = &v;
-    } else if (name == "value") {
+    } else if (name == "value" && !kUnset) {
       value = &v;
     } else {
-      return ExprError(
-          4161101, absl::StrCat("$setField found an unknown argument: ", name));
+      return ExprError(4161101,
+                       absl::StrCat(op, " found an unknown argument: ", name));
     }
   }
+  static const Value* const kRemove = new Value(Value::String("$$REMOVE"));
+  if (kUnset) value = kRemove;
   if (field == nullptr) {
-    return ExprError(4161102, "$setField requires 'field' to be specified");
+    return ExprError(4161102, absl::StrCat(op,
+                                           " requires 'field' to be "
+                                           "specified"));
   }
   if (value == nullptr) {
-    return ExprError(4161103, "$setField requires 'value' to be specified");
+    return ExprError(4161103, absl::StrCat(op,
+                                           " requires 'value' to be "
+                                           "specified"));
   }
   if (input == nullptr) {
-    return ExprError(4161104, "$setField requires 'input' to be specified");
+    return ExprError(4161104, absl::StrCat(op,
+                                           " requires 'input' to be "
+                                           "specified"));
   }
-  ASSIGN_OR_RETURN(std::string f, ConstantFieldName(*field, "$setField"));
+  ASSIGN_OR_RETURN(std::string f, ConstantFieldName(*field, op));
   ASSIGN_OR_RETURN(ExprPtr in, ParseExpression(*input, ctx));
   ASSIGN_OR_RETURN(ExprPtr val, ParseExpression(*value, ctx));
-  return ExprPtr(new SetFieldExpr(std::move(f), std::move(in), std::move(val)));
+  return ExprPtr(
+      new SetFieldExpr(op, std::move(f), std::move(in), std::move(val)));
 }
 
 // $bsonSize: the BSON size in bytes of an object (int), null for null.
@@ -326,7 +341,8 @@ void RegisterObjectOperators() {
   TTLDB_REGISTER_EAGER("$objectToArray", 1, 1, ObjectToArray);
   TTLDB_REGISTER_EAGER("$arrayToObject", 1, 1, ArrayToObject);
   RegisterOperator("$getField", ParseGetField);
-  RegisterOperator("$setField", ParseSetField);
+  RegisterOperator("$setField", ParseSetField<false>);
+  RegisterOperator("$unsetField", ParseSetField<true>);
 }
 
 }  // namespace agg
