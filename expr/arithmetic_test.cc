@@ -170,6 +170,34 @@ TEST(Arithmetic, RoundAndTrunc) {
   EXPECT_EQ(Eval(R"({"$round": [null, 1]})"), "null");
 }
 
+// The manual's bitwise examples (reference/operator/aggregation/bitAnd/,
+// bitOr/, bitXor/, bitNot/: a = 0, 2, 3 as int; b as long) and
+// expression.cpp's errors.
+TEST(Arithmetic, Bitwise) {
+  EXPECT_EQ(Eval(R"({"$bitAnd": ["$a", "$b"]})",
+                 R"({"a": 0, "b": {"$numberLong": "127"}})"),
+            R"({"$numberLong":"0"})");
+  EXPECT_EQ(Eval(R"({"$bitAnd": ["$a", 3]})", R"({"a": 2})"), "2");
+  EXPECT_EQ(Eval(R"({"$bitOr": ["$a", 4]})", R"({"a": 3})"), "7");
+  EXPECT_EQ(Eval(R"({"$bitXor": ["$a", 1]})", R"({"a": 3})"), "2");
+  EXPECT_EQ(Eval(R"({"$bitNot": "$a"})", R"({"a": 3})"), "-4");
+  EXPECT_EQ(Eval(R"({"$bitNot": {"$numberLong": "0"}})"),
+            R"({"$numberLong":"-1"})");
+  EXPECT_EQ(Eval(R"({"$bitAnd": []})"), "-1");
+  EXPECT_EQ(Eval(R"({"$bitOr": []})"), "0");
+  EXPECT_EQ(Eval(R"({"$bitAnd": [1, null]})"), "null");
+  EXPECT_EQ(Eval(R"({"$bitOr": [1, "$missing"]})"), "null");
+  EXPECT_EQ(Eval(R"({"$bitNot": null})"), "null");
+  EXPECT_EQ(Eval(R"({"$bitAnd": 1.5})"),
+            "error 14: $bitAnd only supports int and long operands.");
+  EXPECT_EQ(Eval(R"({"$bitXor": [1, "abc"]})"),
+            "error 14: $bitXor only supports int and long operands.");
+  EXPECT_EQ(Eval(R"({"$bitNot": 1.5})"),
+            "error 14: $bitNot only supports int and long, not: double.");
+  EXPECT_EQ(Eval(R"({"$bitNot": "abc"})"),
+            "error 28765: $bitNot only supports numeric types, not string");
+}
+
 }  // namespace
 }  // namespace agg
 }  // namespace ttldb

@@ -601,6 +601,54 @@ internal::ParseResult ParseRand(const Value& operand, ParseContext*) {
   return internal::ExprPtr(new RandExpr());
 }
 
+// ---- $bitAnd $bitOr $bitXor $bitNot (MongoDB 6.3+) ----
+
+// The fold operators (expression.cpp evaluateBitwiseOp): null when an
+// operand is nullish, 14 when one is not an int or a long; an int unless a
+// long took part. The identity (no operand) is the int -1 for $bitAnd, 0
+// for the others.
+enum class BitOp { kAnd, kOr, kXor };
+
+template <BitOp kOp>
+ExprResult BitFold(std::vector<Opt>& args) {
+  const char* op = kOp == BitOp::kAnd  ? "$bitAnd"
+                   : kOp == BitOp::kOr ? "$bitOr"
+                                       : "$bitXor";
+  int64_t acc = kOp == BitOp::kAnd ? -1 : 0;
+  bool is_long = false;
+  for (const Opt& v : args) {
+    if (Nullish(v)) return internal::Null();
+    if (v->type() != ValueType::kInt32 && v->type() != ValueType::kInt64) {
+      return ExprError(
+          kTypeMismatch,
+          absl::StrCat(op, " only supports int and long operands."));
+    }
+    is_long = is_long || v->type() == ValueType::kInt64;
+    const int64_t n = v->int64_value();
+    acc = kOp == BitOp::kAnd  ? (acc & n)
+          : kOp == BitOp::kOr ? (acc | n)
+                              : (acc ^ n);
+  }
+  return Ok(is_long ? Value::Int64(acc)
+                    : Value::Int32(static_cast<int32_t>(acc)));
+}
+
+// $bitNot (ExpressionBitNot): 28765 for a non-number, 14 for a double or a
+// decimal.
+ExprResult BitNot(std::vector<Opt>& args) {
+  const Opt& v = args[0];
+  if (Nullish(v)) return internal::Null();
+  RETURN_IF_ERROR(CheckSingleNumeric("$bitNot", v));
+  if (v->type() == ValueType::kInt32) {
+    return Ok(Value::Int32(~v->int32_value()));
+  }
+  if (v->type() == ValueType::kInt64)
+    return Ok(Value::Int64(~v->int64_value()));
+  return ExprError(kTypeMismatch, absl::StrCat("$bitNot only supports int and "
+                                               "long, not: ",
+                                               TypeNameOf(v), "."));
+}
+
 }  // namespace
 
 void RegisterArithmeticOperators() {
@@ -621,6 +669,10 @@ void RegisterArithmeticOperators() {
   TTLDB_REGISTER_EAGER("$pow", 2, 2, Pow);
   TTLDB_REGISTER_EAGER("$round", 1, 2, RoundOrTrunc<false>);
   TTLDB_REGISTER_EAGER("$trunc", 1, 2, RoundOrTrunc<true>);
+  TTLDB_REGISTER_EAGER("$bitAnd", 0, -1, BitFold<BitOp::kAnd>);
+  TTLDB_REGISTER_EAGER("$bitOr", 0, -1, BitFold<BitOp::kOr>);
+  TTLDB_REGISTER_EAGER("$bitXor", 0, -1, BitFold<BitOp::kXor>);
+  TTLDB_REGISTER_EAGER("$bitNot", 1, 1, BitNot);
 }
 
 }  // namespace agg
