@@ -132,6 +132,10 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
 
 }  // namespace
 
+absl::StatusOr<Value> AggregateCommand(CommandContext& ctx) {
+  return Aggregate(ctx);
+}
+
 void AddAggregateCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"aggregate", Aggregate, false,
                     /*takes_write_concern=*/true});

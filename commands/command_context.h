@@ -82,6 +82,9 @@ void AddFindCommands(std::vector<CommandSpec>* specs);
 void AddReadCommands(std::vector<CommandSpec>* specs);
 void AddFindAndModifyCommands(std::vector<CommandSpec>* specs);
 void AddAggregateCommands(std::vector<CommandSpec>* specs);
+// The aggregate command itself (aggregate_command.cc), for explain's
+// {explain: {aggregate: ...}} form.
+absl::StatusOr<Value> AggregateCommand(CommandContext& ctx);
 void AddBackupCommands(std::vector<CommandSpec>* specs);
 void AddAuthCommands(std::vector<CommandSpec>* specs);
 void AddCurrentOpCommands(std::vector<CommandSpec>* specs);

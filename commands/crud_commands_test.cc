@@ -617,6 +617,27 @@ TEST_F(CrudTest, ExplainFind) {
   EXPECT_EQ(ToJson(*r.Get("command")), R"({"find":"c","filter":{"a":1}})");
 }
 
+// explain of an aggregate through the explain command (mongosh's
+// db.c.explain().aggregate(); jstests/aggregation/sources/unionWith/
+// unionWith_explain.js runs it): the same plan as aggregate with explain.
+TEST_F(CrudTest, ExplainAggregate) {
+  Run("test", R"({"insert": "c", "documents": [{"a": 1}, {"a": 2}]})");
+  Run("test", R"({"createIndexes": "c", "indexes": [{"key": {"a": 1},
+       "name": "a_1"}]})");
+  Value r = Run("test", R"({"explain": {"aggregate": "c", "pipeline": [
+                 {"$match": {"a": 1}}, {"$unionWith": "d"}], "cursor": {}},
+                 "verbosity": "queryPlanner"})");
+  EXPECT_EQ(ToJson(*r.Get("ok")), "1.0") << ToJson(r);
+  EXPECT_NE(r.Get("stages"), nullptr) << ToJson(r);
+  EXPECT_NE(ToJson(r).find("IXSCAN"), std::string::npos) << ToJson(r);
+  EXPECT_NE(ToJson(r).find(R"({"$unionWith":"d"})"), std::string::npos)
+      << ToJson(r);
+  // Nothing ran: an explained $out writes nothing.
+  Run("test", R"({"explain": {"aggregate": "c", "pipeline": [{"$out": "o"}],
+       "cursor": {}}})");
+  EXPECT_EQ(RunJson("test", R"({"count": "o"})"), R"({"n":0,"ok":1.0})");
+}
+
 // Many connections at once (Run is thread-safe with one Connection per
 // thread): every acknowledged insert is found, cursors of different
 // connections do not mix, and dropping one connection kills only its

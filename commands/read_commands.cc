@@ -94,8 +94,9 @@ absl::StatusOr<Value> Distinct(CommandContext& ctx) {
   return OkReply({{"values", Value::MakeArray(std::move(values))}});
 }
 
-// explain of find, count and distinct: the engine's plan of the query
-// (always with executionStats), with the command and serverInfo.
+// explain of find, count and distinct (and of aggregate, below): the engine's
+// plan of the query (always with executionStats), with the command and
+// serverInfo.
 absl::StatusOr<Value> Explain(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"verbosity"}));
   const Value& inner = ctx.first();
@@ -118,6 +119,19 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
     }
   }
   const std::string& what = inner.object_fields()[0].first;
+  if (what == "aggregate") {
+    // {explain: {aggregate: ...}} is aggregate with explain: true (what
+    // mongosh's db.c.explain().aggregate() sends).
+    Value::Object fields;
+    for (const Field& f : inner.object_fields()) {
+      if (f.first != "explain") fields.push_back(f);
+    }
+    fields.emplace_back("explain", Value::Bool(true));
+    const Value aggregate = Value::MakeObject(std::move(fields));
+    CommandContext sub{ctx.server, ctx.connection, ctx.db,    what,
+                       aggregate,  ctx.write,      ctx.killed};
+    return AggregateCommand(sub);
+  }
   CommandContext sub{ctx.server, ctx.connection, ctx.db,
                      what,       inner,          ctx.write};
   std::string coll;

@@ -25,7 +25,6 @@
 #include "document/path.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"
-#include "query/filter.h"
 
 namespace ttldb {
 namespace agg {
@@ -36,7 +35,9 @@ struct GraphDef {
   std::optional<std::string> depth_field;
   std::optional<int64_t> max_depth;
   std::shared_ptr<const Expression> start_with;
-  Value restrict;  // null: none
+  // restrictSearchWithMatch as a $match stage, whose BoundOperand binds the
+  // run's variables (a $lookup's `let`) into it; null: none.
+  std::shared_ptr<const StageSpec> restrict;
 };
 
 // Every value `path` reaches in `doc`, arrays at its end expanded (MongoDB's
@@ -94,7 +95,10 @@ class GraphStream : public MapStream {
       // null among the values, documents without the field are left out
       // (makeMatchStageFromFrontier).
       Value::Array conjuncts;
-      if (!def_->restrict.is_null()) conjuncts.push_back(def_->restrict);
+      if (def_->restrict != nullptr) {
+        ASSIGN_OR_RETURN(Value restrict, def_->restrict->BoundOperand(ctx_));
+        conjuncts.push_back(std::move(restrict));
+      }
       conjuncts.push_back(Value::MakeObject({Field(
           def_->connect_to, Value::MakeObject({Field(
                                 "$in", Value::MakeArray(std::move(in)))}))}));
@@ -123,11 +127,15 @@ class GraphStream : public MapStream {
         }
         if (!visited_ids.insert(*id).second) continue;
         found_new = true;
+        // Before depthField changes the document (and moves what `id`
+        // points into).
+        bytes += BsonValueSize(*id);
+        id = nullptr;
         if (def_->depth_field.has_value()) {
           SetDottedField(&*d, *def_->depth_field, Value::Int64(depth));
         }
         VisitValuesAtPath(*d, def_->connect_from, &frontier);
-        bytes += BsonValueSize(*id) + BsonValueSize(*d);
+        bytes += BsonValueSize(*d);
         for (const Value& v : frontier) bytes += BsonValueSize(v);
         if (bytes >= ctx_->max_memory_bytes) {
           return StageError(40099,
@@ -216,6 +224,12 @@ absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,
             " and coll: ",
             coll != nullptr && coll->is_string() ? coll->string_value() : ""));
   }
+  if (from->string_value().empty()) {
+    // parseGraphLookupFromAndResolveNamespace: NamespaceString::isValid.
+    return StageError(kInvalidNamespace,
+                      "invalid $graphLookup namespace: the collection name "
+                      "is empty");
+  }
   auto def = std::make_shared<GraphDef>();
   for (const Field& f : spec.object_fields()) {
     const std::string& name = f.first;
@@ -257,7 +271,8 @@ absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,
                                               "an object, found ",
                                               TypeName(v.type())));
       }
-      absl::Status parsed = Filter::Parse(v).status();
+      StageList match;
+      absl::Status parsed = ParseMatch(v, ctx, &match);
       if (!parsed.ok()) {
         // uassertStatusOKWithContext: the parser's code, the context first.
         return StageError(ErrorCode(parsed),
@@ -266,7 +281,7 @@ absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,
                                        "$graphLookup :: caused by :: ",
                                        parsed.message()));
       }
-      def->restrict = v;
+      def->restrict = std::move(match[0]);
       continue;
     }
     if (name == "from" || name == "as" || name == "connectFromField" ||

@@ -185,6 +185,35 @@ TEST_F(GraphLookupTest, RestrictSearchWithMatchAndArrayStart) {
             R"([{"ids":[3,4,5,6]}])");
 }
 
+TEST_F(GraphLookupTest, DepthFieldOnStringIds) {
+  // jstests/aggregation/sources/graphLookup/airports.js's shape: string
+  // _ids with depthField (adding the field moved the _id being counted).
+  Insert(coll("g"), {R"({"_id":"s","k":5})", R"({"_id":{"o":1},"k":5})"});
+  EXPECT_EQ(Run(coll("g"),
+                R"([{"$match":{"_id":"s"}},{"$graphLookup":{"from":"g",)"
+                R"("startWith":5,"connectFromField":"c","connectToField":"k",)"
+                R"("depthField":"d","as":"o"}},{"$project":{"o.d":1}}])"),
+            R"([{"_id":"s","o":[{"d":0},{"d":0}]}])");
+}
+
+TEST_F(GraphLookupTest, RestrictSearchWithMatchSeesLetVariables) {
+  // jstests/aggregation/sources/graphLookup/filter.js: $$foo of the
+  // enclosing $lookup's let inside restrictSearchWithMatch's $expr.
+  Insert(coll("foreign"),
+         {R"({"_id":0,"from":0,"to":1,"shouldBeIncluded":true})",
+          R"({"_id":1,"from":1,"to":2,"shouldBeIncluded":false})"});
+  Insert(coll("local"), {R"({"_id":0,"starting":0})"});
+  EXPECT_EQ(
+      Run(coll("local"),
+          R"([{"$lookup":{"from":"local","let":{"foo":true},"pipeline":[)"
+          R"({"$graphLookup":{"from":"foreign","startWith":"$starting",)"
+          R"("connectFromField":"to","connectToField":"from","as":"results",)"
+          R"("restrictSearchWithMatch":{"$expr":{"$eq":)"
+          R"(["$shouldBeIncluded","$$foo"]}}}}],"as":"array"}},)"
+          R"({"$project":{"ids":"$array.results._id"}}])"),
+      R"([{"_id":0,"ids":[[0]]}])");
+}
+
 TEST_F(GraphLookupTest, NullStartFindsOnlyExplicitNulls) {
   Insert(coll("nulls"), {R"({"_id":1,"to":null})", R"({"_id":2})"});
   EXPECT_EQ(Run(coll("nulls"),
