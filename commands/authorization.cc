@@ -196,9 +196,9 @@ CommandPrivileges Needs(std::vector<Privilege> privileges) {
 // logout (commands/authentication_commands.cpp), connectionStatus
 // (commands/connection_status.cpp).
 bool RunsUnauthenticated(absl::string_view name) {
-  for (const char* n : {"hello", "isMaster", "ismaster", "buildInfo",
-                        "buildinfo", "ping", "saslStart", "saslContinue",
-                        "logout", "connectionStatus"}) {
+  for (const char* n :
+       {"hello", "isMaster", "ismaster", "buildInfo", "buildinfo", "ping",
+        "saslStart", "saslContinue", "logout", "connectionStatus"}) {
     if (name == n) return true;
   }
   return false;
@@ -369,10 +369,9 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     // getmore_cmd.cpp (checkAuthForGetMore): find on the cursor's
     // namespace; the cursor's owner is checked by the command.
     const Value* c = cmd.Get("collection");
-    return Needs({OnNamespace(db, c != nullptr && c->is_string()
-                                      ? c->string_value()
-                                      : std::string(),
-                              {ActionType::kFind})});
+    return Needs({OnNamespace(
+        db, c != nullptr && c->is_string() ? c->string_value() : std::string(),
+        {ActionType::kFind})});
   }
   // killcursors_common.h: killCursors on the namespace, then each cursor
   // the caller's own or killAnyCursor (find_commands.cc).
@@ -448,9 +447,9 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     // createCollection and find on what it is a view of.
     const Value* view_on = cmd.Get("viewOn");
     if (view_on != nullptr && view_on->is_string()) {
-      return Needs({OnNamespace(db, coll, {ActionType::kCreateCollection}),
-                    OnNamespace(db, view_on->string_value(),
-                                {ActionType::kFind})});
+      return Needs(
+          {OnNamespace(db, coll, {ActionType::kCreateCollection}),
+           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
     }
     CommandPrivileges out = on_coll({ActionType::kCreateCollection});
     out.alternatives.push_back({OnNamespace(db, coll, {ActionType::kInsert})});
@@ -467,9 +466,9 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     // new source of a view.
     const Value* view_on = cmd.Get("viewOn");
     if (view_on != nullptr && view_on->is_string()) {
-      return Needs({OnNamespace(db, coll, {ActionType::kCollMod}),
-                    OnNamespace(db, view_on->string_value(),
-                                {ActionType::kFind})});
+      return Needs(
+          {OnNamespace(db, coll, {ActionType::kCollMod}),
+           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
     }
     return on_coll({ActionType::kCollMod});
   }
@@ -658,8 +657,8 @@ bool RolesGrantOnCluster(const std::vector<RoleName>& roles,
   return Grants(roles, action, ResourceKind::kCluster, "", "");
 }
 
-bool RolesGrantOnDatabase(const std::vector<RoleName>& roles,
-                          ActionType action, absl::string_view db) {
+bool RolesGrantOnDatabase(const std::vector<RoleName>& roles, ActionType action,
+                          absl::string_view db) {
   return Grants(roles, action, ResourceKind::kDatabase, db, "");
 }
 

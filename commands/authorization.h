@@ -141,8 +141,8 @@ bool RolesGrantPrivilege(const std::vector<RoleName>& roles,
 // Shorthands for the checks commands make themselves: `action` on the
 // cluster, on database `db`, on every normal collection.
 bool RolesGrantOnCluster(const std::vector<RoleName>& roles, ActionType action);
-bool RolesGrantOnDatabase(const std::vector<RoleName>& roles,
-                          ActionType action, absl::string_view db);
+bool RolesGrantOnDatabase(const std::vector<RoleName>& roles, ActionType action,
+                          absl::string_view db);
 bool RolesGrantOnAnyNormal(const std::vector<RoleName>& roles,
                            ActionType action);
 

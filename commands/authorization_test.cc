@@ -122,11 +122,17 @@ TEST(AggregatePrivilegesTest, ForeignCollectionsNeedFind) {
 // on roles_commands_1, the admin-only ones on admin.
 const char* const kDbRoles[] = {"read", "readWrite", "dbAdmin", "dbOwner",
                                 "userAdmin"};
-const char* const kAdminRoles[] = {
-    "clusterMonitor",  "clusterManager",       "clusterAdmin",
-    "hostManager",     "backup",               "restore",
-    "readAnyDatabase", "readWriteAnyDatabase", "dbAdminAnyDatabase",
-    "userAdminAnyDatabase", "root"};
+const char* const kAdminRoles[] = {"clusterMonitor",
+                                   "clusterManager",
+                                   "clusterAdmin",
+                                   "hostManager",
+                                   "backup",
+                                   "restore",
+                                   "readAnyDatabase",
+                                   "readWriteAnyDatabase",
+                                   "dbAdminAnyDatabase",
+                                   "userAdminAnyDatabase",
+                                   "root"};
 
 struct Case {
   const char* db;
@@ -273,9 +279,9 @@ TEST_F(AuthTest, BuiltinRolesEnforceMongoDbPrivileges) {
   ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
   std::map<std::string, std::unique_ptr<Connection>> users;
   auto add = [&](const std::string& role, const std::string& db) {
-    ASSERT_TRUE(Ok(Run(db, absl::StrCat(R"({"createUser": "u_)", role,
-                                        R"(", "pwd": "p", "roles": [")", role,
-                                        R"("]})"))))
+    ASSERT_TRUE(Ok(
+        Run(db, absl::StrCat(R"({"createUser": "u_)", role,
+                             R"(", "pwd": "p", "roles": [")", role, R"("]})"))))
         << role;
     users[role] = runner_->NewConnection();
     ASSERT_TRUE(Ok(Login(users[role].get(), "u_" + role, "p", db))) << role;
@@ -297,9 +303,9 @@ TEST_F(AuthTest, BuiltinRolesEnforceMongoDbPrivileges) {
             absl::StartsWith(c.command, R"({"renameCollection")")
                 ? "roles_commands_1"
                 : c.db;
-        EXPECT_TRUE(absl::StartsWith(
-            Errmsg(r), absl::StrCat("not authorized on ", msg_db,
-                                    " to execute command {")))
+        EXPECT_TRUE(absl::StartsWith(Errmsg(r),
+                                     absl::StrCat("not authorized on ", msg_db,
+                                                  " to execute command {")))
             << Errmsg(r);
       }
     }
@@ -310,22 +316,22 @@ TEST_F(AuthTest, EveryBuiltinRoleIsGrantableWhereItExists) {
   CreateAdmin();
   ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
   for (const char* r : kDbRoles) {
-    EXPECT_TRUE(Ok(Run("roles_commands_1",
-                       absl::StrCat(R"({"createUser": "g_)", r,
-                                    R"(", "pwd": "p", "roles": [")", r,
-                                    R"("]})"))))
+    EXPECT_TRUE(
+        Ok(Run("roles_commands_1",
+               absl::StrCat(R"({"createUser": "g_)", r,
+                            R"(", "pwd": "p", "roles": [")", r, R"("]})"))))
         << r;
   }
   for (const char* r : kAdminRoles) {
-    EXPECT_TRUE(Ok(Run("admin", absl::StrCat(R"({"createUser": "g_)", r,
-                                             R"(", "pwd": "p", "roles": [")",
-                                             r, R"("]})"))))
+    EXPECT_TRUE(Ok(Run(
+        "admin", absl::StrCat(R"({"createUser": "g_)", r,
+                              R"(", "pwd": "p", "roles": [")", r, R"("]})"))))
         << r;
     // Admin-only: not a role of another database.
-    Value refused = Run("roles_commands_1",
-                        absl::StrCat(R"({"createUser": "h_)", r,
-                                     R"(", "pwd": "p", "roles": [")", r,
-                                     R"("]})"));
+    Value refused =
+        Run("roles_commands_1",
+            absl::StrCat(R"({"createUser": "h_)", r,
+                         R"(", "pwd": "p", "roles": [")", r, R"("]})"));
     EXPECT_EQ(Code(refused), 31) << r;
     EXPECT_EQ(Errmsg(refused),
               absl::StrCat("Could not find role: ", r, "@roles_commands_1"));

@@ -124,8 +124,9 @@ bool RoleGrantsAction(const BuiltinRole& role, absl::string_view role_db,
   for (const char* sub : role.roles) {
     std::vector<std::string> parts = absl::StrSplit(sub, '@');
     const BuiltinRole* r = Find(parts[0]);
-    if (r != nullptr && RoleGrantsAction(*r, parts.size() > 1 ? parts[1] : role_db,
-                                         action, target, db, coll)) {
+    if (r != nullptr &&
+        RoleGrantsAction(*r, parts.size() > 1 ? parts[1] : role_db, action,
+                         target, db, coll)) {
       return true;
     }
   }
