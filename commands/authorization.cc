@@ -205,16 +205,18 @@ bool RunsUnauthenticated(absl::string_view name) {
 }
 
 // Commands any authenticated user may run, that check the rest themselves
-// once parsed: the sessions' (their own sessions), whatsmyuri,
+// once parsed: getMore (authorization_checks.cpp checkAuthForGetMore: "users
+// can only getMore their own cursors", the cursor store checks the owner),
+// the sessions' (their own sessions), whatsmyuri,
 // listDatabases (filtered: database_commands.cc), usersInfo / rolesInfo
 // (the caller's own record, else viewUser / viewRole: info_commands.cc),
 // currentOp / killOp (the caller's operations, else inprog / killop:
 // current_op_commands.cc).
 bool ChecksItself(absl::string_view name) {
   for (const char* n :
-       {"whatsmyuri", "endSessions", "killSessions", "killAllSessions",
-        "refreshSessions", "startSession", "listDatabases", "usersInfo",
-        "rolesInfo", "currentOp", "killOp"}) {
+       {"getMore", "whatsmyuri", "endSessions", "killSessions",
+        "killAllSessions", "refreshSessions", "startSession", "listDatabases",
+        "usersInfo", "rolesInfo", "currentOp", "killOp"}) {
     if (name == n) return true;
   }
   return false;
@@ -364,14 +366,6 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
   // find on the namespace.
   if (name == "find" || name == "count" || name == "distinct") {
     return on_coll({ActionType::kFind});
-  }
-  if (name == "getMore") {
-    // getmore_cmd.cpp (checkAuthForGetMore): find on the cursor's
-    // namespace; the cursor's owner is checked by the command.
-    const Value* c = cmd.Get("collection");
-    return Needs({OnNamespace(
-        db, c != nullptr && c->is_string() ? c->string_value() : std::string(),
-        {ActionType::kFind})});
   }
   // killcursors_common.h: killCursors on the namespace, then each cursor
   // the caller's own or killAnyCursor (find_commands.cc).

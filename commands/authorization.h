@@ -8,7 +8,7 @@
 //
 // What each command needs is RequiredPrivileges below: mongod's
 // checkAuthForOperation / doCheckAuthorization of that command, e.g.
-//   find, getMore, count, distinct    find on the namespace
+//   find, count, distinct             find on the namespace
 //   insert / update / delete          insert / update (+insert for an
 //                                     upsert) / remove on the namespace,
 //                                     +bypassDocumentValidation when set
@@ -18,7 +18,8 @@
 //   serverStatus / getLog / fsync     the action of that name on the cluster
 //   createUser / dropUser             createUser / dropUser on the database,
 //                                     grantRole on each granted role's
-// Commands that check themselves once parsed (currentOp / killOp:
+// Commands that check themselves once parsed (getMore: only the cursor's
+// owner, as mongod's checkAuthForGetMore; currentOp / killOp:
 // inprog / killop or the user's own operations; usersInfo / rolesInfo:
 // viewUser / viewRole or the caller's own; listDatabases: filtered by the
 // listDatabases action) need only an authenticated user here. A command
