@@ -392,7 +392,11 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     }
     return Required(db, *inner, /*in_explain=*/true);
   }
-  // list_collections.cpp: listCollections on the database.
+  // list_collections.cpp (AuthorizationSession::
+  // checkAuthorizedToListCollections): listCollections on the database;
+  // with authorizedCollections and nameOnly, any privilege in it will do
+  // (RolesAuthorizeCommand), and the command lists only the collections
+  // the user holds a privilege on.
   if (name == "listCollections") {
     return Needs({OnDatabase(db, {ActionType::kListCollections})});
   }
@@ -621,8 +625,12 @@ bool RolesAuthorizeCommand(const std::vector<RoleName>& roles,
                            std::string* failed_db) {
   const CommandPrivileges needed = RequiredPrivileges(db, cmd);
   if (needed.kind != CommandPrivileges::Kind::kPrivileges) return true;
-  if (cmd.object_fields()[0].first == "renameCollection" &&
-      MayRenameWithinDatabase(roles, cmd)) {
+  const std::string& name = cmd.object_fields()[0].first;
+  if (name == "renameCollection" && MayRenameWithinDatabase(roles, cmd)) {
+    return true;
+  }
+  if (name == "listCollections" && Flag(cmd, "authorizedCollections") &&
+      Flag(cmd, "nameOnly") && RolesGrantAnyActionOnDatabase(roles, db)) {
     return true;
   }
   const Privilege* first_refused = nullptr;

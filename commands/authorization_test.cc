@@ -340,6 +340,35 @@ TEST_F(AuthTest, EveryBuiltinRoleIsGrantableWhereItExists) {
       "roles": [{"role": "hostManager", "db": "admin"}]})")));
 }
 
+// listCollections' authorizedCollections with nameOnly: any privilege in
+// the database admits the command, which lists the collections the user
+// holds a privilege on (list_collections.cpp; the manual's listCollections
+// page). Without them it needs the listCollections action.
+TEST_F(AuthTest, ListCollectionsAuthorizedCollections) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  ASSERT_TRUE(
+      Ok(Run("roles_commands_1", R"({"insert": "foo", "documents": [{}]})")));
+  ASSERT_TRUE(
+      Ok(Run("roles_commands_2", R"({"insert": "bar", "documents": [{}]})")));
+  ASSERT_TRUE(Ok(Run("roles_commands_1", R"({"createUser": "ua", "pwd": "p",
+      "roles": ["userAdmin"]})")));
+  auto ua = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(ua.get(), "ua", "p", "roles_commands_1")));
+  EXPECT_EQ(
+      Code(Run("roles_commands_1", R"({"listCollections": 1})", ua.get())), 13);
+  Value r = Run("roles_commands_1", R"({"listCollections": 1,
+      "authorizedCollections": true, "nameOnly": true})",
+                ua.get());
+  ASSERT_TRUE(Ok(r)) << ToJson(r);
+  EXPECT_EQ(ToJson(*r.Get("cursor")->Get("firstBatch")),
+            R"([{"name":"foo","type":"collection"}])");
+  EXPECT_EQ(Code(Run("roles_commands_2", R"({"listCollections": 1,
+      "authorizedCollections": true, "nameOnly": true})",
+                     ua.get())),
+            13);
+}
+
 }  // namespace
 }  // namespace commands
 }  // namespace ttldb

@@ -140,6 +140,28 @@ bool RoleGrantsAction(const BuiltinRole& role, absl::string_view role_db,
 }
 
 // Whether `role` on `role_db` (or a role it is built from) holds a
+// privilege whose pattern covers db.coll.
+bool RoleCoversCollection(const BuiltinRole& role, absl::string_view role_db,
+                          absl::string_view db, absl::string_view coll) {
+  for (const char* sub : role.roles) {
+    std::vector<std::string> parts = absl::StrSplit(sub, '@');
+    const BuiltinRole* r = Find(parts[0]);
+    if (r != nullptr &&
+        RoleCoversCollection(*r, parts.size() > 1 ? parts[1] : role_db, db,
+                             coll)) {
+      return true;
+    }
+  }
+  for (const PrivilegeSpec& p : role.privileges) {
+    if (!p.actions.empty() &&
+        PatternMatches(p, role_db, MatchType::kExactNamespace, db, coll)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `role` on `role_db` (or a role it is built from) holds a
 // privilege on some resource of database `db`.
 bool RoleTouchesDatabase(const BuiltinRole& role, absl::string_view role_db,
                          absl::string_view db) {
@@ -190,6 +212,16 @@ bool RolesGrantAnyActionOnDatabase(const std::vector<RoleName>& roles,
   for (const RoleName& name : roles) {
     if (!IsBuiltinRole(name.role, name.db)) continue;
     if (RoleTouchesDatabase(*Find(name.role), name.db, db)) return true;
+  }
+  return false;
+}
+
+bool RolesGrantAnyActionOnCollection(const std::vector<RoleName>& roles,
+                                     absl::string_view db,
+                                     absl::string_view coll) {
+  for (const RoleName& name : roles) {
+    if (!IsBuiltinRole(name.role, name.db)) continue;
+    if (RoleCoversCollection(*Find(name.role), name.db, db, coll)) return true;
   }
   return false;
 }

@@ -92,6 +92,13 @@ bool RolesGrantAction(const std::vector<RoleName>& roles,
 bool RolesGrantAnyActionOnDatabase(const std::vector<RoleName>& roles,
                                    absl::string_view db);
 
+// Whether `roles` hold any action on collection db.coll
+// (isAuthorizedForAnyActionOnResource of its exact namespace): what
+// listCollections' authorizedCollections lists.
+bool RolesGrantAnyActionOnCollection(const std::vector<RoleName>& roles,
+                                     absl::string_view db,
+                                     absl::string_view coll);
+
 }  // namespace commands
 }  // namespace ttldb
 

@@ -523,7 +523,11 @@ test('built-in roles: dbAdmin runs collMod and validate, not find; clusterMonito
   const dbaUri = `mongodb://dba:p@127.0.0.1:${server.port}/?authSource=roles`;
   await withClient(dbaUri, {}, async (client) => {
     const db = client.db('roles');
-    assert.equal((await db.command({ collMod: 'c' })).ok, 1);
+    // dbAdmin's createIndex and collMod: a TTL index, then its lifetime.
+    await db.collection('c').createIndex({ t: 1 }, { expireAfterSeconds: 60 });
+    const mod = await db.command({
+      collMod: 'c', index: { keyPattern: { t: 1 }, expireAfterSeconds: 120 } });
+    assert.equal(mod.expireAfterSeconds_new, 120);
     assert.equal((await db.command({ validate: 'c' })).valid, true);
     assert.equal((await db.command({ dbStats: 1 })).ok, 1);
     await assert.rejects(db.collection('c').findOne({}), (e) => e.code === 13 &&
