@@ -118,6 +118,73 @@ TEST(AggregatePrivilegesTest, ForeignCollectionsNeedFind) {
             "test.c: find; test.o: find; test.u: find");
 }
 
+// RequiredPrivileges: "resource: a,b | ..." for each alternative, joined
+// by " OR ", for `cmd` (JSON) on database "test".
+std::string Needed(const std::string& cmd) {
+  absl::StatusOr<Value> v = ParseValue(cmd);
+  EXPECT_TRUE(v.ok()) << cmd;
+  const CommandPrivileges needed =
+      RequiredPrivileges("test", v.ok() ? *v : Value::Null());
+  if (needed.kind == CommandPrivileges::Kind::kNone) return "none";
+  if (needed.kind == CommandPrivileges::Kind::kAuthenticated) {
+    return "authenticated";
+  }
+  std::vector<std::string> alternatives;
+  for (const std::vector<Privilege>& alt : needed.alternatives) {
+    std::vector<std::string> out;
+    for (const Privilege& p : alt) {
+      std::vector<std::string> actions;
+      for (ActionType a : p.actions) actions.push_back(ActionTypeName(a));
+      const std::string resource =
+          p.resource == ResourceKind::kCluster     ? "cluster"
+          : p.resource == ResourceKind::kAnyNormal ? "anyNormal"
+          : p.resource == ResourceKind::kDatabase  ? p.db
+                                                   : p.db + "." + p.coll;
+      out.push_back(absl::StrCat(resource, ": ", absl::StrJoin(actions, ",")));
+    }
+    alternatives.push_back(absl::StrJoin(out, " | "));
+  }
+  return absl::StrJoin(alternatives, " OR ");
+}
+
+// Each command's checkAuthForOperation / doCheckAuthorization in
+// src/mongo/db/commands/ (authorization.h lists them).
+TEST(RequiredPrivilegesTest, FollowsEachCommandsCheck) {
+  EXPECT_EQ(Needed(R"({"ping": 1})"), "none");
+  EXPECT_EQ(Needed(R"({"getMore": 1, "collection": "c"})"), "authenticated");
+  EXPECT_EQ(Needed(R"({"find": "c"})"), "test.c: find");
+  EXPECT_EQ(Needed(R"({"update": "c", "updates": [{"q": {}, "u": {},
+                       "upsert": true}], "bypassDocumentValidation": true})"),
+            "test.c: update,insert,bypassDocumentValidation");
+  EXPECT_EQ(Needed(R"({"delete": "c", "deletes": []})"), "test.c: remove");
+  EXPECT_EQ(Needed(R"({"findAndModify": "c", "remove": true})"),
+            "test.c: find,remove");
+  EXPECT_EQ(Needed(R"({"findAndModify": "c", "update": {}, "upsert": true})"),
+            "test.c: find,update,insert");
+  EXPECT_EQ(Needed(R"({"create": "c"})"),
+            "test.c: createCollection OR test.c: insert");
+  EXPECT_EQ(Needed(R"({"profile": -1})"),
+            "test: enableProfiler OR test.system.profile: find");
+  EXPECT_EQ(Needed(R"({"profile": 1})"), "test: enableProfiler");
+  EXPECT_EQ(Needed(R"({"explain": {"count": "c"}})"), "test.c: find");
+  EXPECT_EQ(Needed(R"({"serverStatus": 1})"), "cluster: serverStatus");
+  EXPECT_EQ(Needed(R"({"fsyncUnlock": 1})"), "cluster: unlock");
+  EXPECT_EQ(Needed(R"({"createUser": "u", "pwd": "p",
+                       "roles": ["read", {"role": "read", "db": "other"}]})"),
+            "test: createUser | test: grantRole | other: grantRole");
+  EXPECT_EQ(Needed(R"({"updateUser": "u", "pwd": "p", "roles": []})"),
+            "test: changePassword | anyNormal: revokeRole");
+  EXPECT_EQ(Needed(R"({"bulkWrite": 1, "ops": [{"insert": 0, "document": {}},
+                       {"update": 1, "filter": {}, "updateMods": {},
+                       "upsert": true}, {"delete": 0, "filter": {}}],
+                       "nsInfo": [{"ns": "a.x"}, {"ns": "b.y"}]})"),
+            "a.x: insert,remove | b.y: update,insert");
+  EXPECT_EQ(Needed(R"({"createBackup": 1})"),
+            "anyNormal: find | admin.system.users: find");
+  // Fail closed: what no entry maps needs what only root holds.
+  EXPECT_EQ(Needed(R"({"someNewCommand": 1})"), "cluster: useTenant");
+}
+
 // The roles a user is created with, one user per role: the database ones
 // on roles_commands_1, the admin-only ones on admin.
 const char* const kDbRoles[] = {"read", "readWrite", "dbAdmin", "dbOwner",
