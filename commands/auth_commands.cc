@@ -226,23 +226,6 @@ absl::StatusOr<UserArgs> ParseUserArgs(CommandContext& ctx) {
   return args;
 }
 
-// checkAuthorizedToGrantRoles (src/mongo/db/commands/
-// user_management_commands_common.cpp): granting a role needs the
-// grantRole action on the role's database, which the built-in roles give
-// as kUserAdmin (userAdmin, dbOwner on their database; userAdminAnyDatabase
-// and root on all). The first user, made through the localhost exception,
-// may have any role.
-absl::Status CheckMayGrantRoles(const CommandContext& ctx,
-                                const std::vector<RoleName>& roles) {
-  if (ctx.connection->user() == nullptr) return absl::OkStatus();
-  for (const RoleName& r : roles) {
-    if (!Authorized(ctx, Action::kUserAdmin, r.db)) {
-      return NotAuthorizedToExecute(ctx);
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
@@ -254,7 +237,8 @@ absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
                       "db");
   }
   if (!args.roles.has_value()) return MissingField("createUser.roles");
-  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
+  // createUser on the database and grantRole on each role's were checked
+  // before the command ran (authorization.h RequiredPrivileges).
   UserRecord u;
   u.user = args.name;
   u.db = ctx.db;
@@ -281,16 +265,10 @@ absl::StatusOr<Value> UpdateUser(CommandContext& ctx) {
                       "Must specify at least one field to update in "
                       "updateUser");
   }
-  if (args.roles.has_value()) {
-    // Setting the roles may revoke any role: the revokeRole action on
-    // every database first (user_management_commands_common.cpp: "In
-    // order to use updateUser to set roles array, must be authorized to
-    // revoke any role in the system"), then grantRole on each one's.
-    if (!AuthorizedOnEveryDatabase(ctx, Action::kUserAdmin)) {
-      return NotAuthorizedToExecute(ctx);
-    }
-    RETURN_IF_ERROR(CheckMayGrantRoles(ctx, *args.roles));
-  }
+  // Setting the roles may revoke any role: revokeRole on every normal
+  // resource, then grantRole on each one's database
+  // (user_management_commands_common.cpp), checked before the command ran
+  // with changePassword / changeCustomData (authorization.h).
   std::optional<UserRecord> u = users->Get(ctx.db, args.name);
   if (!u.has_value()) {
     return MongoError(
@@ -321,7 +299,8 @@ absl::StatusOr<Value> ChangeUserRoles(CommandContext& ctx, bool grant) {
     return MissingField(absl::StrCat(ctx.name, ".roles"));
   }
   ASSIGN_OR_RETURN(std::vector<RoleName> roles, ParseRoles(*roles_arg, ctx.db));
-  RETURN_IF_ERROR(CheckMayGrantRoles(ctx, roles));
+  // grantRole / revokeRole on each role's database: checked before the
+  // command ran (authorization.h RequiredPrivileges).
   if (roles.empty()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       absl::StrCat(ctx.name,

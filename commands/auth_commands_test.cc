@@ -98,8 +98,15 @@ TEST_F(AuthTest, RolesSeparateReadWriteAndUserAdmin) {
       "roles": ["userAdminAnyDatabase"]})")));
   ASSERT_TRUE(Ok(Run("test", R"({"createUser": "owner", "pwd": "p",
       "roles": ["dbOwner"]})")));
-  EXPECT_EQ(Code(Run("admin", R"({"createUser": "x", "pwd": "p",
+  // Every built-in role exists (builtin_roles.yml); the admin-only ones
+  // on admin only, and no role that is not built in.
+  EXPECT_TRUE(Ok(Run("admin", R"({"createUser": "monitor", "pwd": "p",
+      "roles": ["clusterMonitor"]})")));
+  EXPECT_EQ(Code(Run("test", R"({"createUser": "x", "pwd": "p",
       "roles": ["clusterMonitor"]})")),
+            31);
+  EXPECT_EQ(Code(Run("admin", R"({"createUser": "x", "pwd": "p",
+      "roles": ["__system"]})")),
             31);
   EXPECT_EQ(Errmsg(Run("test", R"({"createUser": "x", "pwd": "p",
       "roles": ["root"]})")),

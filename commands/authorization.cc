@@ -1,6 +1,10 @@
 #include "commands/authorization.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/builtin_roles.h"
@@ -9,150 +13,6 @@
 namespace ttldb {
 namespace commands {
 namespace {
-
-const absl::flat_hash_map<std::string, Action>& Actions() {
-  static const auto* map = new absl::flat_hash_map<std::string, Action>{
-      // requiresAuth() is false for these in mongod: hello/isMaster
-      // (repl/hello.cpp), buildInfo (commands/buildinfo_common.cpp), ping
-      // (commands/generic.cpp), saslStart/saslContinue
-      // (auth/sasl_commands.cpp), logout (commands/authentication_commands.
-      // cpp), connectionStatus (commands/connection_status.cpp).
-      {"hello", Action::kNone},
-      {"isMaster", Action::kNone},
-      {"ismaster", Action::kNone},
-      {"buildInfo", Action::kNone},
-      {"buildinfo", Action::kNone},
-      {"ping", Action::kNone},
-      {"saslStart", Action::kNone},
-      {"saslContinue", Action::kNone},
-      {"logout", Action::kNone},
-      {"connectionStatus", Action::kNone},
-      {"whatsmyuri", Action::kAuthenticated},
-      {"endSessions", Action::kAuthenticated},
-      {"killSessions", Action::kAuthenticated},
-      {"killAllSessions", Action::kAuthenticated},
-      {"refreshSessions", Action::kAuthenticated},
-      {"startSession", Action::kAuthenticated},
-      {"listDatabases", Action::kAuthenticated},
-      // usersInfo checks itself: a user may always see its own record.
-      {"usersInfo", Action::kAuthenticated},
-      // Check themselves: inprog / killop, or the user's own operations
-      // (current_op_commands.cc).
-      {"currentOp", Action::kAuthenticated},
-      {"killOp", Action::kAuthenticated},
-      {"rolesInfo", Action::kAuthenticated},
-      {"find", Action::kRead},
-      {"getMore", Action::kRead},
-      {"killCursors", Action::kRead},
-      {"count", Action::kRead},
-      {"distinct", Action::kRead},
-      {"aggregate", Action::kRead},
-      {"explain", Action::kRead},
-      {"listCollections", Action::kRead},
-      {"listIndexes", Action::kRead},
-      {"collStats", Action::kRead},
-      {"dbStats", Action::kRead},
-      {"dbstats", Action::kRead},
-      {"insert", Action::kWrite},
-      {"update", Action::kWrite},
-      {"delete", Action::kWrite},
-      {"findAndModify", Action::kWrite},
-      // On the databases of its nsInfo (command_runner.cc).
-      {"bulkWrite", Action::kWrite},
-      {"findandmodify", Action::kWrite},
-      {"create", Action::kWrite},
-      {"drop", Action::kWrite},
-      {"createIndexes", Action::kWrite},
-      {"dropIndexes", Action::kWrite},
-      {"deleteIndexes", Action::kWrite},
-      {"renameCollection", Action::kWrite},
-      {"dropDatabase", Action::kDbAdmin},
-      {"collMod", Action::kDbAdmin},
-      {"validate", Action::kDbAdmin},
-      // enableProfiler (dbAdmin, dbOwner, root).
-      {"profile", Action::kDbAdmin},
-      {"createUser", Action::kUserAdmin},
-      {"updateUser", Action::kUserAdmin},
-      {"dropUser", Action::kUserAdmin},
-      // Checked per role by the command (auth_commands.cc): user
-      // administration on each role's database.
-      {"grantRolesToUser", Action::kAuthenticated},
-      {"revokeRolesFromUser", Action::kAuthenticated},
-  };
-  return *map;
-}
-
-struct RoleDef {
-  bool any_database;  // the *AnyDatabase roles and root: admin only
-  bool read, write, db_admin, user_admin, cluster;
-};
-
-const absl::flat_hash_map<std::string, RoleDef>& Roles() {
-  static const auto* map = new absl::flat_hash_map<std::string, RoleDef>{
-      {"read", {false, true, false, false, false, false}},
-      {"readWrite", {false, true, true, false, false, false}},
-      {"dbOwner", {false, true, true, true, true, false}},
-      {"userAdmin", {false, false, false, false, true, false}},
-      {"readAnyDatabase", {true, true, false, false, false, false}},
-      {"readWriteAnyDatabase", {true, true, true, false, false, false}},
-      {"userAdminAnyDatabase", {true, false, false, false, true, false}},
-      {"root", {true, true, true, true, true, true}},
-  };
-  return *map;
-}
-
-bool Grants(const RoleDef& def, Action action) {
-  switch (action) {
-    case Action::kNone:
-    case Action::kAuthenticated:
-      return true;
-    case Action::kRead:
-      return def.read;
-    case Action::kWrite:
-      return def.write;
-    case Action::kDbAdmin:
-      return def.db_admin;
-    case Action::kUserAdmin:
-      return def.user_admin;
-    case Action::kCluster:
-      return def.cluster;
-  }
-  return false;
-}
-
-}  // namespace
-
-const char* ActionTypeName(ActionType a) {
-  switch (a) {
-    case ActionType::kFind:
-      return "find";
-    case ActionType::kInsert:
-      return "insert";
-    case ActionType::kUpdate:
-      return "update";
-    case ActionType::kRemove:
-      return "remove";
-    case ActionType::kBypassDocumentValidation:
-      return "bypassDocumentValidation";
-  }
-  return "";
-}
-
-namespace {
-
-Action ClassOf(ActionType a) {
-  switch (a) {
-    case ActionType::kFind:
-      return Action::kRead;
-    case ActionType::kInsert:
-    case ActionType::kUpdate:
-    case ActionType::kRemove:
-      return Action::kWrite;
-    case ActionType::kBypassDocumentValidation:
-      return Action::kDbAdmin;
-  }
-  return Action::kCluster;
-}
 
 // Privilege::addPrivilegeToPrivilegeVector: one entry per namespace.
 void AddPrivilege(std::vector<Privilege>* out, absl::string_view db,
@@ -287,66 +147,535 @@ std::vector<Privilege> AggregatePrivileges(absl::string_view db,
   return out;
 }
 
-bool RolesGrantPrivilege(const std::vector<RoleName>& roles,
-                         const Privilege& privilege) {
-  if (privilege.coll == UserStore::kCollection) {
-    // A system collection: only the privileges that name it
-    // (builtin_roles.h), not a role's database-wide ones.
-    for (ActionType a : privilege.actions) {
-      if (!RolesGrantActionOnCollection(roles, ActionTypeName(a), privilege.db,
-                                        privilege.coll)) {
-        return false;
+const char* ActionTypeName(ActionType a) {
+  switch (a) {
+#define TTLDB_ACTION_NAME(e, name) \
+  case ActionType::e:              \
+    return name;
+    TTLDB_ACTION_TYPES(TTLDB_ACTION_NAME)
+#undef TTLDB_ACTION_NAME
+  }
+  return "";
+}
+
+namespace {
+
+Privilege OnNamespace(absl::string_view db, absl::string_view coll,
+                      std::vector<ActionType> actions) {
+  return {std::string(db), std::string(coll), std::move(actions),
+          ResourceKind::kNamespace};
+}
+
+Privilege OnDatabase(absl::string_view db, std::vector<ActionType> actions) {
+  return {std::string(db), "", std::move(actions), ResourceKind::kDatabase};
+}
+
+Privilege OnCluster(std::vector<ActionType> actions) {
+  return {"", "", std::move(actions), ResourceKind::kCluster};
+}
+
+Privilege OnAnyNormal(std::vector<ActionType> actions) {
+  return {"", "", std::move(actions), ResourceKind::kAnyNormal};
+}
+
+CommandPrivileges Kind(CommandPrivileges::Kind kind) {
+  CommandPrivileges out;
+  out.kind = kind;
+  return out;
+}
+
+CommandPrivileges Needs(std::vector<Privilege> privileges) {
+  CommandPrivileges out;
+  out.alternatives.push_back(std::move(privileges));
+  return out;
+}
+
+// requiresAuth() is false for these in mongod: hello/isMaster
+// (repl/hello.cpp), buildInfo (commands/buildinfo_common.cpp), ping
+// (commands/generic.cpp), saslStart/saslContinue (auth/sasl_commands.cpp),
+// logout (commands/authentication_commands.cpp), connectionStatus
+// (commands/connection_status.cpp).
+bool RunsUnauthenticated(absl::string_view name) {
+  for (const char* n :
+       {"hello", "isMaster", "ismaster", "buildInfo", "buildinfo", "ping",
+        "saslStart", "saslContinue", "logout", "connectionStatus"}) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// Commands any authenticated user may run, that check the rest themselves
+// once parsed: getMore (authorization_checks.cpp checkAuthForGetMore: "users
+// can only getMore their own cursors", the cursor store checks the owner),
+// the sessions' (their own sessions), whatsmyuri,
+// listDatabases (filtered: database_commands.cc), usersInfo / rolesInfo
+// (the caller's own record, else viewUser / viewRole: info_commands.cc),
+// currentOp / killOp (the caller's operations, else inprog / killop:
+// current_op_commands.cc).
+bool ChecksItself(absl::string_view name) {
+  for (const char* n :
+       {"getMore", "whatsmyuri", "endSessions", "killSessions",
+        "killAllSessions", "refreshSessions", "startSession", "listDatabases",
+        "usersInfo", "rolesInfo", "currentOp", "killOp"}) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// The server-wide commands: one action on the cluster
+// (clusterMonitor / hostManager / backup / root: builtin_roles.yml).
+bool ClusterAction(absl::string_view name, ActionType* action) {
+  static const auto* map = new absl::flat_hash_map<std::string, ActionType>{
+      // server_status.cpp
+      {"serverStatus", ActionType::kServerStatus},
+      // generic_servers.cpp (CmdGetLog, CmdHostInfo, CmdGetCmdLineOpts)
+      {"getLog", ActionType::kGetLog},
+      {"hostInfo", ActionType::kHostInfo},
+      {"getCmdLineOpts", ActionType::kGetCmdLineOpts},
+      // parameters.cpp
+      {"getParameter", ActionType::kGetParameter},
+      {"setParameter", ActionType::kSetParameter},
+      // fsync.cpp: fsync, and unlock for fsyncUnlock
+      {"fsync", ActionType::kFsync},
+      {"fsyncUnlock", ActionType::kUnlock},
+      // repl/repl_set_commands.cpp
+      {"replSetGetStatus", ActionType::kReplSetGetStatus},
+      {"replSetGetConfig", ActionType::kReplSetGetConfig},
+  };
+  auto it = map->find(name);
+  if (it == map->end()) return false;
+  *action = it->second;
+  return true;
+}
+
+// The collection a command names first ("" when it names none).
+std::string FirstCollection(const Value& cmd) {
+  const Value& first = cmd.object_fields()[0].second;
+  return first.is_string() ? first.string_value() : "";
+}
+
+bool Flag(const Value& cmd, absl::string_view field) {
+  const Value* v = cmd.Get(field);
+  return v != nullptr && TrueValue(*v);
+}
+
+// "db.coll" -> {db, coll}; false when not a string with a dot.
+bool SplitNamespace(const Value* ns, std::string* db, std::string* coll) {
+  if (ns == nullptr || !ns->is_string()) return false;
+  const std::string& s = ns->string_value();
+  const size_t dot = s.find('.');
+  if (dot == std::string::npos) return false;
+  *db = s.substr(0, dot);
+  *coll = s.substr(dot + 1);
+  return true;
+}
+
+// The databases of the roles a user-management command names ("role" on
+// `db`, or {role, db}); the command parses them properly.
+std::vector<std::string> RoleDatabases(const Value* roles,
+                                       absl::string_view db) {
+  std::vector<std::string> out;
+  if (roles == nullptr || !roles->is_array()) return out;
+  for (const Value& r : roles->array_items()) {
+    std::string role_db(db);
+    if (r.is_object()) {
+      const Value* d = r.Get("db");
+      if (d == nullptr || !d->is_string()) continue;
+      role_db = d->string_value();
+    } else if (!r.is_string()) {
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), role_db) == out.end()) {
+      out.push_back(std::move(role_db));
+    }
+  }
+  return out;
+}
+
+// user_management_commands_common.cpp checkAuthorizedToGrantRoles /
+// checkAuthorizedToRevokeRoles: grantRole / revokeRole on each role's
+// database.
+void AddRoleActions(const Value* roles, absl::string_view db, ActionType action,
+                    std::vector<Privilege>* out) {
+  for (const std::string& role_db : RoleDatabases(roles, db)) {
+    out->push_back(OnDatabase(role_db, {action}));
+  }
+}
+
+// bulk_write_common.cpp getPrivileges: per op, insert / update (+insert
+// for an upsert) / remove on its nsInfo entry's namespace, and
+// bypassDocumentValidation on each when set.
+CommandPrivileges BulkWritePrivileges(const Value& cmd) {
+  std::vector<Privilege> out;
+  const Value* ns_info = cmd.Get("nsInfo");
+  const Value* ops = cmd.Get("ops");
+  const bool bypass = Flag(cmd, "bypassDocumentValidation");
+  if (ns_info == nullptr || !ns_info->is_array() || ops == nullptr ||
+      !ops->is_array()) {
+    return Needs({});  // the command reports what is missing
+  }
+  const Value::Array& infos = ns_info->array_items();
+  for (const Value& op : ops->array_items()) {
+    if (!op.is_object() || op.object_fields().empty()) continue;
+    const auto& [kind, index] = op.object_fields()[0];
+    if (!index.is_number()) continue;
+    const double i = index.AsDouble();
+    if (i < 0 || i >= static_cast<double>(infos.size())) continue;
+    const Value& info = infos[static_cast<size_t>(i)];
+    std::string db, coll;
+    if (!info.is_object() || !SplitNamespace(info.Get("ns"), &db, &coll)) {
+      continue;
+    }
+    std::vector<ActionType> actions;
+    if (kind == "insert") {
+      actions = {ActionType::kInsert};
+    } else if (kind == "update") {
+      actions = {ActionType::kUpdate};
+      if (Flag(op, "upsert")) actions.push_back(ActionType::kInsert);
+    } else if (kind == "delete") {
+      actions = {ActionType::kRemove};
+    } else {
+      continue;
+    }
+    if (bypass) actions.push_back(ActionType::kBypassDocumentValidation);
+    AddPrivilege(&out, db, coll, std::move(actions));
+  }
+  return Needs(std::move(out));
+}
+
+CommandPrivileges Required(absl::string_view db, const Value& cmd,
+                           bool in_explain) {
+  if (!cmd.is_object() || cmd.object_fields().empty()) {
+    return Needs({OnCluster({ActionType::kUseTenant})});
+  }
+  const std::string& name = cmd.object_fields()[0].first;
+  if (RunsUnauthenticated(name)) return Kind(CommandPrivileges::Kind::kNone);
+  if (ChecksItself(name)) {
+    return Kind(CommandPrivileges::Kind::kAuthenticated);
+  }
+  ActionType cluster_action;
+  if (ClusterAction(name, &cluster_action)) {
+    return Needs({OnCluster({cluster_action})});
+  }
+  const std::string coll = FirstCollection(cmd);
+  auto on_coll = [&](std::vector<ActionType> actions) {
+    return Needs({OnNamespace(db, coll, std::move(actions))});
+  };
+  const bool bypass = Flag(cmd, "bypassDocumentValidation");
+  // find_cmd.cpp, count_cmd.cpp, distinct.cpp (auth::checkAuthForFind):
+  // find on the namespace.
+  if (name == "find" || name == "count" || name == "distinct") {
+    return on_coll({ActionType::kFind});
+  }
+  // killcursors_common.h: killCursors on the namespace, then each cursor
+  // the caller's own or killAnyCursor (find_commands.cc).
+  if (name == "killCursors") return on_coll({ActionType::kKillCursors});
+  if (name == "aggregate") {
+    const Value* pipeline = cmd.Get("pipeline");
+    if (!cmd.object_fields()[0].second.is_string() && pipeline != nullptr &&
+        pipeline->is_array() && !pipeline->array_items().empty() &&
+        pipeline->array_items()[0].is_object() &&
+        pipeline->array_items()[0].Get("$currentOp") != nullptr) {
+      // $currentOp needs inprog for allUsers, else only authentication
+      // (document_source_current_op.cpp requiredPrivileges): the stage
+      // checks it (current_op_commands.cc).
+      return Kind(CommandPrivileges::Kind::kAuthenticated);
+    }
+    return Needs(AggregatePrivileges(
+        db, coll, pipeline != nullptr ? *pipeline : Value::Null(), bypass));
+  }
+  if (name == "explain") {
+    // explain_cmd.cpp: the explained command's own checks.
+    const Value* inner = cmd.Get("explain");
+    if (in_explain || inner == nullptr || !inner->is_object()) {
+      return Needs({OnCluster({ActionType::kUseTenant})});
+    }
+    return Required(db, *inner, /*in_explain=*/true);
+  }
+  // list_collections.cpp (AuthorizationSession::
+  // checkAuthorizedToListCollections): listCollections on the database;
+  // with authorizedCollections and nameOnly, any privilege in it will do
+  // (RolesAuthorizeCommand), and the command lists only the collections
+  // the user holds a privilege on.
+  if (name == "listCollections") {
+    return Needs({OnDatabase(db, {ActionType::kListCollections})});
+  }
+  if (name == "listIndexes") return on_coll({ActionType::kListIndexes});
+  // collection_stats / dbcommands.cpp (CmdDbStats).
+  if (name == "collStats") return on_coll({ActionType::kCollStats});
+  if (name == "dbStats" || name == "dbstats") {
+    return Needs({OnDatabase(db, {ActionType::kDbStats})});
+  }
+  // write_commands.cpp via authorization_checks.cpp checkAuthForInsert /
+  // checkAuthForUpdate / checkAuthForDelete.
+  if (name == "insert") {
+    std::vector<ActionType> a = {ActionType::kInsert};
+    if (bypass) a.push_back(ActionType::kBypassDocumentValidation);
+    return on_coll(std::move(a));
+  }
+  if (name == "update") {
+    std::vector<ActionType> a = {ActionType::kUpdate};
+    const Value* updates = cmd.Get("updates");
+    bool upsert = false;
+    if (updates != nullptr && updates->is_array()) {
+      for (const Value& u : updates->array_items()) {
+        upsert = upsert || (u.is_object() && Flag(u, "upsert"));
       }
     }
-    return true;
+    if (upsert) a.push_back(ActionType::kInsert);
+    if (bypass) a.push_back(ActionType::kBypassDocumentValidation);
+    return on_coll(std::move(a));
   }
+  if (name == "delete") return on_coll({ActionType::kRemove});
+  if (name == "findAndModify" || name == "findandmodify") {
+    // find_and_modify.cpp appendPrivileges.
+    std::vector<ActionType> a = {ActionType::kFind};
+    if (Flag(cmd, "remove")) {
+      a.push_back(ActionType::kRemove);
+    } else {
+      a.push_back(ActionType::kUpdate);
+      if (Flag(cmd, "upsert")) a.push_back(ActionType::kInsert);
+    }
+    if (bypass) a.push_back(ActionType::kBypassDocumentValidation);
+    return on_coll(std::move(a));
+  }
+  if (name == "bulkWrite") return BulkWritePrivileges(cmd);
+  if (name == "create") {
+    // create_command.cpp: createCollection or insert; a view needs
+    // createCollection and find on what it is a view of.
+    const Value* view_on = cmd.Get("viewOn");
+    if (view_on != nullptr && view_on->is_string()) {
+      return Needs(
+          {OnNamespace(db, coll, {ActionType::kCreateCollection}),
+           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
+    }
+    CommandPrivileges out = on_coll({ActionType::kCreateCollection});
+    out.alternatives.push_back({OnNamespace(db, coll, {ActionType::kInsert})});
+    return out;
+  }
+  if (name == "drop") return on_coll({ActionType::kDropCollection});
+  // create_indexes_cmd.cpp, drop_indexes.cpp.
+  if (name == "createIndexes") return on_coll({ActionType::kCreateIndex});
+  if (name == "dropIndexes" || name == "deleteIndexes") {
+    return on_coll({ActionType::kDropIndex});
+  }
+  if (name == "collMod") {
+    // coll_mod.cpp (auth::checkAuthForCollMod): collMod, and find on the
+    // new source of a view.
+    const Value* view_on = cmd.Get("viewOn");
+    if (view_on != nullptr && view_on->is_string()) {
+      return Needs(
+          {OnNamespace(db, coll, {ActionType::kCollMod}),
+           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
+    }
+    return on_coll({ActionType::kCollMod});
+  }
+  if (name == "validate") return on_coll({ActionType::kValidate});
+  if (name == "dropDatabase") {
+    return Needs({OnDatabase(db, {ActionType::kDropDatabase})});
+  }
+  if (name == "profile") {
+    // profile_common.cpp checkAuthForOperation: enableProfiler on the
+    // database; reading the level alone ({profile: -1}) needs only find
+    // on <db>.system.profile.
+    CommandPrivileges out =
+        Needs({OnDatabase(db, {ActionType::kEnableProfiler})});
+    const Value& level = cmd.object_fields()[0].second;
+    if (level.is_number() && level.AsDouble() < 0 &&
+        cmd.Get("slowms") == nullptr && cmd.Get("sampleRate") == nullptr &&
+        cmd.Get("filter") == nullptr) {
+      out.alternatives.push_back(
+          {OnNamespace(db, "system.profile", {ActionType::kFind})});
+    }
+    return out;
+  }
+  // user_management_commands.cpp / user_management_commands_common.cpp.
+  if (name == "createUser") {
+    std::vector<Privilege> p = {OnDatabase(db, {ActionType::kCreateUser})};
+    AddRoleActions(cmd.Get("roles"), db, ActionType::kGrantRole, &p);
+    return Needs(std::move(p));
+  }
+  if (name == "updateUser") {
+    // checkAuthForUpdateUserCommand: changePassword for pwd,
+    // changeCustomData for customData; setting roles may revoke any role:
+    // revokeRole on every normal resource, then grantRole on each one's.
+    std::vector<Privilege> p;
+    if (cmd.Get("pwd") != nullptr) {
+      p.push_back(OnDatabase(db, {ActionType::kChangePassword}));
+    }
+    if (cmd.Get("customData") != nullptr) {
+      p.push_back(OnDatabase(db, {ActionType::kChangeCustomData}));
+    }
+    if (const Value* roles = cmd.Get("roles")) {
+      p.push_back(OnAnyNormal({ActionType::kRevokeRole}));
+      AddRoleActions(roles, db, ActionType::kGrantRole, &p);
+    }
+    return Needs(std::move(p));
+  }
+  if (name == "dropUser") {
+    return Needs({OnDatabase(db, {ActionType::kDropUser})});
+  }
+  if (name == "grantRolesToUser" || name == "revokeRolesFromUser") {
+    std::vector<Privilege> p;
+    AddRoleActions(cmd.Get("roles"), db,
+                   name == "grantRolesToUser" ? ActionType::kGrantRole
+                                              : ActionType::kRevokeRole,
+                   &p);
+    return Needs(std::move(p));
+  }
+  if (name == "createBackup") {
+    // ttldb's own: a copy of every database and of the users, what
+    // mongodump reads (the backup role: find on every normal collection
+    // and on system.users).
+    return Needs({OnAnyNormal({ActionType::kFind}),
+                  OnNamespace("admin", "system.users", {ActionType::kFind})});
+  }
+  // renameCollection: RolesAuthorizeCommand's rule; these are its
+  // cross-database needs.
+  if (name == "renameCollection") {
+    std::string src_db, src_coll, dst_db, dst_coll;
+    if (!SplitNamespace(&cmd.object_fields()[0].second, &src_db, &src_coll) ||
+        !SplitNamespace(cmd.Get("to"), &dst_db, &dst_coll)) {
+      return Needs({});  // the command reports the bad namespace
+    }
+    std::vector<ActionType> target = {ActionType::kInsert,
+                                      ActionType::kCreateIndex};
+    if (Flag(cmd, "dropTarget")) {
+      target.push_back(ActionType::kDropCollection);
+    }
+    return Needs({OnNamespace(src_db, src_coll,
+                              {ActionType::kFind, ActionType::kDropCollection}),
+                  OnNamespace(dst_db, dst_coll, std::move(target))});
+  }
+  // Fail closed: a command no entry maps needs an action only root holds.
+  return Needs({OnCluster({ActionType::kUseTenant})});
+}
+
+MatchType TargetOf(ResourceKind kind) {
+  switch (kind) {
+    case ResourceKind::kNamespace:
+      return MatchType::kExactNamespace;
+    case ResourceKind::kDatabase:
+      return MatchType::kDatabase;
+    case ResourceKind::kAnyNormal:
+      return MatchType::kAnyNormal;
+    case ResourceKind::kCluster:
+      return MatchType::kCluster;
+  }
+  return MatchType::kCluster;
+}
+
+bool Grants(const std::vector<RoleName>& roles, ActionType action,
+            ResourceKind kind, absl::string_view db, absl::string_view coll) {
+  return RolesGrantAction(roles, ActionTypeName(action), TargetOf(kind), db,
+                          coll);
+}
+
+// rename_collection_common.cpp checkAuthForRenameCollectionCommand: within
+// one database and between normal collections, renameCollectionSameDB on
+// the database (and dropCollection on the target for dropTarget) suffices
+// when the caller can read the source or cannot read the target (a rename
+// must not let it read what it could not); otherwise find and
+// dropCollection on the source, insert and createIndex (and
+// dropCollection) on the target.
+bool MayRenameWithinDatabase(const std::vector<RoleName>& roles,
+                             const Value& cmd) {
+  std::string src_db, src_coll, dst_db, dst_coll;
+  if (!SplitNamespace(&cmd.object_fields()[0].second, &src_db, &src_coll) ||
+      !SplitNamespace(cmd.Get("to"), &dst_db, &dst_coll)) {
+    return false;
+  }
+  if (src_db != dst_db || absl::StartsWith(src_coll, "system.") ||
+      absl::StartsWith(dst_coll, "system.")) {
+    return false;
+  }
+  if (!Grants(roles, ActionType::kRenameCollectionSameDB,
+              ResourceKind::kDatabase, src_db, "")) {
+    return false;
+  }
+  if (Flag(cmd, "dropTarget") &&
+      !Grants(roles, ActionType::kDropCollection, ResourceKind::kNamespace,
+              dst_db, dst_coll)) {
+    return false;
+  }
+  return Grants(roles, ActionType::kFind, ResourceKind::kNamespace, src_db,
+                src_coll) ||
+         !Grants(roles, ActionType::kFind, ResourceKind::kNamespace, dst_db,
+                 dst_coll);
+}
+
+}  // namespace
+
+CommandPrivileges RequiredPrivileges(absl::string_view db, const Value& cmd) {
+  return Required(db, cmd, /*in_explain=*/false);
+}
+
+bool RolesGrantPrivilege(const std::vector<RoleName>& roles,
+                         const Privilege& privilege) {
   for (ActionType a : privilege.actions) {
-    if (!RolesGrant(roles, ClassOf(a), privilege.db)) return false;
+    if (!Grants(roles, a, privilege.resource, privilege.db, privilege.coll)) {
+      return false;
+    }
   }
   return true;
 }
 
-Action RequiredAction(absl::string_view command) {
-  auto it = Actions().find(command);
-  return it == Actions().end() ? Action::kCluster : it->second;
-}
-
-bool RolesGrant(const std::vector<RoleName>& roles, Action action,
-                absl::string_view db) {
-  for (const RoleName& r : roles) {
-    auto it = Roles().find(r.role);
-    if (it == Roles().end()) continue;
-    const RoleDef& def = it->second;
-    if (!def.any_database && r.db != db) continue;
-    if (Grants(def, action)) return true;
+bool RolesAuthorizeCommand(const std::vector<RoleName>& roles,
+                           absl::string_view db, const Value& cmd,
+                           std::string* failed_db) {
+  const CommandPrivileges needed = RequiredPrivileges(db, cmd);
+  if (needed.kind != CommandPrivileges::Kind::kPrivileges) return true;
+  const std::string& name = cmd.object_fields()[0].first;
+  if (name == "renameCollection" && MayRenameWithinDatabase(roles, cmd)) {
+    return true;
+  }
+  if (name == "listCollections" && Flag(cmd, "authorizedCollections") &&
+      Flag(cmd, "nameOnly") && RolesGrantAnyActionOnDatabase(roles, db)) {
+    return true;
+  }
+  const Privilege* first_refused = nullptr;
+  for (const std::vector<Privilege>& alternative : needed.alternatives) {
+    bool all = true;
+    for (const Privilege& p : alternative) {
+      if (RolesGrantPrivilege(roles, p)) continue;
+      all = false;
+      if (first_refused == nullptr) first_refused = &p;
+      break;
+    }
+    if (all) return true;
+  }
+  if (failed_db != nullptr) {
+    *failed_db = first_refused != nullptr &&
+                         first_refused->resource != ResourceKind::kCluster &&
+                         first_refused->resource != ResourceKind::kAnyNormal
+                     ? first_refused->db
+                     : std::string(db);
   }
   return false;
 }
 
-bool RolesGrantOnEveryDatabase(const std::vector<RoleName>& roles,
-                               Action action) {
-  for (const RoleName& r : roles) {
-    auto it = Roles().find(r.role);
-    if (it == Roles().end() || !it->second.any_database) continue;
-    if (Grants(it->second, action)) return true;
-  }
-  return false;
+bool RolesGrantOnCluster(const std::vector<RoleName>& roles,
+                         ActionType action) {
+  return Grants(roles, action, ResourceKind::kCluster, "", "");
+}
+
+bool RolesGrantOnDatabase(const std::vector<RoleName>& roles, ActionType action,
+                          absl::string_view db) {
+  return Grants(roles, action, ResourceKind::kDatabase, db, "");
+}
+
+bool RolesGrantOnAnyNormal(const std::vector<RoleName>& roles,
+                           ActionType action) {
+  return Grants(roles, action, ResourceKind::kAnyNormal, "", "");
 }
 
 bool RolesGrantListDatabases(const std::vector<RoleName>& roles) {
-  for (const RoleName& r : roles) {
-    auto it = Roles().find(r.role);
-    if (it != Roles().end() && it->second.any_database) return true;
-  }
-  return false;
+  return RolesGrantOnCluster(roles, ActionType::kListDatabases);
 }
 
 bool RolesGrantAnyActionOn(const std::vector<RoleName>& roles,
                            absl::string_view db) {
-  for (const RoleName& r : roles) {
-    if (Roles().contains(r.role) && r.db == db) return true;
-  }
-  return RolesGrantListDatabases(roles);
+  return RolesGrantAnyActionOnDatabase(roles, db);
 }
 
 absl::StatusOr<std::vector<RoleName>> ParseRoles(const Value& roles,
@@ -370,9 +699,7 @@ absl::StatusOr<std::vector<RoleName>> ParseRoles(const Value& roles,
       return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                         "Role names must be either strings or objects");
     }
-    auto it = Roles().find(name.role);
-    if (it == Roles().end() ||
-        (it->second.any_database && name.db != "admin")) {
+    if (!IsBuiltinRole(name.role, name.db)) {
       return MongoError(
           absl::StatusCode::kNotFound, kRoleNotFound,
           absl::StrCat("Could not find role: ", name.role, "@", name.db));

@@ -79,9 +79,24 @@ bool IsNormalCollection(absl::string_view coll) {
 }
 
 bool PatternMatches(const PrivilegeSpec& p, absl::string_view role_db,
-                    absl::string_view db, absl::string_view coll) {
+                    MatchType target, absl::string_view db,
+                    absl::string_view coll) {
   const absl::string_view pattern_db =
       *p.db != '\0' ? absl::string_view(p.db) : role_db;
+  if (p.match == MatchType::kAny) return true;
+  switch (target) {
+    case MatchType::kExactNamespace:
+      break;
+    case MatchType::kDatabase:
+      return (p.match == MatchType::kDatabase && pattern_db == db) ||
+             p.match == MatchType::kAnyNormal;
+    case MatchType::kAnyNormal:
+      return p.match == MatchType::kAnyNormal;
+    case MatchType::kCluster:
+      return p.match == MatchType::kCluster;
+    default:
+      return false;
+  }
   switch (p.match) {
     case MatchType::kDatabase:
       return pattern_db == db && IsNormalCollection(coll);
@@ -102,21 +117,21 @@ bool PatternMatches(const PrivilegeSpec& p, absl::string_view role_db,
 }
 
 // Whether `role` on `role_db` (or a role it is built from) grants `action`
-// on db.coll.
+// on the resource `target` names (RolesGrantAction).
 bool RoleGrantsAction(const BuiltinRole& role, absl::string_view role_db,
-                      absl::string_view action, absl::string_view db,
-                      absl::string_view coll) {
+                      absl::string_view action, MatchType target,
+                      absl::string_view db, absl::string_view coll) {
   for (const char* sub : role.roles) {
     std::vector<std::string> parts = absl::StrSplit(sub, '@');
     const BuiltinRole* r = Find(parts[0]);
     if (r != nullptr &&
-        RoleGrantsAction(*r, parts.size() > 1 ? parts[1] : role_db, action, db,
-                         coll)) {
+        RoleGrantsAction(*r, parts.size() > 1 ? parts[1] : role_db, action,
+                         target, db, coll)) {
       return true;
     }
   }
   for (const PrivilegeSpec& p : role.privileges) {
-    if (!PatternMatches(p, role_db, db, coll)) continue;
+    if (!PatternMatches(p, role_db, target, db, coll)) continue;
     for (const char* a : p.actions) {
       if (a == action) return true;
     }
@@ -124,19 +139,98 @@ bool RoleGrantsAction(const BuiltinRole& role, absl::string_view role_db,
   return false;
 }
 
+// Whether `role` on `role_db` (or a role it is built from) holds a
+// privilege whose pattern covers db.coll.
+bool RoleCoversCollection(const BuiltinRole& role, absl::string_view role_db,
+                          absl::string_view db, absl::string_view coll) {
+  for (const char* sub : role.roles) {
+    std::vector<std::string> parts = absl::StrSplit(sub, '@');
+    const BuiltinRole* r = Find(parts[0]);
+    if (r != nullptr &&
+        RoleCoversCollection(*r, parts.size() > 1 ? parts[1] : role_db, db,
+                             coll)) {
+      return true;
+    }
+  }
+  for (const PrivilegeSpec& p : role.privileges) {
+    if (!p.actions.empty() &&
+        PatternMatches(p, role_db, MatchType::kExactNamespace, db, coll)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `role` on `role_db` (or a role it is built from) holds a
+// privilege on some resource of database `db`.
+bool RoleTouchesDatabase(const BuiltinRole& role, absl::string_view role_db,
+                         absl::string_view db) {
+  for (const char* sub : role.roles) {
+    std::vector<std::string> parts = absl::StrSplit(sub, '@');
+    const BuiltinRole* r = Find(parts[0]);
+    if (r != nullptr &&
+        RoleTouchesDatabase(*r, parts.size() > 1 ? parts[1] : role_db, db)) {
+      return true;
+    }
+  }
+  for (const PrivilegeSpec& p : role.privileges) {
+    const absl::string_view pattern_db =
+        *p.db != '\0' ? absl::string_view(p.db) : role_db;
+    switch (p.match) {
+      case MatchType::kDatabase:
+      case MatchType::kExactNamespace:
+        if (pattern_db == db) return true;
+        break;
+      case MatchType::kCollection:
+      case MatchType::kAnyNormal:
+      case MatchType::kAnySystemBuckets:
+      case MatchType::kAny:
+        return true;
+      case MatchType::kCluster:
+        break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+bool RolesGrantAction(const std::vector<RoleName>& roles,
+                      absl::string_view action, MatchType target,
+                      absl::string_view db, absl::string_view coll) {
+  for (const RoleName& name : roles) {
+    if (!IsBuiltinRole(name.role, name.db)) continue;
+    if (RoleGrantsAction(*Find(name.role), name.db, action, target, db, coll)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool RolesGrantAnyActionOnDatabase(const std::vector<RoleName>& roles,
+                                   absl::string_view db) {
+  for (const RoleName& name : roles) {
+    if (!IsBuiltinRole(name.role, name.db)) continue;
+    if (RoleTouchesDatabase(*Find(name.role), name.db, db)) return true;
+  }
+  return false;
+}
+
+bool RolesGrantAnyActionOnCollection(const std::vector<RoleName>& roles,
+                                     absl::string_view db,
+                                     absl::string_view coll) {
+  for (const RoleName& name : roles) {
+    if (!IsBuiltinRole(name.role, name.db)) continue;
+    if (RoleCoversCollection(*Find(name.role), name.db, db, coll)) return true;
+  }
+  return false;
+}
 
 bool RolesGrantActionOnCollection(const std::vector<RoleName>& roles,
                                   absl::string_view action,
                                   absl::string_view db,
                                   absl::string_view coll) {
-  for (const RoleName& name : roles) {
-    if (!IsBuiltinRole(name.role, name.db)) continue;
-    if (RoleGrantsAction(*Find(name.role), name.db, action, db, coll)) {
-      return true;
-    }
-  }
-  return false;
+  return RolesGrantAction(roles, action, MatchType::kExactNamespace, db, coll);
 }
 
 bool IsBuiltinRole(absl::string_view name, absl::string_view db) {

@@ -5,8 +5,8 @@
 // (builtin_roles.tpl.cpp adds them), so rolesInfo reports roles: [] and
 // inheritedRoles: [] for it, as mongod does.
 //
-// Enforcement is commands/authorization.h's coarser model; this table is
-// what the roles are documented to grant.
+// The same table is what --auth enforces (commands/authorization.h): a
+// command's required privileges are checked against it by RolesGrantAction.
 #ifndef TTLDB_COMMANDS_BUILTIN_ROLES_H_
 #define TTLDB_COMMANDS_BUILTIN_ROLES_H_
 
@@ -72,6 +72,32 @@ Value PrivilegesOf(const std::vector<RoleName>& roles);
 bool RolesGrantActionOnCollection(const std::vector<RoleName>& roles,
                                   absl::string_view action,
                                   absl::string_view db, absl::string_view coll);
+
+// Whether `roles` hold `action` on the resource `target` names:
+// kExactNamespace (db.coll), kDatabase (db), kAnyNormal or kCluster. The
+// patterns that cover each are resource_pattern.h's (AuthorizationSession's
+// buildResourceSearchList): a namespace by its exact pattern, its
+// database's and the any-normal one when it is a normal collection, its
+// collection name's, the system-buckets one for system.buckets.*; a
+// database by its own pattern and the any-normal one; any-normal by
+// itself; the cluster by itself; everything by anyResource.
+bool RolesGrantAction(const std::vector<RoleName>& roles,
+                      absl::string_view action, MatchType target,
+                      absl::string_view db, absl::string_view coll);
+
+// Whether `roles` hold any action on any resource of database `db`
+// (AuthorizationSession::isAuthorizedForAnyActionOnAnyResourceInDB): a
+// privilege on the database, on one of its namespaces, on a collection
+// name, on every normal collection or on anything.
+bool RolesGrantAnyActionOnDatabase(const std::vector<RoleName>& roles,
+                                   absl::string_view db);
+
+// Whether `roles` hold any action on collection db.coll
+// (isAuthorizedForAnyActionOnResource of its exact namespace): what
+// listCollections' authorizedCollections lists.
+bool RolesGrantAnyActionOnCollection(const std::vector<RoleName>& roles,
+                                     absl::string_view db,
+                                     absl::string_view coll);
 
 }  // namespace commands
 }  // namespace ttldb

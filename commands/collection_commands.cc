@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "commands/builtin_roles.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
@@ -66,8 +67,22 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
   if (db != nullptr) {
     ASSIGN_OR_RETURN(names, db->ListCollectionNames());
   }
+  // authorizedCollections with nameOnly, under --auth: only the
+  // collections the user holds a privilege on (list_collections.cpp).
+  ASSIGN_OR_RETURN(bool authorized_only,
+                   SafeBoolArg(ctx, "authorizedCollections", false));
+  std::optional<std::vector<RoleName>> my_roles;
+  if (authorized_only && name_only && ctx.server->options.auth &&
+      ctx.server->users != nullptr) {
+    std::optional<UserRecord> me = CurrentUser(ctx);
+    my_roles = me.has_value() ? me->roles : std::vector<RoleName>{};
+  }
   Value::Array batch;
   for (const std::string& n : names) {
+    if (my_roles.has_value() &&
+        !RolesGrantAnyActionOnCollection(*my_roles, ctx.db, n)) {
+      continue;
+    }
     Value options = Value::MakeObject();
     if (!name_only) {
       ASSIGN_OR_RETURN(options, db->collection(n).Options());

@@ -47,10 +47,9 @@ struct CommandContext {
 // (no user, or one dropped since it logged in).
 std::optional<UserRecord> CurrentUser(const CommandContext& ctx);
 // Whether the server runs without --auth, or the connection's user holds
-// `action` on database `db`.
-bool Authorized(const CommandContext& ctx, Action action, absl::string_view db);
-// The same for `action` on every database.
-bool AuthorizedOnEveryDatabase(const CommandContext& ctx, Action action);
+// `action` on the cluster (inprog, killop, killAnyCursor: the checks
+// commands make once they know whose operations they touch).
+bool AuthorizedOnCluster(const CommandContext& ctx, ActionType action);
 // 13 Unauthorized "not authorized on <db> to execute command { <name>:
 // <first>, $db: "<db>" }": mongod's answer to every failed authorization
 // check of a command (src/mongo/db/commands.cpp CommandInvocation::

@@ -232,16 +232,6 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
   return absl::OkStatus();
 }
 
-// The database a command's privileges are checked on: its own, except
-// renameCollection (admin only), whose source namespace names it.
-std::string PrivilegeDb(const CommandContext& ctx) {
-  if (ctx.name == "renameCollection" && ctx.first().is_string()) {
-    const std::string& ns = ctx.first().string_value();
-    return ns.substr(0, ns.find('.'));
-  }
-  return ctx.db;
-}
-
 }  // namespace
 
 std::optional<UserRecord> CurrentUser(const CommandContext& ctx) {
@@ -259,36 +249,6 @@ absl::Status NotAuthorizedOn(const CommandContext& ctx, absl::string_view db) {
                    ": ", ToJson(ctx.first()), ", $db: \"", ctx.db, "\" }"));
 }
 
-// aggregate's privileges are its stages' (authorization.h
-// AggregatePrivileges); the message names the command's database whatever
-// the privilege that failed (commands.cpp).
-absl::Status CheckAggregateAuthorization(const CommandContext& ctx,
-                                         const std::optional<UserRecord>& u) {
-  const Value* pipeline = ctx.cmd.Get("pipeline");
-  if (!ctx.first().is_string() && pipeline != nullptr && pipeline->is_array() &&
-      !pipeline->array_items().empty() &&
-      pipeline->array_items()[0].is_object() &&
-      pipeline->array_items()[0].Get("$currentOp") != nullptr) {
-    // $currentOp needs inprog for allUsers, else only authentication
-    // (document_source_current_op.cpp requiredPrivileges): the stage
-    // checks it (current_op_commands.cc).
-    return absl::OkStatus();
-  }
-  const Value* bypass = ctx.cmd.Get("bypassDocumentValidation");
-  // A safe bool (aggregate.idl), true as BSON's trueValue.
-  const bool bypass_validation = bypass != nullptr && TrueValue(*bypass);
-  const std::string coll =
-      ctx.first().is_string() ? ctx.first().string_value() : "";
-  for (const Privilege& p : AggregatePrivileges(
-           ctx.db, coll, pipeline != nullptr ? *pipeline : Value::Null(),
-           bypass_validation)) {
-    if (!u.has_value() || !RolesGrantPrivilege(u->roles, p)) {
-      return NotAuthorizedOn(ctx, ctx.db);
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Access control under --auth (commands/authorization.h). The messages are
 // mongod's: src/mongo/db/commands.cpp ("Command <name> requires
 // authentication" when no user is authenticated) and
@@ -297,8 +257,8 @@ absl::Status CheckAggregateAuthorization(const CommandContext& ctx,
 absl::Status CheckAuthorization(const CommandContext& ctx) {
   ServerState* s = ctx.server;
   if (!s->options.auth || s->users == nullptr) return absl::OkStatus();
-  const Action action = RequiredAction(ctx.name);
-  if (action == Action::kNone) return absl::OkStatus();
+  const CommandPrivileges needed = RequiredPrivileges(ctx.db, ctx.cmd);
+  if (needed.kind == CommandPrivileges::Kind::kNone) return absl::OkStatus();
   const UserName* user = ctx.connection->user();
   if (user == nullptr) {
     // The localhost exception (mongod: AuthorizationSessionImpl::
@@ -314,74 +274,29 @@ absl::Status CheckAuthorization(const CommandContext& ctx) {
         absl::StatusCode::kPermissionDenied, kUnauthorized,
         absl::StrCat("Command ", ctx.name, " requires authentication"));
   }
-  if (action == Action::kAuthenticated) return absl::OkStatus();
+  if (needed.kind == CommandPrivileges::Kind::kAuthenticated) {
+    return absl::OkStatus();
+  }
   std::optional<UserRecord> record = CurrentUser(ctx);
-  if (ctx.name == "aggregate") return CheckAggregateAuthorization(ctx, record);
-  if (ctx.first().is_string() &&
-      ctx.first().string_value() == UserStore::kCollection) {
-    // Reading or writing <db>.system.users needs the action on that very
-    // collection: a role's database-wide privileges cover normal
-    // collections only (builtin_roles.h RolesGrantActionOnCollection).
-    // Writes that pass are still refused (CheckUserWritable).
-    const char* needed = action == Action::kRead    ? "find"
-                         : ctx.name == "insert"     ? "insert"
-                         : ctx.name == "delete"     ? "remove"
-                         : action == Action::kWrite ? "update"
-                                                    : nullptr;
-    if (needed != nullptr) {
-      if (record.has_value() &&
-          RolesGrantActionOnCollection(record->roles, needed, ctx.db,
-                                       UserStore::kCollection)) {
-        return absl::OkStatus();
-      }
-      return NotAuthorizedOn(ctx, ctx.db);
-    }
+  std::string failed_db = ctx.db;
+  if (record.has_value() &&
+      RolesAuthorizeCommand(record->roles, ctx.db, ctx.cmd, &failed_db)) {
+    return absl::OkStatus();
   }
-  std::vector<std::string> dbs = {PrivilegeDb(ctx)};
-  if (ctx.name == "renameCollection") {
-    const Value* to = ctx.cmd.Get("to");
-    if (to != nullptr && to->is_string()) {
-      dbs.push_back(to->string_value().substr(0, to->string_value().find('.')));
-    }
-  }
-  if (ctx.name == "bulkWrite") {
-    // Runs against admin, writes the databases its nsInfo names
-    // (bulk_write_common.cpp getPrivileges: the actions on each namespace).
-    std::vector<std::string> written;
-    const Value* ns_info = ctx.cmd.Get("nsInfo");
-    if (ns_info != nullptr && ns_info->is_array()) {
-      for (const Value& e : ns_info->array_items()) {
-        const Value* ns = e.is_object() ? e.Get("ns") : nullptr;
-        if (ns == nullptr || !ns->is_string()) continue;
-        std::string db =
-            ns->string_value().substr(0, ns->string_value().find('.'));
-        if (std::find(written.begin(), written.end(), db) == written.end()) {
-          written.push_back(std::move(db));
-        }
-      }
-    }
-    if (!written.empty()) dbs = std::move(written);
-  }
-  for (const std::string& db : dbs) {
-    if (record.has_value() && RolesGrant(record->roles, action, db)) continue;
-    return NotAuthorizedOn(ctx, db);
-  }
-  return absl::OkStatus();
+  // The message names the command's database, except for the commands
+  // run on admin that act on other databases: renameCollection and
+  // bulkWrite name the database refused.
+  const bool names_refused =
+      ctx.name == "renameCollection" || ctx.name == "bulkWrite";
+  return NotAuthorizedOn(ctx, names_refused ? failed_db : ctx.db);
 }
 
 }  // namespace
 
-bool Authorized(const CommandContext& ctx, Action action,
-                absl::string_view db) {
+bool AuthorizedOnCluster(const CommandContext& ctx, ActionType action) {
   if (!ctx.server->options.auth || ctx.server->users == nullptr) return true;
   std::optional<UserRecord> record = CurrentUser(ctx);
-  return record.has_value() && RolesGrant(record->roles, action, db);
-}
-
-bool AuthorizedOnEveryDatabase(const CommandContext& ctx, Action action) {
-  if (!ctx.server->options.auth || ctx.server->users == nullptr) return true;
-  std::optional<UserRecord> record = CurrentUser(ctx);
-  return record.has_value() && RolesGrantOnEveryDatabase(record->roles, action);
+  return record.has_value() && RolesGrantOnCluster(record->roles, action);
 }
 
 absl::Status NotAuthorizedToExecute(const CommandContext& ctx) {

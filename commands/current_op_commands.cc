@@ -82,10 +82,11 @@ Value Report(const ServerState& server, const Operation& op,
   return Value::MakeObject(std::move(d));
 }
 
-// Whether the caller holds the inprog privilege (clusterMonitor,
-// clusterManager, root; here root) or the server runs without --auth.
+// Whether the caller holds the inprog privilege on the cluster
+// (clusterMonitor, clusterAdmin, root: builtin_roles.yml) or the server
+// runs without --auth.
 bool MayInspectAll(const CommandContext& ctx) {
-  return Authorized(ctx, Action::kCluster, "admin");
+  return AuthorizedOnCluster(ctx, ActionType::kInprog);
 }
 
 // An operation belongs to the caller when the same user runs it
@@ -282,7 +283,9 @@ absl::StatusOr<Value> KillOp(CommandContext& ctx) {
                                    "integer, but found op: ",
                                    ToJson(*op)));
   }
-  const bool may_kill_all = MayInspectAll(ctx);
+  // kill_op.cpp: the killop action on the cluster (hostManager,
+  // clusterAdmin, root), else only the caller's own operations.
+  const bool may_kill_all = AuthorizedOnCluster(ctx, ActionType::kKillop);
   bool refused = false;
   ctx.server->operations.Kill(static_cast<int64_t>(d),
                               [&](const Operation& target) {

@@ -117,10 +117,10 @@ absl::StatusOr<Value> KillCursors(CommandContext& ctx) {
   // Another user's cursor fails the whole command, with the message
   // commands.cpp CommandInvocation::checkAuthorization gives every
   // authorization failure (killcursors_common.h doCheckAuthorization; the
-  // killAnyCursor action comes with root).
+  // killAnyCursor action on the cluster: hostManager, clusterAdmin, root).
   if (!ctx.server->cursors->MayKill(
           wanted, RequesterOf(ctx),
-          Authorized(ctx, Action::kCluster, "admin"))) {
+          AuthorizedOnCluster(ctx, ActionType::kKillAnyCursor))) {
     return NotAuthorizedToExecute(ctx);
   }
   std::vector<int64_t> killed, not_found;

@@ -99,12 +99,16 @@ bool AuthOn(const CommandContext& ctx) {
 bool MayViewUsers(const CommandContext& ctx, const NameArg& arg) {
   if (!AuthOn(ctx)) return true;
   const std::vector<RoleName> roles = MyRoles(ctx);
-  if (arg.all_dbs) return RolesGrantOnEveryDatabase(roles, Action::kUserAdmin);
-  if (arg.all_on_db) return RolesGrant(roles, Action::kUserAdmin, ctx.db);
+  if (arg.all_dbs) return RolesGrantOnCluster(roles, ActionType::kViewUser);
+  if (arg.all_on_db) {
+    return RolesGrantOnDatabase(roles, ActionType::kViewUser, ctx.db);
+  }
   const UserName* me = ctx.connection->user();
   for (const auto& [user, db] : arg.names) {
     const bool self = me != nullptr && me->user == user && me->db == db;
-    if (!self && !RolesGrant(roles, Action::kUserAdmin, db)) return false;
+    if (!self && !RolesGrantOnDatabase(roles, ActionType::kViewUser, db)) {
+      return false;
+    }
   }
   return true;
 }
@@ -114,11 +118,15 @@ bool MayViewUsers(const CommandContext& ctx, const NameArg& arg) {
 bool MayViewRoles(const CommandContext& ctx, const NameArg& arg) {
   if (!AuthOn(ctx)) return true;
   const std::vector<RoleName> roles = MyRoles(ctx);
-  if (arg.all_on_db) return RolesGrant(roles, Action::kUserAdmin, ctx.db);
+  if (arg.all_on_db) {
+    return RolesGrantOnDatabase(roles, ActionType::kViewRole, ctx.db);
+  }
   for (const auto& [role, db] : arg.names) {
     const bool held = std::find(roles.begin(), roles.end(),
                                 RoleName{role, db}) != roles.end();
-    if (!held && !RolesGrant(roles, Action::kUserAdmin, db)) return false;
+    if (!held && !RolesGrantOnDatabase(roles, ActionType::kViewRole, db)) {
+      return false;
+    }
   }
   return true;
 }

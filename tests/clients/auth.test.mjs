@@ -497,3 +497,63 @@ test('usersInfo, rolesInfo and listDatabases show what a user may see', async ()
     assert.ok(read.roles[0].privileges.length > 0);
   });
 });
+
+// MongoDB's built-in roles and privileges, enforced (builtin_roles.yml;
+// the expected roles of jstests/auth/lib/commands_lib.js: collMod and
+// validate roles_dbAdmin, find roles_read, serverStatus roles_monitoring,
+// insert roles_write).
+test('built-in roles: dbAdmin runs collMod and validate, not find; clusterMonitor serverStatus, not insert', async () => {
+  let sleepSecs;
+  await withClient(userUri('root', 'rootpw'), {}, async (client) => {
+    sleepSecs = (await client.db('admin').command({
+      getParameter: 1, ttlMonitorSleepSecs: 1 })).ttlMonitorSleepSecs;
+    await client.db('roles').collection('c').insertOne({ _id: 1 });
+    await client.db('roles').command({ createUser: 'dba', pwd: 'p',
+                                       roles: ['dbAdmin'] });
+    await client.db('admin').command({ createUser: 'monitor', pwd: 'p',
+                                       roles: ['clusterMonitor'] });
+    await client.db('admin').command({ createUser: 'hosts', pwd: 'p',
+                                       roles: ['hostManager'] });
+    // Admin-only roles exist on admin only.
+    await assert.rejects(
+      client.db('roles').command({ createUser: 'x', pwd: 'p',
+                                   roles: ['clusterMonitor'] }),
+      { code: 31, message: 'Could not find role: clusterMonitor@roles' });
+  });
+  const dbaUri = `mongodb://dba:p@127.0.0.1:${server.port}/?authSource=roles`;
+  await withClient(dbaUri, {}, async (client) => {
+    const db = client.db('roles');
+    // dbAdmin's createIndex and collMod: a TTL index, then its lifetime.
+    await db.collection('c').createIndex({ t: 1 }, { expireAfterSeconds: 60 });
+    const mod = await db.command({
+      collMod: 'c', index: { keyPattern: { t: 1 }, expireAfterSeconds: 120 } });
+    assert.equal(mod.expireAfterSeconds_new, 120);
+    assert.equal((await db.command({ validate: 'c' })).valid, true);
+    assert.equal((await db.command({ dbStats: 1 })).ok, 1);
+    await assert.rejects(db.collection('c').findOne({}), (e) => e.code === 13 &&
+      /^not authorized on roles to execute command \{ find/.test(e.message));
+    await assert.rejects(db.collection('c').insertOne({}), { code: 13 });
+    await assert.rejects(client.db('admin').command({ serverStatus: 1 }),
+                         { code: 13 });
+  });
+  await withClient(userUri('monitor', 'p'), {}, async (client) => {
+    const status = await client.db('admin').command({ serverStatus: 1 });
+    assert.equal(status.ok, 1);
+    assert.equal((await client.db('admin').command({ currentOp: 1 })).ok, 1);
+    assert.equal((await client.db('roles').command({ dbStats: 1 })).ok, 1);
+    await assert.rejects(client.db('roles').collection('c').insertOne({}),
+                         (e) => e.code === 13 &&
+      /^not authorized on roles to execute command \{ insert/.test(e.message));
+    await assert.rejects(client.db('roles').collection('c').findOne({}),
+                         { code: 13 });
+    await assert.rejects(client.db('admin').command({
+      setParameter: 1, ttlMonitorSleepSecs: sleepSecs }), { code: 13 });
+  });
+  await withClient(userUri('hosts', 'p'), {}, async (client) => {
+    // hostManager: setParameter, not getParameter (clusterMonitor's).
+    assert.equal((await client.db('admin').command({
+      setParameter: 1, ttlMonitorSleepSecs: sleepSecs })).ok, 1);
+    await assert.rejects(client.db('admin').command({ serverStatus: 1 }),
+                         { code: 13 });
+  });
+});
