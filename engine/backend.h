@@ -86,8 +86,8 @@ class CollectionBackend {
       const DocArg& filter, const FindOptions& options) = 0;
   virtual absl::StatusOr<int64_t> CountDocuments(const DocArg& filter) = 0;
   virtual absl::StatusOr<int64_t> EstimatedDocumentCount() = 0;
-  virtual absl::StatusOr<std::vector<Value>> Distinct(
-      absl::string_view field, const DocArg& filter) = 0;
+  virtual absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
+                                                      const DocArg& filter) = 0;
   virtual absl::StatusOr<Value> Explain(const DocArg& filter,
                                         const FindOptions& options);
   virtual absl::StatusOr<std::unique_ptr<Cursor>> Aggregate(

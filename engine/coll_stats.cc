@@ -3,7 +3,6 @@
 // $indexStats (src/mongo/db/pipeline/document_source_index_stats.cpp) over
 // the collection's key ranges (storage/storage_sizes.h says what each size
 // means) and the engine's usage counters (engine/index_usage.h).
-#include "engine/backend.h"
 #include "engine/coll_stats.h"
 
 #include <unistd.h>
@@ -14,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
 #include "engine/index_usage.h"

@@ -1,6 +1,5 @@
 // Collection: documents in, documents out. Reads plan and stream from a
 // snapshot (query_exec.cc); writes go through Engine::WriteDocumentLocked.
-#include "engine/backend.h"
 #include "engine/collection.h"
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
+#include "engine/backend.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
@@ -133,7 +133,9 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
 absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
                                     std::vector<Value>* inserted_ids,
                                     const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->InsertMany(docs, inserted_ids, options);
+  if (backend_ != nullptr) {
+    return backend_->InsertMany(docs, inserted_ids, options);
+  }
   return engine_->SyncIfRequested(
       options, InsertManyUnsynced(engine_, name_, docs, inserted_ids, options));
 }
@@ -434,9 +436,11 @@ static absl::StatusOr<UpdateResult> UpdateCall(
 absl::StatusOr<UpdateResult> Collection::UpdateOne(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->Update(filter, update, /*multi=*/false,
-                                  /*replacement_only=*/false,
-                                  update_options, options);
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, update, /*multi=*/false,
+                            /*replacement_only=*/false, update_options,
+                            options);
+  }
   return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/false,
                     /*replacement_only=*/false, update_options, options);
 }
@@ -444,9 +448,11 @@ absl::StatusOr<UpdateResult> Collection::UpdateOne(
 absl::StatusOr<UpdateResult> Collection::UpdateMany(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->Update(filter, update, /*multi=*/true,
-                                  /*replacement_only=*/false,
-                                  update_options, options);
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, update, /*multi=*/true,
+                            /*replacement_only=*/false, update_options,
+                            options);
+  }
   return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/true,
                     /*replacement_only=*/false, update_options, options);
 }
@@ -454,9 +460,10 @@ absl::StatusOr<UpdateResult> Collection::UpdateMany(
 absl::StatusOr<UpdateResult> Collection::ReplaceOne(
     const DocArg& filter, const DocArg& replacement,
     const UpdateOptions& update_options, const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->Update(filter, replacement, /*multi=*/false,
-                                  /*replacement_only=*/true,
-                                  update_options, options);
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, replacement, /*multi=*/false,
+                            /*replacement_only=*/true, update_options, options);
+  }
   return UpdateCall(engine_, name_, filter, replacement, "replacement",
                     /*multi=*/false, /*replacement_only=*/true, update_options,
                     options);
@@ -464,7 +471,9 @@ absl::StatusOr<UpdateResult> Collection::ReplaceOne(
 
 absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
                                               const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->Delete(filter, /*multi=*/false, options);
+  if (backend_ != nullptr) {
+    return backend_->Delete(filter, /*multi=*/false, options);
+  }
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
   ASSIGN_OR_RETURN(UpdateResult r,
@@ -475,7 +484,9 @@ absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
 
 absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
                                                const WriteOptions& options) {
-  if (backend_ != nullptr) return backend_->Delete(filter, /*multi=*/true, options);
+  if (backend_ != nullptr) {
+    return backend_->Delete(filter, /*multi=*/true, options);
+  }
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
   req.multi = true;

@@ -83,7 +83,9 @@ absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
 absl::Status Database::RenameCollection(absl::string_view from,
                                         absl::string_view to,
                                         bool drop_target) {
-  if (backend_ != nullptr) return backend_->RenameCollection(from, to, drop_target);
+  if (backend_ != nullptr) {
+    return backend_->RenameCollection(from, to, drop_target);
+  }
   return engine_->RenameCollection(from, to, drop_target);
 }
 

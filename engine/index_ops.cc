@@ -516,7 +516,9 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
 absl::StatusOr<std::string> Collection::CreateIndex(
     const DocArg& keys, const DocArg& index_options,
     const IndexBuildProgress& progress) {
-  if (backend_ != nullptr) return backend_->CreateIndex(keys, index_options, progress);
+  if (backend_ != nullptr) {
+    return backend_->CreateIndex(keys, index_options, progress);
+  }
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(Value o, index_options.Resolve());
   return engine_->CreateIndex(name_, k, o, progress);

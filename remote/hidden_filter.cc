@@ -28,12 +28,12 @@ Value VisibleCondition(const std::vector<TtlRule>& rules, absl::Time now) {
   Value::Array expired;
   for (const TtlRule& rule : rules) {
     const absl::Time cutoff = now - absl::Seconds(rule.expire_after_seconds);
-    expired.push_back(Value::MakeObject(
-        {Field(rule.field,
-               Value::MakeObject({Field(
-                   "$lte", Value::Date(absl::ToUnixMillis(cutoff)))}))}));
+    expired.push_back(Value::MakeObject({Field(
+        rule.field, Value::MakeObject({Field(
+                        "$lte", Value::Date(absl::ToUnixMillis(cutoff)))}))}));
   }
-  return Value::MakeObject({Field("$nor", Value::MakeArray(std::move(expired)))});
+  return Value::MakeObject(
+      {Field("$nor", Value::MakeArray(std::move(expired)))});
 }
 
 Value WithVisibleCondition(const Value& filter,

@@ -31,8 +31,7 @@ TEST(HiddenFilterTest, TtlRulesAreTheSingleFieldIndexesWithExpireAfter) {
 TEST(HiddenFilterTest, VisibleConditionExcludesDatesAtOrBeforeTheCutoff) {
   const absl::Time now = absl::FromUnixSeconds(1'800'000'000);
   Value c = VisibleCondition({{"at", 60}, {"expireAt", 0}}, now);
-  EXPECT_EQ(ToJson(c),
-            ToJson(Doc(R"({"$nor": [
+  EXPECT_EQ(ToJson(c), ToJson(Doc(R"({"$nor": [
                 {"at": {"$lte": {"$date": {"$numberLong": "1799999940000"}}}},
                 {"expireAt": {"$lte": {"$date": {"$numberLong": "1800000000000"}}}}
             ]})")));

@@ -191,8 +191,8 @@ absl::StatusOr<Value> MongoCollection::RunCommand(const Value& command,
   Reply reply;
   bson_error_t error;
   if (!mongoc_client_command_with_opts(client.get(), context_->db_name.c_str(),
-                                       cmd.get(), nullptr, nullptr,
-                                       reply.out(), &error)) {
+                                       cmd.get(), nullptr, nullptr, reply.out(),
+                                       &error)) {
     return StatusFromMongoc(error, reply.get(), ns());
   }
   ASSIGN_OR_RETURN(Value v, ReplyValue(reply));
@@ -261,10 +261,10 @@ absl::Status MongoCollection::InsertMany(absl::Span<const DocArg> docs,
     }
   }
   // The embedded engine's wording, payloads (keyPattern, keyValue) kept.
-  absl::Status out = MongoError(
-      s.code(), ErrorCode(s),
-      absl::StrCat(s.message(), " (document ", failed, "; ", failed,
-                   " inserted before it)"));
+  absl::Status out =
+      MongoError(s.code(), ErrorCode(s),
+                 absl::StrCat(s.message(), " (document ", failed, "; ", failed,
+                              " inserted before it)"));
   s.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
     out.SetPayload(url, payload);
   });
@@ -413,9 +413,8 @@ absl::StatusOr<std::optional<Value>> MongoCollection::FindOneAndModify(
   ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
   Reply reply;
   bson_error_t error;
-  if (!mongoc_collection_find_and_modify_with_opts(coll.get(), fb.get(),
-                                                   opts.get(), reply.out(),
-                                                   &error)) {
+  if (!mongoc_collection_find_and_modify_with_opts(
+          coll.get(), fb.get(), opts.get(), reply.out(), &error)) {
     return StatusFromMongoc(error, reply.get(), ns());
   }
   ASSIGN_OR_RETURN(Value r, ReplyValue(reply));
@@ -549,41 +548,46 @@ absl::StatusOr<UpdateResult> MongoCollection::Touch(
   if (context_->touch_min_interval <= absl::ZeroDuration()) {
     // MongoDB's counterpart: {$currentDate: {field: true}}.
     Value update = Value::MakeObject({Field(
-        "$currentDate",
-        Value::MakeObject({Field(f, Value::Bool(true))}))});
+        "$currentDate", Value::MakeObject({Field(f, Value::Bool(true))}))});
     return Update(filter, std::move(update), /*multi=*/true,
                   /*replacement_only=*/false, {}, options);
   }
-  // With touch_min_interval: a pipeline update that rewrites the date only
-  // when it is older than the interval, so the others count as matched,
-  // not modified, as the embedded engine counts them.
-  const std::string path = absl::StrCat("$", f);
-  const int64_t interval_ms =
-      absl::ToInt64Milliseconds(context_->touch_min_interval);
-  Value older = Value::MakeObject({Field(
-      "$lt",
-      Value::MakeArray(
-          {Value::String(path),
-           Value::MakeObject({Field(
-               "$subtract", Value::MakeArray({Value::String("$$NOW"),
-                                              Value::Int64(interval_ms)}))})}))});
-  Value set = Value::MakeObject({Field(
-      "$set",
-      Value::MakeObject({Field(
-          f, Value::MakeObject({Field(
-                 "$cond",
-                 Value::MakeArray({older, Value::String("$$NOW"),
-                                   Value::String(path)}))}))}))});
-  return Update(filter, Value::MakeArray({set}), /*multi=*/true,
-                /*replacement_only=*/false, {}, options);
+  // With touch_min_interval: the update rewrites only the dates older than
+  // the interval ({field: {$not: {$gte: now - interval}}}: older, missing
+  // or not a date, as the engine's rule), and a count adds the skipped ones
+  // to matched_count, as the engine counts them (counted first, so that
+  // what the update refreshes is not counted twice; two commands, not one
+  // step: a document can change between them; ttldb does not support the
+  // pipeline update that would do it in one).
+  ASSIGN_OR_RETURN(Value fv, ResolveObject(filter, "filter"));
+  const Value cutoff = Value::Date(
+      absl::ToUnixMillis(context_->Now() - context_->touch_min_interval));
+  Value fresh =
+      Value::MakeObject({Field(f, Value::MakeObject({Field("$gte", cutoff)}))});
+  Value stale = Value::MakeObject(
+      {Field(f, Value::MakeObject({Field(
+                    "$not", Value::MakeObject({Field("$gte", cutoff)}))}))});
+  Value update = Value::MakeObject({Field(
+      "$currentDate", Value::MakeObject({Field(f, Value::Bool(true))}))});
+  ASSIGN_OR_RETURN(int64_t skipped,
+                   CountDocuments(Value::MakeObject({Field(
+                       "$and", Value::MakeArray({fv, std::move(fresh)}))})));
+  ASSIGN_OR_RETURN(
+      UpdateResult result,
+      Update(Value::MakeObject(
+                 {Field("$and", Value::MakeArray({fv, std::move(stale)}))}),
+             std::move(update), /*multi=*/true,
+             /*replacement_only=*/false, {}, options));
+  result.matched_count += skipped;
+  return result;
 }
 
 // ---- Reads -----------------------------------------------------------------
 
 absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::OpenCursor(
     bool aggregate, const Value& what, const Value& opts) {
-  ASSIGN_OR_RETURN(BsonDoc wb, aggregate ? BsonDoc::FromArray(what)
-                                         : BsonDoc::From(what));
+  ASSIGN_OR_RETURN(BsonDoc wb,
+                   aggregate ? BsonDoc::FromArray(what) : BsonDoc::From(what));
   ASSIGN_OR_RETURN(BsonDoc ob, BsonDoc::From(opts));
   ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
   mongoc_cursor_t* cursor =
@@ -673,11 +677,11 @@ absl::StatusOr<std::vector<Value>> MongoCollection::Distinct(
   ASSIGN_OR_RETURN(Value f, ResolveObject(filter, "filter"));
   ASSIGN_OR_RETURN(f, VisibleFilter(f));
   ASSIGN_OR_RETURN(
-      Value r,
-      RunCommand(Value::MakeObject({Field("distinct", Value::String(name_)),
-                                    Field("key", Value::String(std::string(field))),
-                                    Field("query", f)}),
-                 /*keep_ok=*/false));
+      Value r, RunCommand(Value::MakeObject(
+                              {Field("distinct", Value::String(name_)),
+                               Field("key", Value::String(std::string(field))),
+                               Field("query", f)}),
+                          /*keep_ok=*/false));
   std::vector<Value> values;
   if (const Value* v = r.Get("values"); v != nullptr && v->is_array()) {
     values = v->array_items();
@@ -785,8 +789,8 @@ absl::StatusOr<std::string> MongoCollection::CreateIndex(
       RunCommand(
           Value::MakeObject(
               {Field("createIndexes", Value::String(name_)),
-               Field("indexes", Value::MakeArray({Value::MakeObject(
-                                    std::move(spec))}))}),
+               Field("indexes",
+                     Value::MakeArray({Value::MakeObject(std::move(spec))}))}),
           /*keep_ok=*/false)
           .status());
   return name;
@@ -795,11 +799,10 @@ absl::StatusOr<std::string> MongoCollection::CreateIndex(
 absl::Status MongoCollection::DropIndex(absl::string_view name) {
   RETURN_IF_ERROR(name_status_);
   InvalidateTtlRules();
-  return RunCommand(
-             Value::MakeObject(
-                 {Field("dropIndexes", Value::String(name_)),
-                  Field("index", Value::String(std::string(name)))}),
-             /*keep_ok=*/false)
+  return RunCommand(Value::MakeObject(
+                        {Field("dropIndexes", Value::String(name_)),
+                         Field("index", Value::String(std::string(name)))}),
+                    /*keep_ok=*/false)
       .status();
 }
 
@@ -807,9 +810,10 @@ absl::Status MongoCollection::DropIndexByKey(const DocArg& keys) {
   RETURN_IF_ERROR(name_status_);
   ASSIGN_OR_RETURN(Value k, ResolveObject(keys, "keys"));
   InvalidateTtlRules();
-  return RunCommand(Value::MakeObject({Field("dropIndexes", Value::String(name_)),
-                                       Field("index", k)}),
-                    /*keep_ok=*/false)
+  return RunCommand(
+             Value::MakeObject({Field("dropIndexes", Value::String(name_)),
+                                Field("index", k)}),
+             /*keep_ok=*/false)
       .status();
 }
 
@@ -840,9 +844,9 @@ absl::StatusOr<Value> MongoCollection::Options() {
                                           "name", Value::String(name_))}))}),
                  /*keep_ok=*/false));
   const Value* cursor = r.Get("cursor");
-  const Value* batch =
-      cursor != nullptr && cursor->is_object() ? cursor->Get("firstBatch")
-                                               : nullptr;
+  const Value* batch = cursor != nullptr && cursor->is_object()
+                           ? cursor->Get("firstBatch")
+                           : nullptr;
   if (batch == nullptr || !batch->is_array() || batch->array_items().empty()) {
     return Value::MakeObject();
   }
@@ -878,12 +882,11 @@ absl::StatusOr<Value> MongoCollection::Stats(int64_t scale) {
 
 absl::StatusOr<std::vector<Value>> MongoCollection::IndexStats() {
   RETURN_IF_ERROR(name_status_);
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<Cursor> cursor,
-      OpenCursor(/*aggregate=*/true,
-                 Value::MakeArray({Value::MakeObject(
-                     {Field("$indexStats", Value::MakeObject())})}),
-                 Value::MakeObject()));
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                   OpenCursor(/*aggregate=*/true,
+                              Value::MakeArray({Value::MakeObject({Field(
+                                  "$indexStats", Value::MakeObject())})}),
+                              Value::MakeObject()));
   return cursor->ToVector();
 }
 

@@ -39,15 +39,16 @@ absl::Status MongoCursor::Prime() {
 }
 
 absl::StatusOr<std::optional<Value>> MongoCursor::Next() {
+  if (!done_ && pool_->closed()) {
+    done_ = true;
+    primed_.reset();
+    final_status_ = absl::FailedPreconditionError("database is closed");
+    Release();
+  }
   if (primed_.has_value()) {
     std::optional<Value> doc = std::move(primed_);
     primed_.reset();
     return doc;
-  }
-  if (!done_ && pool_->closed()) {
-    done_ = true;
-    final_status_ = absl::FailedPreconditionError("database is closed");
-    Release();
   }
   if (done_) {
     if (!final_status_.ok()) return final_status_;

@@ -53,8 +53,7 @@ TEST_P(BackendTest, InsertFindById) {
   EXPECT_TRUE(absl::IsNotFound(coll().FindById(Value::Int32(7)).status()));
 
   std::vector<Value> ids;
-  ASSERT_TRUE(
-      coll().InsertMany({R"({"_id": 2})", R"({"_id": 3})"}, &ids).ok());
+  ASSERT_TRUE(coll().InsertMany({R"({"_id": 2})", R"({"_id": 3})"}, &ids).ok());
   EXPECT_EQ(Jsons(ids), (std::vector<std::string>{"2", "3"}));
   EXPECT_EQ(*coll().CountDocuments(), 4);
   EXPECT_EQ(*coll().EstimatedDocumentCount(), 4);
@@ -75,7 +74,7 @@ TEST_P(BackendTest, FindWithFilterProjectionSortSkipLimit) {
   EXPECT_EQ(Jsons(All(coll().Find(R"({"_id": {"$gte": 2}})", o))),
             (std::vector<std::string>{R"({"_id":5,"s":"v5"})",
                                       R"({"_id":8,"s":"v8"})",
-                                      R"({"_id":3,"s":"v3"})"}));
+                                      R"({"_id":4,"s":"v4"})"}));
   absl::StatusOr<std::optional<Value>> one =
       coll().FindOne(R"({"n": 1})", FindOptions{});
   ASSERT_TRUE(one.ok());
@@ -86,14 +85,16 @@ TEST_P(BackendTest, FindWithFilterProjectionSortSkipLimit) {
 
 TEST_P(BackendTest, CursorsComeInBatches) {
   std::vector<DocArg> docs;
-  for (int i = 0; i < 250; ++i) docs.push_back(absl::StrCat(R"({"_id": )", i, "}"));
+  for (int i = 0; i < 250; ++i)
+    docs.push_back(absl::StrCat(R"({"_id": )", i, "}"));
   ASSERT_TRUE(coll().InsertMany(docs).ok());
   FindOptions o;
   o.batch_size = 7;
   o.sort = Doc(R"({"_id": 1})");
   std::vector<Value> all = All(coll().Find("{}", o));
   ASSERT_EQ(all.size(), 250u);
-  for (int i = 0; i < 250; ++i) EXPECT_EQ(Json(*all[i].Get("_id")), absl::StrCat(i));
+  for (int i = 0; i < 250; ++i)
+    EXPECT_EQ(Json(*all[i].Get("_id")), absl::StrCat(i));
   // A cursor read halfway, then dropped, releases what it holds.
   auto cursor = coll().Find("{}", o);
   ASSERT_TRUE(cursor.ok());
@@ -103,8 +104,9 @@ TEST_P(BackendTest, CursorsComeInBatches) {
 }
 
 TEST_P(BackendTest, UpdateReplaceUpsert) {
-  ASSERT_TRUE(coll().InsertMany({R"({"_id": 1, "n": 1})", R"({"_id": 2, "n": 1})",
-                                 R"({"_id": 3, "n": 2})"})
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "n": 1})", R"({"_id": 2, "n": 1})",
+                               R"({"_id": 3, "n": 2})"})
                   .ok());
   auto r = coll().UpdateOne(R"({"n": 1})", R"({"$inc": {"n": 10}})");
   ASSERT_TRUE(r.ok()) << r.status();
@@ -134,12 +136,14 @@ TEST_P(BackendTest, UpdateReplaceUpsert) {
   af.array_filters = {Doc(R"({"e": {"$gt": 4}})")};
   r = coll().UpdateOne(R"({"_id": 20})", R"({"$set": {"a.$[e]": 0}})", af);
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(Json(*coll().FindById(Value::Int32(20))), R"({"_id":20,"a":[1,0,0]})");
+  EXPECT_EQ(Json(*coll().FindById(Value::Int32(20))),
+            R"({"_id":20,"a":[1,0,0]})");
 }
 
 TEST_P(BackendTest, Deletes) {
-  ASSERT_TRUE(coll().InsertMany({R"({"_id": 1, "k": 1})", R"({"_id": 2, "k": 1})",
-                                 R"({"_id": 3, "k": 2})"})
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "k": 1})", R"({"_id": 2, "k": 1})",
+                               R"({"_id": 3, "k": 2})"})
                   .ok());
   EXPECT_EQ(*coll().DeleteOne(R"({"k": 1})"), 1);
   EXPECT_EQ(*coll().DeleteMany(R"({"k": {"$gte": 1}})"), 2);
@@ -148,22 +152,25 @@ TEST_P(BackendTest, Deletes) {
 }
 
 TEST_P(BackendTest, CountAndDistinct) {
-  ASSERT_TRUE(coll().InsertMany({R"({"_id": 1, "t": ["b", "a"]})",
-                                 R"({"_id": 2, "t": "c"})", R"({"_id": 3, "t": 2})",
-                                 R"({"_id": 4})"})
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "t": ["b", "a"]})",
+                               R"({"_id": 2, "t": "c"})",
+                               R"({"_id": 3, "t": 2})", R"({"_id": 4})"})
                   .ok());
   EXPECT_EQ(*coll().CountDocuments(R"({"t": {"$exists": true}})"), 3);
   auto d = coll().Distinct("t");
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(Jsons(*d), (std::vector<std::string>{"2", R"("a")", R"("b")", R"("c")"}));
+  EXPECT_EQ(Jsons(*d),
+            (std::vector<std::string>{"2", R"("a")", R"("b")", R"("c")"}));
   d = coll().Distinct("t", R"({"_id": {"$lt": 2}})");
   EXPECT_EQ(Jsons(*d), (std::vector<std::string>{R"("a")", R"("b")"}));
 }
 
 TEST_P(BackendTest, Aggregate) {
-  ASSERT_TRUE(coll().InsertMany({R"({"_id": 1, "g": "x", "v": 1})",
-                                 R"({"_id": 2, "g": "y", "v": 2})",
-                                 R"({"_id": 3, "g": "x", "v": 3})"})
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "g": "x", "v": 1})",
+                               R"({"_id": 2, "g": "y", "v": 2})",
+                               R"({"_id": 3, "g": "x", "v": 3})"})
                   .ok());
   EXPECT_EQ(Jsons(All(coll().Aggregate(
                 R"([{"$match": {"v": {"$gte": 1}}},
@@ -180,8 +187,9 @@ TEST_P(BackendTest, Aggregate) {
 // ---- findAndModify ---------------------------------------------------------
 
 TEST_P(BackendTest, FindOneAndModify) {
-  ASSERT_TRUE(coll().InsertMany({R"({"_id": 1, "state": "new", "p": 1})",
-                                 R"({"_id": 2, "state": "new", "p": 5})"})
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "state": "new", "p": 1})",
+                               R"({"_id": 2, "state": "new", "p": 5})"})
                   .ok());
   FindOneAndModifyOptions o;
   o.sort = Doc(R"({"p": -1})");
@@ -204,8 +212,8 @@ TEST_P(BackendTest, FindOneAndModify) {
   FindOneAndModifyOptions upsert;
   upsert.upsert = true;
   upsert.return_new = true;
-  auto up = coll().FindOneAndUpdate(R"({"_id": 7})", R"({"$set": {"q": 1}})",
-                                    upsert);
+  auto up =
+      coll().FindOneAndUpdate(R"({"_id": 7})", R"({"$set": {"q": 1}})", upsert);
   ASSERT_TRUE(up.ok()) << up.status();
   EXPECT_EQ(Json(**up), R"({"_id":7,"q":1})");
 
@@ -270,13 +278,15 @@ TEST_P(BackendTest, BulkWrite) {
 // ---- Errors ----------------------------------------------------------------
 
 TEST_P(BackendTest, DuplicateKeyIsTheSameError) {
-  ASSERT_TRUE(coll().CreateIndex(R"({"email": 1})", R"({"unique": true})").ok());
+  ASSERT_TRUE(
+      coll().CreateIndex(R"({"email": 1})", R"({"unique": true})").ok());
   ASSERT_TRUE(coll().InsertOne(R"({"_id": 1, "email": "a@x"})").ok());
   absl::Status s = coll().InsertOne(R"({"_id": 2, "email": "a@x"})").status();
   EXPECT_TRUE(absl::IsAlreadyExists(s)) << s;
   EXPECT_EQ(ErrorCode(s), kDuplicateKey);
-  EXPECT_EQ(s.message(),
-            R"(E11000 duplicate key error collection: test.c index: email_1 dup key: { email: "a@x" })");
+  EXPECT_EQ(
+      s.message(),
+      R"(E11000 duplicate key error collection: test.c index: email_1 dup key: { email: "a@x" })");
   std::optional<DuplicateKeyInfo> info = GetDuplicateKeyInfo(s);
   ASSERT_TRUE(info.has_value());
   EXPECT_EQ(Json(info->key_pattern), R"({"email":1})");
@@ -296,7 +306,9 @@ TEST_P(BackendTest, DuplicateKeyIsTheSameError) {
   EXPECT_EQ(Jsons(ids), (std::vector<std::string>{"5"}));
   EXPECT_FALSE(coll().FindById(Value::Int32(6)).ok());
 
-  s = coll().UpdateOne(R"({"_id": 5})", R"({"$set": {"email": "a@x"}})").status();
+  s = coll()
+          .UpdateOne(R"({"_id": 5})", R"({"$set": {"email": "a@x"}})")
+          .status();
   EXPECT_EQ(ErrorCode(s), kDuplicateKey);
   EXPECT_TRUE(absl::IsAlreadyExists(s));
 }
@@ -331,7 +343,8 @@ TEST_P(BackendTest, Indexes) {
   ASSERT_TRUE(name.ok()) << name.status();
   EXPECT_EQ(*name, "a_1_b_-1");
   EXPECT_EQ(*coll().CreateIndex(R"({"a": 1, "b": -1})"), "a_1_b_-1");
-  name = coll().CreateIndex(R"({"b": 1})", R"({"name": "by_b", "sparse": true})");
+  name =
+      coll().CreateIndex(R"({"b": 1})", R"({"name": "by_b", "sparse": true})");
   EXPECT_EQ(*name, "by_b");
   auto list = coll().ListIndexes();
   ASSERT_TRUE(list.ok()) << list.status();
@@ -341,7 +354,8 @@ TEST_P(BackendTest, Indexes) {
                 R"({"v":2,"key":{"a":1,"b":-1},"name":"a_1_b_-1"})",
                 R"({"v":2,"key":{"b":1},"name":"by_b","sparse":true})"}));
   absl::Status s =
-      coll().CreateIndex(R"({"b": 1})", R"({"name": "by_b", "unique": true})")
+      coll()
+          .CreateIndex(R"({"b": 1})", R"({"name": "by_b", "unique": true})")
           .status();
   EXPECT_TRUE(ErrorCode(s) == kIndexOptionsConflict ||
               ErrorCode(s) == kIndexKeySpecsConflict)
@@ -363,14 +377,14 @@ TEST_P(BackendTest, TtlIndexCreationAndExpiry) {
   EXPECT_EQ(Json(coll().ListIndexes()->at(1)),
             R"({"v":2,"key":{"at":1},"name":"at_1","expireAfterSeconds":60})");
   const absl::Time now = clock_.WallNow();
-  ASSERT_TRUE(coll()
-                  .InsertMany({absl::StrCat(R"({"_id": "old", "at": )",
-                                            DateJson(now - absl::Seconds(120)),
-                                            "}"),
-                               absl::StrCat(R"({"_id": "new", "at": )",
-                                            DateJson(now), "}"),
-                               R"({"_id": "nodate", "at": "x"})"})
-                  .ok());
+  ASSERT_TRUE(
+      coll()
+          .InsertMany(
+              {absl::StrCat(R"({"_id": "old", "at": )",
+                            DateJson(now - absl::Seconds(120)), "}"),
+               absl::StrCat(R"({"_id": "new", "at": )", DateJson(now), "}"),
+               R"({"_id": "nodate", "at": "x"})"})
+          .ok());
   // Expired: absent for reads before the pass deletes it.
   EXPECT_EQ(Jsons(All(coll().Find("{}", FindOptions{}))).size(), 2u);
   EXPECT_EQ(*coll().CountDocuments(), 2);
@@ -389,26 +403,31 @@ TEST_P(BackendTest, TtlIndexCreationAndExpiry) {
 }
 
 TEST_P(BackendTest, CollModChangesExpireAfterSeconds) {
-  ASSERT_TRUE(coll().CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  ASSERT_TRUE(
+      coll().CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
   auto reply = coll().CollMod(
       R"({"index": {"name": "at_1", "expireAfterSeconds": 3600}})");
   ASSERT_TRUE(reply.ok()) << reply.status();
   EXPECT_EQ(Json(*reply->Get("expireAfterSeconds_old")), "60");
   EXPECT_EQ(Json(*reply->Get("expireAfterSeconds_new")), "3600");
   const absl::Time now = clock_.WallNow();
-  ASSERT_TRUE(coll()
-                  .InsertOne(absl::StrCat(R"({"_id": 1, "at": )",
-                                          DateJson(now - absl::Seconds(120)),
-                                          "}"))
-                  .ok());
+  ASSERT_TRUE(
+      coll()
+          .InsertOne(absl::StrCat(R"({"_id": 1, "at": )",
+                                  DateJson(now - absl::Seconds(120)), "}"))
+          .ok());
   // Not expired under the new period.
   EXPECT_EQ(*coll().CountDocuments(), 1);
-  auto missing = coll().CollMod(R"({"index": {"name": "nope", "expireAfterSeconds": 1}})");
+  auto missing =
+      coll().CollMod(R"({"index": {"name": "nope", "expireAfterSeconds": 1}})");
   EXPECT_EQ(ErrorCode(missing.status()), kIndexNotFound) << missing.status();
 }
 
 TEST_P(BackendTest, TouchSetsTheDate) {
-  ASSERT_TRUE(coll().InsertOne(R"({"_id": 1, "at": {"$date": "2020-01-01T00:00:00Z"}})").ok());
+  ASSERT_TRUE(
+      coll()
+          .InsertOne(R"({"_id": 1, "at": {"$date": "2020-01-01T00:00:00Z"}})")
+          .ok());
   clock_.Advance(absl::Seconds(5));
   auto r = coll().Touch(R"({"_id": 1})", "at");
   ASSERT_TRUE(r.ok()) << r.status();
@@ -417,6 +436,41 @@ TEST_P(BackendTest, TouchSetsTheDate) {
   EXPECT_EQ(coll().FindById(Value::Int32(1))->Get("at")->date_millis(),
             absl::ToUnixMillis(clock_.WallNow()));
 }
+
+// Options::touch_min_interval: a touch within the interval writes nothing
+// (matched, not modified).
+class TouchIntervalTest : public BackendTest {
+  void AdjustOptions(Options* options) override {
+    options->touch_min_interval = absl::Seconds(60);
+  }
+};
+
+TEST_P(TouchIntervalTest, TouchWithinTheIntervalWritesNothing) {
+  const absl::Time start = clock_.WallNow();
+  ASSERT_TRUE(
+      coll()
+          .InsertOne(absl::StrCat(R"({"_id": 1, "at": )", DateJson(start), "}"))
+          .ok());
+  clock_.Advance(absl::Seconds(10));
+  auto r = coll().Touch(R"({"_id": 1})", "at");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->matched_count, 1);
+  EXPECT_EQ(r->modified_count, 0);
+  EXPECT_EQ(coll().FindById(Value::Int32(1))->Get("at")->date_millis(),
+            absl::ToUnixMillis(start));
+  clock_.Advance(absl::Seconds(61));
+  r = coll().Touch(R"({"_id": 1})", "at");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->matched_count, 1);
+  EXPECT_EQ(r->modified_count, 1);
+  EXPECT_EQ(coll().FindById(Value::Int32(1))->Get("at")->date_millis(),
+            absl::ToUnixMillis(clock_.WallNow()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TouchIntervalTest,
+                         ::testing::Values(Backend::kEmbedded,
+                                           Backend::kRemote),
+                         BackendName);
 
 // ---- Collections -----------------------------------------------------------
 
@@ -465,7 +519,8 @@ TEST_P(BackendTest, CloseEndsCursorsAndCalls) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BackendTest,
-                         ::testing::Values(Backend::kEmbedded, Backend::kRemote),
+                         ::testing::Values(Backend::kEmbedded,
+                                           Backend::kRemote),
                          BackendName);
 
 }  // namespace

@@ -26,8 +26,7 @@ namespace ttldb {
 
 enum class Backend { kEmbedded, kRemote };
 
-inline std::string BackendName(
-    const ::testing::TestParamInfo<Backend>& info) {
+inline std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::kEmbedded ? "Embedded" : "Remote";
 }
 

@@ -28,8 +28,9 @@ TEST_P(RemoteOnlyTest, ExtrasWithoutACounterpartAreRefusedByName) {
   EXPECT_EQ(ErrorCode(Database::Open(Uri(), in_memory).status()),
             kCommandNotSupported);
 
-  absl::Status s = coll().CreateIndex(R"({"at": 1})",
-                                      R"({"expireAfterSeconds": 60,
+  absl::Status s = coll()
+                       .CreateIndex(R"({"at": 1})",
+                                    R"({"expireAfterSeconds": 60,
                                           "maxLifetimeSeconds": 600})")
                        .status();
   EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
@@ -43,9 +44,9 @@ TEST_P(RemoteOnlyTest, UriAndConnectionErrors) {
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
   // A port nothing listens on (this server's, once it is shut down).
-  const std::string uri = absl::StrCat(
-      "mongodb://127.0.0.1:", server_->port(),
-      "/test?serverSelectionTimeoutMS=300&connectTimeoutMS=300");
+  const std::string uri =
+      absl::StrCat("mongodb://127.0.0.1:", server_->port(),
+                   "/test?serverSelectionTimeoutMS=300&connectTimeoutMS=300");
   server_->Shutdown();
   auto down = Database::Open(uri, {});
   ASSERT_FALSE(down.ok());
