@@ -4,6 +4,7 @@
 // itself behaves differently, docs/migrating.md says so.
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -333,6 +334,32 @@ TEST_P(BackendTest, ErrorsHaveTheEngineCodes) {
 
   EXPECT_EQ(ErrorCode(db_->CreateCollection("c")), kNamespaceExists);
   EXPECT_TRUE(absl::IsAlreadyExists(db_->CreateCollection("c")));
+}
+
+TEST_P(BackendTest, ConcurrentWriters) {
+  constexpr int kThreads = 4;
+  constexpr int kEach = 25;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, t] {
+      for (int i = 0; i < kEach; ++i) {
+        EXPECT_TRUE(coll()
+                        .InsertOne(absl::StrCat(R"({"_id": )", t * 1000 + i,
+                                                R"(, "t": )", t, "}"))
+                        .ok());
+        EXPECT_TRUE(coll()
+                        .UpdateOne(R"({"_id": "counter"})",
+                                   R"({"$inc": {"n": 1}})",
+                                   UpdateOptions{/*upsert=*/true, {}})
+                        .ok());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(*coll().CountDocuments(R"({"t": {"$exists": true}})"),
+            kThreads * kEach);
+  EXPECT_EQ(Json(*coll().FindById(Value::String("counter"))->Get("n")),
+            absl::StrCat(kThreads * kEach));
 }
 
 // ---- Indexes and TTL -------------------------------------------------------

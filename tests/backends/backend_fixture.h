@@ -6,7 +6,8 @@
 // (--port 0), over a temporary root. Both run on the same FakeClock with the
 // TTL monitor off, so a TTL pass is a deterministic call (TtlPass) on either
 // side, never a sleep: on the remote side it runs on the database the
-// server opened (CommandRunner::ForEachOpenDatabase). Test-only.
+// server opened (CommandRunner::ForEachOpenDatabase). The server runs with
+// hide_expired off, as MongoDB behaves. Test-only.
 #ifndef TTLDB_TESTS_BACKENDS_BACKEND_FIXTURE_H_
 #define TTLDB_TESTS_BACKENDS_BACKEND_FIXTURE_H_
 
@@ -45,6 +46,11 @@ class BackendTest : public ::testing::TestWithParam<Backend> {
     }
     commands::RunnerOptions ro;
     ro.database_options = options;
+    // The server shows expired documents until its pass deletes them, as
+    // MongoDB does (Options::hide_expired false is MongoDB's exact
+    // behaviour), so the remote side's hiding is the backend's own
+    // (remote/hidden_filter.h), as it will be on a MongoDB deployment.
+    ro.database_options.hide_expired = false;
     auto runner = commands::CommandRunner::Open(root_.path(), ro);
     ASSERT_TRUE(runner.ok()) << runner.status();
     runner_ = std::move(*runner);

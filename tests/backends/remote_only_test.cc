@@ -63,6 +63,27 @@ TEST_P(RemoteOnlyTest, UriDatabaseWinsOverDbName) {
   EXPECT_EQ(*coll().CountDocuments(), 1);
 }
 
+// The server (like MongoDB) shows expired documents until its pass; the
+// backend hides them with its filters unless hide_expired is off.
+TEST_P(RemoteOnlyTest, HideExpiredIsTheBackendsFilter) {
+  ASSERT_TRUE(
+      coll().CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertOne(absl::StrCat(
+                      R"({"_id": 1, "at": )",
+                      DateJson(clock_.WallNow() - absl::Seconds(120)), "}"))
+                  .ok());
+  EXPECT_EQ(*coll().CountDocuments(), 0);
+  Options shown;
+  shown.hide_expired = false;
+  auto db = Database::Open(Uri(), shown);
+  ASSERT_TRUE(db.ok()) << db.status();
+  EXPECT_EQ(*(*db)->collection("c").CountDocuments(), 1);
+  EXPECT_TRUE((*db)->collection("c").FindById(Value::Int32(1)).ok());
+  TtlPass();
+  EXPECT_EQ(*(*db)->collection("c").CountDocuments(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Remote, RemoteOnlyTest,
                          ::testing::Values(Backend::kRemote), BackendName);
 
