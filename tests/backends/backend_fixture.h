@@ -94,6 +94,19 @@ class BackendTest : public ::testing::TestWithParam<Backend> {
     });
   }
 
+  // Whether Validate() finds `c` consistent (on the remote side, the
+  // deployment's validate command).
+  bool Valid(Collection& c) {
+    auto v = c.Validate();
+    EXPECT_TRUE(v.ok()) << v.status();
+    if (!v.ok()) return false;
+    const Value* valid = v->Get("valid");
+    EXPECT_TRUE(valid != nullptr && valid->type() == ValueType::kBool &&
+                valid->bool_value());
+    return valid != nullptr && valid->type() == ValueType::kBool &&
+           valid->bool_value();
+  }
+
   Collection& coll(absl::string_view name = "c") {
     return db_->collection(name);
   }
