@@ -534,6 +534,11 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
 }
 
 absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
+  if (backend_ != nullptr) {
+    // The deployment sends BSON: the document in the storage form's text.
+    ASSIGN_OR_RETURN(Value doc, backend_->FindById(id));
+    return ToJson(doc, JsonFormat::kStorage);
+  }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   auto not_found = [&] {

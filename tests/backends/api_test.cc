@@ -52,6 +52,10 @@ TEST_P(BackendTest, InsertFindById) {
   EXPECT_EQ(doc->object_fields()[0].first, "_id");
   EXPECT_EQ(Json(*doc->Get("a")), R"("y")");
   EXPECT_TRUE(absl::IsNotFound(coll().FindById(Value::Int32(7)).status()));
+  absl::StatusOr<std::string> json = coll().FindByIdJson(*id);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_EQ(Json(*ParseDocument(*json)), Json(*doc));
+  EXPECT_TRUE(absl::IsNotFound(coll().FindByIdJson(Value::Int32(7)).status()));
 
   std::vector<Value> ids;
   ASSERT_TRUE(coll().InsertMany({R"({"_id": 2})", R"({"_id": 3})"}, &ids).ok());

@@ -84,6 +84,42 @@ TEST_P(RemoteOnlyTest, HideExpiredIsTheBackendsFilter) {
   EXPECT_EQ(*(*db)->collection("c").CountDocuments(), 0);
 }
 
+// Every public method hands its call to the backend (a remote handle has
+// no engine): each answers, none dereferences the missing engine.
+TEST_P(RemoteOnlyTest, EveryMethodReachesTheBackend) {
+  Collection& c = coll();
+  ASSERT_TRUE(
+      c.InsertOne(R"({"_id": 1, "at": {"$date": "2027-01-01T00:00:00Z"}})")
+          .ok());
+  EXPECT_TRUE(c.Explain("{}").ok());
+  EXPECT_TRUE(c.Stats().ok());
+  EXPECT_TRUE(c.Validate().ok());
+  EXPECT_TRUE(c.IndexStats().ok());
+  EXPECT_TRUE(c.Options().ok());
+  EXPECT_FALSE(c.ExplainAggregate("[]").ok());
+  EXPECT_TRUE(c.FindByIdJson(Value::Int32(1)).ok());
+  EXPECT_TRUE(c.EstimatedDocumentCount().ok());
+  EXPECT_TRUE(db_->Stats().ok());
+  EXPECT_TRUE(db_->SyncLog().ok());
+  EXPECT_TRUE(db_->CatalogDamage().empty());
+  EXPECT_FALSE(db_->Backup(absl::StrCat(root_.path(), "/copy")).ok());
+  EXPECT_FALSE(db_->Memory().ok());
+  EXPECT_TRUE(db_->ServerStatus().is_object());
+  (void)db_->GetTtlMetrics();
+  EXPECT_TRUE(db_->SetTtlMonitorSleep(absl::Seconds(30)).ok());
+  EXPECT_EQ(db_->ttl_monitor_sleep(), absl::Seconds(30));
+  (void)db_->SetTtlMonitorEnabled(true);
+  (void)db_->SetTtlBatchDocsMax(10);
+  (void)db_->SetTtlBatchTimeMax(absl::Seconds(1));
+  (void)db_->SetTtlBatchDeletes(true);
+  (void)db_->SetTtlSubPassTarget(absl::Seconds(1));
+  (void)db_->ttl_monitor_enabled();
+  (void)db_->ttl_batch_docs_max();
+  (void)db_->ttl_batch_time_max();
+  (void)db_->ttl_batch_deletes();
+  (void)db_->ttl_sub_pass_target();
+}
+
 INSTANTIATE_TEST_SUITE_P(Remote, RemoteOnlyTest,
                          ::testing::Values(Backend::kRemote), BackendName);
 
