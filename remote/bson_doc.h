@@ -3,12 +3,12 @@
 #ifndef TTLDB_REMOTE_BSON_DOC_H_
 #define TTLDB_REMOTE_BSON_DOC_H_
 
+#include <bson/bson.h>
+
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "document/value.h"
-
-typedef struct _bson_t bson_t;
 
 namespace ttldb {
 namespace remote {

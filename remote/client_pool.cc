@@ -17,7 +17,19 @@ namespace {
 // does not own main() cannot know).
 void InitMongoc() {
   static absl::once_flag once;
-  absl::call_once(once, [] { mongoc_init(); });
+  absl::call_once(once, [] {
+    mongoc_init();
+    // libmongoc's default handler prints every level, its monitors' debug
+    // lines included, on stderr; a service hears its warnings and errors.
+    mongoc_log_set_handler(
+        [](mongoc_log_level_t level, const char* domain, const char* message,
+           void* data) {
+          if (level <= MONGOC_LOG_LEVEL_WARNING) {
+            mongoc_log_default_handler(level, domain, message, data);
+          }
+        },
+        nullptr);
+  });
 }
 
 }  // namespace

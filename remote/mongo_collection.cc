@@ -158,21 +158,21 @@ MongoCollection::MongoCollection(std::shared_ptr<const RemoteContext> context,
       name_status_(ValidateCollectionName(name_)) {}
 
 void MongoCollection::InvalidateTtlRules() {
-  absl::MutexLock lock(&ttl_mu_);
+  MutexLock lock(&ttl_mu_);
   ttl_rules_.reset();
 }
 
 absl::StatusOr<std::vector<TtlRule>> MongoCollection::TtlRules() {
   const absl::Time now = absl::Now();
   {
-    absl::MutexLock lock(&ttl_mu_);
+    MutexLock lock(&ttl_mu_);
     if (ttl_rules_.has_value() && now - ttl_rules_time_ < kTtlRulesRefresh) {
       return *ttl_rules_;
     }
   }
   ASSIGN_OR_RETURN(std::vector<Value> indexes, ListIndexes());
   std::vector<TtlRule> rules = TtlRulesOf(indexes);
-  absl::MutexLock lock(&ttl_mu_);
+  MutexLock lock(&ttl_mu_);
   ttl_rules_ = rules;
   ttl_rules_time_ = now;
   return rules;

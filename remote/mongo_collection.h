@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/mutex.h"
 #include "engine/backend.h"
 #include "remote/hidden_filter.h"
 #include "remote/remote_context.h"
@@ -100,7 +100,7 @@ class MongoCollection : public CollectionBackend {
   // embedded engine's do.
   const absl::Status name_status_;
 
-  absl::Mutex ttl_mu_;
+  Mutex ttl_mu_;
   std::optional<std::vector<TtlRule>> ttl_rules_ ABSL_GUARDED_BY(ttl_mu_);
   absl::Time ttl_rules_time_ ABSL_GUARDED_BY(ttl_mu_);
 };

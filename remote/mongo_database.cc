@@ -99,12 +99,12 @@ absl::Status MongoDatabase::Close() {
 
 MongoCollection* MongoDatabase::backend(absl::string_view name) {
   collection(name);
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return handles_.find(name)->second.backend.get();
 }
 
 Collection& MongoDatabase::collection(absl::string_view name) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = handles_.find(name);
   if (it == handles_.end()) {
     Handle h;
@@ -227,21 +227,21 @@ absl::Status MongoDatabase::SetParameter(absl::string_view name, Value value) {
 absl::Status MongoDatabase::SetTtlMonitorSleep(absl::Duration sleep) {
   RETURN_IF_ERROR(SetParameter("ttlMonitorSleepSecs",
                                Value::Int64(absl::ToInt64Seconds(sleep))));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_monitor_sleep_ = sleep;
   return absl::OkStatus();
 }
 
 absl::Status MongoDatabase::SetTtlMonitorEnabled(bool enabled) {
   RETURN_IF_ERROR(SetParameter("ttlMonitorEnabled", Value::Bool(enabled)));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_monitor_enabled_ = enabled;
   return absl::OkStatus();
 }
 
 absl::Status MongoDatabase::SetTtlBatchDocsMax(int64_t docs) {
   RETURN_IF_ERROR(SetParameter("ttlIndexDeleteTargetDocs", Value::Int64(docs)));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_batch_docs_max_ = docs;
   return absl::OkStatus();
 }
@@ -249,7 +249,7 @@ absl::Status MongoDatabase::SetTtlBatchDocsMax(int64_t docs) {
 absl::Status MongoDatabase::SetTtlBatchTimeMax(absl::Duration time) {
   RETURN_IF_ERROR(SetParameter("ttlIndexDeleteTargetTimeMS",
                                Value::Int64(absl::ToInt64Milliseconds(time))));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_batch_time_max_ = time;
   return absl::OkStatus();
 }
@@ -257,7 +257,7 @@ absl::Status MongoDatabase::SetTtlBatchTimeMax(absl::Duration time) {
 absl::Status MongoDatabase::SetTtlBatchDeletes(bool batch_deletes) {
   RETURN_IF_ERROR(
       SetParameter("ttlMonitorBatchDeletes", Value::Bool(batch_deletes)));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_batch_deletes_ = batch_deletes;
   return absl::OkStatus();
 }
@@ -265,33 +265,33 @@ absl::Status MongoDatabase::SetTtlBatchDeletes(bool batch_deletes) {
 absl::Status MongoDatabase::SetTtlSubPassTarget(absl::Duration target) {
   RETURN_IF_ERROR(SetParameter("ttlMonitorSubPassTargetSecs",
                                Value::Int64(absl::ToInt64Seconds(target))));
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   ttl_sub_pass_target_ = target;
   return absl::OkStatus();
 }
 
 absl::Duration MongoDatabase::ttl_monitor_sleep() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_monitor_sleep_;
 }
 bool MongoDatabase::ttl_monitor_enabled() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_monitor_enabled_;
 }
 int64_t MongoDatabase::ttl_batch_docs_max() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_batch_docs_max_;
 }
 absl::Duration MongoDatabase::ttl_batch_time_max() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_batch_time_max_;
 }
 bool MongoDatabase::ttl_batch_deletes() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_batch_deletes_;
 }
 absl::Duration MongoDatabase::ttl_sub_pass_target() const {
-  absl::MutexLock lock(&params_mu_);
+  MutexLock lock(&params_mu_);
   return ttl_sub_pass_target_;
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "base/mutex.h"
 #include "engine/backend.h"
 #include "remote/mongo_collection.h"
 #include "remote/remote_context.h"
@@ -72,12 +72,12 @@ class MongoDatabase : public DatabaseBackend {
     std::unique_ptr<MongoCollection> backend;
     std::unique_ptr<Collection> collection;
   };
-  absl::Mutex mu_;
+  Mutex mu_;
   std::map<std::string, Handle, std::less<>> handles_ ABSL_GUARDED_BY(mu_);
   // The TTL parameters as last set through this Database (Options' values
   // until then): MongoDB's getParameter needs privileges, and these
   // accessors cannot fail.
-  mutable absl::Mutex params_mu_;
+  mutable Mutex params_mu_;
   absl::Duration ttl_monitor_sleep_ ABSL_GUARDED_BY(params_mu_);
   bool ttl_monitor_enabled_ ABSL_GUARDED_BY(params_mu_);
   int64_t ttl_batch_docs_max_ ABSL_GUARDED_BY(params_mu_);

@@ -5,12 +5,11 @@
 #ifndef TTLDB_REMOTE_MONGO_STATUS_H_
 #define TTLDB_REMOTE_MONGO_STATUS_H_
 
+#include <bson/bson.h>
+
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "document/value.h"
-
-typedef struct _bson_error_t bson_error_t;
-typedef struct _bson_t bson_t;
 
 namespace ttldb {
 namespace remote {
