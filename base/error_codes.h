@@ -13,6 +13,7 @@
   X(InternalError, 1)                              \
   X(BadValue, 2)                                   \
   X(NoSuchKey, 4)                                  \
+  X(HostUnreachable, 6)                            \
   X(FailedToParse, 9)                              \
   X(UserNotFound, 11)                              \
   X(Unauthorized, 13)                              \
@@ -45,6 +46,7 @@
   X(UnknownReplWriteConcern, 79)                   \
   X(IndexOptionsConflict, 85)                      \
   X(IndexKeySpecsConflict, 86)                     \
+  X(NetworkTimeout, 89)                            \
   X(ShutdownInProgress, 91)                        \
   X(OperationFailed, 96)                           \
   X(CommandNotSupported, 115)                      \

@@ -22,6 +22,7 @@ set(TTLDB_SOURCES
   document/storable.cc
   document/value.cc
   engine/aggregate.cc
+  engine/backend.cc
   engine/backup.cc
   engine/bulk_write.cc
   engine/coll_stats.cc
@@ -214,4 +215,16 @@ set(TTLDB_TESTING_HEADERS
 
 set(TTLDB_TESTING_DEFINES
   TTLDB_INTERNAL
+)
+
+set(TTLDB_REMOTE_SOURCES
+  document/bson.cc
+  remote/bson_doc.cc
+  remote/client_pool.cc
+  remote/hidden_filter.cc
+  remote/mongo_collection.cc
+  remote/mongo_cursor.cc
+  remote/mongo_database.cc
+  remote/mongo_status.cc
+  remote/register.cc
 )

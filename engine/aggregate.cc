@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/coll_stats.h"
 #include "engine/collection.h"
 #include "engine/database.h"
@@ -256,6 +257,7 @@ void RemoveAggregationTempDir(const std::string& db_path) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
+  if (backend_ != nullptr) return backend_->Aggregate(pipeline, options);
   RETURN_IF_ERROR(engine_->CheckOpen());
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));
@@ -272,6 +274,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
 
 absl::StatusOr<Value> Collection::ExplainAggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
+  if (backend_ != nullptr) return backend_->ExplainAggregate(pipeline, options);
   RETURN_IF_ERROR(engine_->CheckOpen());
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));

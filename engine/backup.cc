@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "leveldb/db.h"
@@ -122,6 +123,7 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
 }
 
 absl::StatusOr<BackupStats> Database::Backup(absl::string_view dest_dir) {
+  if (backend_ != nullptr) return backend_->Backup(dest_dir);
   return engine_->Backup(dest_dir);
 }
 

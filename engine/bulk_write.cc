@@ -2,6 +2,7 @@
 // through the single-operation calls.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 
 namespace ttldb {
@@ -142,6 +143,7 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
   if (ops.empty()) {
     return BadOps("Invalid BulkOperation, Batch cannot be empty");
   }
+  if (backend_ != nullptr) return backend_->BulkWrite(ops, ordered, options);
   BulkWriteResult result;
   for (size_t i = 0; i < ops.size(); ++i) {
     const WriteModel& op = ops[i];

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
 #include "engine/index_usage.h"
@@ -150,6 +151,7 @@ absl::Status CheckStatsScale(int64_t scale) {
 }
 
 absl::StatusOr<Value> Collection::Stats(int64_t scale) {
+  if (backend_ != nullptr) return backend_->Stats(scale);
   RETURN_IF_ERROR(CheckStatsScale(scale));
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
@@ -191,6 +193,7 @@ absl::StatusOr<Value> Collection::Stats(int64_t scale) {
 }
 
 absl::StatusOr<std::vector<Value>> Collection::IndexStats() {
+  if (backend_ != nullptr) return backend_->IndexStats();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   std::vector<Value> out;
   auto state = engine_->GetState(name_);
@@ -221,6 +224,7 @@ absl::StatusOr<std::vector<Value>> Collection::IndexStats() {
 }
 
 absl::StatusOr<int64_t> Collection::CollectionScans() {
+  if (backend_ != nullptr) return backend_->CollectionScans();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   if (state == nullptr) return 0;

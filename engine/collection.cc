@@ -13,6 +13,7 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
+#include "engine/backend.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
@@ -77,6 +78,7 @@ absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
 
 absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
                                             const WriteOptions& options) {
+  if (backend_ != nullptr) return backend_->InsertOne(doc, options);
   absl::string_view storage_json;
   ASSIGN_OR_RETURN(Value value, ResolveArg(doc, "document", &storage_json));
   return engine_->SyncIfRequested(
@@ -131,6 +133,9 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
 absl::Status Collection::InsertMany(absl::Span<const DocArg> docs,
                                     std::vector<Value>* inserted_ids,
                                     const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->InsertMany(docs, inserted_ids, options);
+  }
   return engine_->SyncIfRequested(
       options, InsertManyUnsynced(engine_, name_, docs, inserted_ids, options));
 }
@@ -431,6 +436,11 @@ static absl::StatusOr<UpdateResult> UpdateCall(
 absl::StatusOr<UpdateResult> Collection::UpdateOne(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, update, /*multi=*/false,
+                            /*replacement_only=*/false, update_options,
+                            options);
+  }
   return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/false,
                     /*replacement_only=*/false, update_options, options);
 }
@@ -438,6 +448,11 @@ absl::StatusOr<UpdateResult> Collection::UpdateOne(
 absl::StatusOr<UpdateResult> Collection::UpdateMany(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, update, /*multi=*/true,
+                            /*replacement_only=*/false, update_options,
+                            options);
+  }
   return UpdateCall(engine_, name_, filter, update, "update", /*multi=*/true,
                     /*replacement_only=*/false, update_options, options);
 }
@@ -445,6 +460,10 @@ absl::StatusOr<UpdateResult> Collection::UpdateMany(
 absl::StatusOr<UpdateResult> Collection::ReplaceOne(
     const DocArg& filter, const DocArg& replacement,
     const UpdateOptions& update_options, const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->Update(filter, replacement, /*multi=*/false,
+                            /*replacement_only=*/true, update_options, options);
+  }
   return UpdateCall(engine_, name_, filter, replacement, "replacement",
                     /*multi=*/false, /*replacement_only=*/true, update_options,
                     options);
@@ -452,6 +471,9 @@ absl::StatusOr<UpdateResult> Collection::ReplaceOne(
 
 absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
                                               const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->Delete(filter, /*multi=*/false, options);
+  }
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
   ASSIGN_OR_RETURN(UpdateResult r,
@@ -462,6 +484,9 @@ absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
 
 absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
                                                const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->Delete(filter, /*multi=*/true, options);
+  }
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   WriteRequest req{WriteKind::kDelete};
   req.multi = true;
@@ -474,6 +499,7 @@ absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
 absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
                                                absl::string_view field,
                                                const WriteOptions& options) {
+  if (backend_ != nullptr) return backend_->Touch(filter, field, options);
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
   if (field.empty() || field[0] == '$' || field == "_id") {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
@@ -489,6 +515,7 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
 // ---- Reads -----------------------------------------------------------------
 
 absl::StatusOr<Value> Collection::FindById(const Value& id) {
+  if (backend_ != nullptr) return backend_->FindById(id);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
@@ -507,6 +534,11 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
 }
 
 absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
+  if (backend_ != nullptr) {
+    // The deployment sends BSON: the document in the storage form's text.
+    ASSIGN_OR_RETURN(Value doc, backend_->FindById(id));
+    return ToJson(doc, JsonFormat::kStorage);
+  }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
@@ -526,6 +558,7 @@ absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
+  if (backend_ != nullptr) return backend_->Find(filter, options);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
@@ -544,6 +577,7 @@ absl::StatusOr<std::optional<Value>> Collection::FindOne(
 }
 
 absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
+  if (backend_ != nullptr) return backend_->CountDocuments(filter);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   FindOptions opts;
@@ -563,6 +597,7 @@ absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
 
 absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
                                                         const DocArg& filter) {
+  if (backend_ != nullptr) return backend_->Distinct(field, filter);
   if (field.empty() || field[0] == '$') {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       absl::StrCat("distinct: invalid key '", field, "'"));
@@ -593,6 +628,7 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
 
 absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                                           const FindOptions& options) {
+  if (backend_ != nullptr) return backend_->Explain(filter, options);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));

@@ -20,6 +20,7 @@
 
 namespace ttldb {
 
+class CollectionBackend;
 class Engine;
 
 // MongoDB's NamespaceString::validCollectionName as ttldb applies it: OK for
@@ -63,6 +64,10 @@ class Collection {
  public:
   Collection(Engine* engine, std::string name)
       : engine_(engine), name_(std::move(name)) {}
+  // A handle whose calls go to `backend` (a MongoDB deployment:
+  // engine/backend.h), which must outlive it.
+  Collection(CollectionBackend* backend, std::string name)
+      : engine_(nullptr), backend_(backend), name_(std::move(name)) {}
   Collection(const Collection&) = delete;
   Collection& operator=(const Collection&) = delete;
 
@@ -349,6 +354,9 @@ class Collection {
 
  private:
   Engine* const engine_;
+  // Set for a handle of a database opened on a mongodb:// URI (engine_ is
+  // then null); every method hands its call over to it.
+  CollectionBackend* const backend_ = nullptr;
   const std::string name_;
 };
 

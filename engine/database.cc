@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/engine.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
@@ -12,17 +13,33 @@ namespace ttldb {
 Database::Database(std::unique_ptr<Engine> engine)
     : engine_(std::move(engine)) {}
 
+Database::Database(std::unique_ptr<DatabaseBackend> backend)
+    : backend_(std::move(backend)) {}
+
+// engine/backend.cc: the registered opener of mongodb:// URIs.
+absl::StatusOr<std::unique_ptr<DatabaseBackend>> OpenMongoBackend(
+    absl::string_view uri, const Options& options);
+
 Database::~Database() { Close().IgnoreError(); }
 
 absl::StatusOr<std::unique_ptr<Database>> Database::Open(
     absl::string_view path, const Options& options) {
+  if (IsMongoUri(path)) {
+    ASSIGN_OR_RETURN(std::unique_ptr<DatabaseBackend> backend,
+                     OpenMongoBackend(path, options));
+    return std::unique_ptr<Database>(new Database(std::move(backend)));
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine, Engine::Open(path, options));
   return std::unique_ptr<Database>(new Database(std::move(engine)));
 }
 
-absl::Status Database::Close() { return engine_->Close(); }
+absl::Status Database::Close() {
+  if (backend_ != nullptr) return backend_->Close();
+  return engine_->Close();
+}
 
 absl::Status Database::SyncLog() {
+  if (backend_ != nullptr) return backend_->SyncLog();
   RETURN_IF_ERROR(engine_->CheckOpen());
   if (engine_->options().read_only) return absl::OkStatus();
   leveldb::WriteOptions sync;
@@ -33,89 +50,114 @@ absl::Status Database::SyncLog() {
 }
 
 Collection& Database::collection(absl::string_view name) {
+  if (backend_ != nullptr) return backend_->collection(name);
   return engine_->collection(name);
 }
 
 absl::Status Database::CreateCollection(absl::string_view name) {
+  if (backend_ != nullptr) return backend_->CreateCollection(name, nullptr);
   return engine_->CreateCollection(name, /*must_not_exist=*/true);
 }
 
 absl::Status Database::CreateCollection(absl::string_view name,
                                         const ValidationOptions& validation) {
+  if (backend_ != nullptr) return backend_->CreateCollection(name, &validation);
   return engine_->CreateCollection(name, /*must_not_exist=*/true, validation);
 }
 
 absl::StatusOr<std::vector<std::string>> Database::ListCollectionNames() {
+  if (backend_ != nullptr) return backend_->ListCollectionNames();
   return engine_->ListCollectionNames();
 }
 
 std::map<std::string, std::string> Database::CatalogDamage() {
+  if (backend_ != nullptr) return backend_->CatalogDamage();
   return engine_->CatalogDamage();
 }
 
 absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
+  if (backend_ != nullptr) return backend_->DropCollection(name);
   return engine_->DropCollection(name);
 }
 
 absl::Status Database::RenameCollection(absl::string_view from,
                                         absl::string_view to,
                                         bool drop_target) {
+  if (backend_ != nullptr) {
+    return backend_->RenameCollection(from, to, drop_target);
+  }
   return engine_->RenameCollection(from, to, drop_target);
 }
 
 absl::Status Database::SetTtlMonitorSleep(absl::Duration sleep) {
+  if (backend_ != nullptr) return backend_->SetTtlMonitorSleep(sleep);
   return engine_->monitor()->SetSleep(sleep);
 }
 
 absl::Status Database::SetTtlMonitorEnabled(bool enabled) {
+  if (backend_ != nullptr) return backend_->SetTtlMonitorEnabled(enabled);
   engine_->monitor()->SetEnabled(enabled);
   return absl::OkStatus();
 }
 
 absl::Duration Database::ttl_monitor_sleep() const {
+  if (backend_ != nullptr) return backend_->ttl_monitor_sleep();
   return engine_->monitor()->sleep();
 }
 
 bool Database::ttl_monitor_enabled() const {
+  if (backend_ != nullptr) return backend_->ttl_monitor_enabled();
   return engine_->monitor()->enabled();
 }
 
 absl::Status Database::SetTtlBatchDocsMax(int64_t docs) {
+  if (backend_ != nullptr) return backend_->SetTtlBatchDocsMax(docs);
   return engine_->monitor()->SetBatchDocsMax(docs);
 }
 
 absl::Status Database::SetTtlBatchTimeMax(absl::Duration time) {
+  if (backend_ != nullptr) return backend_->SetTtlBatchTimeMax(time);
   return engine_->monitor()->SetBatchTimeMax(time);
 }
 
 absl::Status Database::SetTtlBatchDeletes(bool batch_deletes) {
+  if (backend_ != nullptr) return backend_->SetTtlBatchDeletes(batch_deletes);
   engine_->monitor()->SetBatchDeletes(batch_deletes);
   return absl::OkStatus();
 }
 
 absl::Status Database::SetTtlSubPassTarget(absl::Duration target) {
+  if (backend_ != nullptr) return backend_->SetTtlSubPassTarget(target);
   return engine_->monitor()->SetSubPassTarget(target);
 }
 
 int64_t Database::ttl_batch_docs_max() const {
+  if (backend_ != nullptr) return backend_->ttl_batch_docs_max();
   return engine_->monitor()->batch_docs_max();
 }
 
 absl::Duration Database::ttl_batch_time_max() const {
+  if (backend_ != nullptr) return backend_->ttl_batch_time_max();
   return engine_->monitor()->batch_time_max();
 }
 
 bool Database::ttl_batch_deletes() const {
+  if (backend_ != nullptr) return backend_->ttl_batch_deletes();
   return engine_->monitor()->batch_deletes();
 }
 
 absl::Duration Database::ttl_sub_pass_target() const {
+  if (backend_ != nullptr) return backend_->ttl_sub_pass_target();
   return engine_->monitor()->sub_pass_target();
 }
 
-TtlMetrics Database::GetTtlMetrics() { return engine_->monitor()->metrics(); }
+TtlMetrics Database::GetTtlMetrics() {
+  if (backend_ != nullptr) return backend_->GetTtlMetrics();
+  return engine_->monitor()->metrics();
+}
 
 Value Database::ServerStatus() {
+  if (backend_ != nullptr) return backend_->ServerStatus();
   TtlMetrics m = GetTtlMetrics();
   const absl::Time now = engine_->clock()->WallNow();
   Value::Object ttl = {

@@ -29,9 +29,11 @@
 
 namespace ttldb {
 
+class DatabaseBackend;
 class Engine;
 
-// A database: one directory holding one LevelDB. Safe for concurrent use
+// A database: one directory holding one LevelDB, or one database of a
+// MongoDB deployment (Open with a mongodb:// URI). Safe for concurrent use
 // from many threads without external synchronization. Only one Database
 // (in this or any other process) may have a directory open at a time.
 class Database {
@@ -41,6 +43,20 @@ class Database {
   // FailedPrecondition "database ... is already open (lock held)" if another
   // Database has it open, InvalidArgument for bad options, DataLoss for a
   // corrupt catalog, FailedPrecondition for a newer on-disk format.
+  //
+  // `path` may instead be a MongoDB connection string
+  // ("mongodb://h1,h2/app?replicaSet=rs0", "mongodb+srv://..."): the
+  // Database is then that database of the deployment (the URI's database,
+  // else options.db_name), reached through MongoDB's C driver (libmongoc)
+  // with a connection pool; pooling, timeouts, TLS, retryable writes and
+  // read/write concerns come from the URI's options. The same calls work
+  // with the same results and errors, except the ttldb extras that have no
+  // MongoDB counterpart (docs/migrating.md, "The C++ API on a MongoDB
+  // deployment"), which fail with Unimplemented (115 CommandNotSupported)
+  // naming the extra. This needs the backend linked (Bazel
+  // @ttldb//remote, CMake ttldb::remote); without it Open fails with
+  // FailedPrecondition (115) naming that target. Open checks the
+  // deployment with a ping: unreachable, it fails with Unavailable.
   static absl::StatusOr<std::unique_ptr<Database>> Open(
       absl::string_view path, const Options& options = {});
 
@@ -168,7 +184,12 @@ class Database {
   // engine/database_internal.h (not part of the public API).
   friend class DatabaseInternal;
   explicit Database(std::unique_ptr<Engine> engine);
+  explicit Database(std::unique_ptr<DatabaseBackend> backend);
+  // Exactly one is set: the embedded engine (a directory) or the backend
+  // of a mongodb:// URI (engine/backend.h), to which every method hands
+  // its call over.
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<DatabaseBackend> backend_;
 };
 
 }  // namespace ttldb

@@ -4,6 +4,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "engine/backend.h"
 #include "engine/database.h"
 #include "engine/engine.h"
 #include "storage/storage_sizes.h"
@@ -12,6 +13,7 @@ namespace ttldb {
 
 absl::StatusOr<Value> Database::Stats(int64_t scale,
                                       absl::string_view db_name) {
+  if (backend_ != nullptr) return backend_->Stats(scale, db_name);
   RETURN_IF_ERROR(engine_->CheckOpen());
   RETURN_IF_ERROR(CheckStatsScale(scale));
   ASSIGN_OR_RETURN(std::vector<std::string> names,
@@ -64,6 +66,7 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
 }
 
 absl::StatusOr<MemoryUsage> Database::Memory() {
+  if (backend_ != nullptr) return backend_->Memory();
   RETURN_IF_ERROR(engine_->CheckOpen());
   MemoryUsage m;
   if (DocCache* cache = engine_->doc_cache()) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "engine/backend.h"
 #include "engine/document_validation_error.h"
 #include "engine/engine.h"
 #include "query/doc_validation_error.h"
@@ -268,6 +269,7 @@ Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
 }
 
 absl::StatusOr<Value> Collection::Options() {
+  if (backend_ != nullptr) return backend_->Options();
   RETURN_IF_ERROR(engine_->CheckOpen());
   std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
   if (state == nullptr) return Value::MakeObject();

@@ -12,6 +12,7 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
@@ -234,6 +235,10 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndUpdate(
     const DocArg& filter, const DocArg& update,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->FindOneAndModify("update", filter, &update, fam_options,
+                                      options);
+  }
   return engine_->SyncIfRequested(
       options, FindAndModify(engine_, name_, FamKind::kUpdate, filter, &update,
                              fam_options, options));
@@ -242,6 +247,10 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndUpdate(
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndReplace(
     const DocArg& filter, const DocArg& replacement,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->FindOneAndModify("replace", filter, &replacement,
+                                      fam_options, options);
+  }
   return engine_->SyncIfRequested(
       options, FindAndModify(engine_, name_, FamKind::kReplace, filter,
                              &replacement, fam_options, options));
@@ -250,6 +259,10 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndReplace(
 absl::StatusOr<std::optional<Value>> Collection::FindOneAndDelete(
     const DocArg& filter, const FindOneAndModifyOptions& fam_options,
     const WriteOptions& options) {
+  if (backend_ != nullptr) {
+    return backend_->FindOneAndModify("delete", filter, nullptr, fam_options,
+                                      options);
+  }
   // find_and_modify.cpp (the command's request validation).
   if (fam_options.return_new) {
     return FamError(

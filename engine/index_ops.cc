@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "engine/backend.h"
 #include "engine/engine.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -515,16 +516,21 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
 absl::StatusOr<std::string> Collection::CreateIndex(
     const DocArg& keys, const DocArg& index_options,
     const IndexBuildProgress& progress) {
+  if (backend_ != nullptr) {
+    return backend_->CreateIndex(keys, index_options, progress);
+  }
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(Value o, index_options.Resolve());
   return engine_->CreateIndex(name_, k, o, progress);
 }
 
 absl::Status Collection::DropIndex(absl::string_view name) {
+  if (backend_ != nullptr) return backend_->DropIndex(name);
   return engine_->DropIndex(name_, name);
 }
 
 absl::Status Collection::DropIndexByKey(const DocArg& keys) {
+  if (backend_ != nullptr) return backend_->DropIndexByKey(keys);
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(proto::IndexSpec wanted,
                    ParseIndexSpec(k, Value::MakeObject()));
@@ -551,6 +557,7 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
 }
 
 absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
+  if (backend_ != nullptr) return backend_->ListIndexes();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   std::vector<Value> out;
   auto state = engine_->GetState(name_);
@@ -581,6 +588,7 @@ Value IdIndexSpec() {
 }
 
 absl::StatusOr<Value> Collection::CollMod(const DocArg& command) {
+  if (backend_ != nullptr) return backend_->CollMod(command);
   ASSIGN_OR_RETURN(Value c, command.Resolve());
   return engine_->CollMod(name_, c);
 }

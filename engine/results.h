@@ -24,6 +24,11 @@ struct FindOptions {
   Value sort;
   int64_t skip = 0;
   int64_t limit = 0;  // 0: no limit
+  // How many documents each round trip of the cursor brings (MongoDB's
+  // batchSize; 0: the server's default, 101 for the first batch). Only a
+  // database opened on a mongodb:// URI has round trips: the embedded
+  // engine reads documents one at a time from its snapshot and ignores it.
+  int64_t batch_size = 0;
   // An index to use (MongoDB's hint): its name, or in `hint_keys` its key
   // pattern ({a: 1}); hint_keys {$natural: 1} forces a collection scan,
   // {$natural: -1} a backward one (descending _id order).

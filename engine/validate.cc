@@ -9,6 +9,7 @@
 #include "absl/types/span.h"
 #include "base/status.h"
 #include "document/json.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/engine.h"
 #include "index/key_codec.h"
@@ -52,6 +53,7 @@ bool SiblingsAgree(absl::Span<const IndexState* const> indexes,
 }  // namespace
 
 absl::StatusOr<Value> Collection::Validate() {
+  if (backend_ != nullptr) return backend_->Validate();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   Value::Array errors;
@@ -238,6 +240,7 @@ absl::StatusOr<Value> Collection::Validate() {
 }
 
 absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
+  if (backend_ != nullptr) return backend_->EstimatedDocumentCount();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   auto state = engine_->GetState(name_);
   if (state == nullptr) return 0;

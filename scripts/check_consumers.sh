@@ -18,8 +18,8 @@
 #      into a temporary prefix; its libttldb.a defines the same symbols as
 #      Bazel's -c opt objects of the library target (step 2).
 #   5. examples/cmake_consumer against that install: find_package (shared
-#      and static, and ttldb::testing in a gtest) and pkg-config (shared
-#      and static); each runs.
+#      and static, ttldb::testing in a gtest, ttldb::remote's
+#      registration) and pkg-config (shared and static); each runs.
 # Run by .ci/run (not by scripts/test.sh: it compiles the library twice
 # more, -c opt and CMake's Release; docs/development.md has its timings).
 #
@@ -158,6 +158,9 @@ cmake --build "$tmp/consumer" -j "$jobs" >/dev/null
 "$tmp/consumer/sessions_static" "$tmp/db2"
 # find_package(ttldb COMPONENTS testing): the test-support library.
 "$tmp/consumer/sessions_ttl_test"
+# find_package(ttldb COMPONENTS remote): the MongoDB backend registers
+# itself from the static ttldb::remote (its --undefined link option).
+"$tmp/consumer/remote_check"
 if ldd "$tmp/consumer/sessions_static" | grep -q libttldb; then
   echo "sessions_static links libttldb.so" >&2
   exit 1

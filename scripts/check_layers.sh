@@ -42,6 +42,9 @@ LAYERS = {
     "commands": {"base", "document", "expr", "query", "pipeline", "engine"},
     "server":   {"base", "document", "commands"},
     "testing":  {"base", "document", "ttl", "engine"},
+    # The MongoDB backend: the public API and its backend seam, nothing of
+    # the engine's internals (REMOTE_ENGINE below).
+    "remote":   {"base", "document", "engine"},
 }
 # LevelDB itself: only the storage layers and the tools that open files.
 LEVELDB_OK = {"storage", "catalog", "engine", "tools", "tests", "fuzz"}
@@ -54,6 +57,9 @@ PUBLIC = {
     "engine/repair.h",
 }
 FRONT_ENDS = {"commands", "server", "testing", "examples"}
+# What remote/ may include from engine/: the public API and the backend
+# seam (engine/backend.h) that the public classes hand their calls to.
+REMOTE_ENGINE = PUBLIC | {"engine/backend.h"}
 # Today's violations, each removed by a step of issue 32 (keep sorted). An
 # entry that no longer occurs fails the check: delete it.
 KNOWN = {
@@ -124,6 +130,8 @@ for path in sorted(sources()):
         # may use the internal friend (DatabaseInternal), its header not.
         front = top in FRONT_ENDS and (top != "testing" or path.endswith(".h"))
         if front and dep == "engine" and inc not in PUBLIC:
+            found.add(("internal", path, inc))
+        if top == "remote" and dep == "engine" and inc not in REMOTE_ENGINE:
             found.add(("internal", path, inc))
     if top in LAYERS and top not in ("storage", "catalog") and \
             BATCH_DELETE.search(code):

@@ -4,7 +4,8 @@
 # Messages: the Node driver (operations/find_and_modify.ts, bulk/common.ts),
 # mongosh (shell-api helpers.ts processFindAndModifyOptions), the server
 # (find_and_modify.cpp, rename_collection.cpp, dbstats), as the C++ tests
-# tests/find_and_modify_test.cc, bulk_write_test.cc, rename_stats_test.cc cite.
+# tests/find_and_modify_test.cc, tests/backends/bulk_write_test.cc and
+# find_and_modify_test.cc, rename_stats_test.cc cite.
 run() { echo "> $1"; "$TTLDB" --db db --quiet --eval "$1"; echo "[exit $?]"; }
 run 'db.grades.insertMany([{_id: 6312, name: "M. Tagnum", points: 30}, {_id: 6308, name: "B. Batlock", points: 22}])'
 run 'db.grades.findOneAndUpdate({name: "M. Tagnum"}, {x: 1})'

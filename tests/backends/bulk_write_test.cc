@@ -1,4 +1,5 @@
-// Collection::BulkWrite through the public API, on real databases.
+// Collection::BulkWrite through the public API, on both backends
+// (backend_fixture.h).
 // Expected answers from MongoDB's manual (reference/method/
 // db.collection.bulkWrite/: the pizzas examples, ordered and with errors),
 // jstests/core/write/bulk/bulk_write*.js semantics (ordered stops at the
@@ -12,8 +13,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "gtest/gtest.h"
-#include "tests/db_fixture.h"
-#include "tests/test_util.h"
+#include "tests/backends/backend_fixture.h"
 
 namespace ttldb {
 namespace {
@@ -42,7 +42,7 @@ std::string Summary(const BulkWriteResult& r) {
   return s;
 }
 
-class BulkWriteTest : public DbTest {
+class BulkWriteTest : public BackendTest {
  protected:
   Collection& Pizzas() {
     Collection& c = db_->collection("pizzas");
@@ -75,7 +75,7 @@ class BulkWriteTest : public DbTest {
 
 // Manual: { insertedCount: 2, insertedIds: { '0': 3, '1': 4 },
 // matchedCount: 2, modifiedCount: 2, deletedCount: 1, upsertedCount: 0 }.
-TEST_F(BulkWriteTest, ManualExample) {
+TEST_P(BulkWriteTest, ManualExample) {
   Collection& c = Pizzas();
   auto r = c.BulkWrite(A(kManualOps));
   ASSERT_TRUE(r.ok()) << r.status();
@@ -88,7 +88,7 @@ TEST_F(BulkWriteTest, ManualExample) {
 
 // Manual, with errors (ordered, after the first example): the duplicate
 // _id 4 at index 1 is code 11000, and nothing after it runs.
-TEST_F(BulkWriteTest, OrderedStopsAtFirstError) {
+TEST_P(BulkWriteTest, OrderedStopsAtFirstError) {
   Collection& c = Pizzas();
   ASSERT_TRUE(c.BulkWrite(A(kManualOps)).ok());
   auto r = c.BulkWrite(A(kErrorOps));
@@ -106,7 +106,7 @@ TEST_F(BulkWriteTest, OrderedStopsAtFirstError) {
 // Unordered: the error is reported with its index and the rest runs
 // (cheese already costs 8: matched, not modified; no pepperoni or vegan is
 // left).
-TEST_F(BulkWriteTest, UnorderedContinuesAfterError) {
+TEST_P(BulkWriteTest, UnorderedContinuesAfterError) {
   Collection& c = Pizzas();
   ASSERT_TRUE(c.BulkWrite(A(kManualOps)).ok());
   auto r = c.BulkWrite(A(kErrorOps), /*ordered=*/false);
@@ -117,7 +117,7 @@ TEST_F(BulkWriteTest, UnorderedContinuesAfterError) {
 
 // Upserts are counted and their _ids reported by operation index; updateMany
 // and deleteMany count every document.
-TEST_F(BulkWriteTest, UpsertsAndManyOperations) {
+TEST_P(BulkWriteTest, UpsertsAndManyOperations) {
   Collection& c = Pizzas();
   auto r = c.BulkWrite(A(R"([
     {"updateMany": {"filter": {"price": {"$gte": 7}}, "update": {"$inc": {"price": 1}}}},
@@ -133,7 +133,7 @@ TEST_F(BulkWriteTest, UpsertsAndManyOperations) {
 }
 
 // arrayFilters reach updateOne; a failing update (66) is a write error.
-TEST_F(BulkWriteTest, ArrayFiltersAndUpdateErrors) {
+TEST_P(BulkWriteTest, ArrayFiltersAndUpdateErrors) {
   Collection& c = db_->collection("a");
   ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "g": [1, 5, 9]})").ok());
   auto r = c.BulkWrite(A(R"([
@@ -151,7 +151,7 @@ TEST_F(BulkWriteTest, ArrayFiltersAndUpdateErrors) {
 }
 
 // The C++ write models give the same as the array form.
-TEST_F(BulkWriteTest, WriteModels) {
+TEST_P(BulkWriteTest, WriteModels) {
   Collection& c = Pizzas();
   std::vector<WriteModel> ops(2);
   ops[0].kind = WriteModel::Kind::kInsertOne;
@@ -165,7 +165,7 @@ TEST_F(BulkWriteTest, WriteModels) {
 
 // Refused shapes fail the whole call and write nothing (the Node driver's
 // messages; a missing filter is the server's IDL error).
-TEST_F(BulkWriteTest, BadShapesWriteNothing) {
+TEST_P(BulkWriteTest, BadShapesWriteNothing) {
   Collection& c = Pizzas();
   struct Case {
     const char* ops;
@@ -198,6 +198,11 @@ TEST_F(BulkWriteTest, BadShapesWriteNothing) {
   }
   EXPECT_EQ(*c.CountDocuments(), 3);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, BulkWriteTest,
+                         ::testing::Values(Backend::kEmbedded,
+                                           Backend::kRemote),
+                         BackendName);
 
 }  // namespace
 }  // namespace ttldb
