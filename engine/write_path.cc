@@ -711,6 +711,34 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
                                      const WriteOptions& options,
                                      absl::string_view input_json) {
   RETURN_IF_ERROR(CheckWritable());
+  // Outside the writers' lock: the _id first (generated when absent) and
+  // the storage form, which InsertLocked then stores as it is (the text of
+  // storage/insert_form.h: AppendJson's output, read back as exactly `doc`,
+  // storable), so that the lock does not cover the serialization. A
+  // document the walk refuses, or one InsertLocked changes (a top-level
+  // Timestamp(0, 0)), takes the path under the lock as before.
+  std::string prepared;
+  if (input_json.empty() && doc.is_object() && ValidateForStorage(doc).ok()) {
+    Value::Object& fields = doc.mutable_object_fields();
+    auto id_it = std::find_if(fields.begin(), fields.end(),
+                              [](const Field& f) { return f.first == "_id"; });
+    if (id_it == fields.end()) {
+      fields.insert(fields.begin(),
+                    Field("_id", Value::Oid(ObjectId::Generate())));
+    } else if (id_it != fields.begin()) {
+      Field id_field = std::move(*id_it);
+      fields.erase(id_it);
+      fields.insert(fields.begin(), std::move(id_field));
+    }
+    const WriteWalk walk = WalkForWrite(doc);
+    if (walk.storable && walk.reparses && walk.bson_size <= kMaxDocumentBytes) {
+      prepared.reserve(512);
+      AppendJson(doc, JsonFormat::kStorage, &prepared);
+      if (prepared.size() <= kMaxJsonBytesWithinBsonLimit) {
+        input_json = prepared;
+      }
+    }
+  }
   ExpiredRemovals removed;
   absl::StatusOr<Value> id;
   GroupedWrite group(this);

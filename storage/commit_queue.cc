@@ -21,8 +21,8 @@ leveldb::Status CommitQueue::Await(Writer* w) {
     leading_ = true;
     Writer* first = queue_.front();
     size_t size = first->batch->ApproximateSize();
-    const size_t max = size <= kSmallBatchBytes ? size + kSmallBatchBytes
-                                                : kMaxGroupBytes;
+    const size_t max =
+        size <= kSmallBatchBytes ? size + kSmallBatchBytes : kMaxGroupBytes;
     leveldb::WriteOptions options;
     options.sync = first->sync;
     leveldb::WriteBatch* batch = first->batch;

@@ -86,7 +86,8 @@ class CommitQueue {
 
   // Waits until no unfinished writer names `key`.
   void AwaitKey(absl::string_view key);
-  // Waits until every writer queued so far is done.
+  // Waits until no writer is unfinished (callers hold the engine's
+  // writers' lock, so no grouped writer can queue meanwhile).
   void AwaitAll();
   // Group writes so far and the batches they held (tests, benchmarks).
   int64_t group_writes() const { return group_writes_.load(); }

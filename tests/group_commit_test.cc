@@ -79,8 +79,8 @@ TEST_F(GroupCommitTest, InsertsOfTheSameIdsOneWinsEach) {
   std::atomic<int> other_errors{0};
   Parallel([&](int t) {
     for (int i = 0; i < kIds; ++i) {
-      auto r = c.InsertOne(
-          absl::StrCat(R"({"_id": "k)", i, R"(", "by": )", t, "}"));
+      auto r =
+          c.InsertOne(absl::StrCat(R"({"_id": "k)", i, R"(", "by": )", t, "}"));
       if (r.ok()) {
         wins[i].fetch_add(1);
       } else if (ErrorCode(r.status()) != kDuplicateKey) {
@@ -100,8 +100,8 @@ TEST_F(GroupCommitTest, UniqueValuesRacedByInsertsOneWinsEach) {
   std::atomic<int> wins{0};
   Parallel([&](int t) {
     for (int v = 0; v < kValues; ++v) {
-      auto r = c.InsertOne(absl::StrCat(R"({"_id": "t)", t, "-", v,
-                                        R"(", "u": )", v, "}"));
+      auto r = c.InsertOne(
+          absl::StrCat(R"({"_id": "t)", t, "-", v, R"(", "u": )", v, "}"));
       if (r.ok()) {
         wins.fetch_add(1);
       } else {
@@ -124,9 +124,9 @@ TEST_F(GroupCommitTest, UniqueValuesMovedByUpdatesStayUnique) {
   Collection& c = db_->collection("c");
   ASSERT_TRUE(c.CreateIndex(R"({"u": 1})", R"({"unique": true})").ok());
   for (int t = 0; t < kThreads; ++t) {
-    ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": )", t, R"(, "u": )",
-                                         100 + t, "}"))
-                    .ok());
+    ASSERT_TRUE(
+        c.InsertOne(absl::StrCat(R"({"_id": )", t, R"(, "u": )", 100 + t, "}"))
+            .ok());
   }
   constexpr int kValues = 12;
   std::atomic<int> other_errors{0};
@@ -163,8 +163,8 @@ TEST_F(GroupCommitTest, IncrementsOfOneAndManyDocumentsAreNotLost) {
       // One document every thread increments, and one per thread.
       UpdateOptions upsert;
       upsert.upsert = true;
-      auto shared = c.UpdateOne(R"({"_id": "shared"})", R"({"$inc": {"n": 1}})",
-                                upsert);
+      auto shared =
+          c.UpdateOne(R"({"_id": "shared"})", R"({"$inc": {"n": 1}})", upsert);
       EXPECT_TRUE(shared.ok()) << shared.status();
       auto own = c.UpdateOne(absl::StrCat(R"({"_id": "own)", t, R"("})"),
                              R"({"$inc": {"n": 1}})", upsert);

@@ -173,8 +173,7 @@ void RunThread(const Flags& f, const std::string& op, int thread, int run,
   BSON_APPEND_INT64(&find_opts, "limit", 1);
   bson_error_t error;
   // Connect before the clock starts.
-  mongoc_client_command_simple(client, "admin", ping, nullptr, nullptr,
-                               &error);
+  mongoc_client_command_simple(client, "admin", ping, nullptr, nullptr, &error);
   std::mt19937_64 rng(thread * 7919 + run);
   out->ns.reserve(1 << 16);
   ready->fetch_add(1);
@@ -185,20 +184,20 @@ void RunThread(const Flags& f, const std::string& op, int thread, int run,
     if (start >= *deadline) break;
     bool ok = true;
     if (op == "ping") {
-      ok = mongoc_client_command_simple(client, "admin", ping, nullptr,
-                                        nullptr, &error);
+      ok = mongoc_client_command_simple(client, "admin", ping, nullptr, nullptr,
+                                        &error);
     } else if (op == "insert") {
       char id[48];
       snprintf(id, sizeof id, "r%d-t%d-%d", run, thread, n);
       bson_t* doc = MakeDoc(id, n);
-      ok = mongoc_collection_insert_one(coll, doc, &write_opts, nullptr,
-                                        &error);
+      ok =
+          mongoc_collection_insert_one(coll, doc, &write_opts, nullptr, &error);
       bson_destroy(doc);
     } else if (op == "touch") {
       const std::string id = Id(static_cast<int>(rng() % f.docs));
       bson_t* sel = BCON_NEW("_id", BCON_UTF8(id.c_str()));
-      bson_t* upd = BCON_NEW("$set", "{", "accessTime",
-                             BCON_DATE_TIME(NowMillis()), "}");
+      bson_t* upd =
+          BCON_NEW("$set", "{", "accessTime", BCON_DATE_TIME(NowMillis()), "}");
       ok = mongoc_collection_update_one(coll, sel, upd, &write_opts, nullptr,
                                         &error);
       bson_destroy(sel);
@@ -216,7 +215,8 @@ void RunThread(const Flags& f, const std::string& op, int thread, int run,
     }
     const Clock::time_point end = Clock::now();
     if (!ok) {
-      if (out->errors++ < 3) fprintf(stderr, "%s: %s\n", op.c_str(), error.message);
+      if (out->errors++ < 3)
+        fprintf(stderr, "%s: %s\n", op.c_str(), error.message);
     }
     out->ns.push_back(static_cast<uint32_t>(std::min<int64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(end - start)
@@ -258,8 +258,8 @@ int main(int argc, char** argv) {
         threads.emplace_back(RunThread, std::cref(f), std::cref(op), t, run,
                              &ready, &go, &deadline, &results[t]);
       }
-      while (ready.load() < conns) std::this_thread::sleep_for(
-          std::chrono::milliseconds(1));
+      while (ready.load() < conns)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       const Clock::time_point start = Clock::now();
       deadline = start + std::chrono::microseconds(
                              static_cast<int64_t>(f.seconds * 1e6));

@@ -264,8 +264,9 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
-  printf("| op | threads | ttldb ops/s | p50 us | p99 us | limit ops/s | "
-         "p50 us | p99 us | vs limit |\n|---|---|---|---|---|---|---|---|---|\n");
+  printf(
+      "| op | threads | ttldb ops/s | p50 us | p99 us | limit ops/s | "
+      "p50 us | p99 us | vs limit |\n|---|---|---|---|---|---|---|---|---|\n");
   int64_t base = docs;
   for (const std::string& op : ops) {
     for (int n : threads) {
