@@ -93,6 +93,7 @@ set(TTLDB_SOURCES
   query/update.cc
   query/upsert_retry.cc
   storage/collection_state.cc
+  storage/commit_queue.cc
   storage/doc_cache.cc
   storage/document_writer.cc
   storage/entry_value.cc
@@ -174,6 +175,7 @@ set(TTLDB_HEADERS
   query/update.h
   query/upsert_retry.h
   storage/collection_state.h
+  storage/commit_queue.h
   storage/doc_cache.h
   storage/document_writer.h
   storage/entry_value.h

@@ -283,39 +283,55 @@ static absl::StatusOr<UpdateResult> ApplyToMatches(
                 " of ", ids.size(), " matching documents were ",
                 request.kind == WriteKind::kDelete ? "deleted" : "modified"));
       }
-      MutexLock l(&engine->write_mu_);
-      auto current = engine->GetState(coll);
-      if (current == nullptr) break;
-      if (text_set) {
-        ASSIGN_OR_RETURN(TextSet r, SetDateInStoredText(
-                                        engine, *current, filter, id,
-                                        text_request, now, options, removed));
-        if (r == TextSet::kNoMatch) continue;
-        if (r != TextSet::kFallback) {
-          ++result.matched_count;
-          if (r == TextSet::kModified) ++result.modified_count;
-          continue;
+      // Under the lock (grouped: this document's commit is awaited after
+      // it, so the next writer's checks overlap this one's LevelDB write),
+      // after the queued commits of this document (Engine::GroupedWrite).
+      Engine::GroupedWrite group(engine);
+      bool gone = false;
+      absl::Status one = [&]() -> absl::Status {
+        WritersLock l(engine, WritersLock::Grouped());
+        auto current = engine->GetState(coll);
+        if (current == nullptr) {
+          gone = true;
+          return absl::OkStatus();
         }
-      }
-      // Shared with the document cache, not copied: the update copies it.
-      ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
-                       engine->ReadDocumentShared(*current, id));
-      // "$" in the update needs the array position the filter matched.
-      MatchDetails details;
-      const bool positional =
-          request.update != nullptr && request.update->needs_matched_position();
-      if (doc == nullptr ||
-          !(positional ? filter.Matches(*doc, &details)
-                       : filter.Matches(*doc)) ||
-          engine->IsHidden(*current, *doc, now)) {
-        continue;
-      }
-      ++result.matched_count;
-      ASSIGN_OR_RETURN(
-          bool modified,
-          ApplyToDocument(engine, *current, request, *doc, now, options,
-                          details.elem_match_key, removed));
-      if (modified) ++result.modified_count;
+        engine->AwaitCommitsOfLocked(DocumentKey(current->info.id(), id));
+        if (text_set) {
+          ASSIGN_OR_RETURN(TextSet r, SetDateInStoredText(
+                                          engine, *current, filter, id,
+                                          text_request, now, options, removed));
+          if (r == TextSet::kNoMatch) return absl::OkStatus();
+          if (r != TextSet::kFallback) {
+            ++result.matched_count;
+            if (r == TextSet::kModified) ++result.modified_count;
+            return absl::OkStatus();
+          }
+        }
+        // Shared with the document cache, not copied: the update copies it.
+        ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
+                         engine->ReadDocumentShared(*current, id));
+        // "$" in the update needs the array position the filter matched.
+        MatchDetails details;
+        const bool positional = request.update != nullptr &&
+                                request.update->needs_matched_position();
+        if (doc == nullptr ||
+            !(positional ? filter.Matches(*doc, &details)
+                         : filter.Matches(*doc)) ||
+            engine->IsHidden(*current, *doc, now)) {
+          return absl::OkStatus();
+        }
+        ++result.matched_count;
+        ASSIGN_OR_RETURN(
+            bool modified,
+            ApplyToDocument(engine, *current, request, *doc, now, options,
+                            details.elem_match_key, removed));
+        if (modified) ++result.modified_count;
+        return absl::OkStatus();
+      }();
+      absl::Status committed = group.Finish();
+      RETURN_IF_ERROR(one);
+      RETURN_IF_ERROR(committed);
+      if (gone) break;
     }
     if (request.multi || ids.empty() || result.matched_count > 0 ||
         attempt == kSingleWriteAttempts) {

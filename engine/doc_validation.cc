@@ -199,7 +199,7 @@ absl::Status Engine::CreateCollection(absl::string_view name,
   info.set_name(std::string(name));
   info.set_next_index_id(1);
   RETURN_IF_ERROR(ApplyValidationOptions(validation, &info));
-  MutexLock l(&write_mu_);
+  WritersLock l(this);
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();
     return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
@@ -235,7 +235,7 @@ absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
   RETURN_IF_ERROR(ApplyValidationOptions(options, &unused));
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(CheckCollection(coll));
-  MutexLock l(&write_mu_);
+  WritersLock l(this);
   auto state = GetState(coll);
   if (state == nullptr) {
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,

@@ -210,7 +210,7 @@ absl::Status Engine::Init() {
     // Entries below the Date bracket of each ascending TTL index
     // (storage/leading_entries.h), once the keys are in the current
     // encoding; Publish keeps them up to date from here on.
-    MutexLock wl(&write_mu_);
+    WritersLock wl(this);
     std::vector<std::shared_ptr<const CollectionState>> states;
     {
       MutexLock l(&catalog_mu_);
@@ -281,7 +281,7 @@ absl::Status Engine::LoadCatalog() {
   uint32_t stored_version = 0;  // 0: a new database
   std::string meta_value;
   leveldb::Status s = db_->Get(storage::VerifiedRead(), MetaKey(), &meta_value);
-  MutexLock wl(&write_mu_);
+  WritersLock wl(this);
   auto persist_meta = [&]() -> absl::Status {
     // Held by wl, above: the thread-safety analysis does not see into lambdas.
     write_mu_.AssertHeld();
@@ -626,6 +626,11 @@ absl::Status Engine::CheckWritable() const {
 
 leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
                                leveldb::WriteBatch* batch) {
+  return commit_queue_.Write(options, batch);
+}
+
+leveldb::Status Engine::CommitNow(const leveldb::WriteOptions& options,
+                                  leveldb::WriteBatch* batch) {
   if (write_error_.IsSet()) return write_error_.RefusedWrite();
   if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
@@ -642,7 +647,7 @@ absl::Status Engine::SyncIfRequested(const WriteOptions& options,
                                      absl::Status result) {
   if (!options.sync || !log_unsynced_.load()) return result;
   absl::Status s = [&]() -> absl::Status {
-    MutexLock l(&write_mu_);  // db_ stays open (Close takes it)
+    WritersLock l(this);  // db_ stays open (Close takes it)
     RETURN_IF_ERROR(CheckWritable());
     if (!log_unsynced_.load()) return absl::OkStatus();
     leveldb::WriteOptions wo;
@@ -757,7 +762,7 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
   uint32_t id = 0;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     ASSIGN_OR_RETURN(std::optional<uint32_t> dropped,
                      DropCollectionLocked(name));
     if (!dropped.has_value()) return false;
@@ -842,7 +847,7 @@ absl::Status Engine::StartReclaimer() {
   reclaimer_ = std::make_unique<Reclaimer>(db_.get(), std::move(hooks));
   CatalogIds ids;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     ids = CatalogIdsLocked();
   }
   ASSIGN_OR_RETURN(std::vector<UnknownRange> ranges,
@@ -871,7 +876,7 @@ CatalogIds Engine::CatalogIdsLocked() {
 }
 
 const leveldb::Snapshot* Engine::SnapshotWithCatalogIds(CatalogIds* ids) {
-  MutexLock l(&write_mu_);
+  WritersLock l(this);
   *ids = CatalogIdsLocked();
   return db_->GetSnapshot();
 }
@@ -892,7 +897,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
   RETURN_IF_ERROR(CheckCollection(to));
   std::shared_ptr<const CollectionState> dropped;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     // rename_collection.cpp checkSourceAndTargetNamespaces(); a rename onto
     // itself: jstests/core/rename_collection_to_itself.js.
     if (from == to) {
@@ -956,10 +961,11 @@ absl::Status Engine::Close() {
   // Cursors release their snapshots and iterators now (a Next in progress
   // finishes first); their later Next calls fail.
   live_cursors_->CloseAll();
-  MutexLock wl(&write_mu_);  // wait for a write in progress
+  WritersLock wl(this);  // wait for a write in progress
   // Index builds see closed_ at their next step and stop (reopen abandons
   // them: engine/index_build.h).
   while (running_builds_ > 0) builds_cv_.Wait();
+  AwaitCommitsLocked();  // grouped writers may have queued meanwhile
   db_.reset();
   if (!options_.read_only && !options_.in_memory) {
     RemoveAggregationTempDir(path_);

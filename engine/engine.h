@@ -37,6 +37,7 @@
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
 #include "storage/collection_state.h"
+#include "storage/commit_queue.h"
 #include "storage/doc_cache.h"
 #include "storage/document_writer.h"
 #include "storage/index_keys.h"
@@ -250,7 +251,53 @@ class Engine : public TtlStore {
   // must hide it (Options::hide_expired).
   bool IsHidden(const CollectionState& state, const Value& doc,
                 absl::Time now) const;
+  // The writers' lock. Take it with WritersLock (below), which also waits
+  // for the commits still queued (commit_queue_), except for the grouped
+  // writers of one document (GroupedWrite), which wait only for those of
+  // the keys they read.
   Mutex write_mu_;
+
+  // ---- Group commit (storage/commit_queue.h) -------------------------------
+  // A write call whose document's commit is queued under write_mu_ and
+  // awaited after write_mu_ is released (Insert, and the update, replace and
+  // touch of ApplyToMatches), so that concurrent writers' batches go into
+  // LevelDB in one write. Construct it before taking write_mu_ (with
+  // WritersLock::Grouped) on the calling thread; WriteDocumentLocked then
+  // queues (at most) one commit in it instead of committing, and Finish,
+  // called once the lock is released, waits for that commit, ends the
+  // document cache's bracket and returns the commit's status. A write that
+  // evicts hidden documents, creates a collection, makes an index multikey,
+  // writes during an index build or deletes commits at once as before.
+  class GroupedWrite {
+   public:
+    explicit GroupedWrite(Engine* engine);
+    ~GroupedWrite();  // Finish()es a queued commit (its status is lost)
+    GroupedWrite(const GroupedWrite&) = delete;
+    GroupedWrite& operator=(const GroupedWrite&) = delete;
+    // Waits for the queued commit, if any, and ends it: OK, or the write's
+    // error (storage::FromLevelDB). May be called with or without write_mu_.
+    absl::Status Finish();
+
+   private:
+    friend class Engine;
+    struct Pending;  // engine/write_path.cc
+    Engine* const engine_;
+    GroupedWrite* const outer_;  // the thread's previous one (nesting)
+    std::unique_ptr<Pending> pending_;
+  };
+  // The calling thread's GroupedWrite for this engine, or nullptr.
+  GroupedWrite* CurrentGroupedWrite();
+  // Waits until no queued commit (of a GroupedWrite) changes `key` (a
+  // document key or a unique index's key value): what the caller reads of
+  // it under write_mu_ is then every earlier writer's result.
+  void AwaitCommitsOfLocked(absl::string_view key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_) {
+    commit_queue_.AwaitKey(key);
+  }
+  // Waits until every queued commit is done (WritersLock does this).
+  void AwaitCommitsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_) {
+    commit_queue_.AwaitAll();
+  }
 
   // createIndex on a missing collection (engine/index_ops.cc): the
   // collection and its first index in one synced catalog batch, published
@@ -285,8 +332,17 @@ class Engine : public TtlStore {
   // unreadable at recovery and acknowledged writes would be lost; found by
   // tests/reliability/fault_test.cc). So, as RocksDB does, the first failure
   // is sticky: every later write fails until the database is reopened.
+  // Through commit_queue_: a concurrent writer's batch may go into the same
+  // LevelDB write (CommitNow).
   leveldb::Status Commit(const leveldb::WriteOptions& options,
                          leveldb::WriteBatch* batch);
+  // The LevelDB write of one group (commit_queue_'s write function).
+  leveldb::Status CommitNow(const leveldb::WriteOptions& options,
+                            leveldb::WriteBatch* batch);
+  storage::CommitQueue commit_queue_{
+      [this](const leveldb::WriteOptions& o, leveldb::WriteBatch* b) {
+        return CommitNow(o, b);
+      }};
 
   // Ends a write call made with WriteOptions::sync: if LevelDB's log may
   // hold a commit that was not synced (the call wrote nothing, as an update
@@ -643,6 +699,41 @@ class Engine : public TtlStore {
   bool repair_ = false;        // opened by engine/repair.cc
   bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;
+};
+
+// Engine::write_mu_, taken by a writer. The plain form (and First) then
+// waits for the commits still queued by grouped writers
+// (Engine::AwaitCommitsLocked), so that whatever its holder reads, every
+// earlier write is in LevelDB; Grouped does not wait: the writers of one
+// document (Engine::GroupedWrite) wait only for the queued commits of the
+// keys they read (Engine::AwaitCommitsOfLocked).
+class ABSL_SCOPED_LOCKABLE WritersLock {
+ public:
+  explicit WritersLock(Engine* engine)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
+      : mu_(&engine->write_mu_) {
+    mu_->Lock();
+    engine->commit_queue_.AwaitAll();
+  }
+  // With Mutex::LockFirst().
+  WritersLock(Engine* engine, MutexLock::First)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
+      : mu_(&engine->write_mu_) {
+    mu_->LockFirst();
+    engine->commit_queue_.AwaitAll();
+  }
+  struct Grouped {};
+  WritersLock(Engine* engine, Grouped)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
+      : mu_(&engine->write_mu_) {
+    mu_->Lock();
+  }
+  ~WritersLock() ABSL_UNLOCK_FUNCTION() { mu_->Unlock(); }
+  WritersLock(const WritersLock&) = delete;
+  WritersLock& operator=(const WritersLock&) = delete;
+
+ private:
+  Mutex* const mu_;
 };
 
 // Document validation's rules (engine/doc_validation.cc). A validator: an

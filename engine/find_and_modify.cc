@@ -113,7 +113,7 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     engine->DeliverExpiredRemovals(coll, &removed);
   };
   TTLDB_SYNC_POINT("FindAndModify:BeforeLock");
-  MutexLock l(&engine->write_mu_);
+  WritersLock l(engine);
   RETURN_IF_ERROR(engine->CheckWritable());
   const absl::Time now = engine->clock()->WallNow();
   std::shared_ptr<const CollectionState> state = engine->GetState(coll);

@@ -159,7 +159,7 @@ absl::StatusOr<std::string> Engine::RunIndexBuild(
     }
   }
   {
-    MutexLock l(&write_mu_, MutexLock::First());
+    WritersLock l(this, MutexLock::First());
     index_builds_.erase(IndexPrefix(coll_id, index_id));
     --running_builds_;
     builds_cv_.SignalAll();
@@ -304,7 +304,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       key_time += absl::Now() - phase;
       TTLDB_SYNC_POINT("Engine::ScanIntoIndexBuild:BeforeChunkCommit");
       const absl::Time wait_start = absl::Now();
-      MutexLock l(&write_mu_, MutexLock::First());
+      WritersLock l(this, MutexLock::First());
       const absl::Duration waited = absl::Now() - wait_start;
       lock_wait += waited;
       max_lock_wait = std::max(max_lock_wait, waited);
@@ -356,7 +356,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
                    absl::FormatDuration(lock_wait), " (longest ",
                    absl::FormatDuration(max_lock_wait), ")"));
   // Every document is now the writers' to maintain.
-  MutexLock l(&write_mu_, MutexLock::First());
+  WritersLock l(this, MutexLock::First());
   RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
   IndexBuildTracker& tracker = index_builds_[prefix];
   tracker.scanned_to = KeyPrefixEnd(doc_prefix);
@@ -404,7 +404,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
       return storage::FromLevelDB(it->status(), "reading a unique index");
   }
   {
-    MutexLock l(&write_mu_, MutexLock::First());
+    WritersLock l(this, MutexLock::First());
     RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
     index_builds_[prefix].unique_candidates.insert(found.begin(), found.end());
   }
@@ -413,7 +413,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
   for (int round = 0; round < kMaxRecheckRounds; ++round) {
     std::set<std::string> candidates;
     {
-      MutexLock l(&write_mu_, MutexLock::First());
+      WritersLock l(this, MutexLock::First());
       RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
       std::set<std::string>& pending = index_builds_[prefix].unique_candidates;
       if (pending.size() <= kFinalCandidatesMax) break;
@@ -425,7 +425,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
       if (dup) still.insert(key_part);
       if (still.size() > kFinalCandidatesMax) break;  // fails at the commit
     }
-    MutexLock l(&write_mu_, MutexLock::First());
+    WritersLock l(this, MutexLock::First());
     RETURN_IF_ERROR(BuildStateLocked(coll_id, index_id).status());
     index_builds_[prefix].unique_candidates.insert(still.begin(), still.end());
     if (!still.empty()) break;  // a duplicate now: the commit decides
@@ -437,7 +437,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id();
   const std::string prefix = IndexPrefix(coll_id, index_id);
-  MutexLock l(&write_mu_, MutexLock::First());
+  WritersLock l(this, MutexLock::First());
   ASSIGN_OR_RETURN(auto state, BuildStateLocked(coll_id, index_id));
   IndexBuildTracker& tracker = index_builds_[prefix];
   const IndexState* self = FindBuilding(*state, index_id);
@@ -485,7 +485,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
 absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   const std::string prefix = IndexPrefix(coll_id, index_id);
   auto move_to_abandoned = [&]() -> absl::Status {
-    MutexLock l(&write_mu_, MutexLock::First());
+    WritersLock l(this, MutexLock::First());
     index_builds_.erase(prefix);
     std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
     if (state == nullptr || FindBuilding(*state, index_id) == nullptr) {
@@ -503,7 +503,7 @@ absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   RETURN_IF_ERROR(move_to_abandoned());
   // No writer touches the range any more: delete it in bounded batches.
   RETURN_IF_ERROR(DeleteRange(prefix, KeyPrefixEnd(prefix)));
-  MutexLock l(&write_mu_, MutexLock::First());
+  WritersLock l(this, MutexLock::First());
   std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
   if (state == nullptr) return absl::OkStatus();
   proto::CollectionInfo info = state->info;

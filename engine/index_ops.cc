@@ -150,7 +150,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     // build. As for any createIndexes, a missing collection is created
     // (jstests/core/index_id_desc.js: after ensureIndex({_id: -1}) on a
     // dropped collection, getIndexes() lists exactly the _id_ index).
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
     return std::string("_id_");
   }
@@ -177,7 +177,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   std::optional<IndexBuildStart> start;
   {
     // First: a writer in a loop would otherwise re-take the lock ahead of us.
-    MutexLock l(&write_mu_, MutexLock::First());
+    WritersLock l(this, MutexLock::First());
     std::shared_ptr<const CollectionState> state = GetState(coll);
     if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
     // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
@@ -196,6 +196,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
         if (CompareIndexOptions(spec, idx->spec) ==
             IndexComparison::kIdentical) {
           while (index_builds_.count(idx->prefix) > 0) builds_cv_.Wait();
+          AwaitCommitsLocked();  // queued while waiting
           waited = true;
           break;
         }
@@ -259,7 +260,7 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
   }
   uint32_t coll_id = 0, dropped_id = 0;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     auto state = GetState(coll);
     if (state == nullptr) {
       return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
@@ -396,7 +397,7 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                       "maxLifetimeSeconds or rejectExpired field");
   }
 
-  MutexLock l(&write_mu_);
+  WritersLock l(this);
   auto state = GetState(coll);
   if (state == nullptr) {
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,

@@ -116,7 +116,7 @@ class Repairer {
 
 absl::Status Repairer::FixCatalog(RepairReport* report) {
   report->meta_rebuilt = e_->meta_rebuilt_;
-  MutexLock wl(&e_->write_mu_);
+  WritersLock wl(e_);
   std::map<std::string, std::string> damage = e_->CatalogDamage();
   std::set<uint32_t> known;
   {
@@ -261,7 +261,7 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
 
 absl::Status Repairer::Rebuild(const CollectionState& state,
                                RepairReport::CollectionRepair* out) {
-  MutexLock wl(&e_->write_mu_);
+  WritersLock wl(e_);
   leveldb::DB* db = e_->db();
   const uint32_t id = state.info.id();
   const std::string index_prefix = CollectionIndexPrefix(id);

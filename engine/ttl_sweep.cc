@@ -133,7 +133,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
 
   std::string start = range.begin;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     TtlCursor& cursor = ttl_cursors_[index->prefix];
     if (!descending && !cursor.resume.empty() && cursor.resume > start) {
       start = cursor.resume;
@@ -181,7 +181,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     std::vector<Value> deleted;  // for the listener
     int64_t visited = 0;
     {
-      MutexLock l(&write_mu_);
+      WritersLock l(this);
       // The catalog may have changed while unlocked (collMod, index
       // dropped): stop; the monitor re-reads the index and goes on.
       if (GetState(ref.collection) != state) {
@@ -332,7 +332,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   std::vector<std::string> doc_sample;
   int64_t sample_stride = 0;
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     TtlCursor& cursor = ttl_cursors_[index->prefix];
     if (!descending && !last_visited.empty()) {
       // A write that added an entry below where we stopped (an older date)
@@ -485,7 +485,7 @@ std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
   const std::string bracket = index->prefix + tag;
   std::string start = bracket;
   if (!descending) {
-    MutexLock l(&write_mu_);
+    WritersLock l(this);
     auto it = ttl_cursors_.find(index->prefix);
     if (it != ttl_cursors_.end() && it->second.resume > start) {
       start = it->second.resume;

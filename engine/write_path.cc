@@ -95,6 +95,71 @@ absl::Status ValidateForStorage(const Value& doc) {
 
 }  // namespace
 
+// A commit queued by WriteDocumentLocked for its GroupedWrite, with what
+// the write does once its batch is in LevelDB.
+struct Engine::GroupedWrite::Pending {
+  explicit Pending(storage::CommitQueue* queue) : writer(queue) {}
+  storage::CommitQueue::Writer writer;
+  leveldb::WriteBatch batch;
+  std::string doc_key;
+  bool bracket = false;        // BeginWrite(doc_key) was called
+  bool write_through = false;  // cache `cache_doc` on success
+  std::shared_ptr<const Value> cache_doc;
+  size_t charge = 0;
+  // Entries below the Date bracket the write deletes (lowered after it).
+  std::map<std::string, int64_t> below_dates;
+  // The new version's expiry times, for the monitor's exact wake-up.
+  std::vector<absl::Time> expiries;
+};
+
+namespace {
+// The calling thread's innermost GroupedWrite (of any engine).
+thread_local Engine::GroupedWrite* current_grouped_write = nullptr;
+}  // namespace
+
+Engine::GroupedWrite::GroupedWrite(Engine* engine)
+    : engine_(engine), outer_(current_grouped_write) {
+  current_grouped_write = this;
+}
+
+Engine::GroupedWrite::~GroupedWrite() {
+  (void)Finish();
+  current_grouped_write = outer_;
+}
+
+absl::Status Engine::GroupedWrite::Finish() {
+  if (pending_ == nullptr) return absl::OkStatus();
+  std::unique_ptr<Pending> p = std::move(pending_);
+  const leveldb::Status s = engine_->commit_queue_.Await(&p->writer);
+  Engine& e = *engine_;
+  if (p->bracket) {
+    // No later write of the key has begun: its writer waits for this one
+    // (AwaitCommitsOfLocked) until Done below.
+    if (s.ok() && p->write_through) {
+      e.doc_cache_->EndWriteWith(p->doc_key, std::move(p->cache_doc),
+                                 p->charge);
+    } else {
+      e.doc_cache_->EndWrite(p->doc_key);
+    }
+  }
+  if (s.ok()) {
+    for (const auto& [prefix, n] : p->below_dates) e.leading_.Add(prefix, -n);
+    if (e.monitor_ != nullptr) {
+      for (absl::Time t : p->expiries) e.monitor_->NotifyExpiry(t);
+    }
+  }
+  e.commit_queue_.Done(&p->writer);
+  if (!s.ok()) return storage::FromLevelDB(s, "write");
+  return absl::OkStatus();
+}
+
+Engine::GroupedWrite* Engine::CurrentGroupedWrite() {
+  for (GroupedWrite* g = current_grouped_write; g != nullptr; g = g->outer_) {
+    if (g->engine_ == this) return g;
+  }
+  return nullptr;
+}
+
 DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
                             absl::string_view key_part) {
   Value::Object pattern, value;
@@ -162,7 +227,9 @@ absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
   auto bound = doc_key_bound_.find(state.info.id());
   if (bound == doc_key_bound_.end()) {
     // The collection's last document key (tombstones are skipped by the
-    // iterator), or its bare prefix when it has none.
+    // iterator), or its bare prefix when it has none; with every queued
+    // commit in LevelDB (a queued insert raised no bound yet).
+    AwaitCommitsLocked();
     std::string last = state.doc_prefix;
     std::unique_ptr<leveldb::Iterator> it(
         db_->NewIterator(storage::VerifiedRead()));
@@ -194,6 +261,7 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
   // entries with an equal key.
   absl::string_view key_part =
       entry_key.substr(0, entry_key.size() - encoded_id.size());
+  AwaitCommitsOfLocked(key_part);
   const leveldb::Slice prefix(key_part.data(), key_part.size());
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(storage::VerifiedRead()));
@@ -266,6 +334,13 @@ absl::Status Engine::WriteDocumentLocked(
   const std::string encoded_id = EncodeId(*id);
   leveldb::WriteBatch batch;
   const std::string doc_key = DocumentKey(state.info.id(), encoded_id);
+  // One queued commit per GroupedWrite: a second write in the same call
+  // ends the first one's (it may name the same keys).
+  GroupedWrite* group = CurrentGroupedWrite();
+  if (group != nullptr) RETURN_IF_ERROR(group->Finish());
+  // What this write reads of its document (and checks) must include every
+  // queued commit of it.
+  AwaitCommitsOfLocked(doc_key);
   // CheckStorable, the BSON size, ReparsesIdentically and the cache charge
   // of *new_doc in one walk (storage/write_walk.h); not needed for text
   // already in the storage form (storage/insert_form.h, engine/touch_text.h).
@@ -383,6 +458,9 @@ absl::Status Engine::WriteDocumentLocked(
   // and what it deletes of its own document (lowered after the commit).
   absl::InlinedVector<std::pair<const std::string*, int64_t>, 2> leading_up;
   DocumentWriter::Removed own;
+  // The unique indexes' key values this write adds or deletes: a queued
+  // commit names them (with the document key) for later writers' checks.
+  std::vector<std::string> unique_values;
   // What the writer does not decide, per index, before the index's entries
   // go into the batch: the unique check (evicting hidden holders of the
   // key), the multikey flag, the build's notes and the Date bracket counts.
@@ -423,11 +501,19 @@ absl::Status Engine::WriteDocumentLocked(
       if (up > 0) leading_up.emplace_back(&idx.prefix, up);
       if (down > 0) own.below_dates[idx.prefix] += down;
     }
+    if (idx.spec.unique() && group != nullptr) {
+      for (const auto* keys : {&change.added, &change.removed}) {
+        for (const std::string& k : *keys) {
+          unique_values.push_back(k.substr(0, k.size() - encoded_id.size()));
+        }
+      }
+    }
     for (const std::string& k : change.added) {
       while (idx.spec.unique()) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
                                                 k, encoded_id, evictions.ids));
         if (other.empty()) break;
+        AwaitCommitsOfLocked(DocumentKey(state.info.id(), other));
         ASSIGN_OR_RETURN(std::optional<Value> other_doc,
                          ReadDocument(state, other));
         if (!other_doc.has_value() ||
@@ -502,6 +588,51 @@ absl::Status Engine::WriteDocumentLocked(
   // or the committed document.
   const bool bracket =
       doc_cache_ != nullptr && (write_through || may_exist || !inserting);
+  if (group != nullptr && new_doc != nullptr && evictions.ids.empty() &&
+      create == nullptr && !building && !multikey_info.has_value()) {
+    // Queued: the caller's GroupedWrite::Finish awaits the commit once
+    // write_mu_ is released and does what follows a commit. What a failed
+    // commit leaves raised here (the Date-bracket counts, the floor, the key
+    // bound) is conservative, as below.
+    auto p = std::make_unique<GroupedWrite::Pending>(&commit_queue_);
+    p->batch = std::move(batch);
+    p->writer.batch = &p->batch;
+    p->writer.sync = wo.sync;
+    p->writer.keys = std::move(unique_values);
+    p->writer.keys.push_back(doc_key);
+    p->doc_key = doc_key;
+    p->bracket = bracket;
+    p->write_through = write_through;
+    if (write_through) p->cache_doc = std::move(cache_new_doc);
+    p->charge = charge;
+    p->below_dates = std::move(own.below_dates);
+    if (options_.ttl_exact_wakeup && monitor_ != nullptr) {
+      for (const auto& idx : state.indexes) {
+        if (!idx->ttl_seconds.has_value()) continue;
+        std::optional<int64_t> earliest =
+            EarliestIndexedDateMillis(idx->spec, *new_doc);
+        if (earliest.has_value()) {
+          p->expiries.push_back(ExpiryTime(*earliest, *idx->ttl_seconds));
+        }
+      }
+    }
+    for (const auto& [prefix, n] : leading_up) leading_.Add(*prefix, n);
+    if (inserting && any_doc_floor_.load()) {
+      LowerDocFloorLocked(state.info.id(), doc_key);
+    }
+    if (inserting) {
+      // Raised now, not after the commit: a later insert of the key must
+      // look for it (MayHoldDocumentLocked), and then waits for this one.
+      auto bound = doc_key_bound_.find(state.info.id());
+      if (bound != doc_key_bound_.end() && doc_key > bound->second) {
+        bound->second = doc_key;
+      }
+    }
+    if (bracket) doc_cache_->BeginWrite(doc_key);
+    commit_queue_.Enqueue(&p->writer);
+    group->pending_ = std::move(p);
+    return absl::OkStatus();
+  }
   leveldb::WriteBatch* commit = &batch;
   std::vector<std::string> evicted_keys;  // other documents' keys
   if (!evictions.ids.empty()) {
@@ -580,12 +711,43 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
                                      const WriteOptions& options,
                                      absl::string_view input_json) {
   RETURN_IF_ERROR(CheckWritable());
+  // Outside the writers' lock: the _id first (generated when absent) and
+  // the storage form, which InsertLocked then stores as it is (the text of
+  // storage/insert_form.h: AppendJson's output, read back as exactly `doc`,
+  // storable), so that the lock does not cover the serialization. A
+  // document the walk refuses, or one InsertLocked changes (a top-level
+  // Timestamp(0, 0)), takes the path under the lock as before.
+  std::string prepared;
+  if (input_json.empty() && doc.is_object() && ValidateForStorage(doc).ok()) {
+    Value::Object& fields = doc.mutable_object_fields();
+    auto id_it = std::find_if(fields.begin(), fields.end(),
+                              [](const Field& f) { return f.first == "_id"; });
+    if (id_it == fields.end()) {
+      fields.insert(fields.begin(),
+                    Field("_id", Value::Oid(ObjectId::Generate())));
+    } else if (id_it != fields.begin()) {
+      Field id_field = std::move(*id_it);
+      fields.erase(id_it);
+      fields.insert(fields.begin(), std::move(id_field));
+    }
+    const WriteWalk walk = WalkForWrite(doc);
+    if (walk.storable && walk.reparses && walk.bson_size <= kMaxDocumentBytes) {
+      prepared.reserve(512);
+      AppendJson(doc, JsonFormat::kStorage, &prepared);
+      if (prepared.size() <= kMaxJsonBytesWithinBsonLimit) {
+        input_json = prepared;
+      }
+    }
+  }
   ExpiredRemovals removed;
   absl::StatusOr<Value> id;
+  GroupedWrite group(this);
   {
-    MutexLock l(&write_mu_);
+    WritersLock l(this, WritersLock::Grouped());
     id = InsertLocked(coll, std::move(doc), options, &removed, input_json);
   }
+  absl::Status committed = group.Finish();
+  if (id.ok() && !committed.ok()) id = std::move(committed);
   DeliverExpiredRemovals(coll, &removed);
   return id;
 }

@@ -9,9 +9,16 @@
 # NeDB from this run. NeDB is optional: if npm cannot install it (no
 # registry) or its run fails, it is skipped with a message and the ttldb
 # results stand. SKIP_NEDB=1 skips it.
+# `scripts/bench.sh wire [ARGS]`: the many-connection benchmark instead
+# (scripts/wire_bench.sh: `ttldb serve` and libmongoc clients, then the
+# in-process writers; ARGS go to tools/bench/wire_bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+if [ "${1:-}" = wire ]; then
+  shift
+  exec scripts/wire_bench.sh "$@"
+fi
 bazel build --config=opt //tools/bench:ttldb_bench
 bin="$(bazel info --config=opt bazel-bin 2>/dev/null)/tools/bench/ttldb_bench"
 mkdir -p docs/bench

@@ -4,8 +4,9 @@
 //
 // Coherence with writers. Every write of a document key brackets its
 // LevelDB commit with BeginWrite(key) before and EndWrite(key) after (both
-// under the engine's write_mu_). Both erase the key and bump its shard's
-// invalidation sequence number; between them the shard accepts no
+// under the engine's write_mu_, or EndWrite after a grouped commit, before
+// the next writer of the key may begin). Both erase the key and bump its
+// shard's invalidation sequence number; between them the shard accepts no
 // insertions. A reader takes Ticket(key) BEFORE reading LevelDB and passes
 // it to Insert, which refuses the value if the shard's sequence number moved
 // or a write is in flight: so a reader that read the bytes before (or
@@ -95,7 +96,9 @@ class DocCache {
   void EndWrites(const std::vector<std::string>& keys);
   // EndWrite, then caches `doc` as the key's new version (write-through).
   // Only the writer that committed `doc` may call it, still holding the
-  // writers' lock, so no later write of the key can have ended yet.
+  // writers' lock or, for a grouped commit (Engine::GroupedWrite), before
+  // its queued commit is done (later writers of the key wait for that), so
+  // no later write of the key can have ended yet.
   void EndWriteWith(absl::string_view key, std::shared_ptr<const Value> doc,
                     size_t charge);
 

@@ -9,8 +9,10 @@
 // Contract:
 //  - The caller holds the writers' lock (Engine::write_mu_) from reading the
 //    old version of a document and checking what must be checked (unique
-//    keys, hidden documents) until it has committed the batch, so that what
-//    the batch deletes is exactly what is stored.
+//    keys, hidden documents) until it has committed the batch, or queued it
+//    for a group commit (storage/commit_queue.h) naming the keys later
+//    writers must not read before it is committed, so that what the batch
+//    deletes is exactly what is stored.
 //  - The writer only adds to the batch. It reads nothing from the database,
 //    changes no state besides the batch, and commits nothing: the caller
 //    commits the batch in one leveldb::DB::Write (documents and indexes
