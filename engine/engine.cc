@@ -188,6 +188,11 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  // The change log's last and trimmed sequence numbers, then retention.
+  RETURN_IF_ERROR(RecoverChangeLog());
+  if (!options_.read_only && !repair_) {
+    RETURN_IF_ERROR(TrimChangeLog(clock_->WallNow()));
+  }
   // Spill files an aggregation left behind when the process died
   // (pipeline/spill.h): nothing in <db>/_tmp outlives its cursor.
   if (!options_.read_only && !options_.in_memory) {
@@ -630,6 +635,10 @@ leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
   if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
   if (s.ok() && !options.sync) log_unsynced_.store(true);
+  if (s.ok() && change_appended_.load(std::memory_order_relaxed) !=
+                    change_committed_.load(std::memory_order_relaxed)) {
+    PublishChanges();
+  }
   if (!s.ok() && write_error_.Record(s)) {
     Log(LogLevel::kError,
         absl::StrCat(storage::FromLevelDB(s, "write").message(),
@@ -940,6 +949,12 @@ absl::Status Engine::Close() {
     closed_ = true;
   }
   if (monitor_ != nullptr) monitor_->Stop();
+  // Change streams waiting for events wake and find the database closed.
+  change_closing_.store(true);
+  {
+    MutexLock l(&change_mu_);
+    change_cv_.SignalAll();
+  }
   // The reclaimer stops after its current batch; the next open finds the
   // rest of its ranges again.
   if (reclaimer_ != nullptr) reclaimer_->Stop();
