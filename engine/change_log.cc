@@ -28,6 +28,9 @@ constexpr size_t kTrimBatch = 1000;
 // a stream resumed near the start of the log does not step over the
 // tombstones.
 constexpr int64_t kCompactAfterTrimmed = 20'000;
+// Below this estimate the log's size is counted exactly at open (a scan of
+// at most about this many bytes).
+constexpr uint64_t kExactSizeBelow = 8 << 20;
 
 void AppendKeyJson(const Value& id, std::string* out) {
   out->append("{\"_id\":");
@@ -242,10 +245,22 @@ absl::Status Engine::RecoverChangeLog() {
   if (!it->status().ok()) {
     return storage::FromLevelDB(it->status(), "reading the change log");
   }
-  it.reset();
   uint64_t bytes = 0;
   leveldb::Range range(prefix, end);
   db_->GetApproximateSizes(&range, 1, &bytes);
+  if (bytes < kExactSizeBelow) {
+    // LevelDB's estimate counts table blocks only: a small log (in one
+    // block, or in the memtable) reads as 0. Counted exactly instead.
+    bytes = 0;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+         it->Next()) {
+      bytes += it->key().size() + it->value().size();
+    }
+    if (!it->status().ok()) {
+      return storage::FromLevelDB(it->status(), "reading the change log");
+    }
+  }
+  it.reset();
   MutexLock l(&write_mu_);
   change_seq_ = last;
   change_appended_.store(last);
