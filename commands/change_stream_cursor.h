@@ -32,10 +32,9 @@ absl::StatusOr<Value> ChangeStreamAggregate(CommandContext& ctx,
 // getMore of a change stream cursor: waits up to `max_await` (getMore's
 // maxTimeMS; 1 s when absent, as mongod's awaitData default) for a first
 // event, then takes what is already there. Releases the cursor.
-absl::StatusOr<Value> ChangeStreamGetMore(CommandContext& ctx,
-                                          ServerCursor* cursor,
-                                          int64_t batch_size,
-                                          std::optional<absl::Duration> max_await);
+absl::StatusOr<Value> ChangeStreamGetMore(
+    CommandContext& ctx, ServerCursor* cursor, int64_t batch_size,
+    std::optional<absl::Duration> max_await);
 
 }  // namespace commands
 }  // namespace ttldb

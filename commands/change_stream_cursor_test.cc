@@ -46,7 +46,8 @@ TEST_F(ChangeStreamCursorTest, GetMoreReturnsEventsAndTheirResumeToken) {
   const int64_t id = Open();
   ASSERT_NE(id, 0);
   ASSERT_TRUE(absl::StrContains(
-      RunJson("test", R"({"insert": "c", "documents": [{"_id": 1}, {"_id": 2}]})"),
+      RunJson("test",
+              R"({"insert": "c", "documents": [{"_id": 1}, {"_id": 2}]})"),
       R"("n":2)"));
   Value r = GetMore(id, 0);
   ASSERT_EQ(Batch(r).size(), 2u) << ToJson(r);
@@ -59,10 +60,11 @@ TEST_F(ChangeStreamCursorTest, GetMoreReturnsEventsAndTheirResumeToken) {
   EXPECT_EQ(empty.Get("cursor")->Get("id")->int64_value(), id);
   // A stream resumed after the first event gets the second.
   const std::string token = ToJson(*Batch(r)[0].Get("_id"));
-  Value resumed = Run(
-      "test", absl::StrCat(R"({"aggregate": "c", "pipeline": [{"$changeStream": )"
-                           R"({"resumeAfter": )",
-                           token, R"(}}], "cursor": {}})"));
+  Value resumed =
+      Run("test",
+          absl::StrCat(R"({"aggregate": "c", "pipeline": [{"$changeStream": )"
+                       R"({"resumeAfter": )",
+                       token, R"(}}], "cursor": {}})"));
   const Value::Array& first =
       resumed.Get("cursor")->Get("firstBatch")->array_items();
   ASSERT_EQ(first.size(), 1u) << ToJson(resumed);
@@ -111,9 +113,10 @@ TEST_F(ChangeStreamCursorTest, PreAndPostImagesOption) {
   EXPECT_EQ(ToJson(*upd.Get("fullDocument")), R"({"_id":1,"v":2})");
   EXPECT_EQ(ToJson(*upd.Get("fullDocumentBeforeChange")), R"({"_id":1,"v":1})");
   // collMod turns it off: later events have no pre-image.
-  EXPECT_EQ(RunJson("test", R"({"collMod": "c", "changeStreamPreAndPostImages":)"
-                            R"( {"enabled": false}})"),
-            R"({"ok":1.0})");
+  EXPECT_EQ(
+      RunJson("test", R"({"collMod": "c", "changeStreamPreAndPostImages":)"
+                      R"( {"enabled": false}})"),
+      R"({"ok":1.0})");
   EXPECT_TRUE(absl::StrContains(RunJson("test", R"({"listCollections": 1})"),
                                 R"("options":{})"));
 }

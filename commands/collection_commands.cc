@@ -200,8 +200,7 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
   if (exists && !validated) {
     ASSIGN_OR_RETURN(Value existing, db->collection(coll).Options());
-    if (!images ||
-        existing.Get("changeStreamPreAndPostImages") != nullptr) {
+    if (!images || existing.Get("changeStreamPreAndPostImages") != nullptr) {
       return OkReply();
     }
     return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,

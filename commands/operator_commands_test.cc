@@ -38,9 +38,9 @@ class OperatorTest : public CommandTest {
 // a whole-cluster stream (allChangesForCluster) is not there: 238.
 TEST_F(OperatorTest, ChangeStreamIsServedOnOneNode) {
   InsertDocs(1);
-  const std::string first = RunJson(
-      "test", R"({"aggregate":"c","pipeline":[{"$changeStream":{}}],)"
-              R"("cursor":{}})");
+  const std::string first =
+      RunJson("test", R"({"aggregate":"c","pipeline":[{"$changeStream":{}}],)"
+                      R"("cursor":{}})");
   EXPECT_TRUE(absl::StrContains(first, R"("firstBatch":[],)"
                                        R"("postBatchResumeToken":{"_data":")"))
       << first;

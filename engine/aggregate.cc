@@ -270,10 +270,10 @@ class EventPipelineImpl : public EventPipeline {
     }
     cursor_->ctx.vars = agg::Variables(
         nullptr, absl::ToUnixMillis(engine_->clock()->WallNow()));
-    ASSIGN_OR_RETURN(std::unique_ptr<agg::DocStream> out,
-                     cursor_->pipeline.OpenOver(
-                         std::make_unique<OneDocStream>(std::move(event)),
-                         &cursor_->ctx));
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<agg::DocStream> out,
+        cursor_->pipeline.OpenOver(
+            std::make_unique<OneDocStream>(std::move(event)), &cursor_->ctx));
     return out->Next();
   }
 
@@ -294,8 +294,8 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
   // Only stages that transform one event into at most one
   // (document_source_change_stream.cpp: the stages allowed after it).
   static constexpr absl::string_view kAllowed[] = {
-      "$match",       "$project", "$addFields",   "$set",    "$unset",
-      "$replaceRoot", "$replaceWith", "$redact"};
+      "$match", "$project",     "$addFields",   "$set",
+      "$unset", "$replaceRoot", "$replaceWith", "$redact"};
   const Value& list = stages.is_null() ? Value::MakeArray() : stages;
   if (list.is_array()) {
     for (const Value& stage : list.array_items()) {
@@ -306,7 +306,8 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
       if (!allowed) {
         return MongoError(
             absl::StatusCode::kInvalidArgument, kIllegalOperation,
-            absl::StrCat(name, " is not permitted in a $changeStream pipeline"));
+            absl::StrCat(name,
+                         " is not permitted in a $changeStream pipeline"));
       }
     }
   }

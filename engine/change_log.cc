@@ -3,6 +3,8 @@
 // handing out sequence numbers under write_mu_, recovering them at open,
 // reading events for the change streams (engine/change_stream.cc), waking
 // the streams that wait, and retention.
+#include "storage/change_log.h"
+
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -15,7 +17,6 @@
 #include "engine/engine.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
-#include "storage/change_log.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 
@@ -135,11 +136,12 @@ void Engine::LogDocumentChangeLocked(const CollectionState& state,
     Value::Object updated;
     Value::Array removed, truncated;
     Diff(*old_doc, *new_doc, "", &updated, &removed, &truncated);
-    AppendJson(Value::MakeObject(
-                   {{"updatedFields", Value::MakeObject(std::move(updated))},
-                    {"removedFields", Value::MakeArray(std::move(removed))},
-                    {"truncatedArrays", Value::MakeArray(std::move(truncated))}}),
-               JsonFormat::kStorage, &r.update_json);
+    AppendJson(
+        Value::MakeObject(
+            {{"updatedFields", Value::MakeObject(std::move(updated))},
+             {"removedFields", Value::MakeArray(std::move(removed))},
+             {"truncatedArrays", Value::MakeArray(std::move(truncated))}}),
+        JsonFormat::kStorage, &r.update_json);
     if (images) r.doc_json.assign(new_json.data(), new_json.size());
   }
   if (images && old_doc != nullptr) {
@@ -310,7 +312,7 @@ absl::Status Engine::TrimChangeLog(absl::Time now) {
           max_bytes > 0 && change_log_bytes_.load() - freed > max_bytes;
       if (!too_old && !too_big) break;
       if (first_deleted.empty()) first_deleted = std::string(key);
-      batch.Delete(it->key());
+      DeleteChangeRecord(key, &batch);
       freed += static_cast<int64_t>(key.size() + value.size());
       last_deleted = seq;
       ++n;
@@ -329,8 +331,7 @@ absl::Status Engine::TrimChangeLog(absl::Time now) {
     if (n < kTrimBatch) break;
   }
   if (deleted >= kCompactAfterTrimmed) {
-    ScheduleCompaction(first_deleted,
-                       ChangeLogKey(change_trimmed_.load() + 1));
+    ScheduleCompaction(first_deleted, ChangeLogKey(change_trimmed_.load() + 1));
   }
   return absl::OkStatus();
 }

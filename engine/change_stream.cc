@@ -41,7 +41,8 @@ Value TokenOf(uint64_t seq) {
                                absl::Hex(seq, absl::kZeroPad16)))))}});
 }
 
-absl::StatusOr<uint64_t> SeqOfToken(const Value& token, absl::string_view field) {
+absl::StatusOr<uint64_t> SeqOfToken(const Value& token,
+                                    absl::string_view field) {
   const Value* data = token.is_object() ? token.Get("_data") : nullptr;
   if (data == nullptr || !data->is_string()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
@@ -54,15 +55,16 @@ absl::StatusOr<uint64_t> SeqOfToken(const Value& token, absl::string_view field)
   bool ok = hex.size() >= 18 && absl::StartsWith(hex, "82");
   for (size_t i = 2; ok && i < 18; ++i) {
     const char c = absl::ascii_tolower(hex[i]);
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                                                   : -1;
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                   : -1;
     if (d < 0) ok = false;
     seq = (seq << 4) | static_cast<uint64_t>(d < 0 ? 0 : d);
   }
   if (!ok) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                      absl::StrCat("'", field,
-                                   "' is not a resume token of ttldb: ", hex));
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kBadValue,
+        absl::StrCat("'", field, "' is not a resume token of ttldb: ", hex));
   }
   return seq;
 }
@@ -135,8 +137,8 @@ class ChangeStreamImpl : public ChangeStream {
       if (!Wanted(record)) continue;
       absl::StatusOr<Value> event = MakeEvent(seq, record);
       if (!event.ok()) return status_ = event.status();
-      const Value token = event->Get("_id") != nullptr ? *event->Get("_id")
-                                                       : Value::Null();
+      const Value token =
+          event->Get("_id") != nullptr ? *event->Get("_id") : Value::Null();
       absl::StatusOr<std::optional<Value>> out =
           pipeline_->Apply(*std::move(event));
       if (!out.ok()) return status_ = out.status();
@@ -190,15 +192,16 @@ class ChangeStreamImpl : public ChangeStream {
                     Value::Ts(Timestamp{static_cast<uint32_t>(seq >> 32),
                                         static_cast<uint32_t>(seq)}));
     ev.emplace_back("wallTime", Value::Date(r.wall_millis));
-    const bool has_doc = r.op == ChangeOp::kInsert || r.op == ChangeOp::kReplace;
+    const bool has_doc =
+        r.op == ChangeOp::kInsert || r.op == ChangeOp::kReplace;
     if (has_doc) {
       ASSIGN_OR_RETURN(Value doc, ParseJson(r.doc_json));
       ev.emplace_back("fullDocument", std::move(doc));
     }
     ev.emplace_back(
-        "ns", Value::MakeObject(
-                  {{"db", Value::String(engine_->options().db_name)},
-                   {"coll", Value::String(r.coll)}}));
+        "ns",
+        Value::MakeObject({{"db", Value::String(engine_->options().db_name)},
+                           {"coll", Value::String(r.coll)}}));
     ASSIGN_OR_RETURN(Value key, ParseJson(r.key_json));
     if (!key.is_null()) ev.emplace_back("documentKey", key);
     if (r.op == ChangeOp::kUpdate) {

@@ -152,9 +152,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   // listener needs the documents, so then every document is read.
   // A collection that keeps pre-images needs the documents too: their
   // delete events carry them (engine/change_log.cc).
-  const bool listener = static_cast<bool>(options_.expiry_listener) ||
-                        (change_log_on() &&
-                         state->info.change_stream_pre_and_post_images());
+  const bool listener =
+      static_cast<bool>(options_.expiry_listener) ||
+      (change_log_on() && state->info.change_stream_pre_and_post_images());
   // Indexes being built count as other indexes: an entry that does not
   // list one makes the monitor read the document (engine/index_build.h).
   const bool lone =

@@ -52,6 +52,10 @@ std::string ChangeLogKey(uint64_t seq) {
   return key;
 }
 
+void DeleteChangeRecord(absl::string_view key, leveldb::WriteBatch* batch) {
+  batch->Delete(leveldb::Slice(key.data(), key.size()));
+}
+
 std::string ChangeLogPrefix() { return std::string(1, kChangeLogTag); }
 
 bool ParseChangeLogKey(absl::string_view key, uint64_t* seq) {

@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "leveldb/write_batch.h"
 
 namespace ttldb {
 
@@ -55,12 +56,12 @@ struct ChangeRecord {
   bool expired = false;
   int64_t wall_millis = 0;
   std::string coll;
-  std::string to_coll;          // kRename
-  std::string key_json;         // {"_id": ...}
-  std::string doc_json;         // post-image: insert, replace, and update
-                                // when the collection keeps images
-  std::string update_json;      // kUpdate: updateDescription
-  std::string pre_json;         // pre-image (collections that keep images)
+  std::string to_coll;      // kRename
+  std::string key_json;     // {"_id": ...}
+  std::string doc_json;     // post-image: insert, replace, and update
+                            // when the collection keeps images
+  std::string update_json;  // kUpdate: updateDescription
+  std::string pre_json;     // pre-image (collections that keep images)
 };
 
 // 'L' seq:u64be, and the prefix of every record.
@@ -76,6 +77,10 @@ bool DecodeSeq(absl::string_view bytes, uint64_t* seq);
 // The seq after `last` at wall time `now`: (now's seconds, 1), or (last's
 // seconds, last's increment + 1) when the clock has not passed them.
 uint64_t NextChangeSeq(uint64_t last, absl::Time now);
+
+// Retention: deletes the record `key` in `batch` (storage/ is where
+// WriteBatch deletions live: scripts/check_layers.sh).
+void DeleteChangeRecord(absl::string_view key, leveldb::WriteBatch* batch);
 
 std::string EncodeChangeRecord(const ChangeRecord& record);
 // DataLoss for a record that does not parse.

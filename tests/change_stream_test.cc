@@ -5,6 +5,8 @@
 // change_stream_event_transform.cpp and jstests/change_streams/
 // (change_stream.js for insert/update/replace/delete, lookup_pre_image.js
 // for fullDocumentBeforeChange, resume_from_high_water_mark_token.js).
+#include "engine/change_stream.h"
+
 #include <atomic>
 #include <thread>
 
@@ -12,7 +14,6 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/change_stream.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
@@ -77,8 +78,7 @@ TEST_F(ChangeStreamTest, EventsInCommitOrderInMongoDbsShape) {
 
   Value ins = NextNow(*s);
   EXPECT_EQ(Op(ins), "insert");
-  EXPECT_EQ(J(ins.Get("fullDocument")),
-            R"({"_id":1,"a":1,"b":{"x":1},"y":0})");
+  EXPECT_EQ(J(ins.Get("fullDocument")), R"({"_id":1,"a":1,"b":{"x":1},"y":0})");
   EXPECT_EQ(J(ins.Get("ns")), R"({"db":"test","coll":"c"})");
   EXPECT_EQ(J(ins.Get("documentKey")), R"({"_id":1})");
   ASSERT_NE(ins.Get("clusterTime"), nullptr);
@@ -90,10 +90,9 @@ TEST_F(ChangeStreamTest, EventsInCommitOrderInMongoDbsShape) {
   // The field order of change_stream_event_transform.cpp.
   std::vector<std::string> names;
   for (const Field& f : ins.object_fields()) names.push_back(f.first);
-  EXPECT_EQ(names, (std::vector<std::string>{"_id", "operationType",
-                                             "clusterTime", "wallTime",
-                                             "fullDocument", "ns",
-                                             "documentKey"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "_id", "operationType", "clusterTime", "wallTime",
+                       "fullDocument", "ns", "documentKey"}));
 
   Value upd = NextNow(*s);
   EXPECT_EQ(Op(upd), "update");
@@ -191,9 +190,8 @@ TEST_F(ChangeStreamTest, StartAtOperationTimeAndDatabaseStream) {
   ASSERT_TRUE(db_->collection("d").InsertOne(R"({"_id": 2})").ok());
   ASSERT_TRUE(c.InsertOne(R"({"_id": 3})").ok());
   ChangeStreamOptions o;
-  o.start_at_operation_time =
-      Timestamp{static_cast<uint32_t>(absl::ToUnixSeconds(clock_.WallNow())),
-                0};
+  o.start_at_operation_time = Timestamp{
+      static_cast<uint32_t>(absl::ToUnixSeconds(clock_.WallNow())), 0};
   auto s = db_->Watch(o);
   ASSERT_TRUE(s.ok()) << s.status();
   Value first = NextNow(**s);
@@ -240,20 +238,18 @@ TEST_F(ChangeStreamTest, TtlExpiryIsADeleteEventWithMarkerAndPreImage) {
   images.change_stream_pre_and_post_images = true;
   ASSERT_TRUE(db_->CreateCollection("files", images).ok());
   Collection& files = db_->collection("files");
-  ASSERT_TRUE(files
-                  .CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})")
-                  .ok());
+  ASSERT_TRUE(
+      files.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
   Collection& plain = db_->collection("plain");
-  ASSERT_TRUE(plain
-                  .CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})")
-                  .ok());
+  ASSERT_TRUE(
+      plain.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
   ChangeStreamOptions o;
   o.full_document_before_change = "whenAvailable";
   auto s = Watch("files", o);
   auto p = Watch("plain", o);
-  const std::string doc = absl::StrCat(
-      R"({"_id": "f1", "path": "/var/cache/f1.bin", "at": )",
-      DateJson(clock_.WallNow()), "}");
+  const std::string doc =
+      absl::StrCat(R"({"_id": "f1", "path": "/var/cache/f1.bin", "at": )",
+                   DateJson(clock_.WallNow()), "}");
   ASSERT_TRUE(files.InsertOne(doc).ok());
   ASSERT_TRUE(plain.InsertOne(doc).ok());
   EXPECT_EQ(Op(NextNow(*s)), "insert");

@@ -127,11 +127,3 @@ test('collection.watch() works on one node (ttldb keeps a change log)',
        assert.equal(e?.operationType, 'insert');
        assert.equal(e.fullDocument.a, 1);
      });
-  const stream = c.watch();
-  const e = await stream.tryNext().then(() => null, (err) => err);
-  await stream.close().catch(() => {});
-  assert.ok(e);
-  assert.equal(e.code, 40573);
-  assert.equal(e.message,
-               'The $changeStream stage is only supported on replica sets');
-});
