@@ -63,6 +63,7 @@
   X(TooManyDocumentSequences, 233)                 \
   X(NotImplemented, 238)                           \
   X(ConversionFailure, 241)                        \
+  X(InvalidResumeToken, 260)                       \
   X(TooManyFilesOpen, 264)                         \
   X(IndexBuildAborted, 276)                        \
   X(ChangeStreamFatalError, 280)                   \

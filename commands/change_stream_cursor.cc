@@ -98,6 +98,7 @@ absl::StatusOr<Value::Array> FillStreamBatch(ServerCursor* c,
     }
     bytes += size;
     batch.push_back(*std::move(event));
+    if (c->stream->Invalidated()) break;
   }
   return batch;
 }
@@ -171,6 +172,9 @@ absl::StatusOr<Value> ChangeStreamAggregate(CommandContext& ctx,
                                batch_size < 0 ? kDefaultFirstBatch : batch_size,
                                absl::ZeroDuration()));
   }
+  if (cursor->stream->Invalidated()) {
+    return StreamReply(*cursor, 0, std::move(batch), true);
+  }
   cursor->connection_id = ctx.connection == nullptr
                               ? 0
                               : static_cast<uint64_t>(ctx.connection->id());
@@ -194,8 +198,11 @@ absl::StatusOr<Value> ChangeStreamGetMore(
     ctx.server->cursors->Release(cursor, /*exhausted=*/true);
     return batch.status();
   }
-  Value reply = StreamReply(*cursor, cursor->id, *std::move(batch), false);
-  ctx.server->cursors->Release(cursor, /*exhausted=*/false);
+  // After an invalidate event the cursor is closed (id 0), as mongod's.
+  const bool done = cursor->stream->Invalidated() && !cursor->pending;
+  Value reply =
+      StreamReply(*cursor, done ? 0 : cursor->id, *std::move(batch), false);
+  ctx.server->cursors->Release(cursor, /*exhausted=*/done);
   return reply;
 }
 

@@ -150,6 +150,18 @@ void Engine::LogDocumentChangeLocked(const CollectionState& state,
   AppendChangeLocked(r, batch);
 }
 
+void Engine::LogCatalogChangeLocked(absl::string_view coll,
+                                    absl::string_view to,
+                                    leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  ChangeRecord r;
+  r.op = to.empty() ? ChangeOp::kDrop : ChangeOp::kRename;
+  r.wall_millis = absl::ToUnixMillis(clock_->WallNow());
+  r.coll = std::string(coll);
+  r.to_coll = std::string(to);
+  AppendChangeLocked(r, batch);
+}
+
 void Engine::LogExpiredKeyLocked(const CollectionState& state,
                                  absl::string_view encoded_id,
                                  leveldb::WriteBatch* batch) {

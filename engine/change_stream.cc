@@ -34,11 +34,22 @@ constexpr size_t kReadAhead = 256;
 // MongoDB's own tokens (resume_token.cpp: the KeyString of a Timestamp
 // starts with type byte 130), so tokens of one database compare in event
 // order, as MongoDB's do. Opaque to drivers.
-Value TokenOf(uint64_t seq) {
+// An invalidate event's token has a suffix (MongoDB's fromInvalidate):
+// startAfter it starts after the drop, resumeAfter it is refused.
+Value TokenOf(uint64_t seq, bool invalidate = false) {
   return Value::MakeObject(
-      {{"_data", Value::String(absl::StrCat(
-                     "82", absl::AsciiStrToUpper(absl::StrCat(
-                               absl::Hex(seq, absl::kZeroPad16)))))}});
+      {{"_data",
+        Value::String(absl::StrCat("82",
+                                   absl::AsciiStrToUpper(absl::StrCat(
+                                       absl::Hex(seq, absl::kZeroPad16))),
+                                   invalidate ? "01" : ""))}});
+}
+
+bool IsInvalidateToken(const Value& token) {
+  const Value* data = token.is_object() ? token.Get("_data") : nullptr;
+  return data != nullptr && data->is_string() &&
+         data->string_value().size() == 20 &&
+         absl::EndsWith(data->string_value(), "01");
 }
 
 absl::StatusOr<uint64_t> SeqOfToken(const Value& token,
@@ -118,6 +129,22 @@ class ChangeStreamImpl : public ChangeStream {
 
   absl::StatusOr<std::optional<Value>> Next(absl::Duration timeout) override {
     if (!status_.ok()) return status_;
+    if (invalidated_) return std::optional<Value>();
+    if (invalidate_after_.has_value()) {
+      // After the drop or rename of the watched collection
+      // (document_source_change_stream_check_invalidate.cpp): the stream
+      // ends with an invalidate event, which no stage filters out.
+      invalidated_ = true;
+      const uint64_t seq = *invalidate_after_;
+      Value::Object ev;
+      ev.emplace_back("_id", TokenOf(seq, /*invalidate=*/true));
+      ev.emplace_back("operationType", Value::String("invalidate"));
+      ev.emplace_back("clusterTime",
+                      Value::Ts(Timestamp{static_cast<uint32_t>(seq >> 32),
+                                          static_cast<uint32_t>(seq)}));
+      ev.emplace_back("wallTime", Value::Date(invalidate_wall_));
+      return std::optional<Value>(Value::MakeObject(std::move(ev)));
+    }
     const absl::Time deadline = absl::Now() + timeout;
     while (true) {
       if (buffer_.empty()) {
@@ -135,6 +162,11 @@ class ChangeStreamImpl : public ChangeStream {
       buffer_.pop_front();
       position_ = seq;
       if (!Wanted(record)) continue;
+      if (!coll_.empty() &&
+          (record.op == ChangeOp::kDrop || record.op == ChangeOp::kRename)) {
+        invalidate_after_ = seq;
+        invalidate_wall_ = record.wall_millis;
+      }
       absl::StatusOr<Value> event = MakeEvent(seq, record);
       if (!event.ok()) return status_ = event.status();
       const Value token =
@@ -160,7 +192,10 @@ class ChangeStreamImpl : public ChangeStream {
     }
   }
 
-  Value ResumeToken() const override { return TokenOf(position_); }
+  Value ResumeToken() const override {
+    return TokenOf(position_, invalidated_);
+  }
+  bool Invalidated() const override { return invalidated_; }
 
  private:
   absl::Status Fill() {
@@ -202,6 +237,12 @@ class ChangeStreamImpl : public ChangeStream {
         "ns",
         Value::MakeObject({{"db", Value::String(engine_->options().db_name)},
                            {"coll", Value::String(r.coll)}}));
+    if (r.op == ChangeOp::kRename) {
+      ev.emplace_back(
+          "to",
+          Value::MakeObject({{"db", Value::String(engine_->options().db_name)},
+                             {"coll", Value::String(r.to_coll)}}));
+    }
     ASSIGN_OR_RETURN(Value key, ParseJson(r.key_json));
     if (!key.is_null()) ev.emplace_back("documentKey", key);
     if (r.op == ChangeOp::kUpdate) {
@@ -263,6 +304,11 @@ class ChangeStreamImpl : public ChangeStream {
   uint64_t read_;      // the last event read from the log
   std::deque<std::pair<uint64_t, ChangeRecord>> buffer_;
   absl::Status status_;
+  // The watched collection's drop or rename was returned: next comes the
+  // invalidate event, then nothing.
+  std::optional<uint64_t> invalidate_after_;
+  int64_t invalidate_wall_ = 0;
+  bool invalidated_ = false;
 };
 
 absl::StatusOr<std::unique_ptr<ChangeStream>> OpenStream(
@@ -301,6 +347,13 @@ absl::StatusOr<std::unique_ptr<ChangeStream>> OpenStream(
   uint64_t position = 0;
   bool resuming = true;
   if (o.resume_after.has_value()) {
+    if (IsInvalidateToken(*o.resume_after)) {
+      // document_source_change_stream.cpp (InvalidResumeToken).
+      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidResumeToken,
+                        "Attempting to resume a change stream using "
+                        "'resumeAfter' is not allowed from an invalidate "
+                        "notification.");
+    }
     ASSIGN_OR_RETURN(position, SeqOfToken(*o.resume_after, "resumeAfter"));
   } else if (o.start_after.has_value()) {
     ASSIGN_OR_RETURN(position, SeqOfToken(*o.start_after, "startAfter"));

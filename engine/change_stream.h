@@ -39,7 +39,8 @@ namespace ttldb {
 // the stream starts after the last change committed before Watch.
 struct ChangeStreamOptions {
   // A resume token ({_data: "<hex>"}, an event's _id or ResumeToken()):
-  // the stream starts after that event. start_after is the same here.
+  // the stream starts after that event. start_after is the same, and also
+  // takes an invalidate event's token (resume_after refuses it: 260).
   std::optional<Value> resume_after;
   std::optional<Value> start_after;
   // The first event at or after this clusterTime.
@@ -76,6 +77,10 @@ class ChangeStream {
   // skipped (filtered out, other collections): the _id of the last event
   // returned, or a later position. MongoDB's postBatchResumeToken.
   virtual Value ResumeToken() const = 0;
+  // True once a collection's stream has returned its invalidate event (the
+  // collection was dropped or renamed): Next then returns std::nullopt at
+  // once. Open a new stream with start_after = ResumeToken() to go on.
+  virtual bool Invalidated() const = 0;
 };
 
 }  // namespace ttldb

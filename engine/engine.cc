@@ -801,9 +801,11 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
     return 0;
   }
   // One synced write: after it, no reader or writer finds the collection,
-  // and a new one of the same name gets a new id.
+  // and a new one of the same name gets a new id. Its drop event goes with
+  // it (engine/change_log.cc).
   leveldb::WriteBatch batch;
   batch.Delete(CatalogKey(name));
+  LogCatalogChangeLocked(name, "", &batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
@@ -927,6 +929,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
     info.set_name(std::string(to));
     leveldb::WriteBatch batch;
     batch.Delete(CatalogKey(from));
+    LogCatalogChangeLocked(from, to, &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     Publish(std::string(from), nullptr);
     // The source's indexes are the target's (same prefixes): unpublishing

@@ -324,6 +324,11 @@ class Engine : public TtlStore {
                            absl::string_view encoded_id,
                            leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A collection's drop (`to` empty) or rename to `to`, into the catalog
+  // batch that commits it.
+  void LogCatalogChangeLocked(absl::string_view coll, absl::string_view to,
+                              leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Gives `record` the next sequence number and puts it into `batch`.
   void AppendChangeLocked(const ChangeRecord& record,
                           leveldb::WriteBatch* batch)

@@ -376,6 +376,47 @@ TEST_F(ChangeStreamTest, CloseWakesAWaitingNext) {
   EXPECT_FALSE(e.ok());
 }
 
+// jstests/change_streams/change_stream_invalidation.js: a collection's
+// stream ends with drop (or rename) then invalidate; startAfter the
+// invalidate token goes on, resumeAfter it is 260.
+TEST_F(ChangeStreamTest, DropAndRenameInvalidateTheCollectionsStream) {
+  Collection& c = db_->collection("c");
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1})").ok());
+  auto s = Watch("c");
+  auto whole = db_->Watch();
+  ASSERT_TRUE(whole.ok());
+  ASSERT_TRUE(db_->DropCollection("c").ok());
+  Value drop = NextNow(*s);
+  EXPECT_EQ(Op(drop), "drop");
+  EXPECT_EQ(J(drop.Get("ns")), R"({"db":"test","coll":"c"})");
+  Value inv = NextNow(*s);
+  EXPECT_EQ(Op(inv), "invalidate");
+  EXPECT_TRUE(s->Invalidated());
+  auto after = s->Next(absl::ZeroDuration());
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(after->has_value());
+  // A new collection of the same name: startAfter the invalidate sees it.
+  ASSERT_TRUE(db_->collection("c").InsertOne(R"({"_id": 2})").ok());
+  ChangeStreamOptions o;
+  o.start_after = *inv.Get("_id");
+  auto next = Watch("c", o);
+  EXPECT_EQ(J(NextNow(*next).Get("documentKey")), R"({"_id":2})");
+  ChangeStreamOptions bad;
+  bad.resume_after = *inv.Get("_id");
+  EXPECT_EQ(ErrorCode(db_->collection("c").Watch(bad).status()),
+            kInvalidResumeToken);
+  // A rename: its event names the target; the database stream goes on.
+  ASSERT_TRUE(db_->RenameCollection("c", "d").ok());
+  Value rename = NextNow(*next);
+  EXPECT_EQ(Op(rename), "rename");
+  EXPECT_EQ(J(rename.Get("to")), R"({"db":"test","coll":"d"})");
+  EXPECT_EQ(Op(NextNow(*next)), "invalidate");
+  EXPECT_EQ(Op(NextNow(**whole)), "drop");
+  EXPECT_EQ(Op(NextNow(**whole)), "insert");
+  EXPECT_EQ(Op(NextNow(**whole)), "rename");
+  EXPECT_FALSE((*whole)->Invalidated());
+}
+
 TEST_F(ChangeStreamTest, WithoutTheLogWatchingIs40573) {
   options_.change_log = false;
   Open();
