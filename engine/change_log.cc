@@ -241,6 +241,16 @@ absl::Status Engine::RecoverChangeLog() {
   }
   uint64_t last = trimmed_seq;
   const std::string prefix = ChangeLogPrefix();
+  // The log is not the data: a damaged block of it must not keep the
+  // database from opening (docs/reliability.md). Streams that read the
+  // damaged records fail with DataLoss; new sequence numbers start at the
+  // current second, above every record written before it.
+  auto damaged = [&](const leveldb::Status& s) {
+    Log(LogLevel::kWarning,
+        absl::StrCat("the change log could not be read at open (", s.ToString(),
+                     "): new events start at the current time"));
+    last = std::max(last, NextChangeSeq(0, clock_->WallNow()) - 1);
+  };
   const std::string end = KeyPrefixEnd(prefix);
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(storage::VerifiedRead()));
@@ -256,9 +266,7 @@ absl::Status Engine::RecoverChangeLog() {
                         &seq)) {
     last = std::max(last, seq);
   }
-  if (!it->status().ok()) {
-    return storage::FromLevelDB(it->status(), "reading the change log");
-  }
+  if (!it->status().ok()) damaged(it->status());
   uint64_t bytes = 0;
   leveldb::Range range(prefix, end);
   db_->GetApproximateSizes(&range, 1, &bytes);
@@ -270,9 +278,7 @@ absl::Status Engine::RecoverChangeLog() {
          it->Next()) {
       bytes += it->key().size() + it->value().size();
     }
-    if (!it->status().ok()) {
-      return storage::FromLevelDB(it->status(), "reading the change log");
-    }
+    if (!it->status().ok()) damaged(it->status());
   }
   it.reset();
   MutexLock l(&write_mu_);

@@ -191,7 +191,12 @@ absl::Status Engine::Init() {
   // The change log's last and trimmed sequence numbers, then retention.
   RETURN_IF_ERROR(RecoverChangeLog());
   if (!options_.read_only && !repair_) {
-    RETURN_IF_ERROR(TrimChangeLog(clock_->WallNow()));
+    // A failure (a damaged block of the log) is reported, not fatal.
+    absl::Status trimmed = TrimChangeLog(clock_->WallNow());
+    if (!trimmed.ok()) {
+      Log(LogLevel::kWarning,
+          absl::StrCat("change log retention at open: ", trimmed.message()));
+    }
   }
   // Spill files an aggregation left behind when the process died
   // (pipeline/spill.h): nothing in <db>/_tmp outlives its cursor.
