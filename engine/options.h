@@ -161,11 +161,12 @@ struct Options {
   // Beyond a standalone mongod: every committed insert, update, replace,
   // delete and TTL deletion appends its event to a log kept in the same
   // atomic WriteBatch (storage/change_log.h), which Collection::Watch,
-  // Database::Watch and `$changeStream` read. false: no log is written
-  // (about 4-10% faster inserts: docs/change_streams.md), and watching
-  // fails with 40573, as a standalone mongod answers. Events written while
-  // the log was off are simply absent: a stream resumed across such an
-  // interval misses them.
+  // Database::Watch and `$changeStream` read. false: no log is written,
+  // and watching fails with 40573, as a standalone mongod answers. The log
+  // costs inserts 20-30 % of their throughput at 256 B, about half at
+  // 2 KiB (each insert event holds the whole document: docs/
+  // change_streams.md, "Cost"). Events written while the log was off are
+  // simply absent: a stream resumed across such an interval misses them.
   bool change_log = true;
   // Retention, enforced after each TTL pass (and at open): events older
   // than change_log_retention, and the oldest ones beyond
