@@ -31,6 +31,7 @@
   X(CannotBackfillArray, 34)                       \
   X(ConflictingUpdateOperators, 40)                \
   X(CursorNotFound, 43)                            \
+  X(NoMatchingDocument, 47)                        \
   X(NamespaceExists, 48)                           \
   X(MaxTimeMSExpired, 50)                          \
   X(DollarPrefixedFieldName, 52)                   \
@@ -64,8 +65,11 @@
   X(TooManyDocumentSequences, 233)                 \
   X(NotImplemented, 238)                           \
   X(ConversionFailure, 241)                        \
+  X(InvalidResumeToken, 260)                       \
   X(TooManyFilesOpen, 264)                         \
   X(IndexBuildAborted, 276)                        \
+  X(ChangeStreamFatalError, 280)                   \
+  X(ChangeStreamHistoryLost, 286)                  \
   X(ChecksumMismatch, 288)                         \
   X(QueryExceededMemoryLimitNoDiskUseAllowed, 292) \
   X(DataCorruptionDetected, 301)                   \

@@ -37,6 +37,10 @@ enum MongoCode : int {
   // expression_js_emit.cpp).
   kFunctionInValidator = 4660800,
   kJsEmitInValidator = 4660801,
+  // $changeStream (document_source_change_stream.cpp): without a change
+  // log (a standalone mongod; Options::change_log false), and not first.
+  kChangeStreamNotSupported = 40573,
+  kChangeStreamNotFirstStage = 40602,
   // MongoDB reports too many indexes as CannotCreateIndex.
   kTooManyIndexes = kCannotCreateIndex,
 };

@@ -25,6 +25,8 @@ set(TTLDB_SOURCES
   engine/backend.cc
   engine/backup.cc
   engine/bulk_write.cc
+  engine/change_log.cc
+  engine/change_stream.cc
   engine/coll_stats.cc
   engine/collection.cc
   engine/database.cc
@@ -92,6 +94,7 @@ set(TTLDB_SOURCES
   query/sort.cc
   query/update.cc
   query/upsert_retry.cc
+  storage/change_log.cc
   storage/collection_state.cc
   storage/commit_queue.cc
   storage/doc_cache.cc
@@ -144,6 +147,7 @@ set(TTLDB_HEADERS
   document/shell_format.h
   document/storable.h
   document/value.h
+  engine/change_stream.h
   engine/collection.h
   engine/cursor.h
   engine/database.h
@@ -174,6 +178,7 @@ set(TTLDB_HEADERS
   query/sort.h
   query/update.h
   query/upsert_retry.h
+  storage/change_log.h
   storage/collection_state.h
   storage/commit_queue.h
   storage/doc_cache.h

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "commands/change_stream_cursor.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
@@ -57,6 +58,13 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
                                        batch_size, "'"));
       }
     }
+  }
+  if (StartsWithChangeStream(*stages)) {
+    if (explain) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "ttldb does not explain $changeStream pipelines");
+    }
+    return ChangeStreamAggregate(ctx, *stages, batch_size);
   }
   if (!target.is_string()) {
     // aggregate: 1 runs collection-less stages ($currentOp).

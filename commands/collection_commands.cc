@@ -36,6 +36,23 @@ absl::StatusOr<bool> Exists(Database* db, absl::string_view coll) {
   return std::find(names.begin(), names.end(), coll) != names.end();
 }
 
+// create's changeStreamPreAndPostImages: {enabled: bool}
+// (collection_options.idl ChangeStreamPreAndPostImagesOptions).
+absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
+  if (!value.is_object()) {
+    return WrongType("create.changeStreamPreAndPostImages", value, "object");
+  }
+  const Value* enabled = value.Get("enabled");
+  if (enabled == nullptr) {
+    return MissingField("create.changeStreamPreAndPostImages.enabled");
+  }
+  if (enabled->type() != ValueType::kBool) {
+    return WrongType("create.changeStreamPreAndPostImages.enabled", *enabled,
+                     "bool");
+  }
+  return enabled->bool_value();
+}
+
 absl::Status NsNotFound(absl::string_view message) {
   return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound, message);
 }
@@ -160,6 +177,11 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
           f.second.string_value();
       continue;
     }
+    if (f.first == "changeStreamPreAndPostImages") {
+      ASSIGN_OR_RETURN(validation.change_stream_pre_and_post_images,
+                       ParsePreAndPostImages(f.second));
+      continue;
+    }
     bool known = false;
     for (absl::string_view k : kMongoOptions) known = known || f.first == k;
     if (!known) return UnknownField(absl::StrCat("create.", f.first));
@@ -176,6 +198,8 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
                                    "' is not supported by ttldb"));
   }
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  const bool images =
+      validation.change_stream_pre_and_post_images.value_or(false);
   const bool validated = !validation.validator.is_null() ||
                          !validation.validation_level.empty() ||
                          !validation.validation_action.empty();
@@ -189,7 +213,17 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
-  if (exists && !validated) return OkReply();
+  if (exists && !validated) {
+    ASSIGN_OR_RETURN(Value existing, db->collection(coll).Options());
+    if (!images || existing.Get("changeStreamPreAndPostImages") != nullptr) {
+      return OkReply();
+    }
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("namespace ", Ns(ctx.db, coll),
+                                   " already exists, but with different "
+                                   "options: ",
+                                   ToJson(existing)));
+  }
   if (exists) {
     // The same options again succeed; others are 48 NamespaceExists
     // (create_collection.cpp).

@@ -27,7 +27,10 @@ namespace {
 
 // Stages the aggregate command answers before the pipeline's registry:
 // $currentOp (aggregate: 1 on admin; current_op_commands.cc).
-const std::set<std::string> kStagesOutsideRegistry = {"$currentOp"};
+// Stages the command layer runs itself: $currentOp (aggregate: 1 on admin)
+// and $changeStream (commands/change_stream_cursor.h).
+const std::set<std::string> kStagesOutsideRegistry = {"$currentOp",
+                                                      "$changeStream"};
 
 struct Row {
   std::string name;

@@ -62,6 +62,9 @@ struct ServerCursor {
   // Keeps the database open while the cursor lives.
   std::shared_ptr<Database> database;
   std::unique_ptr<Cursor> cursor;
+  // A change stream's cursor (commands/change_stream_cursor.h) reads this
+  // instead of `cursor`: tailable and awaitData.
+  std::unique_ptr<ChangeStream> stream;
   // A document read but not returned (it did not fit in the last batch).
   std::optional<Value> pending;
   // Documents still to return under the find's limit; -1: no limit.

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
+#include "commands/change_stream_cursor.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
@@ -75,6 +76,19 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
   ASSIGN_OR_RETURN(ServerCursor * cursor,
                    ctx.server->cursors->CheckOut(id_value.int64_value(), ns,
                                                  RequesterOf(ctx)));
+  if (cursor->stream != nullptr) {
+    // A change stream (tailable, awaitData): maxTimeMS is how long to wait.
+    std::optional<absl::Duration> max_await;
+    if (const Value* t = Arg(ctx, "maxTimeMS"); t != nullptr) {
+      if (!t->is_number() || t->AsDouble() < 0) {
+        ctx.server->cursors->Release(cursor, /*exhausted=*/false);
+        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                          "getMore's maxTimeMS must be a non-negative number");
+      }
+      max_await = absl::Milliseconds(t->AsDouble());
+    }
+    return ChangeStreamGetMore(ctx, cursor, batch.value_or(0), max_await);
+  }
   // getMore's maxTimeMS is for awaitData cursors only (getmore_cmd.cpp);
   // a find's limit carries over to its getMores instead.
   if (Arg(ctx, "maxTimeMS") != nullptr) {

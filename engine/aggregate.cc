@@ -248,7 +248,72 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
   return c;
 }
 
+// One document as a stream: a change stream's event through its stages.
+class OneDocStream : public agg::DocStream {
+ public:
+  explicit OneDocStream(Value doc) : doc_(std::move(doc)) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    if (done_) return std::optional<Value>();
+    done_ = true;
+    return std::optional<Value>(std::move(doc_));
+  }
+
+ private:
+  Value doc_;
+  bool done_ = false;
+};
+
+class EventPipelineImpl : public EventPipeline {
+ public:
+  absl::StatusOr<std::optional<Value>> Apply(Value event) override {
+    if (cursor_->pipeline.stages().empty()) {
+      return std::optional<Value>(std::move(event));
+    }
+    cursor_->ctx.vars = agg::Variables(
+        nullptr, absl::ToUnixMillis(engine_->clock()->WallNow()));
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<agg::DocStream> out,
+        cursor_->pipeline.OpenOver(
+            std::make_unique<OneDocStream>(std::move(event)), &cursor_->ctx));
+    return out->Next();
+  }
+
+  Engine* engine_ = nullptr;
+  std::unique_ptr<AggregateCursor> cursor_;
+};
+
 }  // namespace
+
+absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
+    Engine* engine, const std::string& coll, const Value& stages) {
+  auto p = std::make_unique<EventPipelineImpl>();
+  p->engine_ = engine;
+  ASSIGN_OR_RETURN(
+      p->cursor_,
+      Prepare(engine, coll, stages.is_null() ? Value::MakeArray() : stages,
+              AggregateOptions()));
+  // Only stages that transform one event into at most one
+  // (document_source_change_stream.cpp: the stages allowed after it).
+  static constexpr absl::string_view kAllowed[] = {
+      "$match", "$project",     "$addFields",   "$set",
+      "$unset", "$replaceRoot", "$replaceWith", "$redact"};
+  const Value& list = stages.is_null() ? Value::MakeArray() : stages;
+  if (list.is_array()) {
+    for (const Value& stage : list.array_items()) {
+      if (!stage.is_object() || stage.object_fields().size() != 1) continue;
+      const std::string& name = stage.object_fields()[0].first;
+      bool allowed = false;
+      for (absl::string_view a : kAllowed) allowed = allowed || name == a;
+      if (!allowed) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kIllegalOperation,
+            absl::StrCat(name,
+                         " is not permitted in a $changeStream pipeline"));
+      }
+    }
+  }
+  return std::unique_ptr<EventPipeline>(std::move(p));
+}
 
 void RemoveAggregationTempDir(const std::string& db_path) {
   std::error_code ec;

@@ -232,8 +232,10 @@ static absl::StatusOr<bool> ApplyToDocument(
                       "the immutable field '_id'");
   }
   RETURN_IF_ERROR(engine->CheckValidationLocked(state, &doc, updated, options));
-  RETURN_IF_ERROR(engine->WriteDocumentLocked(state, &doc, &updated, options,
-                                              removed, std::move(updated_ptr)));
+  RETURN_IF_ERROR(engine->WriteDocumentLocked(
+      state, &doc, &updated, options, removed, std::move(updated_ptr),
+      /*create=*/nullptr, /*stored_json=*/{},
+      /*replacement=*/request.kind == WriteKind::kReplace));
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "document/value.h"
+#include "engine/change_stream.h"
 #include "engine/cursor.h"
 #include "engine/doc_arg.h"
 #include "engine/options.h"
@@ -261,6 +262,18 @@ class Collection {
   // {$group: ...}, ...]}.
   absl::StatusOr<Value> ExplainAggregate(const DocArg& pipeline,
                                          const AggregateOptions& options = {});
+
+  // ---- Change streams (engine/change_stream.h) -----------------------------
+
+  // MongoDB's collection.watch(): the changes of this collection committed
+  // after the call (or after options' resume point), in commit order, from
+  // the database's change log (Options::change_log). TTL deletions are
+  // delete events with `expired: true`. Errors: 40573 when the database
+  // has no change log, 286 ChangeStreamHistoryLost for a resume point
+  // retention has deleted, 2 BadValue for bad options, the pipeline's
+  // parse errors.
+  absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options = {});
 
   // ---- Indexes -------------------------------------------------------------
 

@@ -76,6 +76,11 @@ class Database {
   // start with '.' or "system.".
   Collection& collection(absl::string_view name);
 
+  // MongoDB's db.watch(): the changes of every collection of the database
+  // (system.* excepted), as Collection::Watch.
+  absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options = {});
+
   // Creates an empty collection; AlreadyExists (48) if it exists.
   absl::Status CreateCollection(absl::string_view name);
   // The same with MongoDB's document validation options (see

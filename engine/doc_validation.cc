@@ -93,6 +93,10 @@ absl::Status ApplyValidationOptions(const ValidationOptions& options,
                                     ? std::string()
                                     : options.validation_action);
   }
+  if (options.change_stream_pre_and_post_images.has_value()) {
+    info->set_change_stream_pre_and_post_images(
+        *options.change_stream_pre_and_post_images);
+  }
   return absl::OkStatus();
 }
 
@@ -229,6 +233,9 @@ absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
       (name == "validationLevel" ? options.validation_level
                                  : options.validation_action) =
           value.string_value();
+    } else if (name == "changeStreamPreAndPostImages") {
+      ASSIGN_OR_RETURN(options.change_stream_pre_and_post_images,
+                       ParsePreAndPostImages(value, "collMod"));
     }
   }
   proto::CollectionInfo unused;
@@ -248,8 +255,42 @@ absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
   return Value::MakeObject();
 }
 
+absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
+                                           absl::string_view command) {
+  // collection_options.idl: ChangeStreamPreAndPostImagesOptions, one
+  // required bool 'enabled'.
+  const Value* enabled = value.is_object() ? value.Get("enabled") : nullptr;
+  if (!value.is_object()) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kTypeMismatch,
+        absl::StrCat("BSON field '", command,
+                     ".changeStreamPreAndPostImages' is the wrong type '",
+                     TypeName(value.type()), "', expected type 'object'"));
+  }
+  if (enabled == nullptr) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kIDLFailedToParse,
+        absl::StrCat("BSON field '", command,
+                     ".changeStreamPreAndPostImages.enabled' is missing but "
+                     "a required field"));
+  }
+  if (enabled->type() != ValueType::kBool) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kTypeMismatch,
+        absl::StrCat("BSON field '", command,
+                     ".changeStreamPreAndPostImages.enabled' is the wrong "
+                     "type '",
+                     TypeName(enabled->type()), "', expected type 'bool'"));
+  }
+  return enabled->bool_value();
+}
+
 Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
   Value::Object out;
+  if (info.change_stream_pre_and_post_images()) {
+    out.emplace_back("changeStreamPreAndPostImages",
+                     Value::MakeObject({{"enabled", Value::Bool(true)}}));
+  }
   if (!info.validator_json().empty()) {
     absl::StatusOr<Value> v = ParseDocument(info.validator_json());
     if (v.ok()) out.emplace_back("validator", *std::move(v));

@@ -188,6 +188,16 @@ absl::Status Engine::Init() {
   }
   db_.reset(raw);
   RETURN_IF_ERROR(LoadCatalog());
+  // The change log's last and trimmed sequence numbers, then retention.
+  RETURN_IF_ERROR(RecoverChangeLog());
+  if (!options_.read_only && !repair_) {
+    // A failure (a damaged block of the log) is reported, not fatal.
+    absl::Status trimmed = TrimChangeLog(clock_->WallNow());
+    if (!trimmed.ok()) {
+      Log(LogLevel::kWarning,
+          absl::StrCat("change log retention at open: ", trimmed.message()));
+    }
+  }
   // Spill files an aggregation left behind when the process died
   // (pipeline/spill.h): nothing in <db>/_tmp outlives its cursor.
   if (!options_.read_only && !options_.in_memory) {
@@ -635,6 +645,10 @@ leveldb::Status Engine::CommitNow(const leveldb::WriteOptions& options,
   if (options.sync) log_unsynced_.store(false);
   leveldb::Status s = db_->Write(options, batch);
   if (s.ok() && !options.sync) log_unsynced_.store(true);
+  if (s.ok() && change_appended_.load(std::memory_order_relaxed) !=
+                    change_committed_.load(std::memory_order_relaxed)) {
+    PublishChanges();
+  }
   if (!s.ok() && write_error_.Record(s)) {
     Log(LogLevel::kError,
         absl::StrCat(storage::FromLevelDB(s, "write").message(),
@@ -797,9 +811,11 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
     return 0;
   }
   // One synced write: after it, no reader or writer finds the collection,
-  // and a new one of the same name gets a new id.
+  // and a new one of the same name gets a new id. Its drop event goes with
+  // it (engine/change_log.cc).
   leveldb::WriteBatch batch;
   batch.Delete(CatalogKey(name));
+  LogCatalogChangeLocked(name, "", &batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
@@ -923,6 +939,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
     info.set_name(std::string(to));
     leveldb::WriteBatch batch;
     batch.Delete(CatalogKey(from));
+    LogCatalogChangeLocked(from, to, &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     Publish(std::string(from), nullptr);
     // The source's indexes are the target's (same prefixes): unpublishing
@@ -945,6 +962,12 @@ absl::Status Engine::Close() {
     closed_ = true;
   }
   if (monitor_ != nullptr) monitor_->Stop();
+  // Change streams waiting for events wake and find the database closed.
+  change_closing_.store(true);
+  {
+    MutexLock l(&change_mu_);
+    change_cv_.SignalAll();
+  }
   // The reclaimer stops after its current batch; the next open finds the
   // rest of its ranges again.
   if (reclaimer_ != nullptr) reclaimer_->Stop();

@@ -36,6 +36,7 @@
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
+#include "storage/change_log.h"
 #include "storage/collection_state.h"
 #include "storage/commit_queue.h"
 #include "storage/doc_cache.h"
@@ -72,6 +73,16 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
 // index's spec.
 Value ListedSpec(const proto::IndexSpec& index);
 Value IdIndexSpec();
+
+// The stages a change stream runs over each event (engine/aggregate.cc):
+// Apply gives the stages' output for one event (nullopt: filtered out).
+class EventPipeline {
+ public:
+  virtual ~EventPipeline() = default;
+  virtual absl::StatusOr<std::optional<Value>> Apply(Value event) = 0;
+};
+absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
+    Engine* engine, const std::string& coll, const Value& stages);
 
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);
@@ -147,6 +158,9 @@ class Engine : public TtlStore {
   // `cache_new_doc`, if set, must hold *new_doc: it is cached as the
   // document's latest version after the commit (write-through, no copy).
   //
+  // `replacement`: the write replaces the whole document (its change event
+  // is a replace, not an update).
+  //
   // `stored_json`, if not empty, is the new version's storage form, already
   // checked by the caller; it is stored as it is, without serializing,
   // CheckStorable, ReparsesIdentically or (below 2 MiB) the BSON size. Two
@@ -164,7 +178,7 @@ class Engine : public TtlStore {
       const WriteOptions& options, ExpiredRemovals* removed,
       std::shared_ptr<const Value> cache_new_doc = nullptr,
       const proto::CollectionInfo* create = nullptr,
-      absl::string_view stored_json = {})
+      absl::string_view stored_json = {}, bool replacement = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Calls the expiry listener (if any) with each document of *removed, on
   // the calling thread, and clears it. Never under write_mu_.
@@ -325,6 +339,61 @@ class Engine : public TtlStore {
                                                int64_t max_docs,
                                                absl::Time deadline) override;
   std::optional<absl::Time> EarliestDate(const TtlIndexRef& index) override;
+  // Trims the change log (TrimChangeLog).
+  void AfterPass(absl::Time now) override;
+
+  // ---- Change log (engine/change_log.cc; storage/change_log.h) -------------
+  // Events are appended by the two places that commit DocumentWriter's
+  // batches: WriteDocumentLocked (every write of a document: inserts,
+  // updates, replacements, deletes, findAndModify, upserts, bulk writes,
+  // touches, and the eviction of hidden expired documents a write collides
+  // with) and DeleteExpired (the TTL monitor), each into the batch it
+  // commits, so the event and the change are one atomic LevelDB write.
+  // Not DocumentWriter itself: an event needs what the writer never sees
+  // (the old and new Values for updateDescription, whether a change is a
+  // replacement or an expiry, the wall time) and a sequence number handed
+  // out under write_mu_ by whoever commits.
+  bool change_log_on() const {
+    return options_.change_log && !options_.read_only;
+  }
+  // The event of one document change into `batch`: an insert (old_doc
+  // null), a delete (new_doc null), an update or (`replacement`) a
+  // replacement. `new_json` is new_doc's storage JSON. `expired`: a TTL
+  // deletion. Does nothing when the log is off.
+  void LogDocumentChangeLocked(const CollectionState& state,
+                               const Value* old_doc, const Value* new_doc,
+                               absl::string_view new_json, bool replacement,
+                               bool expired, leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A TTL deletion by the siblings fast path (the document is not read):
+  // its documentKey from the encoded _id.
+  void LogExpiredKeyLocked(const CollectionState& state,
+                           absl::string_view encoded_id,
+                           leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A collection's drop (`to` empty) or rename to `to`, into the catalog
+  // batch that commits it.
+  void LogCatalogChangeLocked(absl::string_view coll, absl::string_view to,
+                              leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Gives `record` the next sequence number and puts it into `batch`.
+  void AppendChangeLocked(const ChangeRecord& record,
+                          leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The sequence number of the last event committed (takes write_mu_, so
+  // no write is between its append and its commit).
+  uint64_t LastChangeSeq() ABSL_LOCKS_EXCLUDED(write_mu_);
+  // The highest sequence number retention has deleted (0: none).
+  uint64_t TrimmedChangeSeq() const { return change_trimmed_.load(); }
+  // Up to `max` events with a sequence number > `after`, in order.
+  absl::Status ReadChanges(uint64_t after, size_t max,
+                           std::vector<std::pair<uint64_t, ChangeRecord>>* out);
+  // Returns once an event after `after` may have been committed, `timeout`
+  // (real time) has passed, or Close has begun.
+  void WaitForChanges(uint64_t after, absl::Duration timeout);
+  // Retention (Options::change_log_retention, change_log_max_bytes): deletes
+  // the oldest events, in bounded batches under write_mu_.
+  absl::Status TrimChangeLog(absl::Time now) ABSL_LOCKS_EXCLUDED(write_mu_);
 
   // Every LevelDB write goes through here. After a failed write, LevelDB's
   // log is in an unknown state (a failed append still advances the log
@@ -678,6 +747,23 @@ class Engine : public TtlStore {
   bool compact_stop_ ABSL_GUARDED_BY(compact_mu_) = false;
   std::thread compact_thread_;
 
+  // The change log: at open, the last sequence number and the trimmed one.
+  absl::Status RecoverChangeLog();
+  // After a commit: wakes the streams waiting for events.
+  void PublishChanges();
+  // The last sequence number handed out (under write_mu_; also atomic for
+  // Commit, which publishes it), the last published, the trimmed one, the
+  // log's estimated size, and the waiters of WaitForChanges.
+  uint64_t change_seq_ ABSL_GUARDED_BY(write_mu_) = 0;
+  std::atomic<uint64_t> change_appended_{0};
+  std::atomic<uint64_t> change_committed_{0};
+  std::atomic<uint64_t> change_trimmed_{0};
+  std::atomic<int64_t> change_log_bytes_{0};
+  std::atomic<int> change_waiters_{0};
+  std::atomic<bool> change_closing_{false};
+  Mutex change_mu_;
+  CondVar change_cv_{&change_mu_};
+
   // Set after a commit that was not synced, cleared before a synced one
   // (whose sync then covers every earlier commit): see SyncIfRequested.
   std::atomic<bool> log_unsynced_{false};
@@ -744,6 +830,9 @@ class ABSL_SCOPED_LOCKABLE WritersLock {
 absl::StatusOr<std::shared_ptr<const Filter>> ParseValidator(
     const Value& validator);
 absl::Status CheckValidationLevel(absl::string_view level);
+// {enabled: bool}, create's / collMod's changeStreamPreAndPostImages.
+absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
+                                           absl::string_view command);
 absl::Status CheckValidationAction(absl::string_view action);
 // Compiles info's validation fields into `state` (DataLoss for a stored
 // validator that no longer parses).

@@ -207,7 +207,9 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     RETURN_IF_ERROR(
         engine->CheckValidationLocked(*state, &*doc, *updated_ptr, options));
     RETURN_IF_ERROR(engine->WriteDocumentLocked(
-        *state, &*doc, updated_ptr.get(), options, &removed, updated_ptr));
+        *state, &*doc, updated_ptr.get(), options, &removed, updated_ptr,
+        /*create=*/nullptr, /*stored_json=*/{},
+        /*replacement=*/update->is_replacement()));
   }
   return project(fam.return_new ? Value(*updated_ptr) : std::move(*doc));
 }

@@ -301,7 +301,7 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   bool validation = false;
   for (const auto& [name, value] : command.object_fields()) {
     if (name == "validator" || name == "validationLevel" ||
-        name == "validationAction") {
+        name == "validationAction" || name == "changeStreamPreAndPostImages") {
       validation = true;
     } else if (name != "index" && name != "collMod") {
       return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "absl/time/time.h"
@@ -156,6 +157,27 @@ struct Options {
   // write and TTL deletion (storage/doc_cache.h). 0 disables it.
   size_t doc_cache_bytes = 8 << 20;
 
+  // --- Change log (change streams: engine/change_stream.h) ---
+  // Beyond a standalone mongod: every committed insert, update, replace,
+  // delete and TTL deletion appends its event to a log kept in the same
+  // atomic WriteBatch (storage/change_log.h), which Collection::Watch,
+  // Database::Watch and `$changeStream` read. false: no log is written,
+  // and watching fails with 40573, as a standalone mongod answers. The log
+  // costs inserts 20-30 % of their throughput at 256 B, about half at
+  // 2 KiB (each insert event holds the whole document: docs/
+  // change_streams.md, "Cost"). Events written while the log was off are
+  // simply absent: a stream resumed across such an interval misses them.
+  bool change_log = true;
+  // Retention, enforced after each TTL pass (and at open): events older
+  // than change_log_retention, and the oldest ones beyond
+  // change_log_max_bytes (counted as their keys and values), are deleted;
+  // resuming before them fails with 286 ChangeStreamHistoryLost. 24 h and
+  // 256 MiB: MongoDB's replSetResizeOplog minimum retention is hours and
+  // its smallest oplog 990 MB; an embedded database keeps a quarter of
+  // that by default. Zero or less: no bound of that kind.
+  absl::Duration change_log_retention = absl::Hours(24);
+  int64_t change_log_max_bytes = 256 << 20;
+
   // --- Queries ---
   // 100 MiB: MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes. A find
   // whose sort no index provides keeps its documents in memory, each
@@ -227,6 +249,14 @@ struct ValidationOptions {
   // WriteOptions::validation_warning or else Options::logger). Empty:
   // "error".
   std::string validation_action;
+  // Not validation but the other collection option create and collMod
+  // take: MongoDB's changeStreamPreAndPostImages {enabled: bool}. true:
+  // the change log keeps each update's, replacement's and deletion's
+  // document before the change (and each update's after it), TTL
+  // deletions included, for ChangeStreamOptions::full_document_before_change
+  // and full_document "whenAvailable" / "required". Unset: unchanged
+  // (collMod), false (create).
+  std::optional<bool> change_stream_pre_and_post_images;
 };
 
 struct WriteOptions {

@@ -101,7 +101,9 @@ absl::StatusOr<TextSet> SetDateInStoredText(
   // new document (engine/doc_validation.cc).
   if (!g_enabled.load(std::memory_order_relaxed) ||
       !IsPlainName(request.field) || request.field == "_id" ||
-      state.validator != nullptr) {
+      state.validator != nullptr ||
+      // Its pre-image is the whole document (engine/change_log.cc).
+      state.info.change_stream_pre_and_post_images()) {
     return TextSet::kFallback;
   }
   // The fields the match, the hidden check and the index keys read.

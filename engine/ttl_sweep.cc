@@ -150,7 +150,11 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   // the date, the document's other keys or whether it matches a partial
   // filter rewrites or removes the entry in the same atomic batch. An expiry
   // listener needs the documents, so then every document is read.
-  const bool listener = static_cast<bool>(options_.expiry_listener);
+  // A collection that keeps pre-images needs the documents too: their
+  // delete events carry them (engine/change_log.cc).
+  const bool listener =
+      static_cast<bool>(options_.expiry_listener) ||
+      (change_log_on() && state->info.change_stream_pre_and_post_images());
   // Indexes being built count as other indexes: an entry that does not
   // list one makes the monitor read the document (engine/index_build.h).
   const bool lone =
@@ -221,6 +225,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           writer.RemoveBySiblings(
               absl::string_view(it->key().data(), it->key().size()), id,
               siblings, &removed);
+          LogExpiredKeyLocked(*state, id, &batch);
           continue;
         }
         // Read and re-check the document; delete every entry it derives.
@@ -238,7 +243,10 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
           continue;
         }
         RETURN_IF_ERROR(writer.Remove(encoded_id, *doc, &removed));
-        if (listener) deleted.push_back(std::move(*doc));
+        LogDocumentChangeLocked(*state, &*doc, nullptr, {},
+                                /*replacement=*/false, /*expired=*/true,
+                                &batch);
+        if (options_.expiry_listener) deleted.push_back(std::move(*doc));
       }
       if (!it->status().ok()) {
         return storage::FromLevelDB(

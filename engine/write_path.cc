@@ -317,6 +317,9 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
                                  Evictions* evictions) {
   DocumentWriter writer(state, &evictions->batch);
   RETURN_IF_ERROR(writer.Remove(encoded_id, doc, &evictions->removed));
+  // A TTL deletion: its event says so (engine/change_stream.h).
+  LogDocumentChangeLocked(state, &doc, nullptr, {}, /*replacement=*/false,
+                          /*expired=*/true, &evictions->batch);
   evictions->ids.push_back(encoded_id);
   evictions->docs.push_back(std::move(doc));
   return absl::OkStatus();
@@ -326,7 +329,8 @@ absl::Status Engine::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
-    const proto::CollectionInfo* create, absl::string_view stored_json) {
+    const proto::CollectionInfo* create, absl::string_view stored_json,
+    bool replacement) {
   assert(new_doc == nullptr || removed_expired != nullptr);
   const Value* any = new_doc != nullptr ? new_doc : old_doc;
   const Value* id = any->Get("_id");
@@ -540,6 +544,10 @@ absl::Status Engine::WriteDocumentLocked(
     RETURN_IF_ERROR(
         writer.Replace(encoded_id, old_keys, text, new_keys, check));
   }
+  // The change's event, in the same batch (engine/change_log.cc); after
+  // the evictions' own (their batch goes first).
+  LogDocumentChangeLocked(state, old_doc, new_doc, text, replacement,
+                          /*expired=*/false, &batch);
   if (multikey_info.has_value()) {
     // Published before the commit: a reader that sees the new document in
     // a snapshot taken after the commit then also sees the flag (the

@@ -131,12 +131,13 @@ absl::Status ParseStage(const Value& stage, ParseContext* ctx,
   const std::string& name = stage.object_fields()[0].first;
   const Value& spec = stage.object_fields()[0].second;
   if (name == "$changeStream") {
-    // ttldb answers as a standalone mongod (no oplog): src/mongo/db/
-    // pipeline/document_source_change_stream.cpp assertIsLegalSpecification.
-    // Applications test this code to fall back to polling.
-    return StageError(40573,
-                      "The $changeStream stage is only supported on replica "
-                      "sets");
+    // A leading $changeStream never reaches here: the aggregate command
+    // opens a change stream (commands/change_stream_cursor.h), the C++ API
+    // has Collection::Watch. Anywhere else: document_source_change_stream.cpp
+    // (40602).
+    return StageError(kChangeStreamNotFirstStage,
+                      "$changeStream is only valid as the first stage in a "
+                      "pipeline");
   }
   for (const Registered& r : kStages) {
     if (name != r.name) continue;

@@ -386,6 +386,10 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
     KeepMin(expiry <= now ? &oldest_expired : &next_expiry, expiry);
   }
 
+  // The store's own upkeep after the deletions (the change log's
+  // retention), timed with the pass.
+  if (!stopping()) store_->AfterPass(now);
+
   const absl::Time end = clock_->SteadyNow();
   stats.duration = end - start;
   TTLDB_SYNC_POINT("TtlMonitor::PassEnd");

@@ -72,6 +72,11 @@ class TtlStore {
   // The smallest Date indexed by `index` (present documents), if any: the
   // monitor derives the next expiry and its lag from it.
   virtual std::optional<absl::Time> EarliestDate(const TtlIndexRef& index) = 0;
+
+  // Called at the end of every pass with the pass's wall time, for the
+  // store's own bounded upkeep (the engine trims its change log here).
+  // The default does nothing.
+  virtual void AfterPass(absl::Time now) {}
 };
 
 }  // namespace ttldb

@@ -1,7 +1,7 @@
 // mongoose (with its own pinned Node driver) against `ttldb serve` (issue
 // 33): schema indexes with `expires` becoming TTL indexes, syncIndexes,
-// expiry by the TTL monitor, unique violations, and Model.watch() answered
-// as a standalone mongod answers it.
+// expiry by the TTL monitor, unique violations, and Model.watch() served
+// from ttldb's change log.
 // Expected answers are MongoDB's: the TTL monitor (src/mongo/db/ttl/ttl.cpp,
 // metrics.ttl.deletedDocuments), the E11000 reply
 // (src/mongo/db/storage/duplicate_key_error_info.cpp: keyPattern,
@@ -117,12 +117,25 @@ test('documents past their expires are deleted by the TTL monitor',
                         ['keep']);
      });
 
-test('Model.watch() fails with 40573 as on a standalone mongod', async () => {
-  const Token = conn.model('Token');
-  const stream = Token.watch();
-  const error = await new Promise((resolve) => stream.once('error', resolve));
-  await stream.close();
-  assert.equal(error.code, 40573, error.message);
-  assert.equal(error.message,
-               'The $changeStream stage is only supported on replica sets');
-});
+test('Model.watch() delivers change events (ttldb keeps a change log)',
+     async () => {
+       // A standalone mongod answers 40573; ttldb serves the stream from its
+       // change log (docs/change_streams.md).
+       const Token = conn.model('Token');
+       const stream = Token.watch();
+       const change = new Promise((resolve, reject) => {
+         stream.once('change', resolve);
+         stream.once('error', reject);
+       });
+       // Model.watch() opens the stream asynchronously: insert until seen.
+       let seen = null;
+       change.then((c) => { seen = c; }, () => {});
+       for (let i = 0; i < 50 && !seen; i++) {
+         await Token.create({ user: `watch${i}`, createdAt: new Date() });
+         await new Promise((r) => setTimeout(r, 100));
+       }
+       const c = await change;
+       await stream.close();
+       assert.equal(c.operationType, 'insert');
+       assert.match(c.fullDocument.user, /^watch/);
+     });

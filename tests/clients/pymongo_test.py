@@ -1,7 +1,8 @@
 """pymongo (Debian's python3-pymongo) against `ttldb serve` (issue 33).
 
 Run by scripts/client_tests.sh with /usr/bin/python3 and TTLDB_BIN set:
-CRUD, a TTL index and expiry by the monitor, bulk_write, and concurrent
+CRUD, a TTL index and expiry by the monitor, watch() and resume_after,
+bulk_write, and concurrent
 upserts of one document from threads. Expected answers are MongoDB's:
 the TTL monitor (src/mongo/db/ttl/ttl.cpp, metrics.ttl.deletedDocuments),
 bulk write results (src/mongo/db/ops/write_ops.idl, nInserted/nMatched/
@@ -162,6 +163,36 @@ class PymongoTest(unittest.TestCase):
                                    "expireAfterSeconds": 3600})
         self.assertEqual((r["expireAfterSeconds_old"],
                           r["expireAfterSeconds_new"]), (2, 3600))
+
+    def next_change(self, stream, deadline_s=15):
+        deadline = time.monotonic() + deadline_s
+        while time.monotonic() < deadline:
+            change = stream.try_next()
+            if change is not None:
+                return change
+        self.fail("no change event within %d s" % deadline_s)
+
+    def test_watch_and_resume(self):
+        # Change streams from ttldb's change log (docs/change_streams.md);
+        # event shape: src/mongo/db/pipeline/change_stream_event_transform.cpp.
+        c = self.db.watched
+        with c.watch(max_await_time_ms=200) as stream:
+            self.assertIsNone(stream.try_next())  # opened on the server
+            c.insert_one({"_id": 1, "v": 1})
+            c.update_one({"_id": 1}, {"$set": {"v": 2}})
+            ins = self.next_change(stream)
+            self.assertEqual(ins["operationType"], "insert")
+            self.assertEqual(ins["fullDocument"], {"_id": 1, "v": 1})
+            self.assertEqual(ins["ns"], {"db": "app", "coll": "watched"})
+            token = ins["_id"]
+        c.delete_one({"_id": 1})
+        with c.watch(resume_after=token, max_await_time_ms=200) as stream:
+            upd = self.next_change(stream)
+            self.assertEqual(upd["operationType"], "update")
+            self.assertEqual(upd["updateDescription"]["updatedFields"],
+                             {"v": 2})
+            self.assertEqual(self.next_change(stream)["operationType"],
+                             "delete")
 
     def test_bulk_write(self):
         c = self.db.bulk

@@ -79,7 +79,9 @@ class Store {
   StoreConfig config_;
 };
 
-std::unique_ptr<Store> NewTtldbStore();
+// `change_log` false: Options::change_log off (engine "ttldb-nolog", the
+// change log's cost: docs/change_streams.md).
+std::unique_ptr<Store> NewTtldbStore(bool change_log = true);
 std::unique_ptr<Store> NewLevelDbStore();
 std::unique_ptr<Store> NewSqliteStore();
 

@@ -16,7 +16,10 @@ namespace {
 
 class TtldbStore : public Store {
  public:
-  const char* name() const override { return "ttldb"; }
+  explicit TtldbStore(bool change_log) : change_log_(change_log) {}
+  const char* name() const override {
+    return change_log_ ? "ttldb" : "ttldb-nolog";
+  }
 
   void Open(const std::string& dir, const StoreConfig& config) override {
     config_ = config;
@@ -24,6 +27,7 @@ class TtldbStore : public Store {
     Options options;
     options.ttl_monitor_enabled = false;
     options.clock = clock_.get();
+    options.change_log = change_log_;
     if (config.doc_cache_bytes >= 0) {
       options.doc_cache_bytes = config.doc_cache_bytes;
     }
@@ -132,14 +136,15 @@ class TtldbStore : public Store {
   }
 
   std::unique_ptr<FakeClock> clock_;
+  const bool change_log_;
   std::unique_ptr<Database> db_;
   Collection* coll_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<Store> NewTtldbStore() {
-  return std::make_unique<TtldbStore>();
+std::unique_ptr<Store> NewTtldbStore(bool change_log) {
+  return std::make_unique<TtldbStore>(change_log);
 }
 
 }  // namespace bench

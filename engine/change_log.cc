@@ -1,0 +1,357 @@
+// The engine's side of the change log (storage/change_log.h): building the
+// event of each document change into the batch that commits the change,
+// handing out sequence numbers under write_mu_, recovering them at open,
+// reading events for the change streams (engine/change_stream.cc), waking
+// the streams that wait, and retention.
+#include "storage/change_log.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+#include "document/compare.h"
+#include "document/json.h"
+#include "engine/engine.h"
+#include "index/key_codec.h"
+#include "leveldb/write_batch.h"
+#include "storage/keys.h"
+#include "storage/leveldb_status.h"
+
+namespace ttldb {
+namespace {
+
+// Events deleted per batch (and per hold of write_mu_) by retention.
+constexpr size_t kTrimBatch = 1000;
+// A trim that deleted at least this many events compacts their range, so
+// a stream resumed near the start of the log does not step over the
+// tombstones.
+constexpr int64_t kCompactAfterTrimmed = 20'000;
+// Below this estimate the log's size is counted exactly at open (a scan of
+// at most about this many bytes).
+constexpr uint64_t kExactSizeBelow = 8 << 20;
+
+void AppendKeyJson(const Value& id, std::string* out) {
+  out->append("{\"_id\":");
+  AppendJson(id, JsonFormat::kStorage, out);
+  out->push_back('}');
+}
+
+// MongoDB's updateDescription of the change from `old_v` to `new_v` (both
+// objects), as the delta oplog entry's diff gives it
+// (change_stream_document_diff_parser.cpp): changed or added fields as
+// dotted paths into updatedFields (a subdocument present in both is
+// compared field by field, an array element by element), removed fields in
+// removedFields, arrays that got shorter in truncatedArrays ({field,
+// newSize}).
+void Diff(const Value& old_v, const Value& new_v, const std::string& prefix,
+          Value::Object* updated, Value::Array* removed,
+          Value::Array* truncated);
+
+void DiffValue(const Value& o, const Value& n, const std::string& path,
+               Value::Object* updated, Value::Array* removed,
+               Value::Array* truncated) {
+  if (o.is_object() && n.is_object()) {
+    Diff(o, n, path + ".", updated, removed, truncated);
+    return;
+  }
+  if (o.is_array() && n.is_array()) {
+    const Value::Array& oa = o.array_items();
+    const Value::Array& na = n.array_items();
+    if (na.size() < oa.size()) {
+      truncated->push_back(Value::MakeObject(
+          {{"field", Value::String(path)},
+           {"newSize", Value::Int32(static_cast<int32_t>(na.size()))}}));
+    }
+    for (size_t i = 0; i < na.size(); ++i) {
+      const std::string item = absl::StrCat(path, ".", i);
+      if (i >= oa.size()) {
+        updated->emplace_back(item, na[i]);
+      } else {
+        DiffValue(oa[i], na[i], item, updated, removed, truncated);
+      }
+    }
+    return;
+  }
+  if (!ExactEqual(o, n)) updated->emplace_back(path, n);
+}
+
+void Diff(const Value& old_v, const Value& new_v, const std::string& prefix,
+          Value::Object* updated, Value::Array* removed,
+          Value::Array* truncated) {
+  for (const auto& [name, n] : new_v.object_fields()) {
+    const Value* o = old_v.Get(name);
+    const std::string path = prefix + name;
+    if (o == nullptr) {
+      updated->emplace_back(path, n);
+    } else {
+      DiffValue(*o, n, path, updated, removed, truncated);
+    }
+  }
+  for (const auto& [name, o] : old_v.object_fields()) {
+    if (new_v.Get(name) == nullptr) {
+      removed->push_back(Value::String(prefix + name));
+    }
+  }
+}
+
+}  // namespace
+
+void Engine::AppendChangeLocked(const ChangeRecord& record,
+                                leveldb::WriteBatch* batch) {
+  change_seq_ = NextChangeSeq(change_seq_, clock_->WallNow());
+  const std::string key = ChangeLogKey(change_seq_);
+  const std::string value = EncodeChangeRecord(record);
+  batch->Put(key, value);
+  change_log_bytes_.fetch_add(static_cast<int64_t>(key.size() + value.size()),
+                              std::memory_order_relaxed);
+  change_appended_.store(change_seq_, std::memory_order_release);
+}
+
+void Engine::LogDocumentChangeLocked(const CollectionState& state,
+                                     const Value* old_doc, const Value* new_doc,
+                                     absl::string_view new_json,
+                                     bool replacement, bool expired,
+                                     leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  const bool images = state.info.change_stream_pre_and_post_images();
+  ChangeRecord r;
+  r.expired = expired;
+  r.wall_millis = absl::ToUnixMillis(clock_->WallNow());
+  r.coll = state.info.name();
+  const Value* any = new_doc != nullptr ? new_doc : old_doc;
+  AppendKeyJson(*any->Get("_id"), &r.key_json);
+  if (old_doc == nullptr) {
+    r.op = ChangeOp::kInsert;
+    r.doc_json.assign(new_json.data(), new_json.size());
+  } else if (new_doc == nullptr) {
+    r.op = ChangeOp::kDelete;
+  } else if (replacement) {
+    r.op = ChangeOp::kReplace;
+    r.doc_json.assign(new_json.data(), new_json.size());
+  } else {
+    r.op = ChangeOp::kUpdate;
+    Value::Object updated;
+    Value::Array removed, truncated;
+    Diff(*old_doc, *new_doc, "", &updated, &removed, &truncated);
+    AppendJson(
+        Value::MakeObject(
+            {{"updatedFields", Value::MakeObject(std::move(updated))},
+             {"removedFields", Value::MakeArray(std::move(removed))},
+             {"truncatedArrays", Value::MakeArray(std::move(truncated))}}),
+        JsonFormat::kStorage, &r.update_json);
+    if (images) r.doc_json.assign(new_json.data(), new_json.size());
+  }
+  if (images && old_doc != nullptr) {
+    AppendJson(*old_doc, JsonFormat::kStorage, &r.pre_json);
+  }
+  AppendChangeLocked(r, batch);
+}
+
+void Engine::LogCatalogChangeLocked(absl::string_view coll,
+                                    absl::string_view to,
+                                    leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  ChangeRecord r;
+  r.op = to.empty() ? ChangeOp::kDrop : ChangeOp::kRename;
+  r.wall_millis = absl::ToUnixMillis(clock_->WallNow());
+  r.coll = std::string(coll);
+  r.to_coll = std::string(to);
+  AppendChangeLocked(r, batch);
+}
+
+void Engine::LogExpiredKeyLocked(const CollectionState& state,
+                                 absl::string_view encoded_id,
+                                 leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  ChangeRecord r;
+  r.op = ChangeOp::kDelete;
+  r.expired = true;
+  r.wall_millis = absl::ToUnixMillis(clock_->WallNow());
+  r.coll = state.info.name();
+  absl::string_view in = encoded_id;
+  absl::StatusOr<Value> id = DecodeKeyValue(&in, /*descending=*/false);
+  AppendKeyJson(id.ok() ? *id : Value::Null(), &r.key_json);
+  AppendChangeLocked(r, batch);
+}
+
+void Engine::PublishChanges() {
+  const uint64_t appended = change_appended_.load(std::memory_order_acquire);
+  change_committed_.store(appended);
+  if (change_waiters_.load() > 0) {
+    MutexLock l(&change_mu_);
+    change_cv_.SignalAll();
+  }
+}
+
+uint64_t Engine::LastChangeSeq() {
+  MutexLock l(&write_mu_);
+  return change_seq_;
+}
+
+void Engine::WaitForChanges(uint64_t after, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  MutexLock l(&change_mu_);
+  change_waiters_.fetch_add(1);
+  while (change_committed_.load() <= after && !change_closing_.load()) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) break;
+    change_cv_.WaitFor(left);
+  }
+  change_waiters_.fetch_sub(1);
+}
+
+absl::Status Engine::ReadChanges(
+    uint64_t after, size_t max,
+    std::vector<std::pair<uint64_t, ChangeRecord>>* out) {
+  RETURN_IF_ERROR(CheckOpen());
+  if (after == UINT64_MAX) return absl::OkStatus();
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
+  for (it->Seek(ChangeLogKey(after + 1)); it->Valid() && out->size() < max;
+       it->Next()) {
+    uint64_t seq = 0;
+    const absl::string_view key(it->key().data(), it->key().size());
+    if (!ParseChangeLogKey(key, &seq)) break;  // past the log
+    ChangeRecord r;
+    RETURN_IF_ERROR(DecodeChangeRecord(
+        absl::string_view(it->value().data(), it->value().size()), &r));
+    out->emplace_back(seq, std::move(r));
+  }
+  if (!it->status().ok()) {
+    return storage::FromLevelDB(it->status(), "reading the change log");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::RecoverChangeLog() {
+  std::string trimmed;
+  leveldb::Status s =
+      db_->Get(storage::VerifiedRead(), ChangeLogTrimmedKey(), &trimmed);
+  uint64_t trimmed_seq = 0;
+  if (s.ok()) {
+    if (!DecodeSeq(trimmed, &trimmed_seq)) {
+      return MongoError(absl::StatusCode::kDataLoss, kDataCorruptionDetected,
+                        "the change log's trimmed mark is damaged");
+    }
+  } else if (!s.IsNotFound()) {
+    return storage::FromLevelDB(s, "reading the change log");
+  }
+  uint64_t last = trimmed_seq;
+  const std::string prefix = ChangeLogPrefix();
+  // The log is not the data: a damaged block of it must not keep the
+  // database from opening (docs/reliability.md). Streams that read the
+  // damaged records fail with DataLoss; new sequence numbers start at the
+  // current second, above every record written before it.
+  auto damaged = [&](const leveldb::Status& s) {
+    Log(LogLevel::kWarning,
+        absl::StrCat("the change log could not be read at open (", s.ToString(),
+                     "): new events start at the current time"));
+    last = std::max(last, NextChangeSeq(0, clock_->WallNow()) - 1);
+  };
+  const std::string end = KeyPrefixEnd(prefix);
+  std::unique_ptr<leveldb::Iterator> it(
+      db_->NewIterator(storage::VerifiedRead()));
+  it->Seek(end);
+  if (it->Valid()) {
+    it->Prev();
+  } else {
+    it->SeekToLast();
+  }
+  uint64_t seq = 0;
+  if (it->Valid() &&
+      ParseChangeLogKey(absl::string_view(it->key().data(), it->key().size()),
+                        &seq)) {
+    last = std::max(last, seq);
+  }
+  if (!it->status().ok()) damaged(it->status());
+  uint64_t bytes = 0;
+  leveldb::Range range(prefix, end);
+  db_->GetApproximateSizes(&range, 1, &bytes);
+  if (bytes < kExactSizeBelow) {
+    // LevelDB's estimate counts table blocks only: a small log (in one
+    // block, or in the memtable) reads as 0. Counted exactly instead.
+    bytes = 0;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+         it->Next()) {
+      bytes += it->key().size() + it->value().size();
+    }
+    if (!it->status().ok()) damaged(it->status());
+  }
+  it.reset();
+  MutexLock l(&write_mu_);
+  change_seq_ = last;
+  change_appended_.store(last);
+  change_committed_.store(last);
+  change_trimmed_.store(trimmed_seq);
+  change_log_bytes_.store(static_cast<int64_t>(bytes));
+  return absl::OkStatus();
+}
+
+void Engine::AfterPass(absl::Time now) {
+  absl::Status s = TrimChangeLog(now);
+  if (!s.ok()) {
+    Log(LogLevel::kWarning,
+        absl::StrCat("change log retention: ", s.message()));
+  }
+}
+
+absl::Status Engine::TrimChangeLog(absl::Time now) {
+  if (options_.read_only) return absl::OkStatus();
+  const bool by_age = options_.change_log_retention > absl::ZeroDuration();
+  const int64_t cutoff_millis =
+      by_age ? absl::ToUnixMillis(now - options_.change_log_retention)
+             : INT64_MIN;
+  const int64_t max_bytes = options_.change_log_max_bytes;
+  int64_t deleted = 0;
+  std::string first_deleted;
+  while (true) {
+    RETURN_IF_ERROR(CheckWritable());
+    MutexLock l(&write_mu_);
+    leveldb::WriteBatch batch;
+    uint64_t last_deleted = 0;
+    size_t n = 0;
+    int64_t freed = 0;
+    std::unique_ptr<leveldb::Iterator> it(
+        db_->NewIterator(storage::VerifiedRead()));
+    for (it->Seek(ChangeLogKey(change_trimmed_.load() + 1));
+         it->Valid() && n < kTrimBatch; it->Next()) {
+      uint64_t seq = 0;
+      const absl::string_view key(it->key().data(), it->key().size());
+      if (!ParseChangeLogKey(key, &seq)) break;
+      const absl::string_view value(it->value().data(), it->value().size());
+      int64_t wall = INT64_MAX;
+      ChangeRecord r;
+      if (DecodeChangeRecord(value, &r).ok()) wall = r.wall_millis;
+      const bool too_old = wall < cutoff_millis;
+      const bool too_big =
+          max_bytes > 0 && change_log_bytes_.load() - freed > max_bytes;
+      if (!too_old && !too_big) break;
+      if (first_deleted.empty()) first_deleted = std::string(key);
+      DeleteChangeRecord(key, &batch);
+      freed += static_cast<int64_t>(key.size() + value.size());
+      last_deleted = seq;
+      ++n;
+    }
+    if (!it->status().ok()) {
+      return storage::FromLevelDB(it->status(), "reading the change log");
+    }
+    it.reset();
+    if (n == 0) break;
+    batch.Put(ChangeLogTrimmedKey(), EncodeSeq(last_deleted));
+    leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
+    if (!s.ok()) return storage::FromLevelDB(s, "trimming the change log");
+    change_trimmed_.store(last_deleted);
+    change_log_bytes_.fetch_sub(freed);
+    deleted += static_cast<int64_t>(n);
+    if (n < kTrimBatch) break;
+  }
+  if (deleted >= kCompactAfterTrimmed) {
+    ScheduleCompaction(first_deleted, ChangeLogKey(change_trimmed_.load() + 1));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace ttldb
