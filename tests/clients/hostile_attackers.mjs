@@ -6,7 +6,8 @@
 // answers it with the bounded error rather than by growing or stalling. On
 // exit it prints one JSON line: how often each attack ran and what it got.
 import net from 'node:net';
-import { MongoClient, BSON, Long } from 'mongodb';
+import { MongoClient, Long } from 'mongodb';
+import { opMsg } from './op_msg.mjs';
 
 const [uri, secondsArg] = process.argv.slice(2);
 const end = Date.now() + Number(secondsArg) * 1000;
@@ -102,17 +103,6 @@ async function databases(client) {
                      [264]);
     if (n > 200) break;
   }
-}
-
-function opMsg(id, doc) {
-  const body = BSON.serialize(doc);
-  const header = Buffer.alloc(21);
-  header.writeInt32LE(21 + body.length, 0);
-  header.writeInt32LE(id, 4);
-  header.writeInt32LE(0, 8);
-  header.writeInt32LE(2013, 12);
-  header.writeInt32LE(0, 16);
-  return Buffer.concat([header, body]);
 }
 
 // Item 13 (L7): connections that ask for 16 MiB replies and never read

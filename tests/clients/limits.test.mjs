@@ -7,8 +7,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { MongoClient, BSON } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { startServer, rejectsWithCode } from './harness.mjs';
+import { opMsg } from './op_msg.mjs';
 
 let server;
 let client;
@@ -23,7 +24,6 @@ after(async () => {
   await client?.close();
   if (server) assert.equal(await server.stop(), 0, 'clean shutdown');
 });
-
 
 test('databases beyond --max-databases are 264 TooManyFilesOpen', async () => {
   for (const name of ['d1', 'd2', 'd3']) {
@@ -68,18 +68,6 @@ test('cursors beyond --max-cursors are refused; closing frees them', async () =>
 function rssBytes(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m[1]) * 1024;
-}
-
-function opMsg(id, doc) {
-  const body = BSON.serialize(doc);
-  const header = Buffer.alloc(21);
-  header.writeInt32LE(21 + body.length, 0);
-  header.writeInt32LE(id, 4);
-  header.writeInt32LE(0, 8);
-  header.writeInt32LE(2013, 12);
-  header.writeInt32LE(0, 16);
-  header.writeUInt8(0, 20);
-  return Buffer.concat([header, body]);
 }
 
 test('a client that never reads holds one encoded reply per connection', async () => {
