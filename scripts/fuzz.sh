@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds ttldb's libFuzzer targets (fuzz/BUILD.bazel) and runs each for a
 # while on its seed corpus (fuzz/corpus/<target>).
-#   scripts/fuzz.sh            15 s per target (CI runs 10 s: 15 targets, 2.5 min)
+#   scripts/fuzz.sh            15 s per target (CI runs 10 s: 16 targets, 2.7 min)
 #   scripts/fuzz.sh 3600       an hour per target (long mode)
 #   scripts/fuzz.sh 0 json     build only / run one target
 # Findings are written to .fuzz/crash-* and the script fails.
