@@ -219,6 +219,22 @@ class ChangeStreamImpl : public ChangeStream {
     return !absl::StartsWith(r.coll, "system.");
   }
 
+  // A post- or pre-image stored with the event: the document, or null when
+  // none was stored ("whenAvailable"), or 47 NoMatchingDocument when one
+  // is "required".
+  static absl::StatusOr<Value> Image(const std::string& json, bool required,
+                                     absl::string_view kind, uint64_t seq) {
+    if (!json.empty()) return ParseJson(json);
+    if (!required) return Value::Null();
+    return MongoError(
+        absl::StatusCode::kNotFound, kNoMatchingDocument,
+        absl::StrCat("Change stream was configured to require a ", kind,
+                     "-image for all update, delete and replace events, but "
+                     "the ",
+                     kind,
+                     "-image was not found for event: ", ToJson(TokenOf(seq))));
+  }
+
   absl::StatusOr<Value> MakeEvent(uint64_t seq, const ChangeRecord& r) {
     Value::Object ev;
     ev.emplace_back("_id", TokenOf(seq));
@@ -262,16 +278,8 @@ class ChangeStreamImpl : public ChangeStream {
           return current.status();
         }
       } else if (mode == "whenAvailable" || mode == "required") {
-        if (r.doc_json.empty() && mode == "required") {
-          return MongoError(
-              absl::StatusCode::kNotFound, kNoMatchingDocument,
-              absl::StrCat("Change stream was configured to require a "
-                           "post-image for all update, delete and replace "
-                           "events, but the post-image was not found for "
-                           "event: ",
-                           ToJson(TokenOf(seq))));
-        }
-        ASSIGN_OR_RETURN(Value doc, ParseJson(r.doc_json));
+        ASSIGN_OR_RETURN(Value doc,
+                         Image(r.doc_json, mode == "required", "post", seq));
         ev.emplace_back("fullDocument", std::move(doc));
       }
     }
@@ -279,16 +287,8 @@ class ChangeStreamImpl : public ChangeStream {
     if (before != "off" &&
         (r.op == ChangeOp::kUpdate || r.op == ChangeOp::kReplace ||
          r.op == ChangeOp::kDelete)) {
-      if (r.pre_json.empty() && before == "required") {
-        return MongoError(
-            absl::StatusCode::kNotFound, kNoMatchingDocument,
-            absl::StrCat("Change stream was configured to require a "
-                         "pre-image for all update, delete and replace "
-                         "events, but the pre-image was not found for "
-                         "event: ",
-                         ToJson(TokenOf(seq))));
-      }
-      ASSIGN_OR_RETURN(Value doc, ParseJson(r.pre_json));
+      ASSIGN_OR_RETURN(Value doc,
+                       Image(r.pre_json, before == "required", "pre", seq));
       ev.emplace_back("fullDocumentBeforeChange", std::move(doc));
     }
     // Beyond MongoDB: a TTL deletion says so (docs/change_streams.md).
