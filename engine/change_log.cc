@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "base/status.h"
 #include "document/compare.h"
 #include "document/json.h"
@@ -81,17 +83,33 @@ void DiffValue(const Value& o, const Value& n, const std::string& path,
 void Diff(const Value& old_v, const Value& new_v, const std::string& prefix,
           Value::Object* updated, Value::Array* removed,
           Value::Array* truncated) {
+  // A stored document may repeat a name (the JSON API accepts it): the k-th
+  // field named N in new_v pairs with the k-th named N in old_v, as
+  // Value::Set and the touch text path (engine/touch_text.h) change the
+  // first. Hashing keeps a document of many fields linear, not quadratic.
+  const Value::Object& old_fields = old_v.object_fields();
+  absl::flat_hash_map<absl::string_view, std::vector<size_t>> old_at;
+  old_at.reserve(old_fields.size());
+  for (size_t i = 0; i < old_fields.size(); ++i) {
+    old_at[old_fields[i].first].push_back(i);
+  }
+  absl::flat_hash_map<absl::string_view, size_t> new_count;
   for (const auto& [name, n] : new_v.object_fields()) {
-    const Value* o = old_v.Get(name);
+    const size_t k = new_count[name]++;
+    const auto it = old_at.find(name);
     const std::string path = prefix + name;
-    if (o == nullptr) {
+    if (it == old_at.end() || k >= it->second.size()) {
       updated->emplace_back(path, n);
     } else {
-      DiffValue(*o, n, path, updated, removed, truncated);
+      DiffValue(old_fields[it->second[k]].second, n, path, updated, removed,
+                truncated);
     }
   }
-  for (const auto& [name, o] : old_v.object_fields()) {
-    if (new_v.Get(name) == nullptr) {
+  absl::flat_hash_map<absl::string_view, size_t> old_count;
+  for (const auto& [name, o] : old_fields) {
+    const size_t k = old_count[name]++;
+    const auto it = new_count.find(name);
+    if (it == new_count.end() || k >= it->second) {
       removed->push_back(Value::String(prefix + name));
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
 #include "engine/engine.h"
 #include "engine/touch_text.h"
@@ -35,8 +36,9 @@ std::string Dump(Database& db) {
   std::unique_ptr<leveldb::Iterator> it(
       DatabaseInternal::engine(db)->db()->NewIterator(leveldb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    absl::StrAppend(&out, it->key().ToString(), "=", it->value().ToString(),
-                    "\n");
+    // Escaped: the keys hold NULs, which would cut a failure's message.
+    absl::StrAppend(&out, absl::CHexEscape(it->key().ToString()), "=",
+                    absl::CHexEscape(it->value().ToString()), "\n");
   }
   return out;
 }

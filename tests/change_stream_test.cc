@@ -116,6 +116,25 @@ TEST_F(ChangeStreamTest, EventsInCommitOrderInMongoDbsShape) {
   EXPECT_GE(ToJson(s->ResumeToken()), ToJson(*del.Get("_id")));
 }
 
+// A document may repeat a name; $set changes the first such field, and the
+// event names only the field that changed (the k-th "t" of the old document
+// pairs with the k-th of the new), as the touch text path reports it
+// (fuzz/corpus/touch_text/duplicate found the two disagreeing).
+TEST_F(ChangeStreamTest, RepeatedNamesPairByOccurrence) {
+  auto s = Watch("c");
+  Collection& c = db_->collection("c");
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "t": "a", "t": 5, "u": 1})").ok());
+  ASSERT_TRUE(c.UpdateOne(R"({"_id": 1})", R"({"$set": {"t": "b"}})").ok());
+  ASSERT_TRUE(c.UpdateOne(R"({"_id": 1})", R"({"$unset": {"u": 1}})").ok());
+  EXPECT_EQ(Op(NextNow(*s)), "insert");
+  EXPECT_EQ(J(NextNow(*s).Get("updateDescription")),
+            R"({"updatedFields":{"t":"b"},"removedFields":[],)"
+            R"("truncatedArrays":[]})");
+  EXPECT_EQ(J(NextNow(*s).Get("updateDescription")),
+            R"({"updatedFields":{},"removedFields":["u"],)"
+            R"("truncatedArrays":[]})");
+}
+
 // Every acknowledged write has its event after a reopen (the event is in
 // the write's own batch), and a stream resumed from a token saved before
 // the reopen sees exactly the events after it: none lost, none twice.
