@@ -557,3 +557,21 @@ test('built-in roles: dbAdmin runs collMod and validate, not find; clusterMonito
                          { code: 13 });
   });
 });
+
+test('watch() under --auth: read on a database may watch it, no one else',
+     async () => {
+  // document_source_change_stream.h: find and changeStream on the
+  // namespace; the read role holds both (builtin_roles.yml).
+  await withClient(userUri('root', 'rootpw'), {}, (client) =>
+    client.db('test').collection('c').insertOne({ _id: 'w0' }));
+  await withClient(userUri('ro', 'ropw'), {}, async (client) => {
+    const s = client.db('test').collection('c').watch([],
+                                                      { maxAwaitTimeMS: 100 });
+    assert.equal(await s.tryNext(), null);
+    await s.close();
+    const other = client.db('other').collection('c').watch();
+    await assert.rejects(other.tryNext(), (e) => e.code === 13 &&
+      /not authorized on other to execute command \{ aggregate/.test(e.message));
+    await other.close();
+  });
+});

@@ -10,10 +10,11 @@
 // lookup_pre_image.js). The server runs with ttlMonitorSleepSecs=1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withServerAndClient } from './harness.mjs';
+import { runMongosh, withServerAndClient } from './harness.mjs';
 
 let client;
-withServerAndClient((s, c) => { client = c; },
+let server;
+withServerAndClient((s, c) => { server = s; client = c; },
                     ['--setParameter', 'ttlMonitorSleepSecs=1']);
 
 // stream.next() within `ms`, or a failure naming `what`.
@@ -114,4 +115,19 @@ test('db.watch() sees every collection of the database', async () => {
                  (await nextWithin(stream, 'b')).ns.coll];
   assert.deepEqual(colls, ['a', 'b']);
   await stream.close();
+});
+
+test('mongosh: db.c.watch() sees an insert as the driver does', async () => {
+  const { code, out, err } = await runMongosh([`${server.uri}msh`, '--eval', `
+    const s = db.w.watch([], { maxAwaitTimeMS: 200 });
+    s.tryNext();  // opens the stream before the insert
+    db.w.insertOne({ _id: 1, v: 'x' });
+    let e = null;
+    for (let i = 0; i < 50 && e === null; i++) e = s.tryNext();
+    print(EJSON.stringify({ op: e.operationType, doc: e.fullDocument,
+                            ns: e.ns }));
+    s.close();
+  `]);
+  assert.equal(code, 0, err);
+  assert.match(out, /{"op":"insert","doc":{"_id":1,"v":"x"},"ns":{"db":"msh","coll":"w"}}/);
 });

@@ -101,7 +101,9 @@ test('a watcher resumes after kill -9: every acknowledged insert once',
   const stored = (await c.find({ _id: { $type: 'number' } }).toArray())
     .map((d) => d._id).sort((a, b) => a - b);
   assert.deepEqual(stored, handled);
-  assert.ok(acknowledged.size >= 150);
+  // The watcher handled 150 before the kill: all but the one in flight
+  // were acknowledged.
+  assert.ok(acknowledged.size >= 149, `${acknowledged.size} acknowledged`);
   await client.close();
   assert.equal(await again.stop(), 0);
 });
