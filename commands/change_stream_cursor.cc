@@ -58,8 +58,12 @@ absl::StatusOr<ChangeStreamOptions> ParseSpec(const Value& spec) {
                           "database has its own change log; watch a "
                           "database or a collection");
       }
-    } else if (f.first == "showExpandedEvents" ||
-               f.first == "showSystemEvents" ||
+    } else if (f.first == "showExpandedEvents") {
+      if (f.second.type() != ValueType::kBool) {
+        return WrongType(path, f.second, "bool");
+      }
+      o.show_expanded_events = f.second.bool_value();
+    } else if (f.first == "showSystemEvents" ||
                f.first == "showMigrationEvents" ||
                f.first == "showRawUpdateDescription" ||
                f.first == "allowToRunOnConfigDB" ||

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/engine.h"
+#include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/keys.h"
@@ -47,73 +49,153 @@ void AppendKeyJson(const Value& id, std::string* out) {
 // dotted paths into updatedFields (a subdocument present in both is
 // compared field by field, an array element by element), removed fields in
 // removedFields, arrays that got shorter in truncatedArrays ({field,
-// newSize}).
-void Diff(const Value& old_v, const Value& new_v, const std::string& prefix,
-          Value::Object* updated, Value::Array* removed,
-          Value::Array* truncated);
-
-void DiffValue(const Value& o, const Value& n, const std::string& path,
-               Value::Object* updated, Value::Array* removed,
-               Value::Array* truncated) {
-  if (o.is_object() && n.is_object()) {
-    Diff(o, n, path + ".", updated, removed, truncated);
-    return;
-  }
-  if (o.is_array() && n.is_array()) {
-    const Value::Array& oa = o.array_items();
-    const Value::Array& na = n.array_items();
-    if (na.size() < oa.size()) {
-      truncated->push_back(Value::MakeObject(
-          {{"field", Value::String(path)},
-           {"newSize", Value::Int32(static_cast<int32_t>(na.size()))}}));
+// newSize}), and in disambiguatedPaths each of those paths that a dotted
+// string cannot say unambiguously (a numeric field name below the top, or a
+// name with a dot, and everything below it) as the array of its parts,
+// array indices as numbers.
+class DiffBuilder {
+ public:
+  void Diff(const Value& old_v, const Value& new_v) {
+    // A stored document may repeat a name (the JSON API accepts it): the
+    // k-th field named N in new_v pairs with the k-th named N in old_v, as
+    // Value::Set and the touch text path (engine/touch_text.h) change the
+    // first. Hashing keeps a document of many fields linear, not quadratic.
+    const Value::Object& old_fields = old_v.object_fields();
+    absl::flat_hash_map<absl::string_view, std::vector<size_t>> old_at;
+    old_at.reserve(old_fields.size());
+    for (size_t i = 0; i < old_fields.size(); ++i) {
+      old_at[old_fields[i].first].push_back(i);
     }
-    for (size_t i = 0; i < na.size(); ++i) {
-      const std::string item = absl::StrCat(path, ".", i);
-      if (i >= oa.size()) {
-        updated->emplace_back(item, na[i]);
+    absl::flat_hash_map<absl::string_view, size_t> new_count;
+    for (const auto& [name, n] : new_v.object_fields()) {
+      const size_t k = new_count[name]++;
+      const auto it = old_at.find(name);
+      Push(name);
+      if (it == old_at.end() || k >= it->second.size()) {
+        Updated(n);
       } else {
-        DiffValue(oa[i], na[i], item, updated, removed, truncated);
+        DiffValue(old_fields[it->second[k]].second, n);
+      }
+      Pop();
+    }
+    absl::flat_hash_map<absl::string_view, size_t> old_count;
+    for (const auto& [name, o] : old_fields) {
+      const size_t k = old_count[name]++;
+      const auto it = new_count.find(name);
+      if (it == new_count.end() || k >= it->second) {
+        Push(name);
+        removed_.push_back(Value::String(path_));
+        NoteAmbiguous();
+        Pop();
       }
     }
-    return;
   }
-  if (!ExactEqual(o, n)) updated->emplace_back(path, n);
-}
 
-void Diff(const Value& old_v, const Value& new_v, const std::string& prefix,
-          Value::Object* updated, Value::Array* removed,
-          Value::Array* truncated) {
-  // A stored document may repeat a name (the JSON API accepts it): the k-th
-  // field named N in new_v pairs with the k-th named N in old_v, as
-  // Value::Set and the touch text path (engine/touch_text.h) change the
-  // first. Hashing keeps a document of many fields linear, not quadratic.
-  const Value::Object& old_fields = old_v.object_fields();
-  absl::flat_hash_map<absl::string_view, std::vector<size_t>> old_at;
-  old_at.reserve(old_fields.size());
-  for (size_t i = 0; i < old_fields.size(); ++i) {
-    old_at[old_fields[i].first].push_back(i);
-  }
-  absl::flat_hash_map<absl::string_view, size_t> new_count;
-  for (const auto& [name, n] : new_v.object_fields()) {
-    const size_t k = new_count[name]++;
-    const auto it = old_at.find(name);
-    const std::string path = prefix + name;
-    if (it == old_at.end() || k >= it->second.size()) {
-      updated->emplace_back(path, n);
-    } else {
-      DiffValue(old_fields[it->second[k]].second, n, path, updated, removed,
-                truncated);
+  // {updatedFields, removedFields, truncatedArrays[, disambiguatedPaths]}:
+  // the last only when a path needs it (a stream without
+  // showExpandedEvents leaves it out; one with it shows {} when absent).
+  Value Description() && {
+    Value::Object out = {
+        {"updatedFields", Value::MakeObject(std::move(updated_))},
+        {"removedFields", Value::MakeArray(std::move(removed_))},
+        {"truncatedArrays", Value::MakeArray(std::move(truncated_))}};
+    if (!disambiguated_.empty()) {
+      out.emplace_back("disambiguatedPaths",
+                       Value::MakeObject(std::move(disambiguated_)));
     }
+    return Value::MakeObject(std::move(out));
   }
-  absl::flat_hash_map<absl::string_view, size_t> old_count;
-  for (const auto& [name, o] : old_fields) {
-    const size_t k = old_count[name]++;
-    const auto it = new_count.find(name);
-    if (it == new_count.end() || k >= it->second) {
-      removed->push_back(Value::String(prefix + name));
+
+ private:
+  struct Part {
+    size_t path_size;  // path_'s size before this part
+    bool index;        // an array index
+    bool ambiguous;    // the path is ambiguous from this part on
+  };
+
+  void DiffValue(const Value& o, const Value& n) {
+    if (o.is_object() && n.is_object()) {
+      Diff(o, n);
+      return;
     }
+    if (o.is_array() && n.is_array()) {
+      const Value::Array& oa = o.array_items();
+      const Value::Array& na = n.array_items();
+      if (na.size() < oa.size()) {
+        truncated_.push_back(Value::MakeObject(
+            {{"field", Value::String(path_)},
+             {"newSize", Value::Int32(static_cast<int32_t>(na.size()))}}));
+        NoteAmbiguous();
+      }
+      for (size_t i = 0; i < na.size(); ++i) {
+        Push(absl::StrCat(i), /*index=*/true);
+        if (i >= oa.size()) {
+          Updated(na[i]);
+        } else {
+          DiffValue(oa[i], na[i]);
+        }
+        Pop();
+      }
+      return;
+    }
+    if (!ExactEqual(o, n)) Updated(n);
   }
-}
+
+  void Updated(const Value& v) {
+    updated_.emplace_back(path_, v);
+    NoteAmbiguous();
+  }
+
+  // FieldRef::isNumericPathComponentStrict: digits, no leading zero.
+  static bool Numeric(absl::string_view s) {
+    if (s.empty() || (s.size() > 1 && s[0] == '0')) return false;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+    }
+    return true;
+  }
+
+  void Push(absl::string_view part, bool index = false) {
+    const bool before = !parts_.empty() && parts_.back().ambiguous;
+    const bool ambiguous =
+        before || (!index && ((!parts_.empty() && Numeric(part)) ||
+                              part.find('.') != absl::string_view::npos));
+    parts_.push_back({path_.size(), index, ambiguous});
+    if (!path_.empty()) path_.push_back('.');
+    path_.append(part.data(), part.size());
+  }
+
+  void Pop() {
+    path_.resize(parts_.back().path_size);
+    parts_.pop_back();
+  }
+
+  void NoteAmbiguous() {
+    if (parts_.empty() || !parts_.back().ambiguous) return;
+    Value::Array parts;
+    for (size_t i = 0; i < parts_.size(); ++i) {
+      const size_t begin =
+          parts_[i].path_size + (parts_[i].path_size == 0 ? 0 : 1);
+      const size_t end =
+          i + 1 < parts_.size() ? parts_[i + 1].path_size : path_.size();
+      const std::string part = path_.substr(begin, end - begin);
+      int index = 0;
+      if (parts_[i].index && absl::SimpleAtoi(part, &index)) {
+        parts.push_back(Value::Int32(index));
+      } else {
+        parts.push_back(Value::String(part));
+      }
+    }
+    disambiguated_.emplace_back(path_, Value::MakeArray(std::move(parts)));
+  }
+
+  std::string path_;
+  std::vector<Part> parts_;
+  Value::Object updated_;
+  Value::Array removed_;
+  Value::Array truncated_;
+  Value::Object disambiguated_;
+};
 
 }  // namespace
 
@@ -151,15 +233,10 @@ void Engine::LogDocumentChangeLocked(const CollectionState& state,
     r.doc_json.assign(new_json.data(), new_json.size());
   } else {
     r.op = ChangeOp::kUpdate;
-    Value::Object updated;
-    Value::Array removed, truncated;
-    Diff(*old_doc, *new_doc, "", &updated, &removed, &truncated);
-    AppendJson(
-        Value::MakeObject(
-            {{"updatedFields", Value::MakeObject(std::move(updated))},
-             {"removedFields", Value::MakeArray(std::move(removed))},
-             {"truncatedArrays", Value::MakeArray(std::move(truncated))}}),
-        JsonFormat::kStorage, &r.update_json);
+    DiffBuilder diff;
+    diff.Diff(*old_doc, *new_doc);
+    AppendJson(std::move(diff).Description(), JsonFormat::kStorage,
+               &r.update_json);
     if (images) r.doc_json.assign(new_json.data(), new_json.size());
   }
   if (images && old_doc != nullptr) {
@@ -178,6 +255,40 @@ void Engine::LogCatalogChangeLocked(absl::string_view coll,
   r.coll = std::string(coll);
   r.to_coll = std::string(to);
   AppendChangeLocked(r, batch);
+}
+
+void Engine::LogDdlLocked(ChangeOp op, absl::string_view coll,
+                          const Value& description,
+                          leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  ChangeRecord r;
+  r.op = op;
+  r.wall_millis = absl::ToUnixMillis(clock_->WallNow());
+  r.coll = std::string(coll);
+  AppendJson(description, JsonFormat::kStorage, &r.op_json);
+  AppendChangeLocked(r, batch);
+}
+
+void Engine::LogCreateLocked(const proto::CollectionInfo& info,
+                             leveldb::WriteBatch* batch) {
+  if (!change_log_on()) return;
+  // The create oplog entry's fields but `create` (create_collection.cpp):
+  // the _id index's spec.
+  LogDdlLocked(
+      ChangeOp::kCreate, info.name(),
+      Value::MakeObject(
+          {{"idIndex",
+            Value::MakeObject(
+                {{"v", Value::Int32(2)},
+                 {"key", Value::MakeObject({{"_id", Value::Int32(1)}})},
+                 {"name", Value::String("_id_")}})}}),
+      batch);
+  for (const proto::IndexSpec& spec : info.indexes()) {
+    LogDdlLocked(ChangeOp::kCreateIndexes, info.name(),
+                 Value::MakeObject(
+                     {{"indexes", Value::MakeArray({IndexSpecToValue(spec)})}}),
+                 batch);
+  }
 }
 
 void Engine::LogExpiredKeyLocked(const CollectionState& state,

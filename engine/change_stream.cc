@@ -112,6 +112,12 @@ const char* OperationType(ChangeOp op) {
       return "rename";
     case ChangeOp::kDropDatabase:
       return "dropDatabase";
+    case ChangeOp::kCreate:
+      return "create";
+    case ChangeOp::kCreateIndexes:
+      return "createIndexes";
+    case ChangeOp::kDropIndexes:
+      return "dropIndexes";
   }
   return "unknown";
 }
@@ -222,7 +228,13 @@ class ChangeStreamImpl : public ChangeStream {
     return absl::OkStatus();
   }
 
+  static bool IsDdl(ChangeOp op) {
+    return op == ChangeOp::kCreate || op == ChangeOp::kCreateIndexes ||
+           op == ChangeOp::kDropIndexes;
+  }
+
   bool Wanted(const ChangeRecord& r) const {
+    if (IsDdl(r.op) && !options_.show_expanded_events) return false;
     if (!coll_.empty()) return r.coll == coll_;
     return !absl::StartsWith(r.coll, "system.");
   }
@@ -269,8 +281,27 @@ class ChangeStreamImpl : public ChangeStream {
     }
     ASSIGN_OR_RETURN(Value key, ParseJson(r.key_json));
     if (!key.is_null()) ev.emplace_back("documentKey", key);
+    const bool expanded = options_.show_expanded_events;
+    if (expanded && IsDdl(r.op)) {
+      ASSIGN_OR_RETURN(Value desc, ParseJson(r.op_json));
+      ev.emplace_back("operationDescription", std::move(desc));
+    } else if (expanded && r.op == ChangeOp::kRename) {
+      ev.emplace_back(
+          "operationDescription",
+          Value::MakeObject(
+              {{"to", Value::MakeObject(
+                          {{"db", Value::String(engine_->options().db_name)},
+                           {"coll", Value::String(r.to_coll)}})}}));
+    }
     if (r.op == ChangeOp::kUpdate) {
       ASSIGN_OR_RETURN(Value desc, ParseJson(r.update_json));
+      // disambiguatedPaths is stored only when a path needs it; a stream
+      // with showExpandedEvents always shows it, one without never.
+      if (expanded && desc.Get("disambiguatedPaths") == nullptr) {
+        desc.Set("disambiguatedPaths", Value::MakeObject());
+      } else if (!expanded) {
+        desc.Remove("disambiguatedPaths");
+      }
       ev.emplace_back("updateDescription", std::move(desc));
       const std::string& mode = options_.full_document;
       if (mode == "updateLookup") {
@@ -298,6 +329,9 @@ class ChangeStreamImpl : public ChangeStream {
       ASSIGN_OR_RETURN(Value doc,
                        Image(r.pre_json, before == "required", "pre", seq));
       ev.emplace_back("fullDocumentBeforeChange", std::move(doc));
+    }
+    if (expanded && r.op == ChangeOp::kCreate) {
+      ev.emplace_back("nsType", Value::String("collection"));
     }
     // Beyond MongoDB: a TTL deletion says so (docs/change_streams.md).
     if (r.expired) ev.emplace_back("expired", Value::Bool(true));

@@ -56,6 +56,11 @@ struct ChangeStreamOptions {
   // events carry fullDocumentBeforeChange, the document before the change,
   // when the collection has changeStreamPreAndPostImages.
   std::string full_document_before_change = "off";
+  // MongoDB's showExpandedEvents: DDL events too (create, createIndexes,
+  // dropIndexes), and with them operationDescription (DDL and rename
+  // events) and updateDescription.disambiguatedPaths. ttldb's collections
+  // have no UUID: events carry no collectionUUID.
+  bool show_expanded_events = false;
   // Stages run over each event ($match, $project, $addFields, $set,
   // $unset, $replaceRoot, $replaceWith): a JSON array or null.
   Value pipeline;

@@ -721,6 +721,7 @@ Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
   meta_.set_next_collection_id(info.id() + 1);
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(SaveMetaLocked(&batch));
+  LogCreateLocked(info, &batch);
   auto state = CommitCatalogLocked(info, &batch);
   if (!state.ok()) {
     meta_.set_next_collection_id(info.id());

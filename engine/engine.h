@@ -376,6 +376,16 @@ class Engine : public TtlStore {
   void LogCatalogChangeLocked(absl::string_view coll, absl::string_view to,
                               leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A DDL event of `coll` (create, createIndexes, dropIndexes) with its
+  // operationDescription, into the catalog batch that commits the change.
+  void LogDdlLocked(ChangeOp op, absl::string_view coll,
+                    const Value& description, leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The create event of a new collection, and a createIndexes event per
+  // index it starts with.
+  void LogCreateLocked(const proto::CollectionInfo& info,
+                       leveldb::WriteBatch* batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Gives `record` the next sequence number and puts it into `batch`.
   void AppendChangeLocked(const ChangeRecord& record,
                           leveldb::WriteBatch* batch)

@@ -15,6 +15,7 @@
 #include "document/json.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
+#include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/entry_value.h"
@@ -477,6 +478,11 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   *info.add_indexes() = spec;
   index_builds_.erase(prefix);
   leveldb::WriteBatch batch;
+  // commitIndexBuild's createIndexes event (showExpandedEvents).
+  LogDdlLocked(ChangeOp::kCreateIndexes, info.name(),
+               Value::MakeObject(
+                   {{"indexes", Value::MakeArray({IndexSpecToValue(spec)})}}),
+               &batch);
   RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   index_usage_.Reset(coll_id, index_id);
   return absl::OkStatus();

@@ -268,10 +268,12 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
     }
     proto::CollectionInfo info = state->info;
     std::optional<uint32_t> index_id;
+    Value dropped_spec;
     auto* indexes = info.mutable_indexes();
     for (int i = 0; i < indexes->size(); ++i) {
       if (indexes->Get(i).name() == name) {
         index_id = indexes->Get(i).id();
+        dropped_spec = IndexSpecToValue(indexes->Get(i));
         indexes->DeleteSubrange(i, 1);
         break;
       }
@@ -285,6 +287,11 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
     // list the index among their siblings keep it there: dropped ids in a
     // list are skipped (docs/format.md).
     leveldb::WriteBatch batch;
+    LogDdlLocked(
+        ChangeOp::kDropIndexes, coll,
+        Value::MakeObject(
+            {{"indexes", Value::MakeArray({std::move(dropped_spec)})}}),
+        &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     ttl_cursors_.erase(IndexPrefix(info.id(), *index_id));
     coll_id = info.id();

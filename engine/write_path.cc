@@ -544,6 +544,9 @@ absl::Status Engine::WriteDocumentLocked(
     RETURN_IF_ERROR(
         writer.Replace(encoded_id, old_keys, text, new_keys, check));
   }
+  // A collection this insert creates: its create event first (MongoDB's
+  // implicit create comes before the insert).
+  if (create != nullptr) LogCreateLocked(*create, &batch);
   // The change's event, in the same batch (engine/change_log.cc); after
   // the evictions' own (their batch goes first).
   LogDocumentChangeLocked(state, old_doc, new_doc, text, replacement,

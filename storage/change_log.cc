@@ -92,7 +92,7 @@ uint64_t NextChangeSeq(uint64_t last, absl::Time now) {
 std::string EncodeChangeRecord(const ChangeRecord& r) {
   std::string out;
   out.reserve(32 + r.coll.size() + r.key_json.size() + r.doc_json.size() +
-              r.update_json.size() + r.pre_json.size());
+              r.update_json.size() + r.pre_json.size() + r.op_json.size());
   out.push_back(static_cast<char>(kRecordVersion));
   out.push_back(static_cast<char>(r.op));
   out.push_back(static_cast<char>(r.expired ? kFlagExpired : 0));
@@ -103,6 +103,7 @@ std::string EncodeChangeRecord(const ChangeRecord& r) {
   AppendSection('f', r.doc_json, &out);
   AppendSection('u', r.update_json, &out);
   AppendSection('p', r.pre_json, &out);
+  AppendSection('o', r.op_json, &out);
   return out;
 }
 
@@ -140,6 +141,9 @@ absl::Status DecodeChangeRecord(absl::string_view b, ChangeRecord* r) {
         break;
       case 'p':
         r->pre_json = std::string(bytes);
+        break;
+      case 'o':
+        r->op_json = std::string(bytes);
         break;
       default:
         break;  // a later version's section: skipped

@@ -14,8 +14,9 @@
 //   section       := tag:u8 length:u32be bytes
 //                    'n' the collection's name ('t' a rename's target)
 //                    'k' documentKey, 'f' fullDocument (post-image),
-//                    'u' updateDescription, 'p' the pre-image: each its
-//                    storage JSON (document/json.h, JsonFormat::kStorage)
+//                    'u' updateDescription, 'p' the pre-image, 'o' a DDL
+//                    event's operationDescription: each its storage JSON
+//                    (document/json.h, JsonFormat::kStorage)
 //
 // seq is the change's clusterTime as a Timestamp, (seconds << 32) |
 // increment: it grows with every record (NextChangeSeq), survives restarts
@@ -47,6 +48,10 @@ enum class ChangeOp : char {
   kDrop = 'D',
   kRename = 'R',
   kDropDatabase = 'X',
+  // DDL events, shown to streams with showExpandedEvents (MongoDB 6.0+).
+  kCreate = 'C',
+  kCreateIndexes = 'I',
+  kDropIndexes = 'J',
 };
 
 struct ChangeRecord {
@@ -62,6 +67,7 @@ struct ChangeRecord {
                             // when the collection keeps images
   std::string update_json;  // kUpdate: updateDescription
   std::string pre_json;     // pre-image (collections that keep images)
+  std::string op_json;      // DDL events: operationDescription
 };
 
 // 'L' seq:u64be, and the prefix of every record.

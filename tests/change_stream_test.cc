@@ -417,6 +417,98 @@ TEST_F(ChangeStreamTest, TheLogStaysWithinItsBoundUnderAWriteLoad) {
   EXPECT_EQ(ErrorCode(st), kChangeStreamHistoryLost);
 }
 
+// showExpandedEvents (jstests/change_streams/show_expanded_events.js): the
+// DDL events create (with nsType), createIndexes and dropIndexes with their
+// operationDescription, rename's operationDescription, and
+// updateDescription.disambiguatedPaths for a numeric field name below the
+// top (change_stream_document_diff_parser.cpp). A stream without the option
+// sees none of it.
+TEST_F(ChangeStreamTest, ExpandedEventsShowDdlAndDisambiguatedPaths) {
+  ChangeStreamOptions expanded_options;
+  expanded_options.show_expanded_events = true;
+  auto expanded = db_->Watch(expanded_options);
+  ASSERT_TRUE(expanded.ok()) << expanded.status();
+  auto plain = db_->Watch({});
+  ASSERT_TRUE(plain.ok());
+  ASSERT_TRUE(db_->CreateCollection("a").ok());
+  Collection& a = db_->collection("a");
+  ASSERT_TRUE(a.CreateIndex(R"({"x": 1})", "{}").ok());
+  ASSERT_TRUE(db_->collection("b").InsertOne(R"({"_id": 1})").ok());
+  ASSERT_TRUE(a.DropIndex("x_1").ok());
+  ASSERT_TRUE(
+      a.InsertOne(R"({"_id": 1, "m": {"0": 1}, "arr": [1, 2], "d.e": 1})")
+          .ok());
+  ASSERT_TRUE(
+      a.UpdateOne(R"({"_id": 1})", R"({"$set": {"m.0": 2, "arr.1": 5}})").ok());
+  ASSERT_TRUE(db_->RenameCollection("b", "c", /*drop_target=*/false).ok());
+
+  const std::string id_index = R"({"v":2,"key":{"_id":1},"name":"_id_"})";
+  Value create = NextNow(**expanded);
+  EXPECT_EQ(Op(create), "create");
+  EXPECT_EQ(J(create.Get("ns")), R"({"db":"test","coll":"a"})");
+  EXPECT_EQ(J(create.Get("operationDescription")),
+            absl::StrCat(R"({"idIndex":)", id_index, "}"));
+  EXPECT_EQ(J(create.Get("nsType")), R"("collection")");
+  EXPECT_EQ(create.Get("documentKey"), nullptr);
+  Value ci = NextNow(**expanded);
+  EXPECT_EQ(Op(ci), "createIndexes");
+  EXPECT_EQ(J(ci.Get("operationDescription")),
+            R"({"indexes":[{"v":2,"key":{"x":1},"name":"x_1"}]})");
+  EXPECT_EQ(Op(NextNow(**expanded)), "create");  // b, implicitly
+  EXPECT_EQ(Op(NextNow(**expanded)), "insert");
+  Value di = NextNow(**expanded);
+  EXPECT_EQ(Op(di), "dropIndexes");
+  EXPECT_EQ(J(di.Get("operationDescription")),
+            R"({"indexes":[{"v":2,"key":{"x":1},"name":"x_1"}]})");
+  EXPECT_EQ(Op(NextNow(**expanded)), "insert");
+  Value upd = NextNow(**expanded);
+  EXPECT_EQ(J(upd.Get("updateDescription")),
+            R"({"updatedFields":{"m.0":2,"arr.1":5},"removedFields":[],)"
+            R"("truncatedArrays":[],"disambiguatedPaths":{"m.0":["m","0"]}})");
+  Value rename = NextNow(**expanded);
+  EXPECT_EQ(Op(rename), "rename");
+  EXPECT_EQ(J(rename.Get("operationDescription")),
+            R"({"to":{"db":"test","coll":"c"}})");
+
+  // Without the option: the inserts, the update (no disambiguatedPaths)
+  // and the rename (no operationDescription) only.
+  EXPECT_EQ(Op(NextNow(**plain)), "insert");
+  EXPECT_EQ(Op(NextNow(**plain)), "insert");
+  EXPECT_EQ(J(NextNow(**plain).Get("updateDescription")),
+            R"({"updatedFields":{"m.0":2,"arr.1":5},"removedFields":[],)"
+            R"("truncatedArrays":[]})");
+  Value plain_rename = NextNow(**plain);
+  EXPECT_EQ(Op(plain_rename), "rename");
+  EXPECT_EQ(plain_rename.Get("operationDescription"), nullptr);
+  auto none = (*plain)->Next(absl::ZeroDuration());
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+// A path is ambiguous below a numeric or dotted field name, not because of
+// an array index alone; removed fields and truncated arrays are listed too.
+TEST_F(ChangeStreamTest, DisambiguatedPathsFollowMongoDbsRules) {
+  ChangeStreamOptions o;
+  o.show_expanded_events = true;
+  auto s = Watch("c", o);
+  Collection& c = db_->collection("c");
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "0": {"1": 1}, "a": [[1, 2], 3],)"
+                          R"( "o": {"5": {"x": 1, "y": 1}}})")
+                  .ok());
+  ASSERT_TRUE(c.UpdateOne(R"({"_id": 1})",
+                          R"({"$set": {"0.1": 2, "a.0": [9], "o.5.x": 2},)"
+                          R"( "$unset": {"o.5.y": 1}})")
+                  .ok());
+  EXPECT_EQ(Op(NextNow(*s)), "create");
+  EXPECT_EQ(Op(NextNow(*s)), "insert");
+  EXPECT_EQ(J(NextNow(*s).Get("updateDescription")),
+            R"({"updatedFields":{"0.1":2,"a.0.0":9,"o.5.x":2},)"
+            R"("removedFields":["o.5.y"],)"
+            R"("truncatedArrays":[{"field":"a.0","newSize":1}],)"
+            R"("disambiguatedPaths":{"0.1":["0","1"],"o.5.x":["o","5","x"],)"
+            R"("o.5.y":["o","5","y"]}})");
+}
+
 TEST_F(ChangeStreamTest, NextWaitsAndReturnsAsSoonAsAWriteCommits) {
   auto s = Watch("c");
   std::atomic<bool> inserted{false};
