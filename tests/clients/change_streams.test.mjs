@@ -131,3 +131,29 @@ test('mongosh: db.c.watch() sees an insert as the driver does', async () => {
   assert.equal(code, 0, err);
   assert.match(out, /{"op":"insert","doc":{"_id":1,"v":"x"},"ns":{"db":"msh","coll":"w"}}/);
 });
+
+test('showExpandedEvents: create, createIndexes and dropIndexes events',
+     async () => {
+  // jstests/change_streams/show_expanded_events.js's shapes.
+  const db = client.db('csddl');
+  const stream = await opened(db.watch([], { showExpandedEvents: true,
+                                             maxAwaitTimeMS: 500 }));
+  const c = await db.createCollection('made');
+  await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+  await c.dropIndex('at_1');
+  const create = await nextWithin(stream, 'create');
+  assert.equal(create.operationType, 'create');
+  assert.deepEqual(create.ns, { db: 'csddl', coll: 'made' });
+  assert.deepEqual(create.operationDescription,
+                   { idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } });
+  assert.equal(create.nsType, 'collection');
+  const ci = await nextWithin(stream, 'createIndexes');
+  assert.equal(ci.operationType, 'createIndexes');
+  assert.deepEqual(ci.operationDescription.indexes,
+                   [{ v: 2, key: { at: 1 }, name: 'at_1',
+                      expireAfterSeconds: 60 }]);
+  const di = await nextWithin(stream, 'dropIndexes');
+  assert.equal(di.operationType, 'dropIndexes');
+  assert.equal(di.operationDescription.indexes[0].name, 'at_1');
+  await stream.close();
+});
