@@ -1,13 +1,18 @@
 // insert/update/delete, find/getMore/killCursors, count and distinct
 // through CommandRunner::Run, with MongoDB's reply shapes.
 #include <atomic>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/clock.h"
 #include "commands/command_test_util.h"
+#include "commands/cursor_store.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
 
@@ -270,6 +275,66 @@ TEST_F(CrudTest, KillCursors) {
                                              id, R"("}, "collection": "c"})"))
                         .Get("code")),
             "43");
+}
+
+// Cursor ids are random longs in [2^53, 2^63): positive, never 0, unique
+// among open cursors, unpredictable (mongod's allocateCursorId: a random
+// positive int64), and never small enough for the Node driver to turn into
+// a number that it would send back as a double (getMore/killCursors: 14).
+// With ids uniform in [1, 2^63), about 100 of these 100,000 were below
+// 2^53.
+TEST(CursorIdTest, RandomLongsAtLeastTwoToThe53) {
+  FakeClock clock;
+  CursorStore store(&clock, absl::Minutes(10), 1 << 20, 1 << 20);
+  absl::flat_hash_set<int64_t> ids;
+  int64_t top_bits_seen = 0;  // which of the 16 values of bits 59-62
+  constexpr int kCursors = 100000;
+  for (int i = 0; i < kCursors; ++i) {
+    auto cursor = std::make_unique<ServerCursor>();
+    cursor->ns = "d.c";
+    cursor->connection_id = 1 + i % 7;
+    auto r = store.Register(std::move(cursor));
+    ASSERT_TRUE(r.ok()) << r.status();
+    const int64_t id = (*r)->id;
+    ASSERT_GE(id, int64_t{1} << 53) << "cursor " << i;
+    ids.insert(id);
+    top_bits_seen |= int64_t{1} << (id >> 59);
+    store.Release(*r, false);
+  }
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kCursors));
+  EXPECT_EQ(top_bits_seen, 0xffff);
+  EXPECT_EQ(store.open_count(), kCursors);
+}
+
+// getMore and killCursors take such an id as a long, and only as a long
+// (getmore_command.idl, kill_cursors.idl: 14 for a double).
+TEST_F(CrudTest, GetMoreAndKillCursorsTakeLargeIdsAsLongs) {
+  Run("test", R"({"insert": "c", "documents": [{}, {}, {}]})");
+  const int64_t id = Run("test", R"({"find": "c", "batchSize": 1})")
+                         .Get("cursor")
+                         ->Get("id")
+                         ->int64_value();
+  ASSERT_GE(id, int64_t{1} << 53);
+  EXPECT_EQ(
+      RunJson("test", absl::StrCat(R"({"getMore": )", static_cast<double>(id),
+                                   R"(, "collection": "c"})")),
+      R"({"ok":0.0,"errmsg":"BSON field 'getMore.getMore' is the )"
+      R"(wrong type 'double', expected type 'long'","code":14,)"
+      R"("codeName":"TypeMismatch"})");
+  EXPECT_EQ(RunJson("test", R"({"killCursors": "c", "cursors": [1.5]})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'killCursors.cursors.0' is the )"
+            R"(wrong type 'double', expected type 'long'","code":14,)"
+            R"("codeName":"TypeMismatch"})");
+  Value more = Run("test", absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                                        R"("}, "collection": "c", )"
+                                        R"("batchSize": 1})"));
+  EXPECT_EQ(more.Get("cursor")->Get("id")->int64_value(), id);
+  EXPECT_EQ(RunJson("test", absl::StrCat(R"({"killCursors": "c", "cursors": )"
+                                         R"([{"$numberLong": ")",
+                                         id, R"("}]})")),
+            absl::StrCat(R"({"cursorsKilled":[{"$numberLong":")", id,
+                         R"("}],"cursorsNotFound":[],"cursorsAlive":[],)"
+                         R"("cursorsUnknown":[],"ok":1.0})"));
 }
 
 // A cursor belongs to its namespace: getMore naming another collection is

@@ -1,7 +1,8 @@
 // Server-side cursors: the open results of find (and later aggregate and
 // listCollections) that clients read batch by batch with getMore.
 //
-// Each cursor has a random positive 64-bit id (MongoDB's are random too),
+// Each cursor has a random positive 64-bit id, at least 2^53 (MongoDB's are
+// random too; see RandomId),
 // the namespace it reads ("db.coll"), the connection that opened it and
 // the engine cursor. A cursor is removed when it is exhausted, killed
 // (killCursors), idle longer than the timeout (MongoDB's
