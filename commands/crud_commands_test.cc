@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/clock.h"
+#include "base/sha256.h"
+#include "commands/auth_test_util.h"
 #include "commands/command_test_util.h"
 #include "commands/cursor_store.h"
 #include "document/json.h"
@@ -349,6 +352,72 @@ TEST(CursorIdTest, CostDoesNotGrowWithOpenCursors) {
   EXPECT_LT(crowded, 10 * alone + absl::Milliseconds(20))
       << "alone " << alone << ", with 100,000 open " << crowded;
   EXPECT_EQ(store.open_count(), 100000);
+}
+
+// Without --auth a cursor still belongs to its logical session: getMore
+// checks the lsid as getmore_cmd.cpp validateLSID does (50736 a cursor
+// without a session, 50737 a getMore without one, 50738 another session;
+// the uid is the digest of no user, SHA-256 of ""); killCursors does not
+// (generic_cursor_utils.cpp: a session may kill another session's
+// cursors). A failed check leaves the cursor open.
+TEST_F(CrudTest, GetMoreNeedsTheSessionThatOpenedTheCursor) {
+  Run("test", R"({"insert": "c", "documents": [{"_id": 1}, {"_id": 2},
+      {"_id": 3}, {"_id": 4}]})");
+  const std::string s1 =
+      R"({"id": {"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==",)"
+      R"( "subType": "04"}}})";
+  const std::string s2 =
+      R"({"id": {"$binary": {"base64": "EREREREREREREREREREREQ==",)"
+      R"( "subType": "04"}}})";
+  const std::string uid = absl::Base64Escape(Sha256(""));
+  ASSERT_EQ(uid, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+  const std::string one =
+      "00010203-0405-0607-0809-0a0b0c0d0e0f - " + uid + " -  - ";
+  const std::string two =
+      "11111111-1111-1111-1111-111111111111 - " + uid + " -  - ";
+  auto find = [&](const std::string& lsid) {
+    return Run("test",
+               absl::StrCat(R"({"find": "c", "sort": {"_id": 1},)",
+                            R"( "batchSize": 1)",
+                            lsid.empty() ? "" : R"(, "lsid": )", lsid, "}"))
+        .Get("cursor")
+        ->Get("id")
+        ->int64_value();
+  };
+  auto get_more = [&](int64_t id, const std::string& lsid) {
+    return Run("test",
+               absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                            R"("}, "collection": "c", "batchSize": 1)",
+                            lsid.empty() ? "" : R"(, "lsid": )", lsid, "}"));
+  };
+  const int64_t in_session = find(s1);
+  Value r = get_more(in_session, s2);
+  EXPECT_EQ(Code(r), 50738);
+  EXPECT_EQ(Errmsg(r), absl::StrCat("Cannot run getMore on cursor ", in_session,
+                                    ", which was created in session ", one,
+                                    ", in session ", two));
+  r = get_more(in_session, "");
+  EXPECT_EQ(Code(r), 50737);
+  EXPECT_EQ(Errmsg(r), absl::StrCat("Cannot run getMore on cursor ", in_session,
+                                    ", which was created in ", "session ", one,
+                                    ", without an lsid"));
+  EXPECT_EQ(ToJson(*get_more(in_session, s1).Get("ok")), "1.0");
+  const int64_t plain = find("");
+  r = get_more(plain, s1);
+  EXPECT_EQ(Code(r), 50736);
+  EXPECT_EQ(Errmsg(r), absl::StrCat("Cannot run getMore on cursor ", plain,
+                                    ", which was not created in a session, "
+                                    "in session ",
+                                    one));
+  EXPECT_EQ(ToJson(*get_more(plain, "").Get("ok")), "1.0");
+  // killCursors from another session kills it.
+  EXPECT_EQ(
+      RunJson("test", absl::StrCat(R"({"killCursors": "c", "cursors": )"
+                                   R"([{"$numberLong": ")",
+                                   in_session, R"("}], "lsid": )", s2, "}")),
+      absl::StrCat(R"({"cursorsKilled":[{"$numberLong":")", in_session,
+                   R"("}],"cursorsNotFound":[],"cursorsAlive":[],)"
+                   R"("cursorsUnknown":[],"ok":1.0})"));
 }
 
 // getMore and killCursors take such an id as a long, and only as a long

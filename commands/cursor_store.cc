@@ -74,6 +74,42 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
                       absl::StrCat("cursor id ", id, " not found"));
   }
   ServerCursor* c = it->second.get();
+  if (c->in_use) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, kCursorInUse,
+                      absl::StrCat("cursor id ", id, " is already in use"));
+  }
+  auto or_none = [](const std::optional<std::string>& s) {
+    return s.has_value() ? *s : std::string("none");
+  };
+  if (requester.check_owner && requester.user.has_value() &&
+      c->session != requester.session) {
+    return MongoError(
+        absl::StatusCode::kPermissionDenied, kUnauthorized,
+        absl::StrCat("Cursor session id (", or_none(c->session),
+                     ") is not the same as the operation context's session "
+                     "id (",
+                     or_none(requester.session), ")"));
+  }
+  if (requester.session.has_value() && !c->session.has_value()) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, 50736,
+                      absl::StrCat("Cannot run getMore on cursor ", id,
+                                   ", which was not created in a session, in "
+                                   "session ",
+                                   *requester.session));
+  }
+  if (!requester.session.has_value() && c->session.has_value()) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, 50737,
+                      absl::StrCat("Cannot run getMore on cursor ", id,
+                                   ", which was created in session ",
+                                   *c->session, ", without an lsid"));
+  }
+  if (requester.session != c->session) {
+    return MongoError(
+        absl::StatusCode::kFailedPrecondition, 50738,
+        absl::StrCat("Cannot run getMore on cursor ", id,
+                     ", which was created in session ", *c->session,
+                     ", in session ", *requester.session));
+  }
   if (requester.check_owner && c->owner != requester.user) {
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
                       absl::StrCat("cursor id ", id,
@@ -87,10 +123,6 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
                                    "', but cursor belongs to a different "
                                    "namespace ",
                                    c->ns));
-  }
-  if (c->in_use) {
-    return MongoError(absl::StatusCode::kFailedPrecondition, kCursorInUse,
-                      absl::StrCat("cursor id ", id, " is already in use"));
   }
   idle_.erase({c->last_used, id});
   c->in_use = true;

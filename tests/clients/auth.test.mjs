@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -415,7 +416,8 @@ test('aggregate: $out and $merge to {db, coll} write that database (N3)', async 
   });
 });
 
-// reliability-3.md N8: a cursor belongs to the user that opened it.
+// reliability-3.md N8: a cursor belongs to the user (and the logical
+// session) that opened it.
 // getMore: 13 "cursor id <id> was not created by the authenticated user"
 // (src/mongo/db/commands/getmore_cmd.cpp validateAuthorization);
 // killCursors: the command fails with commands.cpp's message
@@ -436,10 +438,21 @@ test('a cursor belongs to the user that opened it (N8)', async () => {
     const id = first.cursor.id;
     assert.notEqual(id.toString(), '0');
     await withClient(userUri('bob', 'p'), {}, async (bob) => {
+      // Bob's driver sends his own session (lsid), which mongod checks
+      // first (cursor_manager.cpp pinCursor: checkCursorSessionPrivilege):
+      // 13, naming both sessions as "<lsid> - <uid> -  - " (uid: the
+      // base64 SHA-256 of "user@db"). The user check behind it
+      // (getmore_cmd.cpp validateAuthorization: "cursor id N was not
+      // created by the authenticated user") is for clients without
+      // sessions: commands/auth_commands_test.cc.
+      const session = (user) => `[0-9a-f-]{36} - ${
+        createHash('sha256').update(`${user}@admin`).digest('base64')
+          .replace(/[+/]/g, '\\$&')} -  - `;
       await assert.rejects(
         bob.db('curs').command({ getMore: id, collection: 'c' }),
-        { code: 13, codeName: 'Unauthorized',
-          message: `cursor id ${id} was not created by the authenticated user` });
+        (e) => e.code === 13 && e.codeName === 'Unauthorized' && new RegExp(
+          `^Cursor session id \\(${session('alice')}\\) is not the same as the ` +
+          `operation context's session id \\(${session('bob')}\\)$`).test(e.message));
       await assert.rejects(
         bob.db('curs').command({ killCursors: 'c', cursors: [id] }),
         (e) => e.code === 13 &&
