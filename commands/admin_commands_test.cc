@@ -1,9 +1,13 @@
 // Databases (listDatabases, dropDatabase, dbStats, the on-disk mapping),
 // parameters and serverStatus through CommandRunner::Run.
+#include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "base/sync_point.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -110,6 +114,34 @@ TEST_F(AdminTest, ADamagedDatabaseBreaksOnlyItself) {
             R"({"dropped":"bad","ok":1.0})");
   EXPECT_EQ(RunJson("admin", R"({"listDatabases": 1, "nameOnly": true})"),
             R"({"databases":[{"name":"good"}],"ok":1.0})");
+}
+
+// reliability-3.md N9: a thread that cannot be created (a process limit)
+// aborted the server; a database opens two (compactions, TTL monitor).
+// Refused, the command that opens the database fails with a clear error,
+// the other databases go on, and the next command opens it (issue 28 item
+// 11: "fail the database open with an error"). The refusal is injected at
+// StartThread's sync point.
+TEST_F(AdminTest, ADatabaseRefusedAThreadFailsItsOpenOnly) {
+  Run("good", R"({"insert": "c", "documents": [{"_id": 1}]})");
+  std::atomic<int> refusals{1};
+  SyncPoint::Set("StartThread", [&] {
+    if (refusals.fetch_sub(1) > 0) {
+      throw std::system_error(EAGAIN, std::generic_category(),
+                              "injected thread refusal");
+    }
+  });
+  Value refused = Run("fresh", R"({"insert": "c", "documents": [{"_id": 1}]})");
+  SyncPoint::ClearAll();
+  EXPECT_EQ(refused.Get("ok")->AsDouble(), 0) << ToJson(refused);
+  EXPECT_NE(
+      refused.Get("errmsg")->string_value().find("cannot start a thread for "),
+      std::string::npos)
+      << ToJson(refused);
+  EXPECT_EQ(RunJson("good", R"({"count": "c"})"), R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("fresh", R"({"insert": "c", "documents": [{"_id": 1}]})"),
+            R"({"n":1,"ok":1.0})");
+  EXPECT_EQ(RunJson("fresh", R"({"count": "c"})"), R"({"n":1,"ok":1.0})");
 }
 
 // A database name differing only in case: DatabaseDifferCase (13297).

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/sha256.h"
 #include "commands/auth_test_util.h"
 #include "document/json.h"
 
@@ -443,6 +444,88 @@ TEST_F(AuthTest, CursorsBelongToTheUserThatOpenedThem) {
             absl::StrCat(R"({"cursorsKilled":[{"$numberLong":")", id,
                          R"("}],"cursorsNotFound":[],"cursorsAlive":[],)",
                          R"("cursorsUnknown":[],"ok":1.0})"));
+}
+
+// A cursor belongs to the logical session that opened it too (issue 28
+// item 3). Under --auth a getMore from another session, or without one, is
+// 13 "Cursor session id (<lsid> - <uid> -  - ) is not the same as the
+// operation context's session id (...)", "none" for no session, where uid
+// is the base64 SHA-256 of "user@db"
+// (authorization_session_impl.cpp checkCursorSessionPrivilege, checked
+// before the user: cursor_manager.cpp pinCursor; logical_session_id_
+// helpers.cpp getLogicalSessionUserDigestFor). The same lsid id sent by
+// another user is another session. A failed check leaves the cursor open.
+TEST_F(AuthTest, CursorsBelongToTheSessionThatOpenedThem) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  for (const char* name : {"alice", "bob"}) {
+    ASSERT_TRUE(Ok(Run(
+        "admin", absl::StrCat(R"({"createUser": ")", name,
+                              R"(", "pwd": "p", "roles": [)",
+                              R"({"role": "read", "db": )", R"("test"}]})"))));
+  }
+  ASSERT_TRUE(Ok(Run("test", R"({"insert": "c", "documents": [{"_id": 1},
+      {"_id": 2}, {"_id": 3}, {"_id": 4}, {"_id": 5}]})")));
+  auto alice = runner_->NewConnection();
+  auto bob = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(alice.get(), "alice", "p")));
+  ASSERT_TRUE(Ok(Login(bob.get(), "bob", "p")));
+  const std::string s1 =
+      R"({"id": {"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==",)"
+      R"( "subType": "04"}}})";
+  const std::string s2 =
+      R"({"id": {"$binary": {"base64": "EREREREREREREREREREREQ==",)"
+      R"( "subType": "04"}}})";
+  const std::string uid_alice = absl::Base64Escape(Sha256("alice@admin"));
+  const std::string uid_bob = absl::Base64Escape(Sha256("bob@admin"));
+  const std::string alice_s1 =
+      "00010203-0405-0607-0809-0a0b0c0d0e0f - " + uid_alice + " -  - ";
+  Value first = Run("test",
+                    absl::StrCat(R"({"find": "c", "sort": {"_id": 1},)",
+                                 R"( "batchSize": 1, "lsid": )", s1, "}"),
+                    alice.get());
+  const int64_t id = first.Get("cursor")->Get("id")->int64_value();
+  ASSERT_NE(id, 0);
+  auto get_more = [&](const std::string& lsid) {
+    return absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
+                        R"("}, "collection": "c", "batchSize": 1)",
+                        lsid.empty() ? "" : absl::StrCat(R"(, "lsid": )", lsid),
+                        "}");
+  };
+  auto refused = [&](Connection* c, const std::string& lsid,
+                     const std::string& theirs) {
+    Value r = Run("test", get_more(lsid), c);
+    EXPECT_EQ(Code(r), 13) << ToJson(r);
+    EXPECT_EQ(Errmsg(r),
+              absl::StrCat("Cursor session id (", alice_s1,
+                           ") is not the same as the operation context's "
+                           "session id (",
+                           theirs, ")"));
+  };
+  refused(alice.get(), s2,
+          "11111111-1111-1111-1111-111111111111 - " + uid_alice + " -  - ");
+  refused(alice.get(), "", "none");
+  refused(bob.get(), s1,
+          "00010203-0405-0607-0809-0a0b0c0d0e0f - " + uid_bob + " -  - ");
+  // Alice in her session reads on, from another connection too.
+  auto again = runner_->NewConnection();
+  ASSERT_TRUE(Ok(Login(again.get(), "alice", "p")));
+  EXPECT_EQ(RunJson("test", get_more(s1), again.get()),
+            absl::StrCat(R"({"cursor":{"nextBatch":[{"_id":2}],)",
+                         R"("id":{"$numberLong":")", id,
+                         R"("},"ns":"test.c"},"ok":1.0})"));
+  // A cursor opened without a session is refused to a getMore in one.
+  Value plain = Run("test", R"({"find": "c", "batchSize": 1})", alice.get());
+  const int64_t id2 = plain.Get("cursor")->Get("id")->int64_value();
+  Value r = Run("test",
+                absl::StrCat(R"({"getMore": {"$numberLong": ")", id2,
+                             R"("}, "collection": "c", "lsid": )", s1, "}"),
+                alice.get());
+  EXPECT_EQ(Code(r), 13);
+  EXPECT_EQ(Errmsg(r), absl::StrCat("Cursor session id (none) is not the "
+                                    "same as the operation context's "
+                                    "session id (",
+                                    alice_s1, ")"));
 }
 
 // The localhost exception admits exactly one first user (reliability-3.md

@@ -183,6 +183,7 @@ absl::StatusOr<Value> ChangeStreamAggregate(CommandContext& ctx,
                               ? 0
                               : static_cast<uint64_t>(ctx.connection->id());
   cursor->owner = RequesterOf(ctx).user;
+  cursor->session = SessionOf(ctx);
   ASSIGN_OR_RETURN(ServerCursor * registered,
                    ctx.server->cursors->Register(std::move(cursor)));
   const int64_t id = registered->id;

@@ -1,11 +1,17 @@
 #include "commands/cursor_reply.h"
 
+#include <optional>
+#include <string>
 #include <utility>
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "base/op_deadline.h"
+#include "base/sha256.h"
 #include "base/status.h"
 #include "commands/server_state.h"
 #include "document/bson.h"
+#include "document/json.h"
 
 namespace ttldb {
 namespace commands {
@@ -58,8 +64,42 @@ Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
        {"ok", Value::Double(1)}});
 }
 
+namespace {
+
+// 16 bytes as a UUID's text: 8-4-4-4-12 lowercase hex digits.
+std::string UuidText(absl::string_view b) {
+  std::string hex = absl::BytesToHexString(b);
+  return absl::StrCat(hex.substr(0, 8), "-", hex.substr(8, 4), "-",
+                      hex.substr(12, 4), "-", hex.substr(16, 4), "-",
+                      hex.substr(20));
+}
+
+}  // namespace
+
+std::optional<std::string> SessionOf(const CommandContext& ctx) {
+  const Value* lsid = ctx.cmd.Get("lsid");
+  if (lsid == nullptr) return std::nullopt;
+  const Value* id = lsid->is_object() ? lsid->Get("id") : nullptr;
+  std::string id_text = id != nullptr && id->type() == ValueType::kBinary &&
+                                id->binary_value().data.size() == 16
+                            ? UuidText(id->binary_value().data)
+                            : ToJson(*lsid);
+  // The user's digest (logical_session_id_helpers.cpp
+  // getLogicalSessionUserDigestFor): SHA-256 of "user@db", of "" without
+  // a user (kNoAuthDigest).
+  std::string user;
+  if (ctx.server->options.auth && ctx.connection != nullptr &&
+      ctx.connection->user() != nullptr) {
+    user = absl::StrCat(ctx.connection->user()->user, "@",
+                        ctx.connection->user()->db);
+  }
+  return absl::StrCat(id_text, " - ", absl::Base64Escape(Sha256(user)),
+                      " -  - ");
+}
+
 CursorRequester RequesterOf(const CommandContext& ctx) {
   CursorRequester r;
+  r.session = SessionOf(ctx);
   if (!ctx.server->options.auth) return r;
   r.check_owner = true;
   if (ctx.connection != nullptr && ctx.connection->user() != nullptr) {
@@ -90,6 +130,7 @@ absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
                               ? 0
                               : static_cast<uint64_t>(ctx.connection->id());
   cursor->owner = RequesterOf(ctx).user;
+  cursor->session = SessionOf(ctx);
   ASSIGN_OR_RETURN(ServerCursor * registered,
                    ctx.server->cursors->Register(std::move(cursor)));
   const int64_t id = registered->id;

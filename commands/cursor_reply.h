@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -33,6 +34,9 @@ Value CursorReply(absl::string_view ns, int64_t id, Value::Array batch,
 // Who runs the command, as the cursor store compares owners: under --auth
 // the connection's user, else anyone.
 CursorRequester RequesterOf(const CommandContext& ctx);
+// The command's logical session (its lsid with its user's digest) as
+// ServerCursor::session prints it; nullopt without lsid.
+std::optional<std::string> SessionOf(const CommandContext& ctx);
 
 // Serves the first batch of `cursor` and registers it when documents are
 // left (unless single_batch): the find/aggregate reply. Under --auth the

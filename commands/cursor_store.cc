@@ -1,21 +1,33 @@
 #include "commands/cursor_store.h"
 
-#include <random>
+#include <cstring>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "commands/scram.h"
 
 namespace ttldb {
 namespace commands {
 namespace {
 
-// A random id in [1, 2^63): never 0, which means "no cursor" in replies.
+// 2^53: below it an int64 is exactly a JavaScript number, and the Node
+// driver gives a command reply's int64 under it as a number (promoteLongs),
+// which it then sends back as a double: a getMore or killCursors of it is
+// 14 TypeMismatch (their ids are longs, as in mongod).
+constexpr uint64_t kMinId = uint64_t{1} << 53;
+constexpr uint64_t kIdEnd = uint64_t{1} << 63;
+
+// A random id in [2^53, 2^63) from the operating system's CSPRNG (OpenSSL's
+// RAND_bytes): mongod's ids are random positive int64s too
+// (generic_cursor_utils.cpp allocateCursorId), so that no client can guess
+// another's cursor; never 0, which means "no cursor" in replies.
 int64_t RandomId() {
-  static thread_local std::mt19937_64 rng(std::random_device{}());
-  int64_t id = 0;
-  while (id <= 0) id = static_cast<int64_t>(rng() >> 1);
-  return id;
+  uint64_t bits = 0;
+  const std::string bytes = SecureRandomBytes(sizeof(bits));
+  std::memcpy(&bits, bytes.data(), sizeof(bits));
+  return static_cast<int64_t>(kMinId + bits % (kIdEnd - kMinId));
 }
 
 }  // namespace
@@ -62,6 +74,42 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
                       absl::StrCat("cursor id ", id, " not found"));
   }
   ServerCursor* c = it->second.get();
+  if (c->in_use) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, kCursorInUse,
+                      absl::StrCat("cursor id ", id, " is already in use"));
+  }
+  auto or_none = [](const std::optional<std::string>& s) {
+    return s.has_value() ? *s : std::string("none");
+  };
+  if (requester.check_owner && requester.user.has_value() &&
+      c->session != requester.session) {
+    return MongoError(
+        absl::StatusCode::kPermissionDenied, kUnauthorized,
+        absl::StrCat("Cursor session id (", or_none(c->session),
+                     ") is not the same as the operation context's session "
+                     "id (",
+                     or_none(requester.session), ")"));
+  }
+  if (requester.session.has_value() && !c->session.has_value()) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, 50736,
+                      absl::StrCat("Cannot run getMore on cursor ", id,
+                                   ", which was not created in a session, in "
+                                   "session ",
+                                   *requester.session));
+  }
+  if (!requester.session.has_value() && c->session.has_value()) {
+    return MongoError(absl::StatusCode::kFailedPrecondition, 50737,
+                      absl::StrCat("Cannot run getMore on cursor ", id,
+                                   ", which was created in session ",
+                                   *c->session, ", without an lsid"));
+  }
+  if (requester.session != c->session) {
+    return MongoError(
+        absl::StatusCode::kFailedPrecondition, 50738,
+        absl::StrCat("Cannot run getMore on cursor ", id,
+                     ", which was created in session ", *c->session,
+                     ", in session ", *requester.session));
+  }
   if (requester.check_owner && c->owner != requester.user) {
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,
                       absl::StrCat("cursor id ", id,
@@ -75,10 +123,6 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
                                    "', but cursor belongs to a different "
                                    "namespace ",
                                    c->ns));
-  }
-  if (c->in_use) {
-    return MongoError(absl::StatusCode::kFailedPrecondition, kCursorInUse,
-                      absl::StrCat("cursor id ", id, " is already in use"));
   }
   idle_.erase({c->last_used, id});
   c->in_use = true;

@@ -1,7 +1,8 @@
 // Server-side cursors: the open results of find (and later aggregate and
 // listCollections) that clients read batch by batch with getMore.
 //
-// Each cursor has a random positive 64-bit id (MongoDB's are random too),
+// Each cursor has a random positive 64-bit id, at least 2^53 (MongoDB's are
+// random too; see RandomId),
 // the namespace it reads ("db.coll"), the connection that opened it and
 // the engine cursor. A cursor is removed when it is exhausted, killed
 // (killCursors), idle longer than the timeout (MongoDB's
@@ -59,6 +60,11 @@ struct ServerCursor {
   // (nullopt: none, or a server without --auth), as ClientCursor::
   // getAuthenticatedUser.
   std::optional<UserName> owner;
+  // The logical session of the command that opened it (its lsid and the
+  // digest of its user, as mongod's LogicalSessionId, in mongod's printed
+  // form "<id> - <uid> -  - "); nullopt when it had no lsid
+  // (ClientCursor::getSessionId).
+  std::optional<std::string> session;
   // Keeps the database open while the cursor lives.
   std::shared_ptr<Database> database;
   std::unique_ptr<Cursor> cursor;
@@ -85,6 +91,8 @@ struct ServerCursor {
 struct CursorRequester {
   bool check_owner = false;
   std::optional<UserName> user;
+  // The command's logical session, as ServerCursor::session.
+  std::optional<std::string> session;
 };
 
 class CursorStore {
@@ -105,13 +113,23 @@ class CursorStore {
   // idle ones.
   absl::StatusOr<ServerCursor*> Register(std::unique_ptr<ServerCursor> cursor);
 
-  // Checks out cursor `id` for a getMore on namespace `ns`: 43
-  // CursorNotFound "cursor id <id> not found" if absent (or timed out), 13
-  // Unauthorized "cursor id <id> was not created by the authenticated user"
-  // if `requester` is not its owner (getmore_cmd.cpp validateAuthorization,
-  // where isCoauthorizedWith compares the one authenticated user), 13
-  // Unauthorized if `ns` is not the cursor's namespace, 143 CursorInUse if
-  // another getMore has it.
+  // Checks out cursor `id` for a getMore on namespace `ns`, with mongod's
+  // checks in mongod's order (cursor_manager.cpp pinCursor, then
+  // getmore_cmd.cpp's pinCheck); a failed check leaves the cursor open:
+  //  - 43 CursorNotFound "cursor id <id> not found" if absent (or timed
+  //    out); 143 CursorInUse if another getMore has it;
+  //  - under --auth, 13 Unauthorized "Cursor session id (<s>) is not the
+  //    same as the operation context's session id (<s>)" when the sessions
+  //    differ, "none" for no session (authorization_session_impl.cpp
+  //    checkCursorSessionPrivilege);
+  //  - 50736 "Cannot run getMore on cursor <id>, which was not created in a
+  //    session, in session <s>", 50737 "..., which was created in session
+  //    <s>, without an lsid", 50738 "..., which was created in session <s>,
+  //    in session <s>" (validateLSID);
+  //  - 13 "cursor id <id> was not created by the authenticated user" if
+  //    `requester` is not its owner (validateAuthorization, where
+  //    isCoauthorizedWith compares the one authenticated user), 13 if `ns`
+  //    is not the cursor's namespace (validateNamespace).
   absl::StatusOr<ServerCursor*> CheckOut(int64_t id, absl::string_view ns,
                                          const CursorRequester& requester = {});
   // killCursors' authorization (authorization_checks.cpp

@@ -326,6 +326,43 @@ TEST(Array, SortArray) {
             "fields.");
 }
 
+// $concatArrays reads its operands in place (Expression::Peek) and is
+// evaluated left to right as evaluate_array.cpp (here rather than in
+// concat_arrays_cost_test so that it runs under ASan).
+TEST(ConcatArraysTest, SemanticsAsEvaluateArrayCpp) {
+  // Field paths read in place through objects; through an array ($d.e) the
+  // path builds its array.
+  EXPECT_EQ(
+      Eval(R"({"$concatArrays": ["$a", "$b.c", "$d.e", [9]]})",
+           R"({"a": [1], "b": {"c": [2, 3]}, "d": [{"e": 4}, {"e": 5}]})"),
+      "[1,2,3,4,5,9]");
+  // The first nullish operand makes it null, before later ones are looked
+  // at (28664 is not raised for them, as evaluate_array.cpp's loop).
+  EXPECT_EQ(
+      Eval(R"({"$concatArrays": ["$a", "$missing", 5]})", R"({"a": [1]})"),
+      "null");
+  EXPECT_EQ(Eval(R"({"$concatArrays": ["$a", null, 5]})", R"({"a": [1]})"),
+            "null");
+  EXPECT_EQ(
+      Eval(R"({"$concatArrays": ["$a", "$s"]})", R"({"a": [1], "s": "x"})"),
+      "error 28664: $concatArrays only supports arrays, not string");
+  EXPECT_EQ(Eval(R"({"$concatArrays": []})"), "[]");
+  // An operand that binds variables after another was read in place
+  // ($map's $$x, $let's $$y): the value read first stays as it was.
+  EXPECT_EQ(
+      Eval(R"({"$let": {"vars": {"v": [1, 2]}, "in": {"$concatArrays": [)"
+           R"("$$v", {"$map": {"input": [3, 4], "as": "x", "in": )"
+           R"({"$let": {"vars": {"y": "$$x"}, "in": {"$add": ["$$y", 1]}}}}},)"
+           R"( "$$v"]}}})"),
+      "[1,2,4,5,1,2]");
+  // $reduce's $$value, $$this and $$ROOT.
+  EXPECT_EQ(
+      Eval(R"({"$reduce": {"input": [[1], [2, 3]], "initialValue": [0],)"
+           R"( "in": {"$concatArrays": ["$$value", "$$this", "$$ROOT.a"]}}})",
+           R"({"a": [7]})"),
+      "[0,1,7,2,3,7]");
+}
+
 }  // namespace
 }  // namespace agg
 }  // namespace ttldb

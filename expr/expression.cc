@@ -26,6 +26,10 @@ class LiteralExpr : public Expression {
     return std::optional<Value>(value_);
   }
   bool IsConstant() const override { return true; }
+  bool Peek(const Value&, const Variables&, const Value** out) const override {
+    *out = &value_;
+    return true;
+  }
 
  private:
   Value value_;
@@ -85,6 +89,35 @@ class FieldPathExpr : public Expression {
         break;
     }
     return WalkPath(*start, path_, 0);
+  }
+
+  bool Peek(const Value& doc, const Variables& vars,
+            const Value** out) const override {
+    const Value* v = nullptr;
+    switch (base_) {
+      case Base::kCurrent:
+        v = &doc;
+        break;
+      case Base::kRoot:
+        v = &vars.root();
+        break;
+      case Base::kNow:
+        return false;  // built at each evaluation
+      case Base::kRemove:
+        *out = nullptr;
+        return true;
+      case Base::kUser:
+        v = vars.Get(var_id_);
+        break;
+    }
+    // Objects only: a path through an array builds a new array (WalkPath).
+    for (const std::string& name : path_) {
+      if (v == nullptr) break;
+      if (v->is_array()) return false;
+      v = v->is_object() ? v->Get(name) : nullptr;
+    }
+    *out = v;
+    return true;
   }
 
  private:

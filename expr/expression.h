@@ -124,6 +124,16 @@ class Expression {
   // True for a constant expression (a literal, or an operator over
   // constants): the pipeline may evaluate it once.
   virtual bool IsConstant() const { return false; }
+  // The value this expression evaluates to, when it already exists
+  // (a literal, a variable, a field path through objects only): true, with
+  // `*out` pointing at it (nullptr for missing), valid while `doc` and
+  // `vars` are unchanged. False when it must be built: call Evaluate. It
+  // lets an operator read a large operand without copying it ($reduce's
+  // $$value in {$concatArrays: ["$$value", "$$value"]}).
+  virtual bool Peek(const Value& doc, const Variables& vars,
+                    const Value** out) const {
+    return false;
+  }
 };
 
 // Parses any expression. Objects whose first field starts with '$' are

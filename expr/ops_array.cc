@@ -5,9 +5,13 @@
 // src/mongo/db/exec/expression/evaluate_array.cpp, evaluate_math.cpp
 // ($range) and src/mongo/db/pipeline/expression.cpp (parsers).
 #include <algorithm>
+#include <iterator>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "document/bson.h"
 #include "document/compare.h"
 #include "document/path.h"
 #include "expr/ops_util.h"
@@ -156,18 +160,101 @@ ExprResult Slice(std::vector<Opt>& a) {
       Value::Array(items.begin() + start, items.begin() + end)));
 }
 
-ExprResult ConcatArrays(std::vector<Opt>& a) {
-  Value::Array out;
-  for (const Opt& v : a) {
-    if (Nullish(v)) return internal::Null();
-    if (!v->is_array()) {
-      return ExprError(28664, absl::StrCat("$concatArrays only supports "
-                                           "arrays, not ",
-                                           TypeNameOf(v)));
-    }
-    out.insert(out.end(), v->array_items().begin(), v->array_items().end());
+// Digits of the array indexes 0..n-1 together: the names of n elements.
+size_t IndexNamesSize(size_t n) {
+  size_t total = 0;
+  for (size_t digits = 1, start = 0, end = 10; start < n;
+       ++digits, start = end, end *= 10) {
+    total += (std::min(n, end) - start) * digits;
   }
-  return Ok(Value::MakeArray(std::move(out)));
+  return total;
+}
+
+// $concatArrays, as evaluate_array.cpp: left to right, null at the first
+// nullish argument, 28664 for one that is not an array. The operands are
+// read where they are when they exist ($$value, a field: Peek) instead of
+// copied, and the result's BSON size is known from theirs before anything
+// is built: a $reduce that doubles $$value costs one copy per step and
+// fails with 10334 without building the array that is too large (it copied
+// $$value twice and built the whole result first).
+class ConcatArraysExpr : public Expression {
+ public:
+  static absl::Status NotAnArray(const Value& v) {
+    return ExprError(28664, absl::StrCat("$concatArrays only supports arrays, "
+                                         "not ",
+                                         TypeName(v.type())));
+  }
+
+  explicit ConcatArraysExpr(Args args) : args_(std::move(args)) {}
+
+  ExprResult Evaluate(const Value& doc, Variables* vars) const override {
+    // First every operand in order (an evaluation may rebind variables, so
+    // no pointer from Peek is kept across one), then their values.
+    std::vector<Opt> owned(args_.size());  // operands that were built
+    std::vector<bool> peeked(args_.size());
+    for (size_t i = 0; i < args_.size(); ++i) {
+      const Value* v = nullptr;
+      peeked[i] = args_[i]->Peek(doc, *vars, &v);
+      if (!peeked[i]) {
+        ASSIGN_OR_RETURN(owned[i], args_[i]->Evaluate(doc, vars));
+        v = owned[i].has_value() ? &*owned[i] : nullptr;
+      }
+      if (v == nullptr || v->is_null()) return internal::Null();
+      if (!v->is_array()) return NotAnArray(*v);
+    }
+    std::vector<const Value*> arrays(args_.size());
+    size_t held = 0, count = 0, element_bytes = 0;
+    for (size_t i = 0; i < args_.size(); ++i) {
+      const Value* v = &*owned[i];
+      if (peeked[i] &&
+          (!args_[i]->Peek(doc, *vars, &v) || v == nullptr || !v->is_array())) {
+        // Not reached: no evaluation rebinds a variable an earlier operand
+        // reads (each scope has its own variable ids).
+        return internal::Null();
+      }
+      // The same bounds as every eager operator's (146 for the operands,
+      // 10334 for the result), from one walk of each operand.
+      const size_t bytes = BsonValueSize(*v);
+      held += bytes;
+      if (held > kMaxOperandBytes) {
+        return internal::OperandsTooLargeError("$concatArrays", held);
+      }
+      const size_t n = v->array_items().size();
+      // An element costs a type byte, its index name and a NUL besides its
+      // value.
+      element_bytes += bytes - 5 - 2 * n - IndexNamesSize(n);
+      count += n;
+      arrays[i] = v;
+    }
+    const size_t result_bytes =
+        5 + element_bytes + 2 * count + IndexNamesSize(count);
+    if (result_bytes > kMaxValueBytes) {
+      return internal::ValueTooLargeError("$concatArrays", result_bytes);
+    }
+    Value::Array out;
+    out.reserve(count);
+    for (size_t i = 0; i < arrays.size(); ++i) {
+      if (!peeked[i]) {
+        Value::Array& items = owned[i]->mutable_array_items();
+        out.insert(out.end(), std::make_move_iterator(items.begin()),
+                   std::make_move_iterator(items.end()));
+      } else {
+        const Value::Array& items = arrays[i]->array_items();
+        out.insert(out.end(), items.begin(), items.end());
+      }
+    }
+    return Ok(Value::MakeArray(std::move(out)));
+  }
+  bool IsConstant() const override { return internal::AllConstant(args_); }
+
+ private:
+  Args args_;
+};
+
+ParseResult ParseConcatArrays(const Value& operand, ParseContext* ctx) {
+  ASSIGN_OR_RETURN(Args args, internal::ParseArgsChecked("$concatArrays",
+                                                         operand, ctx, 0, -1));
+  return ExprPtr(new ConcatArraysExpr(std::move(args)));
 }
 
 ExprResult ReverseArray(std::vector<Opt>& a) {
@@ -1008,7 +1095,7 @@ void RegisterArrayOperators() {
   TTLDB_REGISTER_EAGER("$isArray", 1, 1, IsArray);
   TTLDB_REGISTER_EAGER("$in", 2, 2, In);
   TTLDB_REGISTER_EAGER("$slice", 2, 3, Slice);
-  TTLDB_REGISTER_EAGER("$concatArrays", 0, -1, ConcatArrays);
+  RegisterOperator("$concatArrays", ParseConcatArrays);
   TTLDB_REGISTER_EAGER("$reverseArray", 1, 1, ReverseArray);
   TTLDB_REGISTER_EAGER("$range", 2, 3, Range);
   TTLDB_REGISTER_EAGER("$indexOfArray", 2, 4, IndexOfArray);

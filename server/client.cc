@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "server/message.h"
 #include "server/scram_client.h"
 #include "server/socket_io.h"
+#include "server/transport.h"
 
 namespace ttldb {
 namespace server {
@@ -71,25 +73,25 @@ absl::Status IoError(IoResult r, absl::string_view what) {
 }
 
 // Sends `command` (with "$db": db) on `fd` and reads the reply.
-absl::StatusOr<Value> RoundTrip(int fd, int32_t request_id,
+absl::StatusOr<Value> RoundTrip(Transport& fd, int32_t request_id,
                                 absl::string_view db, Value command,
                                 absl::Time deadline) {
   command.Set("$db", Value::String(std::string(db)));
   const std::string request = EncodeOpMsg(request_id, command);
-  if (IoResult r = WriteAll(fd, request.data(), request.size(), deadline);
+  if (IoResult r = fd.WriteAll(request.data(), request.size(), deadline);
       r != IoResult::kOk) {
     return IoError(r, "sending the command");
   }
   uint8_t head[16];
-  if (IoResult r = ReadFull(fd, head, sizeof(head), deadline);
+  if (IoResult r = fd.ReadFull(head, sizeof(head), deadline);
       r != IoResult::kOk) {
     return IoError(r, "waiting for the reply");
   }
   absl::StatusOr<MessageHeader> header = ParseHeader(head);
   if (!header.ok()) return header.status();
   std::string body(static_cast<size_t>(header->message_length) - 16, '\0');
-  if (IoResult r = ReadFull(fd, reinterpret_cast<uint8_t*>(body.data()),
-                            body.size(), deadline);
+  if (IoResult r = fd.ReadFull(reinterpret_cast<uint8_t*>(body.data()),
+                               body.size(), deadline);
       r != IoResult::kOk) {
     return IoError(r, "reading the reply");
   }
@@ -129,7 +131,7 @@ Value Bin(std::string data) {
 // SCRAM-SHA-256 on `fd` (driver auth spec): saslStart with client-first,
 // saslContinue with client-final, skipping the empty last round. The
 // server's refusal is returned as its reply; nullopt once logged in.
-absl::StatusOr<std::optional<Value>> Login(int fd,
+absl::StatusOr<std::optional<Value>> Login(Transport& fd,
                                            const RemoteCredentials& cred,
                                            absl::Time deadline) {
   ScramSha256Client scram(cred.user, cred.password);
@@ -173,7 +175,8 @@ absl::StatusOr<std::optional<Value>> Login(int fd,
 absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
                                        absl::string_view db, Value command,
                                        absl::Duration timeout,
-                                       const RemoteCredentials* credentials) {
+                                       const RemoteCredentials* credentials,
+                                       const ClientTlsOptions* tls) {
   if (!command.is_object()) {
     return absl::InvalidArgumentError("a command must be an object");
   }
@@ -181,12 +184,18 @@ absl::StatusOr<Value> RunRemoteCommand(absl::string_view host, int port,
   absl::StatusOr<int> fd_or = Connect(host, port);
   if (!fd_or.ok()) return fd_or.status();
   Fd fd(*fd_or);
+  Transport transport(fd.get());
+  if (tls != nullptr) {
+    ASSIGN_OR_RETURN(std::unique_ptr<ClientTlsContext> context,
+                     ClientTlsContext::Create(*tls));
+    RETURN_IF_ERROR(transport.StartClient(*context, host, deadline));
+  }
   if (credentials != nullptr) {
     ASSIGN_OR_RETURN(std::optional<Value> refused,
-                     Login(fd.get(), *credentials, deadline));
+                     Login(transport, *credentials, deadline));
     if (refused.has_value()) return *std::move(refused);
   }
-  return RoundTrip(fd.get(), 3, db, std::move(command), deadline);
+  return RoundTrip(transport, 3, db, std::move(command), deadline);
 }
 
 }  // namespace server

@@ -1,5 +1,6 @@
 // A minimal MongoDB wire-protocol client: one command over one TCP
-// connection, for ttldb's own command-line tools (`ttldb backup --host`).
+// connection (plain or TLS), for ttldb's own command-line tools (`ttldb
+// backup --host`).
 // Applications use a real driver.
 #ifndef TTLDB_SERVER_CLIENT_H_
 #define TTLDB_SERVER_CLIENT_H_
@@ -10,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "document/value.h"
+#include "server/transport.h"
 
 namespace ttldb {
 namespace server {
@@ -30,10 +32,13 @@ struct RemoteCredentials {
 // (saslStart, saslContinue); a refused login returns the server's refusal
 // ({ok: 0, code: 18, ...}) instead of the command's reply, and a server
 // whose final SCRAM message does not prove it knows the password fails with
-// PermissionDenied.
+// PermissionDenied. With `tls`, the connection is TLS (a server under
+// --tlsMode requireTLS): a server certificate that `tls` does not trust, or
+// that does not name `host`, fails with Unavailable saying so.
 absl::StatusOr<Value> RunRemoteCommand(
     absl::string_view host, int port, absl::string_view db, Value command,
-    absl::Duration timeout, const RemoteCredentials* credentials = nullptr);
+    absl::Duration timeout, const RemoteCredentials* credentials = nullptr,
+    const ClientTlsOptions* tls = nullptr);
 
 }  // namespace server
 }  // namespace ttldb

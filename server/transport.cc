@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -107,6 +109,80 @@ absl::StatusOr<std::unique_ptr<TlsContext>> TlsContext::Create(
 }
 
 TlsContext::~TlsContext() { SSL_CTX_free(ctx_); }
+
+absl::StatusOr<std::unique_ptr<ClientTlsContext>> ClientTlsContext::Create(
+    const ClientTlsOptions& options) {
+  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+  if (ctx == nullptr) return absl::InternalError(OpenSslError());
+  std::unique_ptr<ClientTlsContext> out(new ClientTlsContext(ctx));
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  SSL_CTX_set_mode(
+      ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  if (options.ca_file.empty()) {
+    if (SSL_CTX_set_default_verify_paths(ctx) != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot load the system's certificate authorities: ",
+                       OpenSslError()));
+    }
+  } else if (SSL_CTX_load_verify_locations(ctx, options.ca_file.c_str(),
+                                           nullptr) != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot use --tlsCAFile ", options.ca_file, ": ", OpenSslError()));
+  }
+  if (!options.certificate_key_file.empty()) {
+    const char* pem = options.certificate_key_file.c_str();
+    if (SSL_CTX_use_certificate_chain_file(ctx, pem) != 1 ||
+        SSL_CTX_use_PrivateKey_file(ctx, pem, SSL_FILETYPE_PEM) != 1 ||
+        SSL_CTX_check_private_key(ctx) != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot use --tlsCertificateKeyFile ", pem, ": ", OpenSslError()));
+    }
+  }
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+  return out;
+}
+
+ClientTlsContext::~ClientTlsContext() { SSL_CTX_free(ctx_); }
+
+absl::Status Transport::StartClient(const ClientTlsContext& tls,
+                                    absl::string_view host,
+                                    absl::Time deadline) {
+  int flags = fcntl(fd_, F_GETFL, 0);
+  if (flags < 0 || fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
+    return absl::UnavailableError("cannot make the socket non-blocking");
+  }
+  ssl_ = SSL_new(tls.ctx());
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, fd_) != 1) {
+    return absl::InternalError(OpenSslError());
+  }
+  const std::string name(host);
+  // The certificate must name the host: an IP address as an IP SAN, a name
+  // as a DNS name (sent as SNI too), as the drivers check it.
+  X509_VERIFY_PARAM* param = SSL_get0_param(ssl_);
+  if (X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str()) != 1) {
+    SSL_set_tlsext_host_name(ssl_, name.c_str());
+    if (SSL_set1_host(ssl_, name.c_str()) != 1) {
+      return absl::InternalError(OpenSslError());
+    }
+  }
+  int result = 0;
+  ERR_clear_error();
+  IoResult r = Retry(
+      ssl_, fd_, deadline, nullptr, [&] { return SSL_connect(ssl_); }, &result);
+  if (r == IoResult::kOk) return absl::OkStatus();
+  if (r == IoResult::kTimeout) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("timed out in the TLS handshake with ", name));
+  }
+  const long verify = SSL_get_verify_result(ssl_);
+  if (verify != X509_V_OK) {
+    return absl::UnavailableError(absl::StrCat(
+        "the TLS certificate of ", name,
+        " is not trusted: ", X509_verify_cert_error_string(verify)));
+  }
+  return absl::UnavailableError(
+      absl::StrCat("the TLS handshake with ", name, " failed"));
+}
 
 Transport::~Transport() {
   if (ssl_ != nullptr) {

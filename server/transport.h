@@ -19,7 +19,9 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "server/socket_io.h"
 
@@ -58,6 +60,28 @@ class TlsContext {
   const TlsMode mode_;
 };
 
+// A client's TLS configuration, as the mongo shell's --tls options, for
+// ttldb's own tools (`ttldb backup --host --tls`): the server's certificate
+// must be signed by a CA of `ca_file` (empty: the system's CAs) and name the
+// host connected to; TLS 1.2 at least.
+struct ClientTlsOptions {
+  std::string ca_file;               // --tlsCAFile
+  std::string certificate_key_file;  // --tlsCertificateKeyFile (optional)
+};
+
+class ClientTlsContext {
+ public:
+  // Fails with a clear message for a missing or unreadable file.
+  static absl::StatusOr<std::unique_ptr<ClientTlsContext>> Create(
+      const ClientTlsOptions& options);
+  ~ClientTlsContext();
+  SSL_CTX* ctx() const { return ctx_; }
+
+ private:
+  explicit ClientTlsContext(SSL_CTX* ctx) : ctx_(ctx) {}
+  SSL_CTX* const ctx_;
+};
+
 class Transport {
  public:
   explicit Transport(int fd) : fd_(fd) {}
@@ -69,6 +93,12 @@ class Transport {
   // its first bytes, and runs the TLS handshake. False: close it.
   bool Start(const TlsContext* tls, absl::Time deadline,
              const std::atomic<bool>& stop);
+
+  // The client's side: the TLS handshake with the server at `host` (its
+  // certificate must name it). Fails with Unavailable, saying why (the
+  // certificate's verification error, or OpenSSL's).
+  absl::Status StartClient(const ClientTlsContext& tls, absl::string_view host,
+                           absl::Time deadline);
 
   bool secure() const { return ssl_ != nullptr; }
   // As socket_io.h's, through TLS when secure.

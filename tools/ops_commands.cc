@@ -24,10 +24,13 @@ constexpr char kOpsUsage[] =
     "  ttldb backup --host HOST[:PORT] --out DEST [--quiet]\n"
     "               [--username USER --password PWD\n"
     "                [--authenticationDatabase DB]]\n"
+    "               [--tls [--tlsCAFile PEM] [--tlsCertificateKeyFile PEM]]\n"
     "      (a running `ttldb serve`: it writes the backup itself, into DEST\n"
     "       on its own machine, with the admin command createBackup; under\n"
     "       --auth, as USER (SCRAM-SHA-256, authSource DB, default admin),\n"
-    "       who needs the root role)\n";
+    "       who needs the root role; --tls for a server under --tlsMode,\n"
+    "       whose certificate must be signed by a CA of --tlsCAFile (else\n"
+    "       the system's) and name HOST)\n";
 
 struct OpsFlags {
   std::string db;
@@ -35,6 +38,8 @@ struct OpsFlags {
   std::string out;
   bool quiet = false;
   server::RemoteCredentials credentials;  // user empty: none
+  bool tls = false;
+  server::ClientTlsOptions tls_options;
 };
 
 // "" on success, else the usage error.
@@ -75,6 +80,18 @@ std::string Parse(const std::string& command,
       if (!take(&f->credentials.source)) {
         return "bad or missing value for --authenticationDatabase";
       }
+    } else if (command == "backup" && (arg == "--tls" || arg == "--ssl") &&
+               !has_inline) {
+      f->tls = true;
+    } else if (command == "backup" && arg == "--tlsCAFile") {
+      if (!take(&f->tls_options.ca_file) || f->tls_options.ca_file.empty()) {
+        return "bad or missing value for --tlsCAFile";
+      }
+    } else if (command == "backup" && arg == "--tlsCertificateKeyFile") {
+      if (!take(&f->tls_options.certificate_key_file) ||
+          f->tls_options.certificate_key_file.empty()) {
+        return "bad or missing value for --tlsCertificateKeyFile";
+      }
     } else if (command == "backup" && arg == "--out") {
       if (!take(&f->out)) return "bad or missing value for --out";
     } else if (arg == "--quiet" && !has_inline) {
@@ -98,6 +115,15 @@ std::string Parse(const std::string& command,
   }
   if (f->credentials.user.empty() != f->credentials.password.empty()) {
     return "--username and --password go together";
+  }
+  if ((f->tls || !f->tls_options.ca_file.empty() ||
+       !f->tls_options.certificate_key_file.empty()) &&
+      f->host.empty()) {
+    return "--tls goes with --host";
+  }
+  if (!f->tls && (!f->tls_options.ca_file.empty() ||
+                  !f->tls_options.certificate_key_file.empty())) {
+    return "--tlsCAFile and --tlsCertificateKeyFile need --tls";
   }
   return "";
 }
@@ -142,7 +168,8 @@ int RemoteBackup(const OpsFlags& f, std::ostream& out, std::ostream& err) {
       host, port, "admin",
       Value::MakeObject({{"createBackup", Value::Int32(1)},
                          {"backupDir", Value::String(dest)}}),
-      absl::Hours(24), f.credentials.user.empty() ? nullptr : &f.credentials);
+      absl::Hours(24), f.credentials.user.empty() ? nullptr : &f.credentials,
+      f.tls ? &f.tls_options : nullptr);
   if (!reply.ok()) {
     err << "ttldb backup: " << reply.status().message() << "\n";
     return 1;

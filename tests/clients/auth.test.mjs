@@ -7,7 +7,8 @@
 // Exception" and "TLS/SSL (Transport Encryption)" pages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,6 +227,56 @@ test('TLS: preferTLS serves both; a client certificate is required with tlsCAFil
   }
 });
 
+// Issue 28 item 5: `ttldb backup --host` against a server that requires
+// TLS and a login, as the mongo tools do (--tls --tlsCAFile, --username
+// --password): the server's certificate must be trusted and name the host.
+test('ttldb backup --host --tls logs in over TLS (issue 28 item 5)', async () => {
+  const tls = await startServer(['--auth', '--tlsMode', 'requireTLS',
+                                 '--tlsCertificateKeyFile', certs.server,
+                                 '--tlsCAFile', certs.ca,
+                                 '--tlsAllowConnectionsWithoutCertificates']);
+  const out = join(mkdtempSync(join(tmpdir(), 'ttldb-backup-tls-')), 'copy');
+  const backup = (...extra) => spawnSync(TTLDB_BIN, [
+    'backup', '--host', `127.0.0.1:${tls.port}`, '--out', out, '--quiet',
+    ...extra], { encoding: 'utf8', timeout: 60000 });
+  try {
+    const options = { tls: true, tlsCAFile: certs.ca };
+    await withClient(tls.uri, options, (c) => c.db('admin').command(
+      { createUser: 'root', pwd: 'rootpw', roles: ['root'] }));
+    await withClient(`mongodb://root:rootpw@127.0.0.1:${tls.port}/`, options,
+                     (c) => c.db('app').collection('c').insertOne({ _id: 1 }));
+    const login = ['--username', 'root', '--password', 'rootpw'];
+    // In the clear the server closes the connection.
+    const plain = backup(...login);
+    assert.equal(plain.status, 1);
+    assert.match(plain.stderr, /^ttldb backup: the server closed the connection/);
+    // A certificate the system's CAs do not sign.
+    const untrusted = backup('--tls', ...login);
+    assert.equal(untrusted.status, 1);
+    assert.match(untrusted.stderr,
+                 /^ttldb backup: the TLS certificate of 127\.0\.0\.1 is not trusted: /);
+    const anonymous = backup('--tls', '--tlsCAFile', certs.ca);
+    assert.equal(anonymous.status, 1);
+    assert.match(anonymous.stderr, /Command createBackup requires authentication/);
+    const ok = backup('--tls', '--tlsCAFile', certs.ca, ...login);
+    assert.equal(ok.status, 0, ok.stderr);
+    const copy = await startServer([], out);
+    try {
+      await withClient(copy.uri, {}, async (c) => assert.deepEqual(
+        await c.db('app').collection('c').find().toArray(), [{ _id: 1 }]));
+    } finally {
+      await copy.stop({ keep: true });
+    }
+    // --tls options without --tls are a usage error.
+    const usage = backup('--tlsCAFile', certs.ca);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /--tlsCAFile and --tlsCertificateKeyFile need --tls/);
+  } finally {
+    assert.equal(await tls.stop(), 0);
+    rmSync(join(out, '..'), { recursive: true, force: true });
+  }
+});
+
 // reliability-3.md N1: granting a role needs grantRole on the role's
 // database (src/mongo/db/commands/user_management_commands_common.cpp
 // checkAuthorizedToGrantRoles; updateUser with roles also needs revokeRole
@@ -365,7 +416,8 @@ test('aggregate: $out and $merge to {db, coll} write that database (N3)', async 
   });
 });
 
-// reliability-3.md N8: a cursor belongs to the user that opened it.
+// reliability-3.md N8: a cursor belongs to the user (and the logical
+// session) that opened it.
 // getMore: 13 "cursor id <id> was not created by the authenticated user"
 // (src/mongo/db/commands/getmore_cmd.cpp validateAuthorization);
 // killCursors: the command fails with commands.cpp's message
@@ -386,10 +438,21 @@ test('a cursor belongs to the user that opened it (N8)', async () => {
     const id = first.cursor.id;
     assert.notEqual(id.toString(), '0');
     await withClient(userUri('bob', 'p'), {}, async (bob) => {
+      // Bob's driver sends his own session (lsid), which mongod checks
+      // first (cursor_manager.cpp pinCursor: checkCursorSessionPrivilege):
+      // 13, naming both sessions as "<lsid> - <uid> -  - " (uid: the
+      // base64 SHA-256 of "user@db"). The user check behind it
+      // (getmore_cmd.cpp validateAuthorization: "cursor id N was not
+      // created by the authenticated user") is for clients without
+      // sessions: commands/auth_commands_test.cc.
+      const session = (user) => `[0-9a-f-]{36} - ${
+        createHash('sha256').update(`${user}@admin`).digest('base64')
+          .replace(/[+/]/g, '\\$&')} -  - `;
       await assert.rejects(
         bob.db('curs').command({ getMore: id, collection: 'c' }),
-        { code: 13, codeName: 'Unauthorized',
-          message: `cursor id ${id} was not created by the authenticated user` });
+        (e) => e.code === 13 && e.codeName === 'Unauthorized' && new RegExp(
+          `^Cursor session id \\(${session('alice')}\\) is not the same as the ` +
+          `operation context's session id \\(${session('bob')}\\)$`).test(e.message));
       await assert.rejects(
         bob.db('curs').command({ killCursors: 'c', cursors: [id] }),
         (e) => e.code === 13 &&

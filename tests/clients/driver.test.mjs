@@ -3,7 +3,7 @@
 // (jstests/ or src/mongo/) or manual page it takes them from.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { MongoClient, MongoServerError } from 'mongodb';
+import { Long, MongoClient, MongoServerError } from 'mongodb';
 import { startServer } from './harness.mjs';
 
 let server;
@@ -176,6 +176,32 @@ test('a cursor over several batches (getMore), then killCursors', async () => {
   commands.length = 0;
   await cursor.close();
   assert.deepEqual(commands, ['killCursors']);
+});
+
+// Cursor ids as a raw command sees them: a reply's int64 that fits in a
+// JavaScript number (under 2^53) is given as a number (promoteLongs), and a
+// number goes back as a double, which getMore and killCursors refuse (14,
+// as mongod: their ids are longs). ttldb's ids are random in [2^53, 2^63)
+// (commands/cursor_store.cc), so every one stays a Long; with ids in
+// [1, 2^63) about one in 1,024 came back a number.
+test('cursor ids from raw commands are Longs that getMore and killCursors take back',
+     async () => {
+  const db = client.db('test');
+  await db.collection('ids').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+  const ids = [];
+  for (let i = 0; i < 400; ++i) {
+    const r = await db.command({ find: 'ids', batchSize: 1 });
+    assert.equal(typeof r.cursor.id, 'object', `id ${r.cursor.id} is a number`);
+    assert.ok(r.cursor.id.greaterThanOrEqual(Long.fromString('9007199254740992')),
+              String(r.cursor.id));
+    ids.push(r.cursor.id);
+  }
+  const more = await db.command({ getMore: ids[0], collection: 'ids', batchSize: 1 });
+  assert.deepEqual(more.cursor.nextBatch, [{ _id: 2 }]);
+  for (let k = 0; k < ids.length; k += 100) {
+    const killed = await db.command({ killCursors: 'ids', cursors: ids.slice(k, k + 100) });
+    assert.equal(killed.cursorsKilled.length, Math.min(100, ids.length - k));
+  }
 });
 
 test('a document expires through the TTL monitor while the client watches',

@@ -79,7 +79,8 @@ async function cursors(client) {
     for (;;) {
       try {
         const r = await db.command({ find: 'many', batchSize: 1 });
-        // killCursors takes longs (the driver makes small ones numbers).
+        // killCursors takes longs (ids are at least 2^53, so the driver
+        // keeps them as Longs; Long.fromValue keeps that explicit).
         open.push(Long.fromValue(r.cursor.id));
         if (Date.now() >= end) break;
       } catch (e) {
