@@ -403,6 +403,15 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
   if (name == "listIndexes") return on_coll({ActionType::kListIndexes});
   // collection_stats / dbcommands.cpp (CmdDbStats).
   if (name == "collStats") return on_coll({ActionType::kCollStats});
+  // dbcommands_d.cpp CmdDatasize: find on the namespace it names in full.
+  if (name == "dataSize" || name == "datasize") {
+    const Value& ns = cmd.object_fields()[0].second;
+    const std::string full = ns.is_string() ? ns.string_value() : "";
+    const size_t dot = full.find('.');
+    if (dot == std::string::npos) return on_coll({ActionType::kFind});
+    return Needs({OnNamespace(full.substr(0, dot), full.substr(dot + 1),
+                              {ActionType::kFind})});
+  }
   if (name == "dbStats" || name == "dbstats") {
     return Needs({OnDatabase(db, {ActionType::kDbStats})});
   }

@@ -3,6 +3,7 @@
 // drop_collection.cpp, rename_collection_cmd.cpp, collection_to_capped...,
 // validate.cpp, coll_stats / dbcommands.cpp).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -51,6 +52,41 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
                      "bool");
   }
   return enabled->bool_value();
+}
+
+// create.idl's size and max: safeInt64 (int, long, double, decimal; a
+// double toward zero), size 1 to 1 PiB, max below 2^31.
+absl::StatusOr<int64_t> CappedNumberArg(const Value& v,
+                                        absl::string_view field) {
+  if (!v.is_number()) {
+    // idl_parser.cpp's wording for several types, its quotes as they are.
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kTypeMismatch,
+        absl::StrCat("BSON field 'create.", field, "' is the wrong type '",
+                     TypeName(v.type()),
+                     "', expected types '[long, int, decimal, double']"));
+  }
+  const double d = v.AsDouble();
+  const int64_t n =
+      v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64
+          ? v.int64_value()
+          : (std::isnan(d) ? 0
+             : d > 9.2e18  ? std::numeric_limits<int64_t>::max()
+             : d < -9.2e18 ? std::numeric_limits<int64_t>::min()
+                           : static_cast<int64_t>(d));
+  auto bound = [&](absl::string_view rule) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                      absl::StrCat("BSON field '", field, "' value must be ",
+                                   rule, ", actual value '", n, "'"));
+  };
+  if (field == "size" && n < 1) return bound(">= 1");
+  if (field == "size" && n > (int64_t{1} << 50)) {
+    return bound(absl::StrCat("<= ", int64_t{1} << 50));
+  }
+  if (field == "max" && n >= (int64_t{1} << 31)) {
+    return bound(absl::StrCat("< ", int64_t{1} << 31));
+  }
+  return n;
 }
 
 absl::Status NsNotFound(absl::string_view message) {
@@ -158,9 +194,28 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   const auto& fields = ctx.cmd.object_fields();
   ValidationOptions validation;
+  bool capped = false;
   for (size_t i = 1; i < fields.size(); ++i) {
     const Field& f = fields[i];
     if (IsGenericArgument(f.first)) continue;
+    // Capped collections (create.idl capped: safeBool, size, max).
+    if (f.first == "capped") {
+      if (!f.second.is_number() && f.second.type() != ValueType::kBool) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kTypeMismatch,
+            absl::StrCat("BSON field 'create.capped' is the wrong type '",
+                         TypeName(f.second.type()),
+                         "', expected types '[bool, long, int, decimal, "
+                         "double']"));
+      }
+      capped = TrueValue(f.second);
+      continue;
+    }
+    if (f.first == "size" || f.first == "max") {
+      ASSIGN_OR_RETURN(int64_t n, CappedNumberArg(f.second, f.first));
+      (f.first == "size" ? validation.capped_size : validation.capped_max) = n;
+      continue;
+    }
     if (f.first == "validator") {
       if (!f.second.is_object()) {
         return WrongType("create.validator", f.second, "object");
@@ -197,7 +252,52 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
                       absl::StrCat("create: option '", f.first,
                                    "' is not supported by ttldb"));
   }
+  // create_collection.cpp / create_command: size is required with capped,
+  // and size or max need capped.
+  if (capped && !validation.capped_size.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "the 'size' field is required when 'capped' is true");
+  }
+  if (!capped && (validation.capped_size.has_value() ||
+                  validation.capped_max.has_value())) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "the 'capped' field needs to be true when either the "
+                      "'size' or the 'max' fields are present");
+  }
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  if (capped) {
+    // Created as given; an existing collection with the same options is
+    // fine, any other 48 NamespaceExists.
+    ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+    ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+    if (!exists) {
+      absl::Status s = db->CreateCollection(coll, validation);
+      if (ErrorCode(s) != kNamespaceExists) {
+        RETURN_IF_ERROR(s);
+        return OkReply();
+      }
+    }
+    ASSIGN_OR_RETURN(Value existing, db->collection(coll).Options());
+    const Value* size = existing.Get("size");
+    const Value* max = existing.Get("max");
+    const int64_t want_max =
+        validation.capped_max.has_value()
+            ? (*validation.capped_max <= 0 ? 0x7fffffff
+                                           : *validation.capped_max)
+            : 0;
+    if (existing.Get("capped") != nullptr && size != nullptr &&
+        size->AsDouble() == static_cast<double>(*validation.capped_size) &&
+        (max == nullptr ? 0 : static_cast<int64_t>(max->AsDouble())) ==
+            want_max &&
+        existing.Get("validator") == nullptr) {
+      return OkReply();
+    }
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("namespace ", Ns(ctx.db, coll),
+                                   " already exists, but with different "
+                                   "options: ",
+                                   ToJson(existing)));
+  }
   const bool images =
       validation.change_stream_pre_and_post_images.value_or(false);
   const bool validated = !validation.validator.is_null() ||
@@ -403,6 +503,47 @@ absl::StatusOr<Value> CollStats(CommandContext& ctx) {
   return OkReply(std::move(out));
 }
 
+// dataSize (src/mongo/db/commands/dbcommands_d.cpp CmdDatasize) of a whole
+// collection: {estimate: false, size, numObjects, millis: 0}, size and
+// numObjects as collStats' size and count. keyPattern, min and max (a
+// range of an index) are not supported (72).
+absl::StatusOr<Value> DataSize(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"keyPattern", "min", "max", "estimate"}));
+  for (const char* range : {"keyPattern", "min", "max"}) {
+    if (Arg(ctx, range) != nullptr) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("dataSize: '", range, "' is not supported by ttldb"));
+    }
+  }
+  const Value& ns = ctx.first();
+  if (!ns.is_string()) return WrongType("dataSize.dataSize", ns, "string");
+  const std::string& full = ns.string_value();
+  const size_t dot = full.find('.');
+  if (dot == std::string::npos || full.substr(0, dot) != ctx.db) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("dataSize: '", full, "' is not a collection of database ",
+                     ctx.db));
+  }
+  const std::string coll = full.substr(dot + 1);
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  int64_t size = 0, count = 0;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(Value stats, db->collection(coll).Stats(1));
+    if (const Value* v = stats.Get("size"); v != nullptr && v->is_number()) {
+      size = static_cast<int64_t>(v->AsDouble());
+    }
+    if (const Value* v = stats.Get("count"); v != nullptr && v->is_number()) {
+      count = static_cast<int64_t>(v->AsDouble());
+    }
+  }
+  return OkReply({{"estimate", Value::Bool(false)},
+                  {"size", Value::Int64(size)},
+                  {"numObjects", Value::Int64(count)},
+                  {"millis", Value::Int32(0)}});
+}
+
 }  // namespace
 
 void AddCollectionCommands(std::vector<CommandSpec>* specs) {
@@ -414,6 +555,7 @@ void AddCollectionCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"collMod", CollMod, false, true});
   specs->push_back({"validate", Validate});
   specs->push_back({"collStats", CollStats});
+  specs->push_back({"dataSize", DataSize});
 }
 
 }  // namespace commands

@@ -5,6 +5,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "commands/server_state.h"
+#include "commands/tailable_cursor.h"
 #include "document/bson.h"
 
 namespace ttldb {
@@ -32,6 +33,13 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
       ASSIGN_OR_RETURN(doc, c->cursor->Next());
     }
     if (!doc.has_value()) {
+      if (c->tail != nullptr) {
+        // A tailable cursor stays open at the end, unless it never had a
+        // position (an empty collection).
+        c->tail->at_end = true;
+        if (!c->tail->last_id.has_value()) *exhausted = true;
+        break;
+      }
       *exhausted = true;
       break;
     }
@@ -42,6 +50,7 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
     }
     bytes += size;
     batch.push_back(*std::move(doc));
+    if (c->tail != nullptr) NoteTailDocument(c->tail.get(), batch.back());
     if (c->remaining > 0) --c->remaining;
   }
   if (c->remaining == 0) *exhausted = true;
