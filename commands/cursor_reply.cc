@@ -33,7 +33,7 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
       ASSIGN_OR_RETURN(doc, c->cursor->Next());
     }
     if (!doc.has_value()) {
-      if (c->tail != nullptr) {
+      if (c->tail != nullptr && c->tail->tailable) {
         // A tailable cursor stays open at the end, unless it never had a
         // position (an empty collection).
         c->tail->at_end = true;

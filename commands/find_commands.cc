@@ -39,6 +39,8 @@ absl::StatusOr<Value> Find(CommandContext& ctx) {
       std::unique_ptr<Cursor> engine_cursor,
       db->collection(req.collection).Find(req.filter, req.options));
   auto cursor = std::make_unique<ServerCursor>();
+  ASSIGN_OR_RETURN(cursor->tail,
+                   CappedScanState(db->collection(req.collection), req));
   cursor->db = ctx.db;
   cursor->ns = ns;
   cursor->database = std::move(db);
@@ -112,8 +114,12 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
                       "cannot set maxTimeMS on getMore command for a "
                       "non-awaitData cursor");
   }
-  if (cursor->tail != nullptr) {
+  if (cursor->tail != nullptr && cursor->tail->tailable) {
     return TailableGetMore(ctx, cursor, batch.value_or(0), std::nullopt);
+  }
+  if (absl::Status lost = CheckCappedPosition(cursor); !lost.ok()) {
+    ctx.server->cursors->Release(cursor, /*exhausted=*/true);
+    return lost;
   }
   bool exhausted = false;
   absl::StatusOr<Value::Array> batch_docs;

@@ -13,6 +13,7 @@
 #include "commands/command_args.h"
 #include "commands/cursor_reply.h"
 #include "document/compare.h"
+#include "document/json.h"
 
 namespace ttldb {
 namespace commands {
@@ -31,6 +32,39 @@ void NoteTailDocument(TailState* tail, const Value& doc) {
   if (!tail->last_id.has_value() || CompareValues(*id, *tail->last_id) > 0) {
     tail->last_id = *id;
   }
+}
+
+absl::StatusOr<std::shared_ptr<TailState>> CappedScanState(
+    Collection& coll, const FindRequest& req) {
+  const bool scan =
+      (!req.filter.is_object() || req.filter.object_fields().empty()) &&
+      req.options.sort.is_null() && req.options.hint.empty() &&
+      req.options.hint_keys.is_null();
+  if (!scan) return std::shared_ptr<TailState>();
+  ASSIGN_OR_RETURN(Value options, coll.Options());
+  if (options.Get("capped") == nullptr) return std::shared_ptr<TailState>();
+  auto tail = std::make_shared<TailState>();
+  tail->tailable = false;
+  return tail;
+}
+
+absl::Status CheckCappedPosition(ServerCursor* cursor) {
+  TailState* tail = cursor->tail.get();
+  if (tail == nullptr || tail->tailable || !tail->last_id.has_value()) {
+    return absl::OkStatus();
+  }
+  const std::string ns = cursor->ns;
+  const std::string coll = ns.substr(ns.find('.') + 1);
+  ASSIGN_OR_RETURN(std::optional<Value> doc,
+                   cursor->database->collection(coll).FindOne(
+                       Value::MakeObject({{"_id", *tail->last_id}})));
+  if (doc.has_value()) return absl::OkStatus();
+  // collection_scan.cpp: the record it stood on was deleted.
+  return MongoError(absl::StatusCode::kAborted, kCappedPositionLost,
+                    absl::StrCat("CollectionScan died due to position in "
+                                 "capped collection being deleted. Last "
+                                 "seen record id: ",
+                                 ToJson(*tail->last_id)));
 }
 
 absl::StatusOr<Value> TailableFind(CommandContext& ctx, FindRequest req,

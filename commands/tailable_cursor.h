@@ -32,6 +32,11 @@ namespace ttldb {
 namespace commands {
 
 struct TailState {
+  // false: a plain find's collection scan of a capped collection, whose
+  // getMore fails with 136 CappedPositionLost once the capped deletes have
+  // removed its position (MongoDB's CollectionScan), and that ends at the
+  // end of the documents.
+  bool tailable = true;
   std::string collection;
   Value filter;
   FindOptions options;  // the find's, without skip and limit
@@ -58,6 +63,15 @@ absl::StatusOr<Value> TailableGetMore(CommandContext& ctx, ServerCursor* cursor,
 
 // FillBatch's notes: a document returned moves the position.
 void NoteTailDocument(TailState* tail, const Value& doc);
+
+// A plain find of `req` on `coll` that is a collection scan (no filter,
+// sort, hint) of a capped collection: the TailState that watches its
+// position (tailable false); else null.
+absl::StatusOr<std::shared_ptr<TailState>> CappedScanState(
+    Collection& coll, const FindRequest& req);
+// getMore of such a cursor: 136 CappedPositionLost when the document of
+// its position is gone.
+absl::Status CheckCappedPosition(ServerCursor* cursor);
 
 }  // namespace commands
 }  // namespace ttldb
