@@ -480,6 +480,19 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     return on_coll({ActionType::kCollMod});
   }
   if (name == "validate") return on_coll({ActionType::kValidate});
+  // capped_utils / convert_to_capped_cmd: convertToCapped on the
+  // collection; cloneCollectionAsCapped: find on the source, insert and
+  // createCollection on the target.
+  if (name == "convertToCapped") return on_coll({ActionType::kConvertToCapped});
+  if (name == "cloneCollectionAsCapped") {
+    const Value* to = cmd.Get("toCollection");
+    return Needs(
+        {OnNamespace(db, coll, {ActionType::kFind}),
+         OnNamespace(db,
+                     to != nullptr && to->is_string() ? to->string_value()
+                                                      : std::string(),
+                     {ActionType::kInsert, ActionType::kCreateCollection})});
+  }
   if (name == "dropDatabase") {
     return Needs({OnDatabase(db, {ActionType::kDropDatabase})});
   }

@@ -50,6 +50,7 @@ namespace commands {
   X(kChangePassword, "changePassword")                     \
   X(kCollMod, "collMod")                                   \
   X(kCollStats, "collStats")                               \
+  X(kConvertToCapped, "convertToCapped")                   \
   X(kCreateCollection, "createCollection")                 \
   X(kCreateIndex, "createIndex")                           \
   X(kCreateUser, "createUser")                             \

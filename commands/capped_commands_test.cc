@@ -181,6 +181,36 @@ TEST_F(CappedTest, ScanLosesItsPosition) {
   EXPECT_EQ(F(GetMore(Id(filtered)), "ok"), "1.0");
 }
 
+// convertToCapped / cloneCollectionAsCapped (capped_utils.cpp): a capped
+// copy in natural order, the newest documents that fit, the _id index only.
+TEST_F(CappedTest, ConvertAndCloneAsCapped) {
+  Run("test", R"({"insert": "p", "documents": [{"_id": 1, "k": 1},
+                  {"_id": 2, "k": 2}, {"_id": 3, "k": 3}]})");
+  Run("test", R"({"createIndexes": "p", "indexes": [{"key": {"k": 1},
+                  "name": "k_1"}]})");
+  EXPECT_EQ(Code(R"({"convertToCapped": "nope", "size": 1000})"), "26");
+  EXPECT_EQ(Code(R"({"convertToCapped": "p"})"), "40414");
+  EXPECT_EQ(Code(R"({"cloneCollectionAsCapped": "p", "toCollection": "q",
+                     "size": 0})"),
+            "51024");
+  EXPECT_EQ(RunJson("test", R"({"cloneCollectionAsCapped": "p",
+                                "toCollection": "q", "size": 30})"),
+            R"({"ok":1.0})");
+  Value q = Run("test", R"({"find": "q"})");
+  EXPECT_EQ(Batch(q, "firstBatch").size(), 2u) << ToJson(q);  // 2 x 14 B
+  EXPECT_EQ(Code(R"({"cloneCollectionAsCapped": "p", "toCollection": "q",
+                     "size": 60})"),
+            "48");
+  EXPECT_EQ(RunJson("test", R"({"convertToCapped": "p", "size": 100000})"),
+            R"({"ok":1.0})");
+  Value stats = Run("test", R"({"collStats": "p"})");
+  EXPECT_EQ(F(stats, "capped"), "true");
+  EXPECT_EQ(F(stats, "count"), "3");
+  EXPECT_EQ(F(stats, "nindexes"), "1");
+  Value names = Run("test", R"({"listCollections": 1, "nameOnly": true})");
+  EXPECT_EQ(Batch(names, "firstBatch").size(), 2u) << ToJson(names);
+}
+
 TEST_F(CappedTest, CollModAndIndexRules) {
   Run("test", R"({"create": "c", "capped": true, "size": 1000})");
   Run("test", R"({"create": "p"})");

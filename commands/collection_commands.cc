@@ -56,14 +56,14 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
 
 // create.idl's size and max: safeInt64 (int, long, double, decimal; a
 // double toward zero), size 1 to 1 PiB, max below 2^31.
-absl::StatusOr<int64_t> CappedNumberArg(const Value& v,
-                                        absl::string_view field) {
+absl::StatusOr<int64_t> CappedNumberArg(const Value& v, absl::string_view field,
+                                        absl::string_view command = "create") {
   if (!v.is_number()) {
     // idl_parser.cpp's wording for several types, its quotes as they are.
     return MongoError(
         absl::StatusCode::kInvalidArgument, kTypeMismatch,
-        absl::StrCat("BSON field 'create.", field, "' is the wrong type '",
-                     TypeName(v.type()),
+        absl::StrCat("BSON field '", command, ".", field,
+                     "' is the wrong type '", TypeName(v.type()),
                      "', expected types '[long, int, decimal, double']"));
   }
   const double d = v.AsDouble();
@@ -503,6 +503,96 @@ absl::StatusOr<Value> CollStats(CommandContext& ctx) {
   return OkReply(std::move(out));
 }
 
+// A capped copy of `from` named `to` (capped_utils.cpp
+// cloneCollectionAsCapped): `to` created capped with `size` bytes, then every
+// document of `from` in natural order inserted into it (the capped deletes keep
+// the newest that fit). Only the _id index: MongoDB's copy has no other either.
+// Not atomic against concurrent writes to `from` (MongoDB holds the database's
+// exclusive lock); a failure drops `to`.
+absl::Status CloneAsCapped(Database* db, const std::string& from,
+                           const std::string& to, int64_t size) {
+  ValidationOptions capped;
+  capped.capped_size = size;
+  RETURN_IF_ERROR(db->CreateCollection(to, capped));
+  absl::Status copied = [&]() -> absl::Status {
+    ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                     db->collection(from).Find(Value::MakeObject()));
+    Collection& target = db->collection(to);
+    for (;;) {
+      ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+      if (!doc.has_value()) return absl::OkStatus();
+      RETURN_IF_ERROR(target.InsertOne(*doc).status());
+    }
+  }();
+  if (!copied.ok()) (void)db->DropCollection(to);
+  return copied;
+}
+
+absl::StatusOr<int64_t> CappedSizeArg(CommandContext& ctx,
+                                      absl::string_view command) {
+  const Value* size = Arg(ctx, "size");
+  if (size == nullptr) return MissingField(absl::StrCat(command, ".size"));
+  return CappedNumberArg(*size, "size", command);
+}
+
+// convertToCapped (capped_utils.cpp convertToCapped): the collection
+// replaced by a capped copy of itself, {convertToCapped: <coll>, size}; 26
+// NamespaceNotFound when it does not exist.
+absl::StatusOr<Value> ConvertToCapped(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"size"}));
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(int64_t size, CappedSizeArg(ctx, "convertToCapped"));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  if (!exists) {
+    return NsNotFound(absl::StrCat("source collection ", Ns(ctx.db, coll),
+                                   " does not exist"));
+  }
+  // capped_utils.cpp's temporary name: tmp<random>.convertToCapped.<coll>.
+  const std::string tmp =
+      absl::StrCat("tmp", absl::Hex(absl::ToUnixNanos(absl::Now())),
+                   ".convertToCapped.", coll);
+  RETURN_IF_ERROR(CloneAsCapped(db.get(), coll, tmp, size));
+  ctx.server->cursors->KillNamespace(Ns(ctx.db, coll));
+  absl::Status renamed = db->RenameCollection(tmp, coll, /*drop_target=*/true);
+  if (!renamed.ok()) (void)db->DropCollection(tmp);
+  RETURN_IF_ERROR(renamed);
+  return OkReply();
+}
+
+// cloneCollectionAsCapped {cloneCollectionAsCapped: <from>, toCollection:
+// <to>, size}: 26 when <from> does not exist, 48 when <to> does.
+absl::StatusOr<Value> CloneCollectionAsCapped(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"toCollection", "size"}));
+  ASSIGN_OR_RETURN(std::string from, CollectionArg(ctx));
+  const Value* to = Arg(ctx, "toCollection");
+  if (to == nullptr) {
+    return MissingField("cloneCollectionAsCapped.toCollection");
+  }
+  if (!to->is_string()) {
+    return WrongType("cloneCollectionAsCapped.toCollection", *to, "string");
+  }
+  RETURN_IF_ERROR(ValidateCollectionName(to->string_value()));
+  ASSIGN_OR_RETURN(int64_t size, CappedSizeArg(ctx, "cloneCollectionAsCapped"));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), from));
+  if (!exists) {
+    return NsNotFound(absl::StrCat("Source collection ", Ns(ctx.db, from),
+                                   " does not exist"));
+  }
+  ASSIGN_OR_RETURN(bool target, Exists(db.get(), to->string_value()));
+  if (target) {
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat("cloneCollectionAsCapped failed - "
+                     "destination collection ",
+                     Ns(ctx.db, to->string_value()),
+                     " already exists. source collection: ", Ns(ctx.db, from)));
+  }
+  RETURN_IF_ERROR(CloneAsCapped(db.get(), from, to->string_value(), size));
+  return OkReply();
+}
+
 // dataSize (src/mongo/db/commands/dbcommands_d.cpp CmdDatasize) of a whole
 // collection: {estimate: false, size, numObjects, millis: 0}, size and
 // numObjects as collStats' size and count. keyPattern, min and max (a
@@ -556,6 +646,9 @@ void AddCollectionCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"validate", Validate});
   specs->push_back({"collStats", CollStats});
   specs->push_back({"dataSize", DataSize});
+  specs->push_back({"convertToCapped", ConvertToCapped, false, true});
+  specs->push_back(
+      {"cloneCollectionAsCapped", CloneCollectionAsCapped, false, true});
 }
 
 }  // namespace commands
