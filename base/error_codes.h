@@ -53,6 +53,7 @@
   X(CommandNotSupported, 115)                      \
   X(DocumentValidationFailure, 121)                \
   X(NotAReplicaSet, 123)                           \
+  X(CappedPositionLost, 136)                       \
   X(CursorInUse, 143)                              \
   X(ExceededMemoryLimit, 146)                      \
   X(InvalidPipelineOperator, 168)                  \

@@ -25,6 +25,7 @@ set(TTLDB_SOURCES
   engine/backend.cc
   engine/backup.cc
   engine/bulk_write.cc
+  engine/capped.cc
   engine/change_log.cc
   engine/change_stream.cc
   engine/coll_stats.cc

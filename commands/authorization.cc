@@ -416,6 +416,15 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
   if (name == "listIndexes") return on_coll({ActionType::kListIndexes});
   // collection_stats / dbcommands.cpp (CmdDbStats).
   if (name == "collStats") return on_coll({ActionType::kCollStats});
+  // dbcommands_d.cpp CmdDatasize: find on the namespace it names in full.
+  if (name == "dataSize" || name == "datasize") {
+    const Value& ns = cmd.object_fields()[0].second;
+    const std::string full = ns.is_string() ? ns.string_value() : "";
+    const size_t dot = full.find('.');
+    if (dot == std::string::npos) return on_coll({ActionType::kFind});
+    return Needs({OnNamespace(full.substr(0, dot), full.substr(dot + 1),
+                              {ActionType::kFind})});
+  }
   if (name == "dbStats" || name == "dbstats") {
     return Needs({OnDatabase(db, {ActionType::kDbStats})});
   }
@@ -484,6 +493,19 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     return on_coll({ActionType::kCollMod});
   }
   if (name == "validate") return on_coll({ActionType::kValidate});
+  // capped_utils / convert_to_capped_cmd: convertToCapped on the
+  // collection; cloneCollectionAsCapped: find on the source, insert and
+  // createCollection on the target.
+  if (name == "convertToCapped") return on_coll({ActionType::kConvertToCapped});
+  if (name == "cloneCollectionAsCapped") {
+    const Value* to = cmd.Get("toCollection");
+    return Needs(
+        {OnNamespace(db, coll, {ActionType::kFind}),
+         OnNamespace(db,
+                     to != nullptr && to->is_string() ? to->string_value()
+                                                      : std::string(),
+                     {ActionType::kInsert, ActionType::kCreateCollection})});
+  }
   if (name == "dropDatabase") {
     return Needs({OnDatabase(db, {ActionType::kDropDatabase})});
   }

@@ -51,6 +51,7 @@ namespace commands {
   X(kChangeStream, "changeStream")                         \
   X(kCollMod, "collMod")                                   \
   X(kCollStats, "collStats")                               \
+  X(kConvertToCapped, "convertToCapped")                   \
   X(kCreateCollection, "createCollection")                 \
   X(kCreateIndex, "createIndex")                           \
   X(kCreateUser, "createUser")                             \

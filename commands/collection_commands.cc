@@ -3,6 +3,7 @@
 // drop_collection.cpp, rename_collection_cmd.cpp, collection_to_capped...,
 // validate.cpp, coll_stats / dbcommands.cpp).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -51,6 +52,41 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
                      "bool");
   }
   return enabled->bool_value();
+}
+
+// create.idl's size and max: safeInt64 (int, long, double, decimal; a
+// double toward zero), size 1 to 1 PiB, max below 2^31.
+absl::StatusOr<int64_t> CappedNumberArg(const Value& v, absl::string_view field,
+                                        absl::string_view command = "create") {
+  if (!v.is_number()) {
+    // idl_parser.cpp's wording for several types, its quotes as they are.
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kTypeMismatch,
+        absl::StrCat("BSON field '", command, ".", field,
+                     "' is the wrong type '", TypeName(v.type()),
+                     "', expected types '[long, int, decimal, double']"));
+  }
+  const double d = v.AsDouble();
+  const int64_t n =
+      v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64
+          ? v.int64_value()
+          : (std::isnan(d) ? 0
+             : d > 9.2e18  ? std::numeric_limits<int64_t>::max()
+             : d < -9.2e18 ? std::numeric_limits<int64_t>::min()
+                           : static_cast<int64_t>(d));
+  auto bound = [&](absl::string_view rule) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                      absl::StrCat("BSON field '", field, "' value must be ",
+                                   rule, ", actual value '", n, "'"));
+  };
+  if (field == "size" && n < 1) return bound(">= 1");
+  if (field == "size" && n > (int64_t{1} << 50)) {
+    return bound(absl::StrCat("<= ", int64_t{1} << 50));
+  }
+  if (field == "max" && n >= (int64_t{1} << 31)) {
+    return bound(absl::StrCat("< ", int64_t{1} << 31));
+  }
+  return n;
 }
 
 absl::Status NsNotFound(absl::string_view message) {
@@ -158,9 +194,28 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   const auto& fields = ctx.cmd.object_fields();
   ValidationOptions validation;
+  bool capped = false;
   for (size_t i = 1; i < fields.size(); ++i) {
     const Field& f = fields[i];
     if (IsGenericArgument(f.first)) continue;
+    // Capped collections (create.idl capped: safeBool, size, max).
+    if (f.first == "capped") {
+      if (!f.second.is_number() && f.second.type() != ValueType::kBool) {
+        return MongoError(
+            absl::StatusCode::kInvalidArgument, kTypeMismatch,
+            absl::StrCat("BSON field 'create.capped' is the wrong type '",
+                         TypeName(f.second.type()),
+                         "', expected types '[bool, long, int, decimal, "
+                         "double']"));
+      }
+      capped = TrueValue(f.second);
+      continue;
+    }
+    if (f.first == "size" || f.first == "max") {
+      ASSIGN_OR_RETURN(int64_t n, CappedNumberArg(f.second, f.first));
+      (f.first == "size" ? validation.capped_size : validation.capped_max) = n;
+      continue;
+    }
     if (f.first == "validator") {
       if (!f.second.is_object()) {
         return WrongType("create.validator", f.second, "object");
@@ -197,7 +252,52 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
                       absl::StrCat("create: option '", f.first,
                                    "' is not supported by ttldb"));
   }
+  // create_collection.cpp / create_command: size is required with capped,
+  // and size or max need capped.
+  if (capped && !validation.capped_size.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "the 'size' field is required when 'capped' is true");
+  }
+  if (!capped && (validation.capped_size.has_value() ||
+                  validation.capped_max.has_value())) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "the 'capped' field needs to be true when either the "
+                      "'size' or the 'max' fields are present");
+  }
   RETURN_IF_ERROR(ValidateCollectionName(coll));
+  if (capped) {
+    // Created as given; an existing collection with the same options is
+    // fine, any other 48 NamespaceExists.
+    ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+    ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+    if (!exists) {
+      absl::Status s = db->CreateCollection(coll, validation);
+      if (ErrorCode(s) != kNamespaceExists) {
+        RETURN_IF_ERROR(s);
+        return OkReply();
+      }
+    }
+    ASSIGN_OR_RETURN(Value existing, db->collection(coll).Options());
+    const Value* size = existing.Get("size");
+    const Value* max = existing.Get("max");
+    const int64_t want_max =
+        validation.capped_max.has_value()
+            ? (*validation.capped_max <= 0 ? 0x7fffffff
+                                           : *validation.capped_max)
+            : 0;
+    if (existing.Get("capped") != nullptr && size != nullptr &&
+        size->AsDouble() == static_cast<double>(*validation.capped_size) &&
+        (max == nullptr ? 0 : static_cast<int64_t>(max->AsDouble())) ==
+            want_max &&
+        existing.Get("validator") == nullptr) {
+      return OkReply();
+    }
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("namespace ", Ns(ctx.db, coll),
+                                   " already exists, but with different "
+                                   "options: ",
+                                   ToJson(existing)));
+  }
   const bool images =
       validation.change_stream_pre_and_post_images.value_or(false);
   const bool validated = !validation.validator.is_null() ||
@@ -403,6 +503,137 @@ absl::StatusOr<Value> CollStats(CommandContext& ctx) {
   return OkReply(std::move(out));
 }
 
+// A capped copy of `from` named `to` (capped_utils.cpp
+// cloneCollectionAsCapped): `to` created capped with `size` bytes, then every
+// document of `from` in natural order inserted into it (the capped deletes keep
+// the newest that fit). Only the _id index: MongoDB's copy has no other either.
+// Not atomic against concurrent writes to `from` (MongoDB holds the database's
+// exclusive lock); a failure drops `to`.
+absl::Status CloneAsCapped(Database* db, const std::string& from,
+                           const std::string& to, int64_t size) {
+  ValidationOptions capped;
+  capped.capped_size = size;
+  RETURN_IF_ERROR(db->CreateCollection(to, capped));
+  absl::Status copied = [&]() -> absl::Status {
+    ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor,
+                     db->collection(from).Find(Value::MakeObject()));
+    Collection& target = db->collection(to);
+    for (;;) {
+      ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+      if (!doc.has_value()) return absl::OkStatus();
+      RETURN_IF_ERROR(target.InsertOne(*doc).status());
+    }
+  }();
+  if (!copied.ok()) (void)db->DropCollection(to);
+  return copied;
+}
+
+absl::StatusOr<int64_t> CappedSizeArg(CommandContext& ctx,
+                                      absl::string_view command) {
+  const Value* size = Arg(ctx, "size");
+  if (size == nullptr) return MissingField(absl::StrCat(command, ".size"));
+  return CappedNumberArg(*size, "size", command);
+}
+
+// convertToCapped (capped_utils.cpp convertToCapped): the collection
+// replaced by a capped copy of itself, {convertToCapped: <coll>, size}; 26
+// NamespaceNotFound when it does not exist.
+absl::StatusOr<Value> ConvertToCapped(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"size"}));
+  ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
+  ASSIGN_OR_RETURN(int64_t size, CappedSizeArg(ctx, "convertToCapped"));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
+  if (!exists) {
+    return NsNotFound(absl::StrCat("source collection ", Ns(ctx.db, coll),
+                                   " does not exist"));
+  }
+  // capped_utils.cpp's temporary name: tmp<random>.convertToCapped.<coll>.
+  const std::string tmp =
+      absl::StrCat("tmp", absl::Hex(absl::ToUnixNanos(absl::Now())),
+                   ".convertToCapped.", coll);
+  RETURN_IF_ERROR(CloneAsCapped(db.get(), coll, tmp, size));
+  ctx.server->cursors->KillNamespace(Ns(ctx.db, coll));
+  absl::Status renamed = db->RenameCollection(tmp, coll, /*drop_target=*/true);
+  if (!renamed.ok()) (void)db->DropCollection(tmp);
+  RETURN_IF_ERROR(renamed);
+  return OkReply();
+}
+
+// cloneCollectionAsCapped {cloneCollectionAsCapped: <from>, toCollection:
+// <to>, size}: 26 when <from> does not exist, 48 when <to> does.
+absl::StatusOr<Value> CloneCollectionAsCapped(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"toCollection", "size"}));
+  ASSIGN_OR_RETURN(std::string from, CollectionArg(ctx));
+  const Value* to = Arg(ctx, "toCollection");
+  if (to == nullptr) {
+    return MissingField("cloneCollectionAsCapped.toCollection");
+  }
+  if (!to->is_string()) {
+    return WrongType("cloneCollectionAsCapped.toCollection", *to, "string");
+  }
+  RETURN_IF_ERROR(ValidateCollectionName(to->string_value()));
+  ASSIGN_OR_RETURN(int64_t size, CappedSizeArg(ctx, "cloneCollectionAsCapped"));
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+  ASSIGN_OR_RETURN(bool exists, Exists(db.get(), from));
+  if (!exists) {
+    return NsNotFound(absl::StrCat("Source collection ", Ns(ctx.db, from),
+                                   " does not exist"));
+  }
+  ASSIGN_OR_RETURN(bool target, Exists(db.get(), to->string_value()));
+  if (target) {
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat("cloneCollectionAsCapped failed - "
+                     "destination collection ",
+                     Ns(ctx.db, to->string_value()),
+                     " already exists. source collection: ", Ns(ctx.db, from)));
+  }
+  RETURN_IF_ERROR(CloneAsCapped(db.get(), from, to->string_value(), size));
+  return OkReply();
+}
+
+// dataSize (src/mongo/db/commands/dbcommands_d.cpp CmdDatasize) of a whole
+// collection: {estimate: false, size, numObjects, millis: 0}, size and
+// numObjects as collStats' size and count. keyPattern, min and max (a
+// range of an index) are not supported (72).
+absl::StatusOr<Value> DataSize(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx, {"keyPattern", "min", "max", "estimate"}));
+  for (const char* range : {"keyPattern", "min", "max"}) {
+    if (Arg(ctx, range) != nullptr) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("dataSize: '", range, "' is not supported by ttldb"));
+    }
+  }
+  const Value& ns = ctx.first();
+  if (!ns.is_string()) return WrongType("dataSize.dataSize", ns, "string");
+  const std::string& full = ns.string_value();
+  const size_t dot = full.find('.');
+  if (dot == std::string::npos || full.substr(0, dot) != ctx.db) {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("dataSize: '", full, "' is not a collection of database ",
+                     ctx.db));
+  }
+  const std::string coll = full.substr(dot + 1);
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
+  int64_t size = 0, count = 0;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(Value stats, db->collection(coll).Stats(1));
+    if (const Value* v = stats.Get("size"); v != nullptr && v->is_number()) {
+      size = static_cast<int64_t>(v->AsDouble());
+    }
+    if (const Value* v = stats.Get("count"); v != nullptr && v->is_number()) {
+      count = static_cast<int64_t>(v->AsDouble());
+    }
+  }
+  return OkReply({{"estimate", Value::Bool(false)},
+                  {"size", Value::Int64(size)},
+                  {"numObjects", Value::Int64(count)},
+                  {"millis", Value::Int32(0)}});
+}
+
 }  // namespace
 
 void AddCollectionCommands(std::vector<CommandSpec>* specs) {
@@ -414,6 +645,10 @@ void AddCollectionCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"collMod", CollMod, false, true});
   specs->push_back({"validate", Validate});
   specs->push_back({"collStats", CollStats});
+  specs->push_back({"dataSize", DataSize});
+  specs->push_back({"convertToCapped", ConvertToCapped, false, true});
+  specs->push_back(
+      {"cloneCollectionAsCapped", CloneCollectionAsCapped, false, true});
 }
 
 }  // namespace commands

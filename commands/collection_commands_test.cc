@@ -104,8 +104,8 @@ TEST_F(CollectionTest, CreateIsIdempotent) {
   EXPECT_EQ(RunJson("test", R"({"create": "x", "unknown": 1})"),
             R"({"ok":0.0,"errmsg":"BSON field 'create.unknown' is an )"
             R"(unknown field.","code":40415,"codeName":"Location40415"})");
-  EXPECT_EQ(ToJson(*Run("test", R"({"create": "x", "capped": true,
-                         "size": 100})")
+  EXPECT_EQ(ToJson(*Run("test", R"({"create": "x", "timeseries":
+                         {"timeField": "t"}})")
                         .Get("code")),
             "72");
   EXPECT_EQ(RunJson("test", R"({"create": "y", "capped": false})"),

@@ -10,6 +10,7 @@
 #include "base/sha256.h"
 #include "base/status.h"
 #include "commands/server_state.h"
+#include "commands/tailable_cursor.h"
 #include "document/bson.h"
 #include "document/json.h"
 
@@ -38,6 +39,13 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
       ASSIGN_OR_RETURN(doc, c->cursor->Next());
     }
     if (!doc.has_value()) {
+      if (c->tail != nullptr && c->tail->tailable) {
+        // A tailable cursor stays open at the end, unless it never had a
+        // position (an empty collection).
+        c->tail->at_end = true;
+        if (!c->tail->last_id.has_value()) *exhausted = true;
+        break;
+      }
       *exhausted = true;
       break;
     }
@@ -48,6 +56,7 @@ absl::StatusOr<Value::Array> FillBatch(ServerCursor* c, int64_t batch_size,
     }
     bytes += size;
     batch.push_back(*std::move(doc));
+    if (c->tail != nullptr) NoteTailDocument(c->tail.get(), batch.back());
     if (c->remaining > 0) --c->remaining;
   }
   if (c->remaining == 0) *exhausted = true;

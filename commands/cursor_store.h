@@ -71,6 +71,9 @@ struct ServerCursor {
   // A change stream's cursor (commands/change_stream_cursor.h) reads this
   // instead of `cursor`: tailable and awaitData.
   std::unique_ptr<ChangeStream> stream;
+  // A tailable find on a capped collection (commands/tailable_cursor.h):
+  // at the end of the documents it stays open. Null for other cursors.
+  std::shared_ptr<struct TailState> tail;
   // A document read but not returned (it did not fit in the last batch).
   std::optional<Value> pending;
   // Documents still to return under the find's limit; -1: no limit.

@@ -14,6 +14,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/find_request.h"
 #include "commands/reply.h"
+#include "commands/tailable_cursor.h"
 #include "engine/query_exec.h"
 
 namespace ttldb {
@@ -33,10 +34,13 @@ absl::StatusOr<Value> Find(CommandContext& ctx) {
             .status());
     return CursorReply(ns, 0, {}, true);
   }
+  if (req.tailable) return TailableFind(ctx, std::move(req), std::move(db));
   ASSIGN_OR_RETURN(
       std::unique_ptr<Cursor> engine_cursor,
       db->collection(req.collection).Find(req.filter, req.options));
   auto cursor = std::make_unique<ServerCursor>();
+  ASSIGN_OR_RETURN(cursor->tail,
+                   CappedScanState(db->collection(req.collection), req));
   cursor->db = ctx.db;
   cursor->ns = ns;
   cursor->database = std::move(db);
@@ -89,6 +93,19 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
     }
     return ChangeStreamGetMore(ctx, cursor, batch.value_or(0), max_await);
   }
+  if (cursor->tail != nullptr && cursor->tail->await_data) {
+    // A tailable awaitData cursor: maxTimeMS is how long to wait.
+    std::optional<absl::Duration> max_await;
+    if (const Value* t = Arg(ctx, "maxTimeMS"); t != nullptr) {
+      if (!t->is_number() || t->AsDouble() < 0) {
+        ctx.server->cursors->Release(cursor, /*exhausted=*/false);
+        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                          "getMore's maxTimeMS must be a non-negative number");
+      }
+      max_await = absl::Milliseconds(t->AsDouble());
+    }
+    return TailableGetMore(ctx, cursor, batch.value_or(0), max_await);
+  }
   // getMore's maxTimeMS is for awaitData cursors only (getmore_cmd.cpp);
   // a find's limit carries over to its getMores instead.
   if (Arg(ctx, "maxTimeMS") != nullptr) {
@@ -96,6 +113,13 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       "cannot set maxTimeMS on getMore command for a "
                       "non-awaitData cursor");
+  }
+  if (cursor->tail != nullptr && cursor->tail->tailable) {
+    return TailableGetMore(ctx, cursor, batch.value_or(0), std::nullopt);
+  }
+  if (absl::Status lost = CheckCappedPosition(cursor); !lost.ok()) {
+    ctx.server->cursors->Release(cursor, /*exhausted=*/true);
+    return lost;
   }
   bool exhausted = false;
   absl::StatusOr<Value::Array> batch_docs;

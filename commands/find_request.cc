@@ -99,14 +99,32 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
     req.batch_size = *batch;
   }
   ASSIGN_OR_RETURN(req.single_batch, SafeBoolArg(ctx, "singleBatch", false));
-  ASSIGN_OR_RETURN(bool tailable, SafeBoolArg(ctx, "tailable", false));
-  if (tailable) {
-    // query_planner / find_common: only capped collections are tailable.
-    return MongoError(
-        absl::StatusCode::kInvalidArgument, kBadValue,
-        absl::StrCat("error processing query: ", Ns(ctx.db, req.collection),
-                     " tailable cursor requested on non capped "
-                     "collection"));
+  // query_request_helper.cpp validateFindCommandRequest: a tailable
+  // cursor sorts in natural order only and is not a single batch;
+  // awaitData needs tailable. Whether the collection is capped is the
+  // find's to check (find_commands.cc).
+  ASSIGN_OR_RETURN(req.tailable, SafeBoolArg(ctx, "tailable", false));
+  ASSIGN_OR_RETURN(req.await_data, SafeBoolArg(ctx, "awaitData", false));
+  if (req.tailable) {
+    const Value& sort = req.options.sort;
+    if (sort.is_object() && !(sort.object_fields().size() == 1 &&
+                              sort.object_fields()[0].first == "$natural" &&
+                              sort.object_fields()[0].second.is_number() &&
+                              sort.object_fields()[0].second.AsDouble() == 1)) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "cannot use tailable option with a sort other than "
+                        "{$natural: 1}");
+    }
+    if (req.single_batch) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "cannot use tailable option with the 'singleBatch' "
+                        "option");
+    }
+  }
+  if (req.await_data && !req.tailable) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
+                      "Cannot set 'awaitData' without also setting "
+                      "'tailable'");
   }
   for (absl::string_view flag : {"returnKey", "showRecordId"}) {
     ASSIGN_OR_RETURN(bool on, SafeBoolArg(ctx, flag, false));

@@ -20,6 +20,10 @@ struct FindRequest {
   FindOptions options;      // projection, sort, skip, limit, hint
   int64_t batch_size = -1;  // -1: the default (101 for the first batch)
   bool single_batch = false;
+  // tailable / awaitData: a cursor that stays open at the end of a capped
+  // collection (commands/tailable_cursor.h).
+  bool tailable = false;
+  bool await_data = false;
 };
 
 // Parses a find command; errors as MongoDB's (40415 unknown field, 14 wrong

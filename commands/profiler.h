@@ -9,8 +9,8 @@
 // (COMMAND, id 51803) whatever the level.
 //
 // Profiled operations go to <db>.system.profile. MongoDB makes it a 1 MiB
-// capped collection; ttldb has no capped collections, so the profiler
-// bounds it itself: every kTrimEvery writes it deletes the oldest entries
+// capped collection; here it is a plain collection that the profiler
+// bounds itself: every kTrimEvery writes it deletes the oldest entries
 // (lowest _id, an ObjectId in write order) beyond kMaxBytes. Its entries
 // carry an _id, which MongoDB's do not.
 //

@@ -168,7 +168,14 @@ absl::StatusOr<Value> Collection::Stats(int64_t scale) {
   out.emplace_back("storageSize", AppendNumber(s.storage_size / scale));
   out.emplace_back("freeStorageSize",
                    AppendNumber(s.free_storage_size / scale));
-  out.emplace_back("capped", Value::Bool(false));  // ttldb has none
+  // storage_stats.cpp: a capped collection's max (0: none given) and
+  // maxSize (scaled) after capped.
+  out.emplace_back("capped", Value::Bool(state->info.capped()));
+  if (state->info.capped()) {
+    out.emplace_back("max", AppendNumber(state->info.capped_max()));
+    out.emplace_back("maxSize",
+                     AppendNumber(state->info.capped_size() / scale));
+  }
   out.emplace_back("nindexes",
                    Value::Int32(static_cast<int32_t>(s.index_sizes.size())));
   // MongoDB's indexDetails are WiredTiger's per-index statistics; a storage

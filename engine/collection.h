@@ -308,7 +308,8 @@ class Collection {
   // MongoDB's listIndexes shape, _id_ first: {v: 2, key: {...}, name: ...}.
   absl::StatusOr<std::vector<Value>> ListIndexes();
 
-  // The collection's options as listCollections shows them: {validator,
+  // The collection's options as listCollections shows them: {capped: true,
+  // size, max (when given)} for a capped collection, {validator,
   // validationLevel, validationAction} when validation is set (see
   // ValidationOptions), else {}. {} for a collection that does not exist.
   absl::StatusOr<Value> Options();
@@ -319,6 +320,10 @@ class Collection {
   // (any of them; validator {} removes the validator), with the errors of
   // Database::CreateCollection's; 26 NamespaceNotFound for a collection
   // that does not exist. Replies {}. May be combined with `index` below.
+  // Also a capped collection's bounds: {cappedSize: N, cappedMax: M}
+  // (ValidationOptions::capped_size / capped_max; 72 InvalidOptions on a
+  // collection that is not capped); the next insert deletes what is past
+  // the new bounds.
   //
   // MongoDB's collMod for one index:
   //   {index: {name: "x" | keyPattern: {...}, expireAfterSeconds: N,
@@ -342,7 +347,8 @@ class Collection {
   absl::StatusOr<Value> Validate();
   // MongoDB 8.0's storage statistics (collStats; $collStats' storageStats;
   // src/mongo/db/stats/storage_stats.cpp): {size, count, avgObjSize (when
-  // count > 0), numOrphanDocs, storageSize, freeStorageSize, capped,
+  // count > 0), numOrphanDocs, storageSize, freeStorageSize, capped (with
+  // max and maxSize for a capped collection),
   // nindexes, indexDetails, indexBuilds, totalIndexSize, indexSizes:
   // {<name>: bytes, _id_ first}, totalSize, scaleFactor}, every size in
   // bytes divided by `scale` (>= 1, else 51024; avgObjSize unscaled).

@@ -97,6 +97,16 @@ absl::Status ApplyValidationOptions(const ValidationOptions& options,
     info->set_change_stream_pre_and_post_images(
         *options.change_stream_pre_and_post_images);
   }
+  // Capped (engine/capped.cc): size makes the collection capped.
+  if (options.capped_size.has_value()) {
+    RETURN_IF_ERROR(CheckCappedSize(*options.capped_size, "size"));
+    info->set_capped(true);
+    info->set_capped_size(*options.capped_size);
+  }
+  if (options.capped_max.has_value()) {
+    RETURN_IF_ERROR(CheckCappedMax(*options.capped_max, "max"));
+    info->set_capped_max(AdjustCappedMax(*options.capped_max));
+  }
   return absl::OkStatus();
 }
 
@@ -202,6 +212,12 @@ absl::Status Engine::CreateCollection(absl::string_view name,
   proto::CollectionInfo info;
   info.set_name(std::string(name));
   info.set_next_index_id(1);
+  if (validation.capped_max.has_value() &&
+      !validation.capped_size.has_value()) {
+    // create_collection.cpp: a capped collection needs its size.
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "the 'size' field is required when 'capped' is true");
+  }
   RETURN_IF_ERROR(ApplyValidationOptions(validation, &info));
   WritersLock l(this);
   if (GetState(name) != nullptr) {
@@ -236,6 +252,17 @@ absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
     } else if (name == "changeStreamPreAndPostImages") {
       ASSIGN_OR_RETURN(options.change_stream_pre_and_post_images,
                        ParsePreAndPostImages(value, "collMod"));
+    } else if (name == "cappedSize") {
+      // coll_mod.idl: the bounds of create's size.
+      ASSIGN_OR_RETURN(int64_t size,
+                       ParseCappedNumber(value, "collMod", "cappedSize"));
+      RETURN_IF_ERROR(CheckCappedSize(size, "cappedSize"));
+      options.capped_size = size;
+    } else if (name == "cappedMax") {
+      ASSIGN_OR_RETURN(int64_t max,
+                       ParseCappedNumber(value, "collMod", "cappedMax"));
+      RETURN_IF_ERROR(CheckCappedMax(max, "cappedMax"));
+      options.capped_max = max;
     }
   }
   proto::CollectionInfo unused;
@@ -247,6 +274,14 @@ absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
   if (state == nullptr) {
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
                       absl::StrCat("ns does not exist: ", coll));
+  }
+  if ((options.capped_size.has_value() || options.capped_max.has_value()) &&
+      !state->info.capped()) {
+    // coll_mod.cpp: the capped bounds of a collection that is not capped.
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      absl::StrCat("Unable to set cappedSize/cappedMax on a "
+                                   "noncapped collection: ",
+                                   options_.db_name, ".", coll));
   }
   proto::CollectionInfo info = state->info;
   RETURN_IF_ERROR(ApplyValidationOptions(options, &info));
@@ -287,6 +322,14 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
 
 Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
   Value::Object out;
+  if (info.capped()) {
+    // listCollections' options as create stored them: capped, size, max.
+    out.emplace_back("capped", Value::Bool(true));
+    out.emplace_back("size", Value::Int64(info.capped_size()));
+    if (info.capped_max() > 0) {
+      out.emplace_back("max", Value::Int64(info.capped_max()));
+    }
+  }
   if (info.change_stream_pre_and_post_images()) {
     out.emplace_back("changeStreamPreAndPostImages",
                      Value::MakeObject({{"enabled", Value::Bool(true)}}));

@@ -588,10 +588,35 @@ class Engine : public TtlStore {
     // published indexes) and those below the Date bracket, by index prefix
     // (subtracted from leading_ after the commit).
     DocumentWriter::Removed removed;
+    // How many of `ids` are a capped collection's oldest documents
+    // (CappedDeleteLocked), not hidden expired ones: not in `docs`, not
+    // counted as TTL deletions.
+    int64_t capped = 0;
   };
+  // Deletes `doc` in evictions->batch: a hidden expired document (`expired`:
+  // its event says so, the listener gets it) or a capped collection's
+  // oldest one (a plain delete event).
   absl::Status EvictLocked(const CollectionState& state,
                            const std::string& encoded_id, Value doc,
-                           Evictions* evictions)
+                           Evictions* evictions, bool expired = true)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A capped collection's documents and the bytes of their stored form
+  // (what collStats counts as count and size), kept per collection id by
+  // the writes that go through WriteDocumentLocked (engine/capped.cc).
+  struct CappedTotals {
+    int64_t count = 0;
+    int64_t bytes = 0;
+  };
+  // The insert of `encoded_id` (`bytes` of stored form) into capped `state`:
+  // deletes, in evictions->batch, the oldest documents (natural order)
+  // until the collection is within capped_size bytes and capped_max
+  // documents again, never the one inserted (MongoDB's
+  // cappedDeleteUntilBelowConfiguredMaximum keeps it). Returns the totals
+  // the commit leaves. Awaits every queued commit first.
+  absl::StatusOr<CappedTotals> CappedDeleteLocked(const CollectionState& state,
+                                                  const std::string& encoded_id,
+                                                  int64_t bytes,
+                                                  Evictions* evictions)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   void NoteTtlEntryLocked(const IndexState& index, const std::string& key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
@@ -739,6 +764,10 @@ class Engine : public TtlStore {
   // above it needs no read to know its _id is new: ObjectIds generated
   // here, and ids that grow with time, skip the existence read.
   std::map<uint32_t, std::string> doc_key_bound_ ABSL_GUARDED_BY(write_mu_);
+  // CappedTotals of capped collections, by collection id; absent: to be
+  // counted (at the first insert after open, after a failed commit or after
+  // an update or delete, which change them by what was stored).
+  std::map<uint32_t, CappedTotals> capped_totals_ ABSL_GUARDED_BY(write_mu_);
   // Index builds in progress, by index prefix, and how many builds are
   // between registration and their end (Close waits for none).
   std::map<std::string, IndexBuildTracker> index_builds_
@@ -847,6 +876,17 @@ absl::Status CheckValidationLevel(absl::string_view level);
 absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
                                            absl::string_view command);
 absl::Status CheckValidationAction(absl::string_view action);
+// Capped collections' bounds (engine/capped.cc), as create.idl and
+// coll_mod.idl check them: a size 1 to 1 PiB, a max below 2^31, else 51024
+// "BSON field '<field>' value must be ...". A number of the safeInt64
+// types (int, long, double, decimal), else 14 naming '<command>.<field>'.
+absl::StatusOr<int64_t> ParseCappedNumber(const Value& v,
+                                          absl::string_view command,
+                                          absl::string_view field);
+absl::Status CheckCappedSize(int64_t size, absl::string_view field);
+absl::Status CheckCappedMax(int64_t max, absl::string_view field);
+// MongoDB's adjustCappedMaxDocs: a max <= 0 is stored as 0x7fffffff.
+int64_t AdjustCappedMax(int64_t max);
 // Compiles info's validation fields into `state` (DataLoss for a stored
 // validator that no longer parses).
 absl::Status CompileValidation(const proto::CollectionInfo& info,

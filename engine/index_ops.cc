@@ -180,6 +180,12 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     WritersLock l(this, MutexLock::First());
     std::shared_ptr<const CollectionState> state = GetState(coll);
     if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
+    // index_key_validate.cpp / index_catalog_impl.cpp _isSpecOk: no TTL
+    // index on a capped collection.
+    if (state->info.capped() && spec.has_expire_after_seconds()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                        "Cannot create TTL index on a capped collection");
+    }
     // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
     // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
     // same name, then one with the same key and identifying options. An
@@ -308,7 +314,8 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   bool validation = false;
   for (const auto& [name, value] : command.object_fields()) {
     if (name == "validator" || name == "validationLevel" ||
-        name == "validationAction" || name == "changeStreamPreAndPostImages") {
+        name == "validationAction" || name == "changeStreamPreAndPostImages" ||
+        name == "cappedSize" || name == "cappedMax") {
       validation = true;
     } else if (name != "index" && name != "collMod") {
       return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,

@@ -262,6 +262,15 @@ struct ValidationOptions {
   // and full_document "whenAvailable" / "required". Unset: unchanged
   // (collMod), false (create).
   std::optional<bool> change_stream_pre_and_post_images;
+  // Capped collections (create's capped/size/max; collMod's cappedSize /
+  // cappedMax): `capped_size` set makes the collection capped, bounded to
+  // that many bytes of documents (1 to 1 PiB, as create.idl), and
+  // `capped_max` (< 2^31; <= 0: no bound) to that many documents. An
+  // insert past either bound deletes the oldest documents (natural order)
+  // in the same atomic write. Unset: unchanged (collMod), not capped
+  // (create). collMod of either on a collection that is not capped: 72.
+  std::optional<int64_t> capped_size;
+  std::optional<int64_t> capped_max;
 };
 
 struct WriteOptions {

@@ -513,7 +513,16 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
       return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
                         "sort must be an object");
     }
-    if (!options.sort.object_fields().empty()) {
+    const Value* natural = options.sort.Get("$natural");
+    if (natural != nullptr) {
+      // Natural order is the documents' key order (_id's): {$natural: 1}
+      // is the plain scan, {$natural: -1} the same backwards.
+      if (natural->is_number() && natural->AsDouble() < 0) {
+        ASSIGN_OR_RETURN(
+            q.sort,
+            SortSpec::Parse(Value::MakeObject({{"_id", Value::Int32(-1)}})));
+      }
+    } else if (!options.sort.object_fields().empty()) {
       ASSIGN_OR_RETURN(q.sort, SortSpec::Parse(options.sort));
     }
   }

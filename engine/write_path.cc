@@ -314,14 +314,14 @@ void Engine::NoteTtlEntryLocked(const IndexState& index,
 
 absl::Status Engine::EvictLocked(const CollectionState& state,
                                  const std::string& encoded_id, Value doc,
-                                 Evictions* evictions) {
+                                 Evictions* evictions, bool expired) {
   DocumentWriter writer(state, &evictions->batch);
   RETURN_IF_ERROR(writer.Remove(encoded_id, doc, &evictions->removed));
   // A TTL deletion: its event says so (engine/change_stream.h).
   LogDocumentChangeLocked(state, &doc, nullptr, {}, /*replacement=*/false,
-                          /*expired=*/true, &evictions->batch);
+                          expired, &evictions->batch);
   evictions->ids.push_back(encoded_id);
-  evictions->docs.push_back(std::move(doc));
+  if (expired) evictions->docs.push_back(std::move(doc));
   return absl::OkStatus();
 }
 
@@ -547,6 +547,19 @@ absl::Status Engine::WriteDocumentLocked(
   // A collection this insert creates: its create event first (MongoDB's
   // implicit create comes before the insert).
   if (create != nullptr) LogCreateLocked(*create, &batch);
+  // A capped collection (engine/capped.cc): an insert deletes its oldest
+  // documents past the bounds, in `evictions` (committed with this batch);
+  // any other write leaves the totals to be counted again.
+  std::optional<CappedTotals> capped_after;
+  if (state.info.capped()) {
+    if (inserting) {
+      ASSIGN_OR_RETURN(
+          capped_after,
+          CappedDeleteLocked(state, encoded_id,
+                             static_cast<int64_t>(text.size()), &evictions));
+    }
+    capped_totals_.erase(state.info.id());
+  }
   // The change's event, in the same batch (engine/change_log.cc); after
   // the evictions' own (their batch goes first).
   LogDocumentChangeLocked(state, old_doc, new_doc, text, replacement,
@@ -600,7 +613,8 @@ absl::Status Engine::WriteDocumentLocked(
   const bool bracket =
       doc_cache_ != nullptr && (write_through || may_exist || !inserting);
   if (group != nullptr && new_doc != nullptr && evictions.ids.empty() &&
-      create == nullptr && !building && !multikey_info.has_value()) {
+      create == nullptr && !building && !multikey_info.has_value() &&
+      !state.info.capped()) {
     // Queued: the caller's GroupedWrite::Finish awaits the commit once
     // write_mu_ is released and does what follows a commit. What a failed
     // commit leaves raised here (the Date-bracket counts, the floor, the key
@@ -679,6 +693,7 @@ absl::Status Engine::WriteDocumentLocked(
     }
   }
   if (!s.ok()) return storage::FromLevelDB(s, "write");
+  if (capped_after.has_value()) capped_totals_[state.info.id()] = *capped_after;
   for (const auto& [prefix, n] : evictions.removed.below_dates) {
     leading_.Add(prefix, -n);
   }
@@ -693,9 +708,9 @@ absl::Status Engine::WriteDocumentLocked(
     NoteBuildWritesLocked(state, absl::MakeConstSpan(&doc_key, 1));
     if (!evicted_keys.empty()) NoteBuildWritesLocked(state, evicted_keys);
   }
-  if (!evictions.ids.empty()) {
+  if (static_cast<int64_t>(evictions.ids.size()) > evictions.capped) {
     if (monitor_ != nullptr) {
-      monitor_->CountDeletedByWrite(evictions.ids.size(),
+      monitor_->CountDeletedByWrite(evictions.ids.size() - evictions.capped,
                                     evictions.removed.entries);
     }
     if (options_.expiry_listener) {

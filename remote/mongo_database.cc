@@ -140,6 +140,14 @@ absl::Status MongoDatabase::CreateCollection(
       cmd.emplace_back("validationAction",
                        Value::String(validation->validation_action));
     }
+    // A capped collection: MongoDB's own create options.
+    if (validation->capped_size.has_value()) {
+      cmd.emplace_back("capped", Value::Bool(true));
+      cmd.emplace_back("size", Value::Int64(*validation->capped_size));
+    }
+    if (validation->capped_max.has_value()) {
+      cmd.emplace_back("max", Value::Int64(*validation->capped_max));
+    }
   }
   return Command(context_->db_name, Value::MakeObject(std::move(cmd))).status();
 }
