@@ -189,6 +189,36 @@ TEST_P(BackendTest, Aggregate) {
   EXPECT_EQ(ErrorCode(bad.status()), 40324);
 }
 
+// The plan, not the results: a $cursor stage (the pushed-down find, with
+// the index it uses) and the stages after it; an explained $out writes
+// nothing. On the remote backend, the deployment's explain command
+// (docs/migrating.md section 6: MongoDB's own plan document).
+TEST_P(BackendTest, ExplainAggregate) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"g": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "g": "x", "v": 1})",
+                               R"({"_id": 2, "g": "y", "v": 2})"})
+                  .ok());
+  absl::StatusOr<Value> plan = coll().ExplainAggregate(
+      R"([{"$match": {"g": "x"}},
+          {"$group": {"_id": "$g", "total": {"$sum": "$v"}}}])");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Value* stages = plan->Get("stages");
+  ASSERT_NE(stages, nullptr) << Json(*plan);
+  ASSERT_TRUE(stages->is_array());
+  ASSERT_EQ(stages->array_items().size(), 2u) << Json(*plan);
+  EXPECT_NE(stages->array_items()[0].Get("$cursor"), nullptr) << Json(*plan);
+  EXPECT_NE(stages->array_items()[1].Get("$group"), nullptr) << Json(*plan);
+  EXPECT_NE(Json(*plan).find("IXSCAN"), std::string::npos) << Json(*plan);
+  EXPECT_EQ(plan->Get("ok"), nullptr);
+
+  ASSERT_TRUE(coll().ExplainAggregate(R"([{"$out": "copy"}])").ok());
+  EXPECT_EQ(*db_->collection("copy").CountDocuments(), 0);
+  absl::StatusOr<Value> bad =
+      coll().ExplainAggregate(R"([{"$nosuchstage": {}}])");
+  EXPECT_EQ(ErrorCode(bad.status()), 40324) << bad.status();
+}
+
 // ---- findAndModify ---------------------------------------------------------
 
 TEST_P(BackendTest, FindOneAndModify) {
@@ -398,6 +428,31 @@ TEST_P(BackendTest, Indexes) {
   EXPECT_EQ(ErrorCode(s), kIndexNotFound);
   EXPECT_EQ(coll().ListIndexes()->size(), 1u);
   EXPECT_TRUE(db_->collection("absent").ListIndexes()->empty());
+}
+
+// CreateIndex's IndexBuildProgress: (documents done, documents total),
+// the last call (total, total); no call for an empty collection or an
+// index that exists. The embedded engine calls it after each chunk of
+// 2,000 documents, the remote backend once, when the deployment has built
+// the index (docs/migrating.md section 6), so the collection here is one
+// chunk.
+TEST_P(BackendTest, IndexBuildProgress) {
+  std::vector<std::pair<int64_t, int64_t>> calls;
+  IndexBuildProgress progress = [&calls](int64_t done, int64_t total) {
+    calls.emplace_back(done, total);
+  };
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})", "{}", progress).ok());
+  EXPECT_TRUE(calls.empty());
+  std::vector<DocArg> docs;
+  for (int i = 0; i < 30; ++i) {
+    docs.push_back(absl::StrCat(R"({"_id": )", i, R"(, "b": )", i, "}"));
+  }
+  ASSERT_TRUE(coll().InsertMany(docs).ok());
+  ASSERT_TRUE(coll().CreateIndex(R"({"b": 1})", "{}", progress).ok());
+  EXPECT_EQ(calls, (std::vector<std::pair<int64_t, int64_t>>{{30, 30}}));
+  calls.clear();
+  ASSERT_TRUE(coll().CreateIndex(R"({"b": 1})", "{}", progress).ok());
+  EXPECT_TRUE(calls.empty());
 }
 
 TEST_P(BackendTest, TtlIndexCreationAndExpiry) {
