@@ -525,6 +525,15 @@ absl::StatusOr<BulkWriteResult> MongoCollection::RunBulk(
   Value::Object o = WriteOpts(*context_, options);
   o.emplace_back("ordered", Value::Bool(ordered));
   ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(std::move(o)));
+  // The filters first: VisibleFilter may list the indexes, on a client of
+  // its own, and this call must not hold two (maxPoolSize=1 would wait
+  // for itself).
+  std::vector<Value> filters(which.size());
+  for (size_t k = 0; k < which.size(); ++k) {
+    const WriteModel& op = ops[which[k]];
+    if (op.kind == WriteModel::Kind::kInsertOne) continue;
+    ASSIGN_OR_RETURN(filters[k], VisibleFilter(op.filter));
+  }
   ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
   mongoc_bulk_operation_t* bulk =
       mongoc_collection_create_bulk_operation_with_opts(coll.get(), opts.get());
@@ -548,8 +557,7 @@ absl::StatusOr<BulkWriteResult> MongoCollection::RunBulk(
       ok = mongoc_bulk_operation_insert_with_opts(bulk, d.get(), nullptr,
                                                   &error);
     } else {
-      ASSIGN_OR_RETURN(Value f, VisibleFilter(op.filter));
-      ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(f));
+      ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(filters[k]));
       Value::Object uo;
       if (op.upsert) uo.emplace_back("upsert", Value::Bool(true));
       if (!op.array_filters.empty()) {

@@ -54,6 +54,49 @@ TEST_P(RemoteOnlyTest, UriAndConnectionErrors) {
   EXPECT_EQ(ErrorCode(down.status()), kHostUnreachable);
 }
 
+// The URI's options are libmongoc's: write and read concerns, retryable
+// writes and reads, timeouts, the application name, and the pool's size
+// and wait. maxPoolSize bounds the calls in flight and the open cursors
+// together: with one connection, a cursor not yet exhausted holds it and
+// another call fails after waitQueueTimeoutMS (without it, waits).
+TEST_P(RemoteOnlyTest, UriOptionsReachTheDriver) {
+  auto db = Database::Open(
+      absl::StrCat(Uri(),
+                   "&maxPoolSize=1&waitQueueTimeoutMS=300&w=1&wtimeoutMS=2000"
+                   "&journal=true&readConcernLevel=local&retryWrites=true"
+                   "&retryReads=true&socketTimeoutMS=10000&appname=svc"),
+      {});
+  ASSERT_TRUE(db.ok()) << db.status();
+  Collection& c = (*db)->collection("c");
+  ASSERT_TRUE(
+      c.CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  WriteOptions sync;
+  sync.sync = true;  // the URI's w with j: true
+  ASSERT_TRUE(c.InsertOne(R"({"_id": 1})", sync).ok());
+  ASSERT_TRUE(c.InsertMany({R"({"_id": 2})", R"({"_id": 3})"}).ok());
+  // A bulk write's filters are made before it takes the connection (the
+  // hidden-expired filter lists the indexes on a connection of its own;
+  // CreateIndex emptied the cache of them).
+  auto bulk = c.BulkWrite(*ParseValue(R"([
+      {"updateOne": {"filter": {"_id": 1}, "update": {"$set": {"x": 1}}}},
+      {"deleteOne": {"filter": {"_id": 9}}}])"),
+                          /*ordered=*/true);
+  ASSERT_TRUE(bulk.ok()) << bulk.status();
+  EXPECT_EQ(bulk->modified_count, 1);
+  EXPECT_EQ(*c.CountDocuments(), 3);
+
+  FindOptions one_by_one;
+  one_by_one.batch_size = 1;
+  auto cursor = c.Find("{}", one_by_one);
+  ASSERT_TRUE(cursor.ok()) << cursor.status();
+  absl::Status s = c.CountDocuments().status();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
+  EXPECT_EQ(ErrorCode(s), kNetworkTimeout) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "waitQueueTimeoutMS")) << s;
+  cursor->reset();  // gives the connection back
+  EXPECT_EQ(*c.CountDocuments(), 3);
+}
+
 TEST_P(RemoteOnlyTest, UriDatabaseWinsOverDbName) {
   Options o;
   o.db_name = "other";
