@@ -106,6 +106,11 @@ TEST_P(BackendTest, CursorsComeInBatches) {
   for (int i = 0; i < 10; ++i) ASSERT_TRUE((*cursor)->Next()->has_value());
   cursor->reset();
   EXPECT_EQ(*coll().CountDocuments(), 250);
+  // An aggregation's results beyond its first batch (101 documents).
+  all = All(coll().Aggregate(R"([{"$sort": {"_id": -1}}])"));
+  ASSERT_EQ(all.size(), 250u);
+  EXPECT_EQ(Json(*all[0].Get("_id")), "249");
+  EXPECT_EQ(Json(*all[249].Get("_id")), "0");
 }
 
 TEST_P(BackendTest, UpdateReplaceUpsert) {
@@ -592,6 +597,56 @@ TEST_P(BackendTest, ValidationOptions) {
   auto opts = db_->collection("v").Options();
   ASSERT_TRUE(opts.ok()) << opts.status();
   EXPECT_EQ(Json(*opts->Get("validator")), R"({"n":{"$type":"int"}})");
+}
+
+// collMod of the validation options: the new validator applies to the
+// next write, and Options() shows it.
+TEST_P(BackendTest, CollModChangesTheValidator) {
+  ASSERT_TRUE(db_->collection("v").InsertOne(R"({"_id": 1, "n": 1})").ok());
+  auto reply = db_->collection("v").CollMod(
+      R"({"validator": {"n": {"$type": "int"}}, "validationAction": "error"})");
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  absl::Status s = db_->collection("v").InsertOne(R"({"n": "x"})").status();
+  EXPECT_EQ(ErrorCode(s), kDocumentValidationFailure) << s;
+  auto opts = db_->collection("v").Options();
+  ASSERT_TRUE(opts.ok()) << opts.status();
+  EXPECT_EQ(Json(*opts->Get("validator")), R"({"n":{"$type":"int"}})");
+  auto missing = db_->collection("nope").CollMod(R"({"validator": {}})");
+  EXPECT_EQ(ErrorCode(missing.status()), kNamespaceNotFound)
+      << missing.status();
+}
+
+// A number field of a reply, -1 when it is absent or no number.
+double Num(const Value& doc, absl::string_view name) {
+  const Value* v = doc.Get(name);
+  return v != nullptr && v->is_number() ? v->AsDouble() : -1;
+}
+
+// collStats and dbStats: the counts both backends report alike (the sizes
+// are each storage's own: docs/migrating.md section 6).
+TEST_P(BackendTest, StatsCountDocumentsAndIndexes) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "a": 1})", R"({"_id": 2, "a": 2})",
+                               R"({"_id": 3, "a": 3})"})
+                  .ok());
+  auto stats = coll().Stats();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(Num(*stats, "count"), 3) << Json(*stats);
+  EXPECT_EQ(Num(*stats, "nindexes"), 2) << Json(*stats);
+  EXPECT_GT(Num(*stats, "size"), 0) << Json(*stats);
+  const Value* sizes = stats->Get("indexSizes");
+  ASSERT_NE(sizes, nullptr) << Json(*stats);
+  EXPECT_NE(sizes->Get("_id_"), nullptr) << Json(*stats);
+  EXPECT_NE(sizes->Get("a_1"), nullptr) << Json(*stats);
+  EXPECT_EQ(stats->Get("ok"), nullptr);
+
+  auto db_stats = db_->Stats();
+  ASSERT_TRUE(db_stats.ok()) << db_stats.status();
+  EXPECT_EQ(Num(*db_stats, "collections"), 1) << Json(*db_stats);
+  EXPECT_EQ(Num(*db_stats, "objects"), 3) << Json(*db_stats);
+  EXPECT_EQ(Num(*db_stats, "indexes"), 2) << Json(*db_stats);
+  EXPECT_EQ(ErrorCode(db_->Stats(0).status()), 51024) << db_->Stats(0).status();
 }
 
 TEST_P(BackendTest, CloseEndsCursorsAndCalls) {
