@@ -14,6 +14,7 @@
 #include "document/json.h"
 #include "engine/duplicate_key_error.h"
 #include "remote/bson_doc.h"
+#include "remote/mongo_change_stream.h"
 #include "remote/mongo_cursor.h"
 #include "remote/mongo_status.h"
 #include "remote/reply.h"
@@ -1076,6 +1077,12 @@ absl::StatusOr<Value> MongoCollection::CollMod(const DocArg& command) {
   for (const Field& f : c.object_fields()) cmd.push_back(f);
   InvalidateTtlRules();
   return RunCommand(Value::MakeObject(std::move(cmd)), /*keep_ok=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<ChangeStream>> MongoCollection::Watch(
+    const ChangeStreamOptions& options) {
+  RETURN_IF_ERROR(name_status_);
+  return OpenMongoChangeStream(context_, name_, options);
 }
 
 // ---- Maintenance -----------------------------------------------------------

@@ -74,6 +74,9 @@ class MongoCollection : public CollectionBackend {
   absl::StatusOr<std::vector<Value>> ListIndexes() override;
   absl::StatusOr<Value> Options() override;
   absl::StatusOr<Value> CollMod(const DocArg& command) override;
+  // MongoDB's collection.watch() (remote/mongo_change_stream.h).
+  absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options) override;
 
   absl::StatusOr<Value> Validate() override;
   absl::StatusOr<Value> Stats(int64_t scale) override;

@@ -163,6 +163,8 @@ TEST_P(RemoteOnlyTest, EveryMethodReachesTheBackend) {
   EXPECT_TRUE(c.IndexStats().ok());
   EXPECT_TRUE(c.Options().ok());
   EXPECT_TRUE(c.ExplainAggregate("[]").ok());
+  EXPECT_TRUE(c.Watch().ok());
+  EXPECT_TRUE(db_->Watch().ok());
   EXPECT_TRUE(c.FindByIdJson(Value::Int32(1)).ok());
   EXPECT_TRUE(c.EstimatedDocumentCount().ok());
   EXPECT_TRUE(db_->Stats().ok());
