@@ -1073,6 +1073,19 @@ absl::StatusOr<Value> MongoCollection::Options() {
 absl::StatusOr<Value> MongoCollection::CollMod(const DocArg& command) {
   RETURN_IF_ERROR(name_status_);
   ASSIGN_OR_RETURN(Value c, ResolveObject(command, "collMod"));
+  // As CreateIndex: the index options only ttldb has are named, not sent
+  // (MongoDB would refuse them; `ttldb serve` would take them).
+  if (const Value* index = c.Get("index");
+      index != nullptr && index->is_object()) {
+    for (const char* extra : kTtldbOnlyIndexOptions) {
+      if (index->Get(extra) != nullptr) {
+        return BackendUnsupported(
+            absl::StrCat("collMod of the index option ", extra,
+                         " (a ttldb extra with no MongoDB counterpart)"),
+            Where());
+      }
+    }
+  }
   Value::Object cmd = {Field("collMod", Value::String(name_))};
   for (const Field& f : c.object_fields()) cmd.push_back(f);
   InvalidateTtlRules();

@@ -35,6 +35,13 @@ TEST_P(RemoteOnlyTest, ExtrasWithoutACounterpartAreRefusedByName) {
                        .status();
   EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "maxLifetimeSeconds")) << s;
+  ASSERT_TRUE(
+      coll().CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})").ok());
+  s = coll()
+          .CollMod(R"({"index": {"name": "at_1", "rejectExpired": true}})")
+          .status();
+  EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "rejectExpired")) << s;
   EXPECT_EQ(ErrorCode(db_->Memory().status()), kCommandNotSupported);
   EXPECT_EQ(ErrorCode(coll().CollectionScans().status()), kCommandNotSupported);
 }
