@@ -886,6 +886,11 @@ absl::StatusOr<Value> MongoCollection::Explain(const DocArg& filter,
   if (options.limit != 0) {
     find.emplace_back("limit", Value::Int64(options.limit));
   }
+  if (!options.hint.empty()) {
+    find.emplace_back("hint", Value::String(options.hint));
+  } else if (!IsEmptyObject(options.hint_keys)) {
+    find.emplace_back("hint", options.hint_keys);
+  }
   return RunCommand(
       Value::MakeObject({Field("explain", Value::MakeObject(std::move(find))),
                          Field("verbosity", Value::String("executionStats"))}),

@@ -88,6 +88,36 @@ TEST_P(BackendTest, FindWithFilterProjectionSortSkipLimit) {
   EXPECT_FALSE(coll().FindOne(R"({"n": 9})")->has_value());
 }
 
+// FindOptions::hint by name and by key pattern; a hint naming no index
+// is 2 BadValue.
+TEST_P(BackendTest, FindWithHint) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "a": 2})", R"({"_id": 2, "a": 1})",
+                               R"({"_id": 3})"})
+                  .ok());
+  FindOptions by_name;
+  by_name.hint = "a_1";
+  by_name.sort = Doc(R"({"a": 1})");
+  EXPECT_EQ(
+      Jsons(All(coll().Find(R"({"a": {"$gte": 1}})", by_name))),
+      (std::vector<std::string>{R"({"_id":2,"a":1})", R"({"_id":1,"a":2})"}));
+  FindOptions by_keys;
+  by_keys.hint_keys = Doc(R"({"a": 1})");
+  EXPECT_EQ(All(coll().Find(R"({"a": 2})", by_keys)).size(), 1u);
+  // Explain plans with the hint: a_1 for a filter on _id.
+  absl::StatusOr<Value> plan = coll().Explain(R"({"_id": 2})", by_name);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_NE(Json(*plan).find(R"("indexName":"a_1")"), std::string::npos)
+      << Json(*plan);
+  FindOptions missing;
+  missing.hint = "nope_1";
+  auto bad = coll().Find("{}", missing);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(ErrorCode(bad.status()), kBadValue) << bad.status();
+  EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
+}
+
 TEST_P(BackendTest, CursorsComeInBatches) {
   std::vector<DocArg> docs;
   for (int i = 0; i < 250; ++i)
