@@ -703,6 +703,7 @@ absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
     } else {
       which.assign(again.begin(), again.end());
     }
+    if (which.empty()) break;  // (not reached: `again` is in `which`)
   }
   auto by_index = [](const auto& a, const auto& b) {
     return a.first < b.first;
