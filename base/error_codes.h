@@ -63,6 +63,7 @@
   X(IllegalOpMsgFlag, 223)                         \
   X(QueryFeatureNotAllowed, 224)                   \
   X(TooManyDocumentSequences, 233)                 \
+  X(CursorKilled, 237)                             \
   X(NotImplemented, 238)                           \
   X(ConversionFailure, 241)                        \
   X(InvalidResumeToken, 260)                       \

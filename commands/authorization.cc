@@ -57,6 +57,13 @@ bool StartsWithInitialSource(const Value& pipeline) {
          first.object_fields()[0].first == "$documents";
 }
 
+bool StartsWithChangeStream(const Value& pipeline) {
+  if (!pipeline.is_array() || pipeline.array_items().empty()) return false;
+  const Value& first = pipeline.array_items()[0];
+  return first.is_object() && !first.object_fields().empty() &&
+         first.object_fields()[0].first == "$changeStream";
+}
+
 // $merge's actions (merge_processor.cpp getMergeStrategyDescriptors).
 std::vector<ActionType> MergeActions(const Value& spec) {
   std::string matched = "merge";       // kDefaultWhenMatched
@@ -140,7 +147,13 @@ std::vector<Privilege> AggregatePrivileges(absl::string_view db,
                                            const Value& pipeline,
                                            bool bypass_document_validation) {
   std::vector<Privilege> out;
-  if (!StartsWithInitialSource(pipeline)) {
+  if (StartsWithChangeStream(pipeline)) {
+    // document_source_change_stream.h LiteParsed::requiredPrivileges: find
+    // and changeStream on the collection, or on the database for a
+    // database's stream (aggregate: 1, `coll` empty).
+    AddPrivilege(&out, db, coll,
+                 {ActionType::kChangeStream, ActionType::kFind});
+  } else if (!StartsWithInitialSource(pipeline)) {
     AddPrivilege(&out, db, coll, {ActionType::kFind});
   }
   StagePrivileges(db, pipeline, bypass_document_validation, &out);

@@ -48,6 +48,7 @@ namespace commands {
   X(kBypassDocumentValidation, "bypassDocumentValidation") \
   X(kChangeCustomData, "changeCustomData")                 \
   X(kChangePassword, "changePassword")                     \
+  X(kChangeStream, "changeStream")                         \
   X(kCollMod, "collMod")                                   \
   X(kCollStats, "collStats")                               \
   X(kCreateCollection, "createCollection")                 \

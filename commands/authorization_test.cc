@@ -55,6 +55,19 @@ TEST(AggregatePrivilegesTest, ReadsNeedFindOnTheCollection) {
   EXPECT_EQ(Privileges(R"([5, {}])"), "test.c: find");
 }
 
+TEST(AggregatePrivilegesTest, ChangeStreamsNeedChangeStreamAndFind) {
+  // document_source_change_stream.h: find and changeStream on the
+  // collection (a database's stream: on the database).
+  EXPECT_EQ(Privileges(R"([{"$changeStream": {}}, {"$match": {}}])"),
+            "test.c: changeStream,find");
+  std::vector<std::string> db_wide;
+  for (const Privilege& p : AggregatePrivileges(
+           "test", "", *ParseValue(R"([{"$changeStream": {}}])"), false)) {
+    db_wide.push_back(absl::StrCat(p.db, ".", p.coll, ":", p.actions.size()));
+  }
+  EXPECT_EQ(absl::StrJoin(db_wide, ";"), "test.:2");
+}
+
 TEST(AggregatePrivilegesTest, OutNeedsInsertAndRemoveOnItsTarget) {
   EXPECT_EQ(Privileges(R"([{"$out": "t"}])"),
             "test.c: find; test.t: insert,remove");

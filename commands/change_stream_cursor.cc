@@ -198,6 +198,14 @@ absl::StatusOr<Value> ChangeStreamGetMore(
     ctx.server->cursors->Release(cursor, /*exhausted=*/true);
     return batch.status();
   }
+  if (cursor->stream->Interrupted()) {
+    // killCursors came during the wait (mongod: the getMore is interrupted
+    // with CursorKilled).
+    const int64_t id = cursor->id;
+    ctx.server->cursors->Release(cursor, /*exhausted=*/true);
+    return MongoError(absl::StatusCode::kAborted, kCursorKilled,
+                      absl::StrCat("cursor id ", id, " was killed"));
+  }
   // After an invalidate event the cursor is closed (id 0), as mongod's.
   const bool done = cursor->stream->Invalidated() && !cursor->pending;
   Value reply =

@@ -95,6 +95,33 @@ TEST_F(ChangeStreamCursorTest, AwaitDataGetMoreReturnsAsSoonAsAWriteCommits) {
   EXPECT_LT(waited, absl::Seconds(10));
 }
 
+// killCursors from another connection ends a getMore that waits for events
+// at once (mongod interrupts it: 237 CursorKilled), not after its maxTimeMS
+// (the Node driver's stream.close() sends killCursors while its getMore
+// waits).
+TEST_F(ChangeStreamCursorTest, KillCursorsEndsAWaitingGetMore) {
+  const int64_t id = Open();
+  std::unique_ptr<Connection> killer = runner_->NewConnection();
+  std::string killed;
+  std::thread kill([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    killed = RunJson("test",
+                     absl::StrCat(R"({"killCursors": "c", "cursors": [)"
+                                  R"({"$numberLong": ")",
+                                  id, R"("}]})"),
+                     killer.get());
+  });
+  const absl::Time t0 = absl::Now();
+  Value r = GetMore(id, 60000);
+  const absl::Duration waited = absl::Now() - t0;
+  kill.join();
+  EXPECT_TRUE(absl::StrContains(killed, "cursorsKilled")) << killed;
+  EXPECT_TRUE(absl::StrContains(ToJson(r), R"("code":237)")) << ToJson(r);
+  EXPECT_LT(waited, absl::Seconds(20));  // not the 60 s maxTimeMS
+  // The cursor is gone.
+  EXPECT_TRUE(absl::StrContains(ToJson(GetMore(id, 0)), R"("code":43)"));
+}
+
 TEST_F(ChangeStreamCursorTest, PreAndPostImagesOption) {
   EXPECT_EQ(RunJson("test", R"({"create": "c", "changeStreamPreAndPostImages":)"
                             R"( {"enabled": true}})"),

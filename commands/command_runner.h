@@ -40,9 +40,18 @@ namespace commands {
 
 class Connection;  // one client's state: its cursors, later its user
 
+// The options of a database a server opens: the library's, with the change
+// log on (Options::change_log), since the drivers' watch() expects a server
+// to answer it (docs/change_streams.md).
+inline Options ServedDatabaseOptions() {
+  Options o;
+  o.change_log = true;
+  return o;
+}
+
 struct RunnerOptions {
   // Options for every database opened under the root.
-  Options database_options;
+  Options database_options = ServedDatabaseOptions();
   // Cursors idle this long are closed (MongoDB's cursorTimeoutMillis).
   int64_t cursor_timeout_millis = 10 * 60 * 1000;
   // Open cursors one connection may hold; beyond it find/aggregate fail.

@@ -129,6 +129,9 @@ void CursorStore::KillLocked(
     ServerCursor* c, std::vector<std::unique_ptr<ServerCursor>>* graveyard) {
   if (c->in_use) {
     c->killed = true;  // Release removes it
+    // A change stream's getMore waiting for events stops waiting (the
+    // stream is not touched by its user's thread but for Next).
+    if (c->stream != nullptr) c->stream->Interrupt();
     return;
   }
   EraseLocked(c, graveyard);

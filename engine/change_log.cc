@@ -209,11 +209,18 @@ uint64_t Engine::LastChangeSeq() {
   return change_seq_;
 }
 
-void Engine::WaitForChanges(uint64_t after, absl::Duration timeout) {
+void Engine::WakeChangeWaiters() {
+  MutexLock l(&change_mu_);
+  change_cv_.SignalAll();
+}
+
+void Engine::WaitForChanges(uint64_t after, absl::Duration timeout,
+                            const std::atomic<bool>* interrupted) {
   const absl::Time deadline = absl::Now() + timeout;
   MutexLock l(&change_mu_);
   change_waiters_.fetch_add(1);
-  while (change_committed_.load() <= after && !change_closing_.load()) {
+  while (change_committed_.load() <= after && !change_closing_.load() &&
+         (interrupted == nullptr || !interrupted->load())) {
     const absl::Duration left = deadline - absl::Now();
     if (left <= absl::ZeroDuration()) break;
     change_cv_.WaitFor(left);
@@ -299,6 +306,23 @@ absl::Status Engine::RecoverChangeLog() {
     if (!it->status().ok()) damaged(it->status());
   }
   it.reset();
+  if (!options_.change_log && !options_.read_only && bytes > 0) {
+    // Opened without the log: what it held cannot be resumed across the
+    // events this open does not write. It goes, and every older token is
+    // history lost (286) once the log is on again.
+    RETURN_IF_ERROR(DeleteRange(prefix, end));
+    // Above the last event: a token of it is lost too (the checks compare
+    // a stream's position with `<`).
+    ++last;
+    leveldb::WriteBatch batch;
+    batch.Put(ChangeLogTrimmedKey(), EncodeSeq(last));
+    leveldb::WriteOptions wo;
+    wo.sync = true;
+    leveldb::Status s = Commit(wo, &batch);
+    if (!s.ok()) return storage::FromLevelDB(s, "clearing the change log");
+    trimmed_seq = last;
+    bytes = 0;
+  }
   MutexLock l(&write_mu_);
   change_seq_ = last;
   change_appended_.store(last);

@@ -7,6 +7,7 @@
 // and fullDocumentBeforeChange after them).
 #include "engine/change_stream.h"
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <string>
@@ -154,8 +155,10 @@ class ChangeStreamImpl : public ChangeStream {
       }
       if (buffer_.empty()) {
         const absl::Duration left = deadline - absl::Now();
-        if (left <= absl::ZeroDuration()) return std::optional<Value>();
-        engine_->WaitForChanges(read_, left);
+        if (left <= absl::ZeroDuration() || interrupted_.load()) {
+          return std::optional<Value>();
+        }
+        engine_->WaitForChanges(read_, left, &interrupted_);
         RETURN_IF_ERROR(engine_->CheckOpen());
         continue;
       }
@@ -197,6 +200,11 @@ class ChangeStreamImpl : public ChangeStream {
     return TokenOf(position_, invalidated_);
   }
   bool Invalidated() const override { return invalidated_; }
+  void Interrupt() override {
+    interrupted_.store(true);
+    engine_->WakeChangeWaiters();
+  }
+  bool Interrupted() const override { return interrupted_.load(); }
 
  private:
   absl::Status Fill() {
@@ -308,6 +316,7 @@ class ChangeStreamImpl : public ChangeStream {
   // The watched collection's drop or rename was returned: next comes the
   // invalidate event, then nothing.
   std::optional<uint64_t> invalidate_after_;
+  std::atomic<bool> interrupted_{false};
   int64_t invalidate_wall_ = 0;
   bool invalidated_ = false;
 };

@@ -81,6 +81,12 @@ class ChangeStream {
   // collection was dropped or renamed): Next then returns std::nullopt at
   // once. Open a new stream with start_after = ResumeToken() to go on.
   virtual bool Invalidated() const = 0;
+  // Thread-safe, unlike the rest: a Next waiting now returns std::nullopt
+  // at once, and later ones do not wait (what is committed still comes).
+  // killCursors of a stream's cursor during its getMore, which then fails
+  // with 237 CursorKilled, as mongod's.
+  virtual void Interrupt() = 0;
+  virtual bool Interrupted() const = 0;
 };
 
 }  // namespace ttldb

@@ -389,8 +389,11 @@ class Engine : public TtlStore {
   absl::Status ReadChanges(uint64_t after, size_t max,
                            std::vector<std::pair<uint64_t, ChangeRecord>>* out);
   // Returns once an event after `after` may have been committed, `timeout`
-  // (real time) has passed, or Close has begun.
-  void WaitForChanges(uint64_t after, absl::Duration timeout);
+  // (real time) has passed, Close has begun, or `*interrupted` is true
+  // (set before WakeChangeWaiters).
+  void WaitForChanges(uint64_t after, absl::Duration timeout,
+                      const std::atomic<bool>* interrupted = nullptr);
+  void WakeChangeWaiters();
   // Retention (Options::change_log_retention, change_log_max_bytes): deletes
   // the oldest events, in bounded batches under write_mu_.
   absl::Status TrimChangeLog(absl::Time now) ABSL_LOCKS_EXCLUDED(write_mu_);

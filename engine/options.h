@@ -161,13 +161,18 @@ struct Options {
   // Beyond a standalone mongod: every committed insert, update, replace,
   // delete and TTL deletion appends its event to a log kept in the same
   // atomic WriteBatch (storage/change_log.h), which Collection::Watch,
-  // Database::Watch and `$changeStream` read. false: no log is written,
-  // and watching fails with 40573, as a standalone mongod answers. The log
-  // costs inserts 20-30 % of their throughput at 256 B, about half at
-  // 2 KiB (each insert event holds the whole document: docs/
-  // change_streams.md, "Cost"). Events written while the log was off are
-  // simply absent: a stream resumed across such an interval misses them.
-  bool change_log = true;
+  // Database::Watch and `$changeStream` read. Off by default in the
+  // library: an embedded database that nobody watches does not pay for it
+  // (in-process it costs inserts 20-30 % of their throughput at 256 B,
+  // about half at 2 KiB: each insert event holds the whole document, as
+  // MongoDB's oplog entry does; docs/change_streams.md, "Cost"). `ttldb
+  // serve` and `ttldb shell` turn it on (commands::ServedDatabaseOptions),
+  // as the drivers' watch() expects of a server. Off: no log is written,
+  // and watching fails with 40573, as a standalone mongod answers. Opening
+  // a database with it off deletes the log it had: every older resume
+  // token is then 286 ChangeStreamHistoryLost (the events of the interval
+  // were not written).
+  bool change_log = false;
   // Retention, enforced after each TTL pass (and at open): events older
   // than change_log_retention, and the oldest ones beyond
   // change_log_max_bytes (counted as their keys and values), are deleted;

@@ -9,6 +9,7 @@
 #   TTLDB_BIN=PATH      the server binary (default: this tree's, built -c opt)
 #   WRITERS_BENCH=PATH  the in-process program (default: this tree's)
 #   SKIP_INPROC=1       the wire part only
+#   SERVE_ARGS="..."    more `ttldb serve` options (e.g. --no-change-log)
 # Both print markdown tables; docs/BENCHMARKS.md records the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +21,9 @@ writers="${WRITERS_BENCH:-$bin/tools/bench/writers_bench}"
 
 dir="$(mktemp -d)"
 log="$dir/serve.log"
+# shellcheck disable=SC2086  # SERVE_ARGS: words on purpose
 "$server" serve --db "$dir/db" --port 0 \
-  --setParameter ttlMonitorEnabled=false 2>"$log" &
+  --setParameter ttlMonitorEnabled=false ${SERVE_ARGS:-} 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 port=""

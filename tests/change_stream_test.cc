@@ -7,6 +7,7 @@
 // for fullDocumentBeforeChange, resume_from_high_water_mark_token.js).
 #include "engine/change_stream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -16,7 +17,10 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
+#include "engine/engine.h"
 #include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "storage/change_log.h"
 #include "tests/test_util.h"
 
 namespace ttldb {
@@ -60,7 +64,11 @@ class ChangeStreamTest : public ::testing::Test {
 
   TempDir dir_;
   FakeClock clock_{kTestStart};
-  Options options_;
+  Options options_ = [] {
+    Options o;
+    o.change_log = true;  // off by default in the library
+    return o;
+  }();
   std::unique_ptr<Database> db_;
 };
 
@@ -360,6 +368,55 @@ TEST_F(ChangeStreamTest, RetentionTrimsAndAnOlderTokenIsHistoryLost) {
             kChangeStreamHistoryLost);
 }
 
+// Under a write load the log never grows past its size bound by more than
+// what is written between two retention runs (after each TTL pass).
+TEST_F(ChangeStreamTest, TheLogStaysWithinItsBoundUnderAWriteLoad) {
+  options_.change_log_max_bytes = 256 << 10;
+  Open();
+  Collection& c = db_->collection("c");
+  const std::string pad(200, 'p');
+  auto log_bytes = [&] {
+    std::unique_ptr<leveldb::Iterator> it(
+        DatabaseInternal::engine(*db_)->db()->NewIterator(
+            leveldb::ReadOptions()));
+    size_t bytes = 0;
+    const std::string prefix = ChangeLogPrefix();
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+         it->Next()) {
+      bytes += it->key().size() + it->value().size();
+    }
+    return bytes;
+  };
+  size_t written_per_round = 0;
+  for (int round = 0; round < 20; ++round) {
+    const size_t before = log_bytes();
+    for (int i = 0; i < 500; ++i) {
+      const int id = round * 500 + i;
+      ASSERT_TRUE(c.InsertOne(absl::StrCat(R"({"_id": )", id, R"(, "p": ")",
+                                           pad, R"("})"))
+                      .ok());
+      if (i % 2 == 0) {
+        ASSERT_TRUE(c.UpdateOne(absl::StrCat(R"({"_id": )", id, "}"),
+                                R"({"$set": {"u": 1}})")
+                        .ok());
+      }
+    }
+    written_per_round = std::max(written_per_round, log_bytes() - before);
+    DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());  // retention
+    EXPECT_LE(log_bytes(), static_cast<size_t>(256 << 10)) << round;
+  }
+  // The load wrote far more than the bound.
+  EXPECT_GT(written_per_round * 20, static_cast<size_t>(4 * (256 << 10)));
+  // A stream from the start is history lost; one from now works.
+  ChangeStreamOptions o;
+  o.start_at_operation_time =
+      Timestamp{static_cast<uint32_t>(absl::ToUnixSeconds(kTestStart)), 0};
+  auto s = db_->collection("c").Watch(o);
+  const absl::Status st =
+      s.ok() ? (*s)->Next(absl::ZeroDuration()).status() : s.status();
+  EXPECT_EQ(ErrorCode(st), kChangeStreamHistoryLost);
+}
+
 TEST_F(ChangeStreamTest, NextWaitsAndReturnsAsSoonAsAWriteCommits) {
   auto s = Watch("c");
   std::atomic<bool> inserted{false};
@@ -436,8 +493,35 @@ TEST_F(ChangeStreamTest, DropAndRenameInvalidateTheCollectionsStream) {
   EXPECT_FALSE((*whole)->Invalidated());
 }
 
-TEST_F(ChangeStreamTest, WithoutTheLogWatchingIs40573) {
+// Opening a database without its log deletes the log: the events of that
+// open are not written, so no token from before may resume across them.
+TEST_F(ChangeStreamTest, AnOpenWithoutTheLogMakesOlderTokensHistoryLost) {
+  Value token = Watch("c")->ResumeToken();
+  ASSERT_TRUE(db_->collection("c").InsertOne(R"({"_id": 1})").ok());
+  ChangeStreamOptions o;
+  o.resume_after = token;
+  ASSERT_TRUE(db_->collection("c").Watch(o).ok());
+  // The token of the last event logged before the open without the log.
+  ChangeStreamOptions last;
+  last.resume_after = *NextNow(*Watch("c", o)).Get("_id");
   options_.change_log = false;
+  Open();
+  ASSERT_TRUE(db_->collection("c").InsertOne(R"({"_id": 2})").ok());
+  options_.change_log = true;
+  Open();
+  EXPECT_EQ(ErrorCode(db_->collection("c").Watch(o).status()),
+            kChangeStreamHistoryLost);
+  EXPECT_EQ(ErrorCode(db_->collection("c").Watch(last).status()),
+            kChangeStreamHistoryLost);
+  // A new stream sees the writes from here on.
+  auto s = Watch("c");
+  ASSERT_TRUE(db_->collection("c").InsertOne(R"({"_id": 3})").ok());
+  EXPECT_EQ(J(NextNow(*s).Get("documentKey")), R"({"_id":3})");
+}
+
+TEST_F(ChangeStreamTest, WithoutTheLogWatchingIs40573) {
+  // The library's default: no log (a database nobody watches pays nothing).
+  options_ = Options();
   Open();
   EXPECT_EQ(ErrorCode(db_->collection("c").Watch().status()), 40573);
   ChangeStreamOptions o;

@@ -27,7 +27,7 @@ constexpr char kServeUsage[] =
               [--max-databases N] [--max-cursors N]
               [--setParameter ttlMonitorSleepSecs=N]
               [--setParameter ttlMonitorEnabled=true|false]
-              [--message-timeout-secs N] [--quiet]
+              [--message-timeout-secs N] [--no-change-log] [--quiet]
               [--auth] [--tlsMode disabled|allowTLS|preferTLS|requireTLS]
               [--tlsCertificateKeyFile PEM] [--tlsCAFile PEM]
               [--tlsAllowConnectionsWithoutCertificates]
@@ -36,6 +36,9 @@ over 127.0.0.1); binding an address other than 127.0.0.0/8 requires it.
 DIR holds one subdirectory per database (default: $TTLDB_HOME, else
 $XDG_DATA_HOME/ttldb, else ~/.local/share/ttldb/server). Port 0 picks a free
 port; the chosen one is printed ("listening on 127.0.0.1:PORT").
+Change streams (watch()) read a change log each write appends to;
+--no-change-log writes none (watch() then answers 40573, as a standalone
+mongod does).
 )";
 
 int Usage(const std::string& message) {
@@ -116,6 +119,10 @@ int RunServe(int argc, char** argv) {
         return Usage("--message-timeout-secs needs a positive number");
       }
       so.message_timeout = absl::Seconds(n);
+    } else if (arg == "--no-change-log") {
+      // Inserts and updates then skip their change events; watch() answers
+      // 40573 as a standalone mongod (docs/change_streams.md).
+      ro.database_options.change_log = false;
     } else if (arg == "--auth") {
       so.auth = true;
       ro.auth = true;

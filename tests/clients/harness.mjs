@@ -12,10 +12,12 @@ import { MongoClient } from 'mongodb';
 
 export const TTLDB_BIN = process.env.TTLDB_BIN || 'ttldb';
 
-// Resolves to {port, uri, dir, pid, stop()} once the server listens. `args` are
-// extra `ttldb serve` flags; `dir` reuses a data directory. stop() sends
-// SIGTERM and resolves to the exit code (0 after a clean shutdown); it also
-// removes the directory unless `{keep: true}` is passed.
+// Resolves to {port, uri, dir, pid, stop(), kill()} once the server listens.
+// `args` are extra `ttldb serve` flags; `dir` reuses a data directory.
+// stop() sends SIGTERM and resolves to the exit code (0 after a clean
+// shutdown); it also removes the directory unless `{keep: true}` is passed.
+// kill() is kill -9 (SIGKILL): it resolves once the process is gone and
+// keeps the directory, for a restart on it.
 export function startServer(args = [], dir = undefined) {
   dir ??= mkdtempSync(join(tmpdir(), 'ttldb-serve-'));
   const child = spawn(TTLDB_BIN, ['serve', '--db', dir, '--port', '0', ...args],
@@ -44,6 +46,10 @@ export function startServer(args = [], dir = undefined) {
             const code = await exited;
             if (!keep) rmSync(dir, { recursive: true, force: true });
             return code;
+          },
+          async kill() {
+            child.kill('SIGKILL');
+            return exited;
           },
         });
       }

@@ -79,9 +79,9 @@ class Store {
   StoreConfig config_;
 };
 
-// `change_log` false: Options::change_log off (engine "ttldb-nolog", the
-// change log's cost: docs/change_streams.md).
-std::unique_ptr<Store> NewTtldbStore(bool change_log = true);
+// `change_log` true: Options::change_log on (engine "ttldb-log", the change
+// log's cost: docs/change_streams.md).
+std::unique_ptr<Store> NewTtldbStore(bool change_log = false);
 std::unique_ptr<Store> NewLevelDbStore();
 std::unique_ptr<Store> NewSqliteStore();
 

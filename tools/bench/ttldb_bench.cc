@@ -89,7 +89,7 @@ void Usage() {
       "  [--expired=N] [--scale_live=M] [--scale_expired=N]\n"
       "  [--big_expired=N] [--big_live=N] [--parse_docs=N]\n"
       "  [--sizes=256,2048] [--indexes=0,2]\n"
-      "  [--engines=ttldb,limit,sqlite,ttldb-nolog (no change log)]\n"
+      "  [--engines=ttldb,limit,sqlite,ttldb-log (with the change log)]\n"
       "  [--doc_cache_mib=N (ttldb's document cache; default: ttldb's)]\n"
       "  [--compact_after=N (ttldb's ttl_compact_after_deletes; 0: never)]\n"
       "  [--workloads=insert,touch,...,cold] [--dir=PATH] [--csv=PATH]\n"
@@ -193,7 +193,7 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
 
 std::unique_ptr<Store> NewStore(const std::string& engine) {
   if (engine == "ttldb") return NewTtldbStore();
-  if (engine == "ttldb-nolog") return NewTtldbStore(/*change_log=*/false);
+  if (engine == "ttldb-log") return NewTtldbStore(/*change_log=*/true);
   if (engine == "limit") return NewLevelDbStore();
   if (engine == "sqlite") return NewSqliteStore();
   Die("unknown engine " + engine);

@@ -18,7 +18,7 @@ class TtldbStore : public Store {
  public:
   explicit TtldbStore(bool change_log) : change_log_(change_log) {}
   const char* name() const override {
-    return change_log_ ? "ttldb" : "ttldb-nolog";
+    return change_log_ ? "ttldb-log" : "ttldb";
   }
 
   void Open(const std::string& dir, const StoreConfig& config) override {
