@@ -2,6 +2,7 @@
 
 #include <mongoc/mongoc.h>
 
+#include <atomic>
 #include <optional>
 #include <utility>
 
@@ -61,7 +62,9 @@ class MongoChangeStream : public ChangeStream {
         return std::optional<Value>(std::move(event));
       }
       RETURN_IF_ERROR(Error());
-      if (absl::Now() >= deadline) return std::optional<Value>();
+      if (interrupted_.load() || absl::Now() >= deadline) {
+        return std::optional<Value>();
+      }
     }
   }
 
@@ -74,12 +77,18 @@ class MongoChangeStream : public ChangeStream {
 
   bool Invalidated() const override { return invalidated_; }
 
+  // A waiting Next returns after its getMore (within kMaxAwait); later
+  // ones make one getMore each, so what is committed still comes.
+  void Interrupt() override { interrupted_.store(true); }
+  bool Interrupted() const override { return interrupted_.load(); }
+
  private:
   const std::shared_ptr<ClientPool> pool_;
   mongoc_client_t* const client_;
   mongoc_change_stream_t* const stream_;
   const std::string ns_;
   bool invalidated_ = false;
+  std::atomic<bool> interrupted_{false};
 };
 
 }  // namespace

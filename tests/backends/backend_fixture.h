@@ -71,6 +71,10 @@ class BackendTest : public ::testing::TestWithParam<Backend> {
     // behaviour), so the remote side's hiding is the backend's own
     // (remote/hidden_filter.h), as it will be on a MongoDB deployment.
     ro.database_options.hide_expired = false;
+    // And with a change log, as `ttldb serve` runs (ServedDatabaseOptions)
+    // and as a replica set has its oplog: change streams work whatever the
+    // service's own Options say.
+    ro.database_options.change_log = true;
     auto runner = commands::CommandRunner::Open(root_.path(), ro);
     ASSERT_TRUE(runner.ok()) << runner.status();
     runner_ = std::move(*runner);

@@ -25,6 +25,9 @@ constexpr absl::Duration kWait = absl::Seconds(10);
 
 class ChangeStreamTest : public BackendTest {
  protected:
+  // The embedded engine's change log is off by default (Options::
+  // change_log); the remote side's server has one (backend_fixture.h).
+  void AdjustOptions(Options* options) override { options->change_log = true; }
   // The next event, or an empty object when none came within kWait.
   Value NextEvent(ChangeStream& stream) {
     absl::StatusOr<std::optional<Value>> e = stream.Next(kWait);
@@ -142,6 +145,35 @@ TEST_P(ChangeStreamTest, CloseEndsAWaitingNext) {
   closer.join();
   EXPECT_TRUE(absl::IsFailedPrecondition(e.status())) << e.status();
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+}
+
+// Interrupt (thread-safe) ends a waiting Next with no event (on the
+// remote backend after its getMore, within 200 ms).
+TEST_P(ChangeStreamTest, InterruptEndsAWaitingNext) {
+  auto stream = coll().Watch();
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  ChangeStream* s = stream->get();
+  std::thread interrupter([s] {
+    absl::SleepFor(absl::Milliseconds(100));
+    s->Interrupt();
+  });
+  const absl::Time start = absl::Now();
+  auto e = s->Next(absl::Seconds(30));
+  interrupter.join();
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_FALSE(e->has_value());
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_TRUE(s->Interrupted());
+  // What is committed still comes.
+  ASSERT_TRUE(coll().InsertOne(R"({"_id": 1})").ok());
+  std::optional<Value> event;
+  for (int i = 0; i < 50 && !event.has_value(); ++i) {
+    auto n = s->Next(absl::Milliseconds(100));
+    ASSERT_TRUE(n.ok()) << n.status();
+    event = *n;
+  }
+  ASSERT_TRUE(event.has_value());
+  EXPECT_EQ(Get(*event, "operationType"), R"("insert")");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ChangeStreamTest,
