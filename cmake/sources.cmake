@@ -230,6 +230,7 @@ set(TTLDB_REMOTE_SOURCES
   remote/bson_doc.cc
   remote/client_pool.cc
   remote/hidden_filter.cc
+  remote/mongo_change_stream.cc
   remote/mongo_collection.cc
   remote/mongo_cursor.cc
   remote/mongo_database.cc

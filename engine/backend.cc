@@ -70,6 +70,14 @@ absl::StatusOr<Value> CollectionBackend::ExplainAggregate(
     const DocArg&, const AggregateOptions&) {
   return BackendUnsupported("Collection::ExplainAggregate", Where());
 }
+absl::StatusOr<std::unique_ptr<ChangeStream>> CollectionBackend::Watch(
+    const ChangeStreamOptions&) {
+  return BackendUnsupported("Collection::Watch", Where());
+}
+absl::StatusOr<std::unique_ptr<ChangeStream>> DatabaseBackend::Watch(
+    const ChangeStreamOptions&) {
+  return BackendUnsupported("Database::Watch", Where());
+}
 absl::StatusOr<Value> CollectionBackend::Validate() {
   return BackendUnsupported("Collection::Validate", Where());
 }

@@ -35,6 +35,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "document/value.h"
+#include "engine/change_stream.h"
 #include "engine/collection.h"
 #include "engine/cursor.h"
 #include "engine/doc_arg.h"
@@ -103,6 +104,8 @@ class CollectionBackend {
   virtual absl::StatusOr<std::vector<Value>> ListIndexes() = 0;
   virtual absl::StatusOr<Value> Options() = 0;
   virtual absl::StatusOr<Value> CollMod(const DocArg& command) = 0;
+  virtual absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options);
 
   virtual absl::StatusOr<Value> Validate();
   virtual absl::StatusOr<Value> Stats(int64_t scale);
@@ -133,6 +136,8 @@ class DatabaseBackend {
                                       absl::string_view db_name) = 0;
   virtual absl::StatusOr<MemoryUsage> Memory();
   virtual absl::StatusOr<BackupStats> Backup(absl::string_view dest_dir);
+  virtual absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options);
   virtual absl::Status SyncLog() = 0;
 
   virtual absl::Status SetTtlMonitorSleep(absl::Duration sleep) = 0;

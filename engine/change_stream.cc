@@ -20,6 +20,7 @@
 #include "base/status.h"
 #include "document/compare.h"
 #include "document/json.h"
+#include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/database.h"
 #include "engine/engine.h"
@@ -419,12 +420,14 @@ absl::StatusOr<std::unique_ptr<ChangeStream>> OpenStream(
 
 absl::StatusOr<std::unique_ptr<ChangeStream>> Collection::Watch(
     const ChangeStreamOptions& options) {
+  if (backend_ != nullptr) return backend_->Watch(options);
   RETURN_IF_ERROR(ValidateCollectionName(name_));
   return OpenStream(engine_, name_, options);
 }
 
 absl::StatusOr<std::unique_ptr<ChangeStream>> Database::Watch(
     const ChangeStreamOptions& options) {
+  if (backend_ != nullptr) return backend_->Watch(options);
   return OpenStream(engine_.get(), "", options);
 }
 

@@ -156,7 +156,11 @@ struct BulkWriteResult {
 };
 
 // Progress of an index build over existing documents, called on the
-// building thread without any lock held (other writes go on meanwhile).
+// building thread without any lock held (other writes go on meanwhile):
+// after each chunk of the scan (2,000 documents or 4 MiB), the last call
+// (total, total); not at all for an empty collection. On a MongoDB
+// deployment (//remote) it is called once, (total, total), after the
+// build (docs/migrating.md section 6).
 using IndexBuildProgress =
     std::function<void(int64_t documents_done, int64_t documents_total)>;
 

@@ -62,7 +62,10 @@ absl::StatusOr<std::shared_ptr<ClientPool>> ClientPool::Create(
                       "(TLS options without TLS support?)");
   }
   mongoc_client_pool_set_error_api(pool->pool_, MONGOC_ERROR_API_VERSION_2);
-  mongoc_client_pool_set_appname(pool->pool_, "ttldb");
+  // The URI's appname wins (libmongoc refuses a second one, logging it).
+  if (mongoc_uri_get_appname(uri) == nullptr) {
+    mongoc_client_pool_set_appname(pool->pool_, "ttldb");
+  }
   return pool;
 }
 
@@ -76,7 +79,17 @@ absl::StatusOr<PooledClient> PooledClient::Pop(
   if (pool->closed()) {
     return absl::FailedPreconditionError("database is closed");
   }
+  // Blocks while maxPoolSize clients are out (each call holds one, and
+  // each open cursor); with the URI's waitQueueTimeoutMS, returns null
+  // after it: the drivers' WaitQueueTimeoutError, a client-side timeout.
   mongoc_client_t* client = mongoc_client_pool_pop(pool->pool());
+  if (client == nullptr) {
+    return MongoError(
+        absl::StatusCode::kDeadlineExceeded, kNetworkTimeout,
+        absl::StrCat("no connection to ", pool->hosts(),
+                     " came free within waitQueueTimeoutMS (maxPoolSize "
+                     "connections in use: calls and open cursors)"));
+  }
   return PooledClient(std::move(pool), client);
 }
 

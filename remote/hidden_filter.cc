@@ -45,5 +45,28 @@ Value WithVisibleCondition(const Value& filter,
       {Field("$and", Value::MakeArray({filter, std::move(condition)}))});
 }
 
+Value ExpiredHolderFilter(const Value& key_value,
+                          const std::vector<TtlRule>& rules, absl::Time now) {
+  if (rules.empty() || !key_value.is_object() ||
+      key_value.object_fields().empty()) {
+    return Value::Null();
+  }
+  Value::Array all;
+  for (const Field& f : key_value.object_fields()) {
+    all.push_back(Value::MakeObject(
+        {Field(f.first, Value::MakeObject({Field("$eq", f.second)}))}));
+  }
+  Value::Array expired;
+  for (const TtlRule& rule : rules) {
+    const absl::Time cutoff = now - absl::Seconds(rule.expire_after_seconds);
+    expired.push_back(Value::MakeObject({Field(
+        rule.field, Value::MakeObject({Field(
+                        "$lte", Value::Date(absl::ToUnixMillis(cutoff)))}))}));
+  }
+  all.push_back(
+      Value::MakeObject({Field("$or", Value::MakeArray(std::move(expired)))}));
+  return Value::MakeObject({Field("$and", Value::MakeArray(std::move(all)))});
+}
+
 }  // namespace remote
 }  // namespace ttldb

@@ -41,6 +41,15 @@ Value VisibleCondition(const std::vector<TtlRule>& rules, absl::Time now);
 Value WithVisibleCondition(const Value& filter,
                            const std::vector<TtlRule>& rules, absl::Time now);
 
+// The filter of the document that holds `key_value` (a duplicate key
+// error's keyValue: {f: v, ...}) and that a rule has expired at `now`:
+// {$and: [{f: {$eq: v}}, ..., {$or: [{g: {$lte: <now - E>}}, ...]}]}, the
+// complement of VisibleCondition. What a write that collides with a hidden
+// document deletes before it runs again: a live holder never matches it.
+// Null when `rules` is empty or `key_value` is no non-empty object.
+Value ExpiredHolderFilter(const Value& key_value,
+                          const std::vector<TtlRule>& rules, absl::Time now);
+
 }  // namespace remote
 }  // namespace ttldb
 

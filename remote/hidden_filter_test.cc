@@ -50,6 +50,22 @@ TEST(HiddenFilterTest, WithVisibleConditionAndsTheFilter) {
   EXPECT_NE(e.Get("$nor"), nullptr);
 }
 
+TEST(HiddenFilterTest, ExpiredHolderFilterIsTheKeyAndExpired) {
+  const absl::Time now = absl::FromUnixSeconds(1'800'000'000);
+  Value f = ExpiredHolderFilter(Doc(R"({"user": "ann", "n": {"$gt": 1}})"),
+                                {{"at", 60}}, now);
+  // $eq: a key value that looks like an operator is a value.
+  EXPECT_EQ(ToJson(f), ToJson(Doc(R"({"$and": [
+                {"user": {"$eq": "ann"}},
+                {"n": {"$eq": {"$gt": 1}}},
+                {"$or": [{"at": {"$lte":
+                    {"$date": {"$numberLong": "1799999940000"}}}}]}
+            ]})")));
+  EXPECT_TRUE(ExpiredHolderFilter(Doc(R"({"_id": 1})"), {}, now).is_null());
+  EXPECT_TRUE(
+      ExpiredHolderFilter(Value::MakeObject(), {{"at", 60}}, now).is_null());
+}
+
 }  // namespace
 }  // namespace remote
 }  // namespace ttldb

@@ -3,6 +3,7 @@
 #include <mongoc/mongoc.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -11,7 +12,9 @@
 #include "base/status.h"
 #include "document/compare.h"
 #include "document/json.h"
+#include "engine/duplicate_key_error.h"
 #include "remote/bson_doc.h"
+#include "remote/mongo_change_stream.h"
 #include "remote/mongo_cursor.h"
 #include "remote/mongo_status.h"
 #include "remote/reply.h"
@@ -24,6 +27,11 @@ namespace {
 // or changes is seen by the hidden-expired filters within one monitor
 // period; this handle's own index calls refresh it at once.
 constexpr absl::Duration kTtlRulesRefresh = absl::Seconds(60);
+
+// 64: MongoDB's limit of indexes per collection. A document collides with
+// at most one hidden holder per unique index, so a write that removes
+// more holders than this for one document is not making progress.
+constexpr int kMaxHolderRemovals = 64;
 
 // The index options only ttldb has (docs/ttl.md, "Bounded lifetimes");
 // MongoDB refuses them (197), so the backend names them instead.
@@ -149,6 +157,18 @@ Value StripReply(Value reply, bool keep_ok) {
   return reply;
 }
 
+// The aggregate command's options from AggregateOptions (the others are
+// ttldb's: docs/migrating.md section 6).
+Value AggregateOpts(const AggregateOptions& options) {
+  Value::Object o;
+  if (options.allow_disk_use) o.emplace_back("allowDiskUse", Value::Bool(true));
+  if (options.bypass_document_validation) {
+    o.emplace_back("bypassDocumentValidation", Value::Bool(true));
+  }
+  if (!options.let.is_null()) o.emplace_back("let", options.let);
+  return Value::MakeObject(std::move(o));
+}
+
 }  // namespace
 
 MongoCollection::MongoCollection(std::shared_ptr<const RemoteContext> context,
@@ -184,6 +204,29 @@ absl::StatusOr<Value> MongoCollection::VisibleFilter(const Value& filter) {
   return WithVisibleCondition(filter, rules, context_->Now());
 }
 
+absl::StatusOr<bool> MongoCollection::RemoveExpiredHolder(
+    const absl::Status& status, const WriteOptions& options) {
+  if (!context_->hide_expired || ErrorCode(status) != kDuplicateKey) {
+    return false;
+  }
+  std::optional<DuplicateKeyInfo> info = GetDuplicateKeyInfo(status);
+  if (!info.has_value()) return false;
+  ASSIGN_OR_RETURN(std::vector<TtlRule> rules, TtlRules());
+  Value filter = ExpiredHolderFilter(info->key_value, rules, context_->Now());
+  if (filter.is_null()) return false;
+  ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(filter));
+  ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(WriteOpts(*context_, options)));
+  ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
+  Reply reply;
+  bson_error_t error;
+  if (!mongoc_collection_delete_one(coll.get(), fb.get(), opts.get(),
+                                    reply.out(), &error)) {
+    return StatusFromMongoc(error, reply.get(), ns());
+  }
+  ASSIGN_OR_RETURN(Value r, ReplyValue(reply));
+  return Count(r, "deletedCount") > 0;
+}
+
 absl::StatusOr<Value> MongoCollection::RunCommand(const Value& command,
                                                   bool keep_ok) {
   ASSIGN_OR_RETURN(BsonDoc cmd, BsonDoc::From(command));
@@ -208,14 +251,23 @@ absl::StatusOr<Value> MongoCollection::InsertOne(const DocArg& doc,
   Value id;
   ASSIGN_OR_RETURN(BsonDoc b, BsonDoc::From(WithId(std::move(value), &id)));
   ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(WriteOpts(*context_, options)));
-  ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
-  Reply reply;
-  bson_error_t error;
-  if (!mongoc_collection_insert_one(coll.get(), b.get(), opts.get(),
-                                    reply.out(), &error)) {
-    return StatusFromMongoc(error, reply.get(), ns());
+  for (int removed = 0;; ++removed) {
+    absl::Status s;
+    {
+      ASSIGN_OR_RETURN(CollectionRef coll,
+                       CollectionRef::Open(*context_, name_));
+      Reply reply;
+      bson_error_t error;
+      if (mongoc_collection_insert_one(coll.get(), b.get(), opts.get(),
+                                       reply.out(), &error)) {
+        return id;
+      }
+      s = StatusFromMongoc(error, reply.get(), ns());
+    }
+    if (removed == kMaxHolderRemovals) return s;
+    ASSIGN_OR_RETURN(bool again, RemoveExpiredHolder(s, options));
+    if (!again) return s;
   }
-  return id;
 }
 
 absl::Status MongoCollection::InsertMany(absl::Span<const DocArg> docs,
@@ -240,30 +292,46 @@ absl::Status MongoCollection::InsertMany(absl::Span<const DocArg> docs,
   ptrs.reserve(bsons.size());
   for (const BsonDoc& b : bsons) ptrs.push_back(b.get());
   ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(WriteOpts(*context_, options)));
-  ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
-  Reply reply;
-  bson_error_t error;
-  if (mongoc_collection_insert_many(coll.get(), ptrs.data(), ptrs.size(),
-                                    opts.get(), reply.out(), &error)) {
-    if (inserted_ids != nullptr) {
-      for (Value& id : ids) inserted_ids->push_back(std::move(id));
+  // Ordered: the documents before a failing one are inserted. `done`
+  // documents are in; after the removal of a hidden holder, the rest run
+  // again from the one that collided.
+  size_t done = 0;
+  absl::Status s;
+  for (int removed = 0;; ++removed) {
+    {
+      ASSIGN_OR_RETURN(CollectionRef coll,
+                       CollectionRef::Open(*context_, name_));
+      Reply reply;
+      bson_error_t error;
+      if (mongoc_collection_insert_many(coll.get(), ptrs.data() + done,
+                                        ptrs.size() - done, opts.get(),
+                                        reply.out(), &error)) {
+        done = ptrs.size();
+        break;
+      }
+      s = StatusFromMongoc(error, reply.get(), ns());
+      absl::StatusOr<Value> r = ReplyValue(reply);
+      if (r.ok()) done += static_cast<size_t>(Count(*r, "insertedCount"));
     }
-    return absl::OkStatus();
+    if (removed == kMaxHolderRemovals * static_cast<int>(docs.size())) break;
+    absl::StatusOr<bool> again = RemoveExpiredHolder(s, options);
+    if (!again.ok()) {
+      s = again.status();
+      break;
+    }
+    if (!*again) break;
+    s = absl::OkStatus();
   }
-  absl::Status s = StatusFromMongoc(error, reply.get(), ns());
-  // Ordered: the documents before the failing one are inserted.
-  size_t failed = 0;
-  absl::StatusOr<Value> r = ReplyValue(reply);
-  if (r.ok()) failed = static_cast<size_t>(Count(*r, "insertedCount"));
   if (inserted_ids != nullptr) {
-    for (size_t i = 0; i < failed && i < ids.size(); ++i) {
+    for (size_t i = 0; i < done && i < ids.size(); ++i) {
       inserted_ids->push_back(std::move(ids[i]));
     }
   }
+  if (s.ok()) return s;
   // The embedded engine's wording, payloads (keyPattern, keyValue) kept.
   absl::Status out =
       MongoError(s.code(), ErrorCode(s),
-                 absl::StrCat(s.message(), " (document ", failed, "; ", failed,
+                 absl::StrCat(s.message(), " (document ", done, "; ", done,
                               " inserted before it)"));
   s.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
     out.SetPayload(url, payload);
@@ -299,22 +367,39 @@ absl::StatusOr<UpdateResult> MongoCollection::Update(
   ASSIGN_OR_RETURN(BsonDoc ub,
                    pipeline ? BsonDoc::FromArray(u) : BsonDoc::From(u));
   ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(std::move(o)));
-  ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
-  Reply reply;
-  bson_error_t error;
-  bool ok;
-  if (replacement) {
-    ok = mongoc_collection_replace_one(coll.get(), fb.get(), ub.get(),
-                                       opts.get(), reply.out(), &error);
-  } else if (multi) {
-    ok = mongoc_collection_update_many(coll.get(), fb.get(), ub.get(),
-                                       opts.get(), reply.out(), &error);
-  } else {
-    ok = mongoc_collection_update_one(coll.get(), fb.get(), ub.get(),
-                                      opts.get(), reply.out(), &error);
+  Value r;
+  for (int removed = 0;; ++removed) {
+    absl::Status s;
+    {
+      ASSIGN_OR_RETURN(CollectionRef coll,
+                       CollectionRef::Open(*context_, name_));
+      Reply reply;
+      bson_error_t error;
+      bool ok;
+      if (replacement) {
+        ok = mongoc_collection_replace_one(coll.get(), fb.get(), ub.get(),
+                                           opts.get(), reply.out(), &error);
+      } else if (multi) {
+        ok = mongoc_collection_update_many(coll.get(), fb.get(), ub.get(),
+                                           opts.get(), reply.out(), &error);
+      } else {
+        ok = mongoc_collection_update_one(coll.get(), fb.get(), ub.get(),
+                                          opts.get(), reply.out(), &error);
+      }
+      if (ok) {
+        ASSIGN_OR_RETURN(r, ReplyValue(reply));
+        break;
+      }
+      s = StatusFromMongoc(error, reply.get(), ns());
+    }
+    // Not a multi update: one that failed part way has written its first
+    // documents (MongoDB's updates are atomic per document), and running
+    // it again would update them twice ($inc); it fails with 11000 as on
+    // MongoDB (docs/migrating.md section 6).
+    if (multi || removed == kMaxHolderRemovals) return s;
+    ASSIGN_OR_RETURN(bool again, RemoveExpiredHolder(s, options));
+    if (!again) return s;
   }
-  if (!ok) return StatusFromMongoc(error, reply.get(), ns());
-  ASSIGN_OR_RETURN(Value r, ReplyValue(reply));
   UpdateResult result;
   result.matched_count = Count(r, "matchedCount");
   result.modified_count = Count(r, "modifiedCount");
@@ -410,26 +495,46 @@ absl::StatusOr<std::optional<Value>> MongoCollection::FindOneAndModify(
   ASSIGN_OR_RETURN(BsonDoc eb, OptsBson(std::move(extra)));
   mongoc_find_and_modify_opts_append(opts.get(), eb.get());
   ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(f));
-  ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
-  Reply reply;
-  bson_error_t error;
-  if (!mongoc_collection_find_and_modify_with_opts(
-          coll.get(), fb.get(), opts.get(), reply.out(), &error)) {
-    return StatusFromMongoc(error, reply.get(), ns());
+  Value r;
+  for (int removed = 0;; ++removed) {
+    absl::Status s;
+    {
+      ASSIGN_OR_RETURN(CollectionRef coll,
+                       CollectionRef::Open(*context_, name_));
+      Reply reply;
+      bson_error_t error;
+      if (mongoc_collection_find_and_modify_with_opts(
+              coll.get(), fb.get(), opts.get(), reply.out(), &error)) {
+        ASSIGN_OR_RETURN(r, ReplyValue(reply));
+        break;
+      }
+      s = StatusFromMongoc(error, reply.get(), ns());
+    }
+    if (removed == kMaxHolderRemovals) return s;
+    ASSIGN_OR_RETURN(bool again, RemoveExpiredHolder(s, options));
+    if (!again) return s;
   }
-  ASSIGN_OR_RETURN(Value r, ReplyValue(reply));
   const Value* value = r.Get("value");
   if (value == nullptr || value->is_null()) return std::optional<Value>();
   return std::optional<Value>(*value);
 }
 
-absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
-    absl::Span<const WriteModel> ops, bool ordered,
-    const WriteOptions& options) {
-  RETURN_IF_ERROR(name_status_);
+absl::StatusOr<BulkWriteResult> MongoCollection::RunBulk(
+    absl::Span<const WriteModel> ops, const std::vector<Value>& insert_docs,
+    const std::vector<size_t>& which, bool ordered, const WriteOptions& options,
+    std::map<int64_t, absl::Status>* statuses) {
   Value::Object o = WriteOpts(*context_, options);
   o.emplace_back("ordered", Value::Bool(ordered));
   ASSIGN_OR_RETURN(BsonDoc opts, OptsBson(std::move(o)));
+  // The filters first: VisibleFilter may list the indexes, on a client of
+  // its own, and this call must not hold two (maxPoolSize=1 would wait
+  // for itself).
+  std::vector<Value> filters(which.size());
+  for (size_t k = 0; k < which.size(); ++k) {
+    const WriteModel& op = ops[which[k]];
+    if (op.kind == WriteModel::Kind::kInsertOne) continue;
+    ASSIGN_OR_RETURN(filters[k], VisibleFilter(op.filter));
+  }
   ASSIGN_OR_RETURN(CollectionRef coll, CollectionRef::Open(*context_, name_));
   mongoc_bulk_operation_t* bulk =
       mongoc_collection_create_bulk_operation_with_opts(coll.get(), opts.get());
@@ -439,20 +544,21 @@ absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
     }
   };
   std::unique_ptr<mongoc_bulk_operation_t, BulkDeleter> owned(bulk);
+  // (position in this bulk, _id) of its inserts.
   std::vector<std::pair<int64_t, Value>> insert_ids;
-  for (size_t i = 0; i < ops.size(); ++i) {
+  for (size_t k = 0; k < which.size(); ++k) {
+    const size_t i = which[k];
     const WriteModel& op = ops[i];
     bson_error_t error;
     bool ok = true;
     if (op.kind == WriteModel::Kind::kInsertOne) {
-      Value id;
-      ASSIGN_OR_RETURN(BsonDoc d, BsonDoc::From(WithId(op.document, &id)));
-      insert_ids.emplace_back(static_cast<int64_t>(i), std::move(id));
+      ASSIGN_OR_RETURN(BsonDoc d, BsonDoc::From(insert_docs[i]));
+      insert_ids.emplace_back(static_cast<int64_t>(k),
+                              *insert_docs[i].Get("_id"));
       ok = mongoc_bulk_operation_insert_with_opts(bulk, d.get(), nullptr,
                                                   &error);
     } else {
-      ASSIGN_OR_RETURN(Value f, VisibleFilter(op.filter));
-      ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(f));
+      ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(filters[k]));
       Value::Object uo;
       if (op.upsert) uo.emplace_back("upsert", Value::Bool(true));
       if (!op.array_filters.empty()) {
@@ -501,16 +607,23 @@ absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
   bson_error_t error;
   const uint32_t ok = mongoc_bulk_operation_execute(bulk, reply.out(), &error);
   ASSIGN_OR_RETURN(Value r, ReplyValue(reply));
+  // Positions in this bulk are `which`'s; the result speaks of `ops`'.
+  auto caller_index = [&which](int64_t k) {
+    return k >= 0 && static_cast<size_t>(k) < which.size()
+               ? static_cast<int64_t>(which[static_cast<size_t>(k)])
+               : k;
+  };
   BulkWriteResult result;
   std::set<int64_t> failed;
   if (const Value* errors = r.Get("writeErrors");
       errors != nullptr && errors->is_array()) {
     for (const Value& e : errors->array_items()) {
       absl::Status s = StatusFromErrorDocument(e, ns());
-      const int64_t index = Count(e, "index");
-      failed.insert(index);
+      const int64_t k = Count(e, "index");
+      failed.insert(k);
       result.write_errors.push_back(
-          {index, ErrorCode(s), std::string(s.message())});
+          {caller_index(k), ErrorCode(s), std::string(s.message())});
+      (*statuses)[caller_index(k)] = std::move(s);
     }
   }
   if (ok == 0 && result.write_errors.empty()) {
@@ -522,18 +635,86 @@ absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
   result.deleted_count = Count(r, "nRemoved");
   result.upserted_count = Count(r, "nUpserted");
   const int64_t first_failed = failed.empty() ? INT64_MAX : *failed.begin();
-  for (auto& [index, id] : insert_ids) {
-    if (failed.count(index) > 0 || (ordered && index > first_failed)) continue;
-    result.inserted_ids.emplace_back(index, std::move(id));
+  for (auto& [k, id] : insert_ids) {
+    if (failed.count(k) > 0 || (ordered && k > first_failed)) continue;
+    result.inserted_ids.emplace_back(caller_index(k), std::move(id));
   }
   if (const Value* ups = r.Get("upserted"); ups != nullptr && ups->is_array()) {
     for (const Value& u : ups->array_items()) {
       const Value* id = u.Get("_id");
-      result.upserted_ids.emplace_back(Count(u, "index"),
+      result.upserted_ids.emplace_back(caller_index(Count(u, "index")),
                                        id != nullptr ? *id : Value::Null());
     }
   }
   return result;
+}
+
+absl::StatusOr<BulkWriteResult> MongoCollection::BulkWrite(
+    absl::Span<const WriteModel> ops, bool ordered,
+    const WriteOptions& options) {
+  RETURN_IF_ERROR(name_status_);
+  // The inserts' documents with their _ids, generated once (a run again
+  // after a hidden holder's removal inserts the same _id).
+  std::vector<Value> insert_docs(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != WriteModel::Kind::kInsertOne) continue;
+    Value id;
+    insert_docs[i] = WithId(ops[i].document, &id);
+  }
+  std::vector<size_t> which(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) which[i] = i;
+  BulkWriteResult total;
+  const size_t max_rounds = kMaxHolderRemovals * (ops.size() + 1);
+  for (size_t round = 0;; ++round) {
+    std::map<int64_t, absl::Status> statuses;
+    ASSIGN_OR_RETURN(BulkWriteResult r, RunBulk(ops, insert_docs, which,
+                                                ordered, options, &statuses));
+    total.inserted_count += r.inserted_count;
+    total.matched_count += r.matched_count;
+    total.modified_count += r.modified_count;
+    total.deleted_count += r.deleted_count;
+    total.upserted_count += r.upserted_count;
+    for (auto& p : r.inserted_ids) total.inserted_ids.push_back(std::move(p));
+    for (auto& p : r.upserted_ids) total.upserted_ids.push_back(std::move(p));
+    // The operations that collided with a hidden holder, removed: they run
+    // again (ordered: with every operation after them), as the embedded
+    // engine's remove the holder instead of failing. Not an updateMany's:
+    // it may have updated documents before it failed (Update's comment).
+    std::vector<int64_t> again;
+    for (BulkWriteError& e : r.write_errors) {
+      const WriteModel::Kind kind = ops[static_cast<size_t>(e.index)].kind;
+      bool removed = false;
+      if (kind != WriteModel::Kind::kUpdateMany && round < max_rounds) {
+        ASSIGN_OR_RETURN(removed,
+                         RemoveExpiredHolder(statuses[e.index], options));
+      }
+      if (removed) {
+        again.push_back(e.index);
+      } else {
+        total.write_errors.push_back(std::move(e));
+      }
+    }
+    if (again.empty()) break;
+    if (ordered) {
+      // One error at most: the rest of the list from it.
+      auto from = std::find(which.begin(), which.end(),
+                            static_cast<size_t>(again.front()));
+      which.erase(which.begin(), from);
+    } else {
+      which.assign(again.begin(), again.end());
+    }
+    if (which.empty()) break;  // (not reached: `again` is in `which`)
+  }
+  auto by_index = [](const auto& a, const auto& b) {
+    return a.first < b.first;
+  };
+  std::sort(total.inserted_ids.begin(), total.inserted_ids.end(), by_index);
+  std::sort(total.upserted_ids.begin(), total.upserted_ids.end(), by_index);
+  std::sort(total.write_errors.begin(), total.write_errors.end(),
+            [](const BulkWriteError& a, const BulkWriteError& b) {
+              return a.index < b.index;
+            });
+  return total;
 }
 
 absl::StatusOr<UpdateResult> MongoCollection::Touch(
@@ -706,50 +887,74 @@ absl::StatusOr<Value> MongoCollection::Explain(const DocArg& filter,
   if (options.limit != 0) {
     find.emplace_back("limit", Value::Int64(options.limit));
   }
+  if (!options.hint.empty()) {
+    find.emplace_back("hint", Value::String(options.hint));
+  } else if (!IsEmptyObject(options.hint_keys)) {
+    find.emplace_back("hint", options.hint_keys);
+  }
   return RunCommand(
       Value::MakeObject({Field("explain", Value::MakeObject(std::move(find))),
                          Field("verbosity", Value::String("executionStats"))}),
       /*keep_ok=*/false);
 }
 
-absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::Aggregate(
-    const DocArg& pipeline, const AggregateOptions& options) {
-  RETURN_IF_ERROR(name_status_);
+absl::StatusOr<Value> MongoCollection::VisiblePipeline(const DocArg& pipeline) {
   ASSIGN_OR_RETURN(Value p, pipeline.ResolveAny());
   if (!p.is_array()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
                       "'pipeline' option must be specified as an array");
   }
+  if (!context_->hide_expired) return p;
   // hide_expired: a leading $match with the visible condition, unless the
   // first stage must stay first ($documents, $collStats, $indexStats,
   // $changeStream, $geoNear, $search...: a stage whose name MongoDB
   // requires first, detected by the set below).
-  if (context_->hide_expired) {
-    static const std::set<std::string> kFirstOnly = {
-        "$documents", "$collStats", "$indexStats", "$changeStream",
-        "$geoNear",   "$search",    "$currentOp",  "$listSessions"};
-    const Value::Array& stages = p.array_items();
-    const bool first_only =
-        !stages.empty() && stages[0].is_object() &&
-        !stages[0].object_fields().empty() &&
-        kFirstOnly.count(stages[0].object_fields()[0].first) > 0;
-    if (!first_only) {
-      ASSIGN_OR_RETURN(Value visible, VisibleFilter(Value::MakeObject()));
-      if (!IsEmptyObject(visible)) {
-        Value::Array with_match;
-        with_match.push_back(Value::MakeObject({Field("$match", visible)}));
-        for (const Value& s : stages) with_match.push_back(s);
-        p = Value::MakeArray(std::move(with_match));
-      }
-    }
+  static const std::set<std::string> kFirstOnly = {
+      "$documents", "$collStats", "$indexStats", "$changeStream",
+      "$geoNear",   "$search",    "$currentOp",  "$listSessions"};
+  const Value::Array& stages = p.array_items();
+  const bool first_only =
+      !stages.empty() && stages[0].is_object() &&
+      !stages[0].object_fields().empty() &&
+      kFirstOnly.count(stages[0].object_fields()[0].first) > 0;
+  if (first_only) return p;
+  ASSIGN_OR_RETURN(Value visible, VisibleFilter(Value::MakeObject()));
+  if (IsEmptyObject(visible)) return p;
+  Value::Array with_match;
+  with_match.reserve(stages.size() + 1);
+  with_match.push_back(Value::MakeObject({Field("$match", visible)}));
+  for (const Value& s : stages) with_match.push_back(s);
+  return Value::MakeArray(std::move(with_match));
+}
+
+absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::Aggregate(
+    const DocArg& pipeline, const AggregateOptions& options) {
+  RETURN_IF_ERROR(name_status_);
+  ASSIGN_OR_RETURN(Value p, VisiblePipeline(pipeline));
+  return OpenCursor(/*aggregate=*/true, p, AggregateOpts(options));
+}
+
+// MongoDB's explain command of the aggregate Aggregate would run (the
+// hidden-expired $match included): {explain: {aggregate, pipeline, cursor:
+// {}, ...options}, verbosity: "queryPlanner"}, as the embedded
+// ExplainAggregate, which runs nothing, reports the plan only. Nothing
+// runs: an explained $out / $merge writes nothing.
+absl::StatusOr<Value> MongoCollection::ExplainAggregate(
+    const DocArg& pipeline, const AggregateOptions& options) {
+  RETURN_IF_ERROR(name_status_);
+  ASSIGN_OR_RETURN(Value p, VisiblePipeline(pipeline));
+  Value::Object aggregate = {Field("aggregate", Value::String(name_)),
+                             Field("pipeline", std::move(p)),
+                             Field("cursor", Value::MakeObject())};
+  Value opts = AggregateOpts(options);
+  for (Field& f : opts.mutable_object_fields()) {
+    aggregate.push_back(std::move(f));
   }
-  Value::Object o;
-  if (options.allow_disk_use) o.emplace_back("allowDiskUse", Value::Bool(true));
-  if (options.bypass_document_validation) {
-    o.emplace_back("bypassDocumentValidation", Value::Bool(true));
-  }
-  if (!options.let.is_null()) o.emplace_back("let", options.let);
-  return OpenCursor(/*aggregate=*/true, p, Value::MakeObject(std::move(o)));
+  return RunCommand(
+      Value::MakeObject(
+          {Field("explain", Value::MakeObject(std::move(aggregate))),
+           Field("verbosity", Value::String("queryPlanner"))}),
+      /*keep_ok=*/false);
 }
 
 // ---- Indexes ---------------------------------------------------------------
@@ -757,7 +962,6 @@ absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::Aggregate(
 absl::StatusOr<std::string> MongoCollection::CreateIndex(
     const DocArg& keys, const DocArg& index_options,
     const IndexBuildProgress& progress) {
-  (void)progress;  // MongoDB reports no progress to the client
   RETURN_IF_ERROR(name_status_);
   ASSIGN_OR_RETURN(Value k, ResolveObject(keys, "keys"));
   ASSIGN_OR_RETURN(Value o, ResolveObject(index_options, "options"));
@@ -784,15 +988,32 @@ absl::StatusOr<std::string> MongoCollection::CreateIndex(
   for (const Field& f : o.object_fields()) {
     if (f.first != "name") spec.push_back(f);
   }
+  // The build's document count, taken before it as the embedded engine's
+  // (its snapshot's documents, expired ones included): the collection's
+  // count metadata, as EstimatedDocumentCount.
+  int64_t total = 0;
+  if (progress) {
+    ASSIGN_OR_RETURN(total, EstimatedDocumentCount());
+  }
   InvalidateTtlRules();
-  RETURN_IF_ERROR(
+  ASSIGN_OR_RETURN(
+      Value reply,
       RunCommand(
           Value::MakeObject(
               {Field("createIndexes", Value::String(name_)),
                Field("indexes",
                      Value::MakeArray({Value::MakeObject(std::move(spec))}))}),
-          /*keep_ok=*/false)
-          .status());
+          /*keep_ok=*/false));
+  // MongoDB tells a build's progress only to currentOp (its progress.done /
+  // total, which needs the inprog privilege and a second connection), not
+  // to the client that waits for it: the backend reports the build once,
+  // complete, on the calling thread, as the embedded engine reports its
+  // last chunk; like it, not at all for an empty collection or an index
+  // that already existed (docs/migrating.md section 6).
+  if (progress && total > 0 &&
+      Count(reply, "numIndexesAfter") > Count(reply, "numIndexesBefore")) {
+    progress(total, total);
+  }
   return name;
 }
 
@@ -858,10 +1079,29 @@ absl::StatusOr<Value> MongoCollection::Options() {
 absl::StatusOr<Value> MongoCollection::CollMod(const DocArg& command) {
   RETURN_IF_ERROR(name_status_);
   ASSIGN_OR_RETURN(Value c, ResolveObject(command, "collMod"));
+  // As CreateIndex: the index options only ttldb has are named, not sent
+  // (MongoDB would refuse them; `ttldb serve` would take them).
+  if (const Value* index = c.Get("index");
+      index != nullptr && index->is_object()) {
+    for (const char* extra : kTtldbOnlyIndexOptions) {
+      if (index->Get(extra) != nullptr) {
+        return BackendUnsupported(
+            absl::StrCat("collMod of the index option ", extra,
+                         " (a ttldb extra with no MongoDB counterpart)"),
+            Where());
+      }
+    }
+  }
   Value::Object cmd = {Field("collMod", Value::String(name_))};
   for (const Field& f : c.object_fields()) cmd.push_back(f);
   InvalidateTtlRules();
   return RunCommand(Value::MakeObject(std::move(cmd)), /*keep_ok=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<ChangeStream>> MongoCollection::Watch(
+    const ChangeStreamOptions& options) {
+  RETURN_IF_ERROR(name_status_);
+  return OpenMongoChangeStream(context_, name_, options);
 }
 
 // ---- Maintenance -----------------------------------------------------------

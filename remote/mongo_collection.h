@@ -6,6 +6,7 @@
 #ifndef TTLDB_REMOTE_MONGO_COLLECTION_H_
 #define TTLDB_REMOTE_MONGO_COLLECTION_H_
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +63,8 @@ class MongoCollection : public CollectionBackend {
                                 const FindOptions& options) override;
   absl::StatusOr<std::unique_ptr<Cursor>> Aggregate(
       const DocArg& pipeline, const AggregateOptions& options) override;
+  absl::StatusOr<Value> ExplainAggregate(
+      const DocArg& pipeline, const AggregateOptions& options) override;
 
   absl::StatusOr<std::string> CreateIndex(
       const DocArg& keys, const DocArg& index_options,
@@ -71,6 +74,9 @@ class MongoCollection : public CollectionBackend {
   absl::StatusOr<std::vector<Value>> ListIndexes() override;
   absl::StatusOr<Value> Options() override;
   absl::StatusOr<Value> CollMod(const DocArg& command) override;
+  // MongoDB's collection.watch() (remote/mongo_change_stream.h).
+  absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options) override;
 
   absl::StatusOr<Value> Validate() override;
   absl::StatusOr<Value> Stats(int64_t scale) override;
@@ -84,9 +90,30 @@ class MongoCollection : public CollectionBackend {
   // `filter` as the embedded engine sees it: with hide_expired, restricted
   // to the documents no TTL index has expired (remote/hidden_filter.h).
   absl::StatusOr<Value> VisibleFilter(const Value& filter);
+  // `pipeline` (an array, else 14) as the embedded engine runs it: with
+  // hide_expired, after a leading $match of the visible condition (unless
+  // its first stage must stay first).
+  absl::StatusOr<Value> VisiblePipeline(const DocArg& pipeline);
+  // With hide_expired, when `status` is a duplicate key error whose key is
+  // held by a document a TTL index has expired (hidden, not yet deleted by
+  // the deployment's monitor): deletes that document, with a filter that
+  // also requires it to be expired at the cutoff, so that a live holder is
+  // never deleted, and returns true: the write runs again, as the embedded
+  // engine's removes the hidden holder instead of failing with 11000.
+  // False for any other status, or when no expired document held the key.
+  absl::StatusOr<bool> RemoveExpiredHolder(const absl::Status& status,
+                                           const WriteOptions& options);
   // The collection's TTL rules, from listIndexes, cached for
   // kTtlRulesRefresh.
   absl::StatusOr<std::vector<TtlRule>> TtlRules();
+  // One bulk write of ops[which[0]], ops[which[1]], ... (insert_docs[i]:
+  // op i's document with its _id); the result's indexes are those of
+  // `ops`, and `statuses` gets each failed operation's status (its
+  // duplicate key payloads), by that index.
+  absl::StatusOr<BulkWriteResult> RunBulk(
+      absl::Span<const WriteModel> ops, const std::vector<Value>& insert_docs,
+      const std::vector<size_t>& which, bool ordered,
+      const WriteOptions& options, std::map<int64_t, absl::Status>* statuses);
   // A command on this database; the reply without ok/$clusterTime/
   // operationTime unless `keep_ok`.
   absl::StatusOr<Value> RunCommand(const Value& command, bool keep_ok);

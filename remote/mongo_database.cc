@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "remote/bson_doc.h"
+#include "remote/mongo_change_stream.h"
 #include "remote/mongo_status.h"
 #include "remote/reply.h"
 
@@ -218,6 +219,11 @@ absl::StatusOr<Value> MongoDatabase::Stats(int64_t scale,
   return Command(context_->db_name,
                  Value::MakeObject({Field("dbStats", Value::Int32(1)),
                                     Field("scale", Value::Int64(scale))}));
+}
+
+absl::StatusOr<std::unique_ptr<ChangeStream>> MongoDatabase::Watch(
+    const ChangeStreamOptions& options) {
+  return OpenMongoChangeStream(context_, "", options);
 }
 
 absl::Status MongoDatabase::SyncLog() {

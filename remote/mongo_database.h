@@ -42,6 +42,9 @@ class MongoDatabase : public DatabaseBackend {
   absl::StatusOr<Value> Stats(int64_t scale,
                               absl::string_view db_name) override;
   absl::Status SyncLog() override;
+  // MongoDB's db.watch() (remote/mongo_change_stream.h).
+  absl::StatusOr<std::unique_ptr<ChangeStream>> Watch(
+      const ChangeStreamOptions& options) override;
 
   absl::Status SetTtlMonitorSleep(absl::Duration sleep) override;
   absl::Status SetTtlMonitorEnabled(bool enabled) override;

@@ -7,7 +7,8 @@
 #      every C++ target in the library's closure carries -std=c++17, so a
 #      consumer builds it, fastbuild or -c opt, with no flag of its own.
 #   2. examples/bazel_consumer through local_repository: `bazel test -c opt
-#      //...` and `bazel run -c opt //:sessions`.
+#      //...` (remote_check among them: @ttldb//remote, the MongoDB
+#      backend) and `bazel run -c opt //:sessions`.
 #   3. The same consumer through the README's http_archive stanza, on a
 #      release tarball (`git archive`-style) at a file:// URL: the same
 #      tests. Its compile actions are those of step 2 (the repository is
@@ -45,11 +46,12 @@ trap 'cleanup "${KEEP:-}"' EXIT
 [ "${1:-}" = "--keep" ] && KEEP=--keep
 step() { echo "=== check_consumers: $* ($(date -u +%T))" >&2; }
 
-step "1. cmake/sources.cmake is up to date; the library's targets carry -std=c++17"
+step "1. cmake/sources.cmake is up to date; the library's and //remote's targets carry -std=c++17"
 bash scripts/gen_cmake_sources.sh --check
 # Outside ttldb, .bazelrc's --cxxopt does not apply: each C++ target in the
-# library's closure sets copts = TTLDB_COPTS (//:copts.bzl).
-closure="deps(${TARGET#@ttldb})"
+# library's closure, and the MongoDB backend's, sets copts = TTLDB_COPTS
+# (//:copts.bzl).
+closure="deps(${TARGET#@ttldb} + //remote)"
 missing=$(bazel query --noshow_progress "kind('cc_(library|binary|test)', $closure) \
     except attr(copts, '-std=c\+\+17', $closure)" 2>/dev/null |
   grep -v -e '^@' -e '^//third_party:' || true)

@@ -88,6 +88,36 @@ TEST_P(BackendTest, FindWithFilterProjectionSortSkipLimit) {
   EXPECT_FALSE(coll().FindOne(R"({"n": 9})")->has_value());
 }
 
+// FindOptions::hint by name and by key pattern; a hint naming no index
+// is 2 BadValue.
+TEST_P(BackendTest, FindWithHint) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "a": 2})", R"({"_id": 2, "a": 1})",
+                               R"({"_id": 3})"})
+                  .ok());
+  FindOptions by_name;
+  by_name.hint = "a_1";
+  by_name.sort = Doc(R"({"a": 1})");
+  EXPECT_EQ(
+      Jsons(All(coll().Find(R"({"a": {"$gte": 1}})", by_name))),
+      (std::vector<std::string>{R"({"_id":2,"a":1})", R"({"_id":1,"a":2})"}));
+  FindOptions by_keys;
+  by_keys.hint_keys = Doc(R"({"a": 1})");
+  EXPECT_EQ(All(coll().Find(R"({"a": 2})", by_keys)).size(), 1u);
+  // Explain plans with the hint: a_1 for a filter on _id.
+  absl::StatusOr<Value> plan = coll().Explain(R"({"_id": 2})", by_name);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_NE(Json(*plan).find(R"("indexName":"a_1")"), std::string::npos)
+      << Json(*plan);
+  FindOptions missing;
+  missing.hint = "nope_1";
+  auto bad = coll().Find("{}", missing);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(ErrorCode(bad.status()), kBadValue) << bad.status();
+  EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
+}
+
 TEST_P(BackendTest, CursorsComeInBatches) {
   std::vector<DocArg> docs;
   for (int i = 0; i < 250; ++i)
@@ -106,6 +136,11 @@ TEST_P(BackendTest, CursorsComeInBatches) {
   for (int i = 0; i < 10; ++i) ASSERT_TRUE((*cursor)->Next()->has_value());
   cursor->reset();
   EXPECT_EQ(*coll().CountDocuments(), 250);
+  // An aggregation's results beyond its first batch (101 documents).
+  all = All(coll().Aggregate(R"([{"$sort": {"_id": -1}}])"));
+  ASSERT_EQ(all.size(), 250u);
+  EXPECT_EQ(Json(*all[0].Get("_id")), "249");
+  EXPECT_EQ(Json(*all[249].Get("_id")), "0");
 }
 
 TEST_P(BackendTest, UpdateReplaceUpsert) {
@@ -187,6 +222,36 @@ TEST_P(BackendTest, Aggregate) {
       coll().Aggregate(R"([{"$nosuchstage": {}}])");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(ErrorCode(bad.status()), 40324);
+}
+
+// The plan, not the results: a $cursor stage (the pushed-down find, with
+// the index it uses) and the stages after it; an explained $out writes
+// nothing. On the remote backend, the deployment's explain command
+// (docs/migrating.md section 6: MongoDB's own plan document).
+TEST_P(BackendTest, ExplainAggregate) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"g": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "g": "x", "v": 1})",
+                               R"({"_id": 2, "g": "y", "v": 2})"})
+                  .ok());
+  absl::StatusOr<Value> plan = coll().ExplainAggregate(
+      R"([{"$match": {"g": "x"}},
+          {"$group": {"_id": "$g", "total": {"$sum": "$v"}}}])");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Value* stages = plan->Get("stages");
+  ASSERT_NE(stages, nullptr) << Json(*plan);
+  ASSERT_TRUE(stages->is_array());
+  ASSERT_EQ(stages->array_items().size(), 2u) << Json(*plan);
+  EXPECT_NE(stages->array_items()[0].Get("$cursor"), nullptr) << Json(*plan);
+  EXPECT_NE(stages->array_items()[1].Get("$group"), nullptr) << Json(*plan);
+  EXPECT_NE(Json(*plan).find("IXSCAN"), std::string::npos) << Json(*plan);
+  EXPECT_EQ(plan->Get("ok"), nullptr);
+
+  ASSERT_TRUE(coll().ExplainAggregate(R"([{"$out": "copy"}])").ok());
+  EXPECT_EQ(*db_->collection("copy").CountDocuments(), 0);
+  absl::StatusOr<Value> bad =
+      coll().ExplainAggregate(R"([{"$nosuchstage": {}}])");
+  EXPECT_EQ(ErrorCode(bad.status()), 40324) << bad.status();
 }
 
 // ---- findAndModify ---------------------------------------------------------
@@ -400,6 +465,31 @@ TEST_P(BackendTest, Indexes) {
   EXPECT_TRUE(db_->collection("absent").ListIndexes()->empty());
 }
 
+// CreateIndex's IndexBuildProgress: (documents done, documents total),
+// the last call (total, total); no call for an empty collection or an
+// index that exists. The embedded engine calls it after each chunk of
+// 2,000 documents, the remote backend once, when the deployment has built
+// the index (docs/migrating.md section 6), so the collection here is one
+// chunk.
+TEST_P(BackendTest, IndexBuildProgress) {
+  std::vector<std::pair<int64_t, int64_t>> calls;
+  IndexBuildProgress progress = [&calls](int64_t done, int64_t total) {
+    calls.emplace_back(done, total);
+  };
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})", "{}", progress).ok());
+  EXPECT_TRUE(calls.empty());
+  std::vector<DocArg> docs;
+  for (int i = 0; i < 30; ++i) {
+    docs.push_back(absl::StrCat(R"({"_id": )", i, R"(, "b": )", i, "}"));
+  }
+  ASSERT_TRUE(coll().InsertMany(docs).ok());
+  ASSERT_TRUE(coll().CreateIndex(R"({"b": 1})", "{}", progress).ok());
+  EXPECT_EQ(calls, (std::vector<std::pair<int64_t, int64_t>>{{30, 30}}));
+  calls.clear();
+  ASSERT_TRUE(coll().CreateIndex(R"({"b": 1})", "{}", progress).ok());
+  EXPECT_TRUE(calls.empty());
+}
+
 TEST_P(BackendTest, TtlIndexCreationAndExpiry) {
   auto name =
       coll().CreateIndex(R"({"at": 1})", R"({"expireAfterSeconds": 60})");
@@ -537,6 +627,56 @@ TEST_P(BackendTest, ValidationOptions) {
   auto opts = db_->collection("v").Options();
   ASSERT_TRUE(opts.ok()) << opts.status();
   EXPECT_EQ(Json(*opts->Get("validator")), R"({"n":{"$type":"int"}})");
+}
+
+// collMod of the validation options: the new validator applies to the
+// next write, and Options() shows it.
+TEST_P(BackendTest, CollModChangesTheValidator) {
+  ASSERT_TRUE(db_->collection("v").InsertOne(R"({"_id": 1, "n": 1})").ok());
+  auto reply = db_->collection("v").CollMod(
+      R"({"validator": {"n": {"$type": "int"}}, "validationAction": "error"})");
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  absl::Status s = db_->collection("v").InsertOne(R"({"n": "x"})").status();
+  EXPECT_EQ(ErrorCode(s), kDocumentValidationFailure) << s;
+  auto opts = db_->collection("v").Options();
+  ASSERT_TRUE(opts.ok()) << opts.status();
+  EXPECT_EQ(Json(*opts->Get("validator")), R"({"n":{"$type":"int"}})");
+  auto missing = db_->collection("nope").CollMod(R"({"validator": {}})");
+  EXPECT_EQ(ErrorCode(missing.status()), kNamespaceNotFound)
+      << missing.status();
+}
+
+// A number field of a reply, -1 when it is absent or no number.
+double Num(const Value& doc, absl::string_view name) {
+  const Value* v = doc.Get(name);
+  return v != nullptr && v->is_number() ? v->AsDouble() : -1;
+}
+
+// collStats and dbStats: the counts both backends report alike (the sizes
+// are each storage's own: docs/migrating.md section 6).
+TEST_P(BackendTest, StatsCountDocumentsAndIndexes) {
+  ASSERT_TRUE(coll().CreateIndex(R"({"a": 1})").ok());
+  ASSERT_TRUE(coll()
+                  .InsertMany({R"({"_id": 1, "a": 1})", R"({"_id": 2, "a": 2})",
+                               R"({"_id": 3, "a": 3})"})
+                  .ok());
+  auto stats = coll().Stats();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(Num(*stats, "count"), 3) << Json(*stats);
+  EXPECT_EQ(Num(*stats, "nindexes"), 2) << Json(*stats);
+  EXPECT_GT(Num(*stats, "size"), 0) << Json(*stats);
+  const Value* sizes = stats->Get("indexSizes");
+  ASSERT_NE(sizes, nullptr) << Json(*stats);
+  EXPECT_NE(sizes->Get("_id_"), nullptr) << Json(*stats);
+  EXPECT_NE(sizes->Get("a_1"), nullptr) << Json(*stats);
+  EXPECT_EQ(stats->Get("ok"), nullptr);
+
+  auto db_stats = db_->Stats();
+  ASSERT_TRUE(db_stats.ok()) << db_stats.status();
+  EXPECT_EQ(Num(*db_stats, "collections"), 1) << Json(*db_stats);
+  EXPECT_EQ(Num(*db_stats, "objects"), 3) << Json(*db_stats);
+  EXPECT_EQ(Num(*db_stats, "indexes"), 2) << Json(*db_stats);
+  EXPECT_EQ(ErrorCode(db_->Stats(0).status()), 51024) << db_->Stats(0).status();
 }
 
 TEST_P(BackendTest, CloseEndsCursorsAndCalls) {
