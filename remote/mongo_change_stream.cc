@@ -117,6 +117,9 @@ absl::StatusOr<std::unique_ptr<ChangeStream>> OpenMongoChangeStream(
     o.emplace_back("fullDocumentBeforeChange",
                    Value::String(options.full_document_before_change));
   }
+  if (options.show_expanded_events) {
+    o.emplace_back("showExpandedEvents", Value::Bool(true));
+  }
   Value stages = options.pipeline;
   if (stages.is_null()) stages = Value::MakeArray({});
   if (!stages.is_array()) {

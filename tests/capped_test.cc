@@ -29,6 +29,8 @@ ValidationOptions Capped(int64_t size, std::optional<int64_t> max = {}) {
 
 class CappedTest : public DbTest {
  protected:
+  // The change log is off by default in the library: one test watches.
+  void AdjustOptions(Options* options) override { options->change_log = true; }
   // The _ids in natural order.
   std::string Ids(Collection& c) {
     auto cursor = c.Find("{}");
