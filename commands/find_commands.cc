@@ -80,8 +80,11 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
   ASSIGN_OR_RETURN(ServerCursor * cursor,
                    ctx.server->cursors->CheckOut(id_value.int64_value(), ns,
                                                  RequesterOf(ctx)));
-  if (cursor->stream != nullptr) {
-    // A change stream (tailable, awaitData): maxTimeMS is how long to wait.
+  const bool awaits = cursor->stream != nullptr ||
+                      (cursor->tail != nullptr && cursor->tail->await_data);
+  if (awaits) {
+    // A change stream or a tailable awaitData cursor: maxTimeMS is how
+    // long to wait.
     std::optional<absl::Duration> max_await;
     if (const Value* t = Arg(ctx, "maxTimeMS"); t != nullptr) {
       if (!t->is_number() || t->AsDouble() < 0) {
@@ -91,18 +94,8 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
       }
       max_await = absl::Milliseconds(t->AsDouble());
     }
-    return ChangeStreamGetMore(ctx, cursor, batch.value_or(0), max_await);
-  }
-  if (cursor->tail != nullptr && cursor->tail->await_data) {
-    // A tailable awaitData cursor: maxTimeMS is how long to wait.
-    std::optional<absl::Duration> max_await;
-    if (const Value* t = Arg(ctx, "maxTimeMS"); t != nullptr) {
-      if (!t->is_number() || t->AsDouble() < 0) {
-        ctx.server->cursors->Release(cursor, /*exhausted=*/false);
-        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                          "getMore's maxTimeMS must be a non-negative number");
-      }
-      max_await = absl::Milliseconds(t->AsDouble());
+    if (cursor->stream != nullptr) {
+      return ChangeStreamGetMore(ctx, cursor, batch.value_or(0), max_await);
     }
     return TailableGetMore(ctx, cursor, batch.value_or(0), max_await);
   }
