@@ -139,3 +139,40 @@ test('Model.watch() delivers change events (ttldb keeps a change log)',
        assert.equal(c.operationType, 'insert');
        assert.match(c.fullDocument.user, /^watch/);
      });
+
+test('Model.watch(): an expiry by the monitor is a delete marked expired, ' +
+     'and a stream resumed after it sees what came next', async () => {
+  const Token = conn.model('Token');
+  const stream = Token.watch([{ $match: { operationType: 'delete' } }]);
+  const deleted = new Promise((resolve, reject) => {
+    stream.once('change', resolve);
+    stream.once('error', reject);
+  });
+  // createdAt expires after 2 s (the schema's `expires`); one already older.
+  // Model.watch() opens asynchronously: keep inserting expired tokens until
+  // one's deletion is seen.
+  let seen = null;
+  deleted.then((c) => { seen = c; }, () => {});
+  for (let i = 0; i < 100 && !seen; i++) {
+    await Token.create({ user: `expired${i}`,
+                         createdAt: new Date(Date.now() - 60000) });
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const d = await deleted;
+  await stream.close();
+  assert.equal(d.operationType, 'delete');
+  assert.equal(d.expired, true);
+  // Resume after that event: a later insert comes through.
+  const resumed = Token.watch([{ $match: { operationType: 'insert' } }],
+                              { resumeAfter: d._id });
+  const next = new Promise((resolve, reject) => {
+    resumed.once('change', resolve);
+    resumed.once('error', reject);
+  });
+  await Token.create({ user: 'after-resume' });
+  const n = await next;
+  await resumed.close();
+  assert.equal(n.operationType, 'insert');
+  assert.ok(n.fullDocument.user.startsWith('expired') ||
+            n.fullDocument.user === 'after-resume', n.fullDocument.user);
+});

@@ -194,6 +194,24 @@ class PymongoTest(unittest.TestCase):
             self.assertEqual(self.next_change(stream)["operationType"],
                              "delete")
 
+    def test_watch_sees_an_expiry(self):
+        # A TTL deletion by the server's monitor is a delete event marked
+        # expired (beyond MongoDB: docs/change_streams.md). (Debian's pymongo
+        # 3.11 predates full_document_before_change; the Node driver's test
+        # checks the pre-image.)
+        c = self.db.expiring
+        c.create_index("at", expireAfterSeconds=0)
+        with c.watch([{"$match": {"operationType": "delete"}}],
+                     max_await_time_ms=200) as stream:
+            self.assertIsNone(stream.try_next())
+            past = datetime.datetime.now(datetime.timezone.utc) - \
+                datetime.timedelta(seconds=5)
+            c.insert_one({"_id": "s1", "user": "ann", "at": past})
+            deleted = self.next_change(stream, deadline_s=15)
+            self.assertEqual(deleted["documentKey"], {"_id": "s1"})
+            self.assertIs(deleted["expired"], True)
+            self.assertEqual(c.count_documents({}), 0)
+
     def test_bulk_write(self):
         c = self.db.bulk
         r = c.bulk_write([
