@@ -135,6 +135,11 @@ TEST_F(CappedTest, InsertsPastMaxDeleteTheOldest) {
   Value rev = Run("test", R"({"find": "c", "sort": {"$natural": -1}})");
   ASSERT_FALSE(Batch(rev, "firstBatch").empty()) << ToJson(rev);
   EXPECT_EQ(F(Batch(rev, "firstBatch")[0], "_id"), "12");
+  // Any other value is refused as any sort key's (found by fuzz/
+  // find_projection_sort: {$natural: -2} was accepted).
+  EXPECT_FALSE(absl::StrContains(
+      RunJson("test", R"({"find": "c", "sort": {"$natural": -2}})"),
+      R"("ok":1.0)"));
 }
 
 TEST_F(CappedTest, InsertsPastSizeDeleteTheOldest) {

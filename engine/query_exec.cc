@@ -515,6 +515,9 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
     }
     const Value* natural = options.sort.Get("$natural");
     if (natural != nullptr) {
+      // Its value is checked as any sort key's (1 or -1: fuzz/
+      // find_projection_sort found {$natural: -2} accepted).
+      RETURN_IF_ERROR(SortSpec::Parse(options.sort).status());
       // Natural order is the documents' key order (_id's): {$natural: 1}
       // is the plain scan, {$natural: -1} the same backwards.
       if (natural->is_number() && natural->AsDouble() < 0) {
