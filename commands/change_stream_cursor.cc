@@ -179,13 +179,8 @@ absl::StatusOr<Value> ChangeStreamAggregate(CommandContext& ctx,
   if (cursor->stream->Invalidated()) {
     return StreamReply(*cursor, 0, std::move(batch), true);
   }
-  cursor->connection_id = ctx.connection == nullptr
-                              ? 0
-                              : static_cast<uint64_t>(ctx.connection->id());
-  cursor->owner = RequesterOf(ctx).user;
-  cursor->session = SessionOf(ctx);
   ASSIGN_OR_RETURN(ServerCursor * registered,
-                   ctx.server->cursors->Register(std::move(cursor)));
+                   RegisterCursor(ctx, std::move(cursor)));
   const int64_t id = registered->id;
   Value reply = StreamReply(*registered, id, std::move(batch), true);
   ctx.server->cursors->Release(registered, /*exhausted=*/false);

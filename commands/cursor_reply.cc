@@ -135,16 +135,21 @@ absl::StatusOr<Value> FirstBatchReply(CommandContext& ctx,
   }
   if (exhausted || single_batch)
     return CursorReply(ns, 0, std::move(batch), true);
+  ASSIGN_OR_RETURN(ServerCursor * registered,
+                   RegisterCursor(ctx, std::move(cursor)));
+  const int64_t id = registered->id;
+  ctx.server->cursors->Release(registered, /*exhausted=*/false);
+  return CursorReply(ns, id, std::move(batch), true);
+}
+
+absl::StatusOr<ServerCursor*> RegisterCursor(
+    CommandContext& ctx, std::unique_ptr<ServerCursor> cursor) {
   cursor->connection_id = ctx.connection == nullptr
                               ? 0
                               : static_cast<uint64_t>(ctx.connection->id());
   cursor->owner = RequesterOf(ctx).user;
   cursor->session = SessionOf(ctx);
-  ASSIGN_OR_RETURN(ServerCursor * registered,
-                   ctx.server->cursors->Register(std::move(cursor)));
-  const int64_t id = registered->id;
-  ctx.server->cursors->Release(registered, /*exhausted=*/false);
-  return CursorReply(ns, id, std::move(batch), true);
+  return ctx.server->cursors->Register(std::move(cursor));
 }
 
 }  // namespace commands

@@ -38,6 +38,12 @@ CursorRequester RequesterOf(const CommandContext& ctx);
 // ServerCursor::session prints it; nullopt without lsid.
 std::optional<std::string> SessionOf(const CommandContext& ctx);
 
+// Registers `cursor` as the command's: its connection (killed with it),
+// its user (under --auth) and its logical session, as a find's and a
+// change stream's cursors belong to them. Checked out: Release it.
+absl::StatusOr<ServerCursor*> RegisterCursor(
+    CommandContext& ctx, std::unique_ptr<ServerCursor> cursor);
+
 // Serves the first batch of `cursor` and registers it when documents are
 // left (unless single_batch): the find/aggregate reply. Under --auth the
 // cursor belongs to the connection's user.
