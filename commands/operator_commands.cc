@@ -77,10 +77,7 @@ absl::StatusOr<Value> Profile(CommandContext& ctx) {
     // mongod creates system.profile when profiling starts
     // (profile_common.cpp, createProfileCollection).
     ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(/*create=*/true));
-    absl::Status created = db->CreateCollection(kProfileCollection);
-    if (!created.ok() && ErrorCode(created) != kNamespaceExists) {
-      return created;
-    }
+    RETURN_IF_ERROR(Profiler::EnsureProfileCollection(db.get(), ctx.db));
   }
   const ProfileSettings was = level >= 0 || ctx.cmd.object_fields().size() > 1
                                   ? profiler.Set(ctx.db, next)

@@ -205,10 +205,18 @@ TEST_F(OperatorTest, ProfilerWritesSystemProfile) {
             R"(inclusive","code":2,"codeName":"BadValue"})");
 }
 
-// system.profile stays near 1 MiB (MongoDB's capped size): the oldest
-// entries go.
-TEST_F(OperatorTest, SystemProfileIsBounded) {
+// system.profile is a 1 MiB capped collection, as mongod creates it
+// (profile_collection.cpp createProfileCollection): the oldest entries go
+// in the insert that passes the bound.
+TEST_F(OperatorTest, SystemProfileIsA1MiBCappedCollection) {
   ASSERT_EQ(RunJson("test", R"({"profile":2})").substr(0, 8), R"({"was":0)");
+  Value listed = Run("test", R"({"listCollections":1,"filter":)"
+                             R"({"name":"system.profile"}})");
+  EXPECT_EQ(ToJson(*listed.Get("cursor")->Get("firstBatch")),
+            R"([{"name":"system.profile","type":"collection","options":)"
+            R"({"capped":true,"size":1048576},"info":{"readOnly":false},)"
+            R"("idIndex":{"v":2,"key":{"_id":1},"name":"_id_"}}])")
+      << ToJson(listed);
   const std::string pad(10000, 'p');
   for (int i = 0; i < 300; ++i) {
     ASSERT_EQ(RunJson("test", absl::StrCat(R"({"insert":"c","documents":)"
@@ -218,8 +226,8 @@ TEST_F(OperatorTest, SystemProfileIsBounded) {
   }
   Value n = Run("test", R"({"count":"system.profile"})");
   const int64_t count = static_cast<int64_t>(n.Get("n")->AsDouble());
-  // About 10 KB each: at most 1 MiB of them plus one trim interval.
-  EXPECT_LE(count, 1024 * 1024 / 10000 + 64);
+  // About 10 KB each: at most 1 MiB of them.
+  EXPECT_LE(count, 1024 * 1024 / 10000);
   EXPECT_GE(count, 64);
   // The newest is kept.
   EXPECT_EQ(RunJson("test", R"({"count":"system.profile","query":)"
@@ -228,6 +236,17 @@ TEST_F(OperatorTest, SystemProfileIsBounded) {
   EXPECT_EQ(RunJson("test", R"({"count":"system.profile","query":)"
                             R"({"command.documents._id":0}})"),
             R"({"n":0,"ok":1.0})");
+}
+
+// A system.profile that is not capped (made by hand, or by an older ttldb)
+// is refused when profiling starts, with createProfileCollection's 48.
+TEST_F(OperatorTest, AnUncappedSystemProfileIsRefused) {
+  ASSERT_EQ(RunJson("test", R"({"create":"system.profile"})"), R"({"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"profile":2})"),
+            R"({"ok":0.0,"errmsg":"test.system.profile exists but isn't )"
+            R"(capped","code":48,"codeName":"NamespaceExists"})");
+  EXPECT_EQ(RunJson("test", R"({"profile":-1})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,"ok":1.0})");
 }
 
 // slowms 0: every operation is slow, and logged as mongod logs it; getLog

@@ -6,10 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/op_context.h"
+#include "base/status.h"
 #include "commands/operation_registry.h"
 #include "commands/server_state.h"
 #include "document/bson.h"
+#include "engine/collection.h"
 #include "engine/database.h"
+#include "engine/options.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -257,37 +260,39 @@ void Profiler::Record(ServerState* server, const Operation& op,
   WriteEntry(db->get(), op.db, entry);
 }
 
+absl::Status Profiler::EnsureProfileCollection(Database* db,
+                                               absl::string_view db_name) {
+  Collection& coll = db->collection(kProfileCollection);
+  ASSIGN_OR_RETURN(Value options, coll.Options());
+  const Value* capped = options.Get("capped");
+  if (capped != nullptr && capped->type() == ValueType::kBool &&
+      capped->bool_value()) {
+    return absl::OkStatus();
+  }
+  ValidationOptions capped_options;
+  capped_options.capped_size = kMaxBytes;
+  absl::Status created =
+      db->CreateCollection(kProfileCollection, capped_options);
+  if (created.ok() || ErrorCode(created) != kNamespaceExists) return created;
+  // It exists: capped since the check above (another thread made it), or
+  // a plain collection.
+  ASSIGN_OR_RETURN(options, coll.Options());
+  capped = options.Get("capped");
+  if (capped != nullptr && capped->type() == ValueType::kBool &&
+      capped->bool_value()) {
+    return absl::OkStatus();
+  }
+  return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                    absl::StrCat(db_name, ".", kProfileCollection,
+                                 " exists but isn't capped"));
+}
+
 void Profiler::WriteEntry(Database* db, const std::string& db_name,
                           const Value& entry) {
-  Collection& coll = db->collection(kProfileCollection);
-  // The profiler never fails the operation it records (introspect.cpp
-  // logs and goes on).
-  if (!coll.InsertOne(entry).ok()) return;
-  int64_t writes;
-  {
-    absl::MutexLock lock(&mu_);
-    writes = ++writes_[db_name];
-  }
-  if (writes % kTrimEvery != 0) return;
-  // Keeps the newest entries that fit in kMaxBytes; deletes the rest.
-  FindOptions newest_first;
-  newest_first.sort = Value::MakeObject({{"_id", Value::Int32(-1)}});
-  const Value all = Value::MakeObject();
-  absl::StatusOr<std::unique_ptr<Cursor>> c = coll.Find(all, newest_first);
-  if (!c.ok()) return;
-  size_t bytes = 0;
-  while (true) {
-    absl::StatusOr<std::optional<Value>> d = (*c)->Next();
-    if (!d.ok() || !d->has_value()) return;
-    bytes += BsonDocumentSize(**d);
-    if (bytes <= kMaxBytes) continue;
-    const Value* id = (*d)->Get("_id");
-    if (id == nullptr) return;
-    const Value older =
-        Value::MakeObject({{"_id", Value::MakeObject({{"$lte", *id}})}});
-    coll.DeleteMany(older).IgnoreError();
-    return;
-  }
+  // The profiler never fails the operation it records (profile_collection.cpp
+  // logs and goes on); the capped collection bounds it.
+  if (!EnsureProfileCollection(db, db_name).ok()) return;
+  db->collection(kProfileCollection).InsertOne(entry).IgnoreError();
 }
 
 }  // namespace commands

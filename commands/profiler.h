@@ -8,11 +8,12 @@
 // every sampled operation of at least slowms ms is logged as "Slow query"
 // (COMMAND, id 51803) whatever the level.
 //
-// Profiled operations go to <db>.system.profile. MongoDB makes it a 1 MiB
-// capped collection; here it is a plain collection that the profiler
-// bounds itself: every kTrimEvery writes it deletes the oldest entries
-// (lowest _id, an ObjectId in write order) beyond kMaxBytes. Its entries
-// carry an _id, which MongoDB's do not.
+// Profiled operations go to <db>.system.profile, a 1 MiB capped collection
+// created when profiling starts or at the first entry, as mongod's
+// (profile_collection.cpp createProfileCollection); a system.profile that
+// exists and is not capped is 48 NamespaceExists "<db>.system.profile
+// exists but isn't capped", and nothing is profiled into it. Its entries
+// carry an ObjectId _id (ttldb's natural order), which MongoDB's do not.
 //
 // Settings live in memory and start at level 0, slowms 100, sampleRate 1,
 // as mongod's (they are not persisted either).
@@ -27,6 +28,8 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "document/value.h"
@@ -54,9 +57,12 @@ struct ProfileSettings {
 class Profiler {
  public:
   // 1 MiB: the size of the capped system.profile mongod creates.
-  static constexpr size_t kMaxBytes = 1024 * 1024;
-  // Trim after this many writes to one database's system.profile.
-  static constexpr int64_t kTrimEvery = 64;
+  static constexpr int64_t kMaxBytes = 1024 * 1024;
+
+  // Creates `db`'s capped system.profile if it does not exist; OK if it
+  // exists and is capped, else 48 NamespaceExists (see above).
+  static absl::Status EnsureProfileCollection(Database* db,
+                                              absl::string_view db_name);
 
   // `db`'s settings (its level and filter, the server's slowms and
   // sampleRate).
@@ -71,14 +77,14 @@ class Profiler {
               absl::Duration elapsed, const OpCounters& counters);
 
  private:
-  void WriteEntry(Database* db, const std::string& db_name, const Value& entry);
+  static void WriteEntry(Database* db, const std::string& db_name,
+                         const Value& entry);
 
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, int> levels_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Value> filters_ ABSL_GUARDED_BY(mu_);
   int64_t slow_ms_ ABSL_GUARDED_BY(mu_) = kDefaultSlowMs;
   double sample_rate_ ABSL_GUARDED_BY(mu_) = 1.0;
-  absl::flat_hash_map<std::string, int64_t> writes_ ABSL_GUARDED_BY(mu_);
   // Whether any database has a level or filter: the fast path skips the
   // lock when not and the operation is not slow.
   std::atomic<bool> any_profiled_{false};

@@ -70,6 +70,38 @@ test('--eval runs JavaScript the subset cannot', withDir(async (dir) => {
   assert.deepEqual(again, { code: 0, out: '2\n', err: '' });
 }));
 
+// The operator helpers of issue 33 through `ttldb --db` as through serve:
+// db.setProfilingLevel / getProfilingStatus (the profile command,
+// src/mongo/db/commands/profile_common.cpp: {was, slowms, sampleRate}) and
+// the 1 MiB capped system.profile it creates
+// (src/mongo/db/profile_collection.cpp), db.currentOp() (the running
+// $currentOp aggregate itself is in inprog), the 8.0 bulkWrite command
+// behind db.getMongo().bulkWrite (its insertedCount), and rs.status() as a
+// standalone answers it: 76 NoReplicationEnabled
+// (src/mongo/base/error_codes.yml).
+test('mongosh\'s operator helpers work in the shell', withDir(async (dir) => {
+  const { code, out, err } = await ttldb([
+    '--db', join(dir, 'db'), '--quiet', '--eval', `
+      const was = db.setProfilingLevel(2).was;
+      db.c.insertOne({_id: 1});
+      db.c.findOne({_id: 1});
+      const status = db.getProfilingStatus();
+      const profiled = db.system.profile.countDocuments({ns: 'test.c'});
+      const capped = db.system.profile.stats().capped;
+      db.setProfilingLevel(0);
+      const ops = db.currentOp().inprog.length;
+      const bulk = db.getMongo().bulkWrite([
+        {name: 'insertOne', namespace: 'test.d', document: {_id: 1}},
+        {name: 'insertOne', namespace: 'other.e', document: {_id: 2}}]);
+      let rsCode;
+      try { rs.status() } catch (e) { rsCode = e.code }
+      \`\${was} \${status.was} \${profiled >= 2} \${capped} \${ops >= 1} \${bulk.insertedCount} \${rsCode}\``,
+  ]);
+  assert.equal(err, '');
+  assert.equal(code, 0);
+  assert.equal(out, '0 2 true true true 2 76\n');
+}));
+
 test('--json prints relaxed Extended JSON', withDir(async (dir) => {
   const db = join(dir, 'db');
   const { code, out, err } = await ttldb([
