@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 namespace ttldb {
 
@@ -30,10 +31,13 @@ class ScopedKillInterrupt {
 };
 
 // What the operation examined, for the profiler and the slow query log
-// (mongod's OpDebug keysExamined / docsExamined).
+// (mongod's OpDebug keysExamined / docsExamined, and CurOp's planSummary:
+// "COLLSCAN", "IDHACK", "IXSCAN { a: 1 }", the first query the operation
+// planned; empty when it planned none).
 struct OpCounters {
   int64_t keys_examined = 0;
   int64_t docs_examined = 0;
+  std::string plan_summary;
 };
 
 // While alive, the engine's scans on this thread count into counters().

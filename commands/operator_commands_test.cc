@@ -179,13 +179,13 @@ TEST_F(OperatorTest, ProfilerWritesSystemProfile) {
                             R"("op":1,"ns":1,"command.filter":1,)"
                             R"("keysExamined":1,"docsExamined":1,)"
                             R"("cursorExhausted":1,"nreturned":1,"millis":1,)"
-                            R"("ts":1,"client":1,"user":1}})");
+                            R"("planSummary":1,"ts":1,"client":1,"user":1}})");
   EXPECT_EQ(
       ToJson(*found.Get("cursor")->Get("firstBatch"), JsonFormat::kStorage),
       R"([{"op":"query","ns":"test.c","command":{"filter":{"x":)"
       R"({"$gte":3}}},"keysExamined":0,)"
       R"("docsExamined":5,"cursorExhausted":true,)"
-      R"("nreturned":2,"millis":0,)"
+      R"("nreturned":2,"millis":0,"planSummary":"COLLSCAN",)"
       R"("ts":{"$date":{"$numberLong":"1800000000000"}},)"
       R"("client":"127.0.0.1","user":""}])");
   // Level 0 again: the find above is not profiled.
@@ -203,6 +203,44 @@ TEST_F(OperatorTest, ProfilerWritesSystemProfile) {
   EXPECT_EQ(RunJson("test", R"({"profile":1,"sampleRate":2})"),
             R"({"ok":0.0,"errmsg":"'sampleRate' must be between 0.0 and 1.0 )"
             R"(inclusive","code":2,"codeName":"BadValue"})");
+}
+
+// planSummary, as OpDebug::append and Explain::getPlanSummary write it: the
+// leaf of the plan the operation ran (IXSCAN with its key pattern, IDHACK
+// for an _id lookup), in the profile entry (after millis) and in the slow
+// query line (after command).
+TEST_F(OperatorTest, ProfileEntriesCarryThePlanSummary) {
+  InsertDocs(5);
+  ASSERT_NE(RunJson("test", R"({"createIndexes":"c","indexes":)"
+                            R"([{"key":{"x":1,"_id":-1},"name":"x_1"}]})")
+                .find(R"("ok":1.0)"),
+            std::string::npos);
+  ASSERT_EQ(RunJson("test", R"({"profile":2,"slowms":0})").substr(0, 8),
+            R"({"was":0)");
+  Run("test", R"({"find":"c","filter":{"x":{"$gte":3}}})");
+  Run("test", R"({"find":"c","filter":{"_id":2}})");
+  Run("test", R"({"delete":"c","deletes":[{"q":{"x":4},"limit":1}]})");
+  Run("test", R"({"insert":"c","documents":[{"_id":9}]})");
+  ASSERT_EQ(RunJson("test", R"({"profile":0})").substr(0, 8), R"({"was":2)");
+  Value found = Run("test", R"({"find":"system.profile","filter":)"
+                            R"({"ns":"test.c"},"projection":{"_id":0,)"
+                            R"("op":1,"planSummary":1}})");
+  EXPECT_EQ(ToJson(*found.Get("cursor")->Get("firstBatch")),
+            R"([{"op":"query","planSummary":"IXSCAN { x: 1, _id: -1 }"},)"
+            R"({"op":"query","planSummary":"IDHACK"},)"
+            R"({"op":"remove","planSummary":"IXSCAN { x: 1, _id: -1 }"},)"
+            R"({"op":"insert"}])");
+  Value log = Run("admin", R"({"getLog":"global"})");
+  const Value::Array& lines = log.Get("log")->array_items();
+  int with_summary = 0;
+  for (const Value& line : lines) {
+    if (absl::StrContains(
+            line.string_value(),
+            R"("planSummary":"IXSCAN { x: 1, _id: -1 }","keysExamined")")) {
+      ++with_summary;
+    }
+  }
+  EXPECT_EQ(with_summary, 2);
 }
 
 // system.profile is a 1 MiB capped collection, as mongod creates it
@@ -270,7 +308,8 @@ TEST_F(OperatorTest, SlowQueriesAreLogged) {
                 R"(","msg":"Slow query","attr":{"type":"command",)",
                 R"("isFromUserConnection":true,"ns":"test.c",)",
                 R"("collectionType":"normal","command":{"count":"c",)",
-                R"("query":{"x":1}},"keysExamined":0,"docsExamined":3,)",
+                R"("query":{"x":1}},"planSummary":"COLLSCAN",)",
+                R"("keysExamined":0,"docsExamined":3,)",
                 R"("numYields":0,"reslen":24,"locks":{},"protocol":"op_msg",)",
                 R"("durationMillis":0}})"));
   EXPECT_EQ(log.Get("totalLinesWritten")->AsDouble(), lines.size() + 0.0);

@@ -127,6 +127,9 @@ Value ProfileEntry(const Operation& op, absl::string_view name,
                  NumberValue(static_cast<int64_t>(BsonDocumentSize(reply))));
   e.emplace_back("protocol", Value::String("op_msg"));
   e.emplace_back("millis", NumberValue(millis));
+  if (!counters.plan_summary.empty()) {
+    e.emplace_back("planSummary", Value::String(counters.plan_summary));
+  }
   e.emplace_back("ts", Value::Date(absl::ToUnixMillis(op.start_wall)));
   e.emplace_back(
       "client",
@@ -160,6 +163,9 @@ Value SlowQueryAttr(const Operation& op, absl::string_view name,
     a.emplace_back("appName", Value::String(std::move(app)));
   }
   a.emplace_back("command", *op.command);
+  if (!counters.plan_summary.empty()) {
+    a.emplace_back("planSummary", Value::String(counters.plan_summary));
+  }
   a.emplace_back("keysExamined", NumberValue(counters.keys_examined));
   a.emplace_back("docsExamined", NumberValue(counters.docs_examined));
   AppendWriteCounts(name, reply, &a);

@@ -21,8 +21,33 @@
 
 namespace ttldb {
 
+std::string PlanSummary(const QueryPlan& plan) {
+  switch (plan.kind) {
+    case QueryPlan::Kind::kCollectionScan:
+      return "COLLSCAN";
+    case QueryPlan::Kind::kIdLookup:
+      return "IDHACK";
+    case QueryPlan::Kind::kIndexScan:
+      break;
+  }
+  // Explain::getPlanSummary: the leaf stage and its key pattern as
+  // BSONObj::toString writes it.
+  std::string out = "IXSCAN {";
+  const char* sep = " ";
+  for (const auto& k : plan.index->spec.key()) {
+    absl::StrAppend(&out, sep, k.path(), ": ", k.direction());
+    sep = ", ";
+  }
+  absl::StrAppend(&out, " }");
+  return out;
+}
+
 void RecordPlanUse(Engine* engine, const CollectionState& state,
                    const QueryPlan& plan) {
+  if (OpCounters* counters = CurrentOpCounters();
+      counters != nullptr && counters->plan_summary.empty()) {
+    counters->plan_summary = PlanSummary(plan);
+  }
   IndexUsage& usage = engine->index_usage();
   switch (plan.kind) {
     case QueryPlan::Kind::kCollectionScan:

@@ -57,9 +57,14 @@ struct QueryPlan {
   Value skipped_expired_bounds;
 };
 
+// MongoDB's planSummary of `plan`: "COLLSCAN", "IDHACK" or
+// "IXSCAN { a: 1, b: -1 }" (Explain::getPlanSummary).
+std::string PlanSummary(const QueryPlan& plan);
+
 // Counts the plan's use of its index, or its collection scan, in the
-// engine's IndexUsage ($indexStats, $collStats' queryExecStats). Every
-// query that runs a plan calls it once; explain does not.
+// engine's IndexUsage ($indexStats, $collStats' queryExecStats), and gives
+// the thread's operation (base/op_context.h) its planSummary if it has
+// none yet. Every query that runs a plan calls it once; explain does not.
 void RecordPlanUse(Engine* engine, const CollectionState& state,
                    const QueryPlan& plan);
 
