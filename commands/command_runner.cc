@@ -32,11 +32,31 @@ Connection::Connection(std::shared_ptr<ServerState> server, int64_t id)
     : server_(std::move(server)), id_(id) {
   server_->connections_current.fetch_add(1);
   server_->connections_total.fetch_add(1);
+  server_->operations.AddClient(id_);
 }
 
 Connection::~Connection() {
+  server_->operations.RemoveClient(id_);
   server_->cursors->KillConnection(static_cast<uint64_t>(id_));
   server_->connections_current.fetch_sub(1);
+}
+
+void Connection::set_peer(std::string peer) {
+  peer_ = std::move(peer);
+  server_->operations.UpdateClient(id_,
+                                   [&](ClientInfo* c) { c->peer = peer_; });
+}
+
+void Connection::set_client_metadata(Value v) {
+  client_metadata_ = std::move(v);
+  server_->operations.UpdateClient(
+      id_, [&](ClientInfo* c) { c->client_metadata = client_metadata_; });
+}
+
+void Connection::set_user(std::optional<UserName> user) {
+  user_ = std::move(user);
+  server_->operations.UpdateClient(id_,
+                                   [&](ClientInfo* c) { c->user = user_; });
 }
 
 void Connection::set_conversation(std::unique_ptr<ScramSha256Server> c,

@@ -43,12 +43,12 @@ class Connection {
 
   // The peer's "host:port" (whatsmyuri), set by the server; "" in-process.
   const std::string& peer() const { return peer_; }
-  void set_peer(std::string peer) { peer_ = std::move(peer); }
+  void set_peer(std::string peer);
 
   // The client metadata of the first hello ({driver, os, application}),
   // null until then; for logs and currentOp.
   const Value& client_metadata() const { return client_metadata_; }
-  void set_client_metadata(Value v) { client_metadata_ = std::move(v); }
+  void set_client_metadata(Value v);
 
   // A flag that, once set, interrupts this connection's multi-document
   // writes between documents (11601 Interrupted): the shell's Ctrl-C.
@@ -59,7 +59,7 @@ class Connection {
   // Authentication (`ttldb serve --auth`). The user this connection is
   // authenticated as (at most one, as mongod 8.0), or null.
   const UserName* user() const { return user_.has_value() ? &*user_ : nullptr; }
-  void set_user(std::optional<UserName> user) { user_ = std::move(user); }
+  void set_user(std::optional<UserName> user);
   // Whether the peer is on this machine (127.0.0.0/8 or a Unix socket):
   // the localhost exception (creating the first user) applies to it only.
   bool local() const { return local_; }

@@ -6,9 +6,10 @@
 // common_mongod_process_interface.cpp), over the runner's
 // OperationRegistry.
 //
-// What ttldb reports: the operations running now (active: true). Idle
-// connections ($all / idleConnections), idle cursors and sessions are not
-// listed: ttldb keeps no table of connections.
+// What ttldb reports: the operations running now (active: true) and, with
+// $all / idleConnections, the connections that run nothing (active:
+// false). Idle cursors and sessions (idleCursors, idleSessions) and
+// ttldb's background threads are not listed.
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,7 @@ Value Report(const ServerState& server, const Operation& op,
                        {{"user", Value::String(op.user->user)},
                         {"db", Value::String(op.user->db)}})}));
   }
+  d.emplace_back("isFromUserConnection", Value::Bool(true));
   d.emplace_back("threaded", Value::Bool(true));
   d.emplace_back("opid", NumberValue(op.opid));
   if (const Value* lsid = op.command->Get("lsid"); lsid != nullptr) {
@@ -82,6 +84,36 @@ Value Report(const ServerState& server, const Operation& op,
   return Value::MakeObject(std::move(d));
 }
 
+// A connection that runs nothing, as CurOp::reportCurrentOpForClient
+// reports a client without an operation.
+Value IdleReport(const ServerState& server, const ClientInfo& c,
+                 absl::Time now_wall) {
+  Value::Object d;
+  d.emplace_back("type", Value::String("op"));
+  d.emplace_back("host", Value::String(server.Host()));
+  d.emplace_back("desc", Value::String(absl::StrCat("conn", c.connection_id)));
+  d.emplace_back("connectionId", NumberValue(c.connection_id));
+  if (!c.peer.empty()) d.emplace_back("client", Value::String(c.peer));
+  if (!c.client_metadata.is_null()) {
+    const Value* app = c.client_metadata.Get("application");
+    const Value* name =
+        app != nullptr && app->is_object() ? app->Get("name") : nullptr;
+    if (name != nullptr && name->is_string()) d.emplace_back("appName", *name);
+    d.emplace_back("clientMetadata", c.client_metadata);
+  }
+  d.emplace_back("active", Value::Bool(false));
+  d.emplace_back("currentOpTime", Value::String(IsoDateUtcOffset(now_wall)));
+  if (c.user.has_value()) {
+    d.emplace_back("effectiveUsers",
+                   Value::MakeArray({Value::MakeObject(
+                       {{"user", Value::String(c.user->user)},
+                        {"db", Value::String(c.user->db)}})}));
+  }
+  d.emplace_back("isFromUserConnection", Value::Bool(true));
+  d.emplace_back("threaded", Value::Bool(true));
+  return Value::MakeObject(std::move(d));
+}
+
 // Whether the caller holds the inprog privilege on the cluster
 // (clusterMonitor, clusterAdmin, root: builtin_roles.yml) or the server
 // runs without --auth.
@@ -89,30 +121,39 @@ bool MayInspectAll(const CommandContext& ctx) {
   return AuthorizedOnCluster(ctx, ActionType::kInprog);
 }
 
-// An operation belongs to the caller when the same user runs it
-// (AuthorizationSession::isCoauthorizedWith); without --auth every
-// operation does.
-bool Owns(const CommandContext& ctx, const Operation& op) {
+// An operation or connection belongs to the caller when the same user
+// runs it (AuthorizationSession::isCoauthorizedWith); without --auth every
+// one does.
+bool Owns(const CommandContext& ctx, const std::optional<UserName>& user) {
   if (!ctx.server->options.auth) return true;
   const UserName* me = ctx.connection->user();
-  return me != nullptr && op.user.has_value() && *op.user == *me;
+  return me != nullptr && user.has_value() && *user == *me;
 }
 
-// The running operations the caller may see, as reports.
-Value::Array Reports(const CommandContext& ctx, bool all_users) {
+// The running operations the caller may see, as reports, then (with
+// `idle_connections`) the connections that run nothing.
+Value::Array Reports(const CommandContext& ctx, bool all_users,
+                     bool idle_connections) {
   const absl::Time now_wall = ctx.server->clock->WallNow();
   const absl::Time now_steady = ctx.server->clock->SteadyNow();
   Value::Array out;
   ctx.server->operations.ForEach([&](const Operation& op) {
-    if (!all_users && !Owns(ctx, op)) return;
+    if (!all_users && !Owns(ctx, op.user)) return;
     out.push_back(Report(*ctx.server, op, now_wall, now_steady));
   });
+  if (idle_connections) {
+    ctx.server->operations.ForEachIdleClient([&](const ClientInfo& c) {
+      if (!all_users && !Owns(ctx, c.user)) return;
+      out.push_back(IdleReport(*ctx.server, c, now_wall));
+    });
+  }
   return out;
 }
 
 // $currentOp's options (document_source_current_op.cpp createFromBson).
 struct CurrentOpOptions {
   bool all_users = false;
+  bool idle_connections = false;
 };
 
 absl::StatusOr<CurrentOpOptions> ParseCurrentOpSpec(const Value& spec) {
@@ -138,6 +179,9 @@ absl::StatusOr<CurrentOpOptions> ParseCurrentOpSpec(const Value& spec) {
                          TypeName(f.second.type())));
       }
       if (name == "allUsers") o.all_users = f.second.bool_value();
+      if (name == "idleConnections") {
+        o.idle_connections = f.second.bool_value();
+      }
       continue;
     }
     return MongoError(
@@ -218,10 +262,11 @@ absl::StatusOr<Value> AggregateCurrentOp(CommandContext& ctx,
   }
   cursor->run.vars =
       agg::Variables(nullptr, absl::ToUnixMillis(ctx.server->clock->WallNow()));
-  ASSIGN_OR_RETURN(cursor->stream,
-                   cursor->pipeline.OpenOver(std::make_unique<VectorStream>(
-                                                 Reports(ctx, o.all_users)),
-                                             &cursor->run));
+  ASSIGN_OR_RETURN(
+      cursor->stream,
+      cursor->pipeline.OpenOver(std::make_unique<VectorStream>(Reports(
+                                    ctx, o.all_users, o.idle_connections)),
+                                &cursor->run));
   auto sc = std::make_unique<ServerCursor>();
   sc->db = ctx.db;
   sc->ns = "admin.$cmd.aggregate";
@@ -234,13 +279,14 @@ absl::StatusOr<Value> AggregateCurrentOp(CommandContext& ctx,
 // other fields as a filter, in {inprog: [...]} (current_op_common.cpp).
 absl::StatusOr<Value> CurrentOp(CommandContext& ctx) {
   bool own_ops = false;
+  bool all = false;
   Value::Object filter;
   for (const Field& f : ctx.cmd.object_fields()) {
     if (&f == &ctx.cmd.object_fields()[0]) continue;
     if (f.first == "$ownOps") {
       own_ops = TrueValue(f.second);
     } else if (f.first == "$all") {
-      continue;  // idle connections: not listed (see the file comment)
+      all = TrueValue(f.second);  // with the idle connections
     } else if (IsGenericArgument(f.first)) {
       continue;
     } else {
@@ -252,7 +298,7 @@ absl::StatusOr<Value> CurrentOp(CommandContext& ctx) {
                    Filter::Parse(Value::MakeObject(std::move(filter)),
                                  ctx.server->clock->WallNow()));
   Value::Array inprog;
-  for (Value& r : Reports(ctx, !own_ops)) {
+  for (Value& r : Reports(ctx, !own_ops, all)) {
     ASSIGN_OR_RETURN(bool matches, match.MatchesOrError(r));
     if (matches) inprog.push_back(std::move(r));
   }
@@ -292,7 +338,7 @@ absl::StatusOr<Value> KillOp(CommandContext& ctx) {
                                 // The killop privilege, or the caller's own
                                 // operation
                                 // (KillOpCmdBase::killOpIfAuthorized).
-                                if (may_kill_all || Owns(ctx, target))
+                                if (may_kill_all || Owns(ctx, target.user))
                                   return true;
                                 refused = true;
                                 return false;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "document/json.h"
 
@@ -119,6 +120,33 @@ void OperationRegistry::ForEach(
     return a->opid < b->opid;
   });
   for (const Operation* op : ops) fn(*op);
+}
+
+void OperationRegistry::AddClient(int64_t connection_id) {
+  absl::MutexLock lock(&mu_);
+  clients_[connection_id].connection_id = connection_id;
+}
+
+void OperationRegistry::UpdateClient(
+    int64_t connection_id, const std::function<void(ClientInfo*)>& update) {
+  absl::MutexLock lock(&mu_);
+  auto it = clients_.find(connection_id);
+  if (it != clients_.end()) update(&it->second);
+}
+
+void OperationRegistry::RemoveClient(int64_t connection_id) {
+  absl::MutexLock lock(&mu_);
+  clients_.erase(connection_id);
+}
+
+void OperationRegistry::ForEachIdleClient(
+    const std::function<void(const ClientInfo&)>& fn) const {
+  absl::MutexLock lock(&mu_);
+  absl::flat_hash_set<int64_t> busy;
+  for (const auto& [opid, op] : running_) busy.insert(op->connection_id);
+  for (const auto& [id, client] : clients_) {
+    if (!busy.contains(id)) fn(client);
+  }
 }
 
 }  // namespace commands

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,16 @@ struct Operation {
   absl::Time start_wall;
   absl::Time start_steady;
   std::atomic<bool> killed{false};
+};
+
+// A client connection as currentOp reports it when it runs nothing
+// ($all / idleConnections): kept by the registry, updated by the
+// Connection's setters, so other threads read a consistent copy.
+struct ClientInfo {
+  int64_t connection_id = 0;
+  std::string peer;       // "host:port"; "" in-process
+  Value client_metadata;  // null before the first hello
+  std::optional<UserName> user;
 };
 
 // CurOp's logical op of a command: find is "query", getMore "getmore", the
@@ -102,10 +113,23 @@ class OperationRegistry {
   // registry's lock: `fn` must not call back into the registry.
   void ForEach(const std::function<void(const Operation&)>& fn) const;
 
+  // The connections (mongod's client list). Each Connection adds itself
+  // when made, updates its entry when its peer, metadata or user change,
+  // and removes itself when destroyed.
+  void AddClient(int64_t connection_id);
+  void UpdateClient(int64_t connection_id,
+                    const std::function<void(ClientInfo*)>& update);
+  void RemoveClient(int64_t connection_id);
+  // Calls `fn` on every connection that runs no operation now, in
+  // connection id order, under the registry's lock (as ForEach).
+  void ForEachIdleClient(
+      const std::function<void(const ClientInfo&)>& fn) const;
+
  private:
   mutable absl::Mutex mu_;
   int64_t next_opid_ ABSL_GUARDED_BY(mu_) = 1;
   absl::flat_hash_map<int64_t, Operation*> running_ ABSL_GUARDED_BY(mu_);
+  std::map<int64_t, ClientInfo> clients_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace commands

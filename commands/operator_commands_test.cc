@@ -9,6 +9,7 @@
 // jstests/noPassthrough/currentop_query.js, jstests/core/profile*.js,
 // jstests/change_streams/ (notReplicaSetErrorCode = 40573).
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -61,6 +62,51 @@ TEST_F(OperatorTest, ReplicationCommandsAreNoReplicationEnabled) {
               R"({"ok":0.0,"errmsg":"not running with --replSet",)"
               R"("code":76,"codeName":"NoReplicationEnabled"})");
   }
+}
+
+// Idle connections: with {$all: true} (currentOp) or idleConnections
+// ($currentOp) each connection that runs nothing is listed with active:
+// false, as CurOp::reportCurrentOpForClient reports a client without an
+// operation (jstests/core/administrative/current_op/currentop.js lists
+// them with $all); without, only running operations. A closed connection
+// is gone.
+TEST_F(OperatorTest, IdleConnectionsAreListedWithAll) {
+  auto idle = runner_->NewConnection();
+  const std::string idle_desc = absl::StrCat("conn", idle->id());
+  auto descs = [&](const Value& reply, const char* list) {
+    std::vector<std::string> out;
+    const Value* items = reply.Get(list);
+    if (items == nullptr) {
+      items = reply.Get("cursor")->Get("firstBatch");
+    }
+    for (const Value& r : items->array_items()) {
+      out.push_back(absl::StrCat(r.Get("desc")->string_value(), " ",
+                                 ToJson(*r.Get("active"))));
+    }
+    return out;
+  };
+  const std::string me = absl::StrCat("conn", conn_->id());
+  EXPECT_EQ(descs(Run("admin", R"({"currentOp":1})"), "inprog"),
+            std::vector<std::string>({me + " true"}));
+  EXPECT_EQ(descs(Run("admin", R"({"currentOp":1,"$all":true})"), "inprog"),
+            std::vector<std::string>({me + " true", idle_desc + " false"}));
+  Value idle_report =
+      Run("admin", R"({"currentOp":1,"$all":true,"active":false})");
+  ASSERT_EQ(idle_report.Get("inprog")->array_items().size(), 1u)
+      << ToJson(idle_report);
+  EXPECT_EQ(ToJson(idle_report.Get("inprog")->array_items()[0]),
+            absl::StrCat(R"({"type":"op","host":"testhost:27017","desc":")",
+                         idle_desc, R"(","connectionId":)", idle->id(),
+                         R"(,"active":false,"currentOpTime":)",
+                         R"("2027-01-15T08:00:00.000+00:00",)",
+                         R"("isFromUserConnection":true,"threaded":true})"));
+  const char* stage = R"({"aggregate":1,"pipeline":[{"$currentOp":)"
+                      R"({"idleConnections":true}}],"cursor":{}})";
+  EXPECT_EQ(descs(Run("admin", stage), ""),
+            std::vector<std::string>({me + " true", idle_desc + " false"}));
+  idle.reset();
+  EXPECT_EQ(descs(Run("admin", R"({"currentOp":1,"$all":true})"), "inprog"),
+            std::vector<std::string>({me + " true"}));
 }
 
 class RunningOpTest : public OperatorTest {

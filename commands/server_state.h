@@ -15,10 +15,10 @@
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
 #include "commands/database_set.h"
+#include "commands/op_stats.h"
 #include "commands/operation_registry.h"
 #include "commands/profiler.h"
 #include "commands/server_log.h"
-#include "commands/op_stats.h"
 #include "commands/user_store.h"
 #include "document/value.h"
 

@@ -49,6 +49,24 @@ test('db.currentOp() shows a running aggregate; db.killOp() ends it', async () =
   assert.equal(e.message, 'operation was interrupted');
 });
 
+// db.currentOp(true) ($currentOp with idleConnections: true) also lists
+// the connections that run nothing, active: false
+// (CurOp::reportCurrentOpForClient): here the test's own driver
+// connection, named by its appName; db.currentOp() does not.
+test('db.currentOp(true) lists idle connections', async () => {
+  await client.db('admin').command({ ping: 1 });
+  const { code, out, err } = await mongosh('test', [
+    'const all = db.currentOp(true).inprog;',
+    'const idle = all.filter((o) => o.active === false);',
+    'print("IDLE", idle.length >= 1, idle.every((o) => o.type === "op" && o.desc.startsWith("conn") && typeof o.connectionId === "number" && !("opid" in o)))',
+    'print("ACTIVE", db.currentOp().inprog.every((o) => o.active === true))',
+    '',
+  ].join('\n'));
+  assert.equal(code, 0, err + out);
+  assert.match(out, /IDLE true true/);
+  assert.match(out, /ACTIVE true/);
+});
+
 test('the profiler: setProfilingLevel, system.profile, getProfilingStatus', async () => {
   const { code, out, err } = await mongosh('prof', [
     'db.c.insertMany([{x: 1}, {x: 2}, {x: 3}])',
