@@ -49,6 +49,24 @@ class CappedTest : public CommandTest {
     return Run("test", absl::StrCat(R"({"getMore": {"$numberLong": ")", id,
                                     R"("}, "collection": "c")", extra, "}"));
   }
+
+ public:
+  // For the tests outside the fixture's methods.
+  std::string RunCmd(const std::string& cmd, Connection* conn = nullptr) {
+    return RunJson("test", cmd, conn);
+  }
+  std::string GetMoreJson(int64_t id, const std::string& extra = "") {
+    return ToJson(GetMore(id, extra), JsonFormat::kStorage);
+  }
+  int64_t IdOf(const std::string& reply_json) {
+    absl::StatusOr<Value> v = ParseDocument(reply_json);
+    return v.ok() ? Id(*v) : -1;
+  }
+  std::unique_ptr<Connection> NewConnection() {
+    return runner_->NewConnection();
+  }
+
+ protected:
   // The _ids of the collection in natural order.
   std::string Ids() {
     Value r = Run("test", R"({"find": "c", "projection": {"_id": 1}})");
@@ -308,6 +326,53 @@ TEST_F(CappedTest, AwaitDataWaitsForAnInsert) {
   ASSERT_EQ(Batch(got, "nextBatch").size(), 1u) << ToJson(got);
   EXPECT_EQ(F(Batch(got, "nextBatch")[0], "_id"), "2");
   EXPECT_LT(absl::Now() - t1, absl::Seconds(10));
+}
+
+// killCursors from another connection ends a tailable awaitData getMore
+// that waits at once with 237 CursorKilled (mongod kills the operation of
+// a cursor in use, as for a change stream's; the Node driver's
+// cursor.close() sends it while its getMore waits), not after its
+// maxTimeMS; with the change log (the wait is on the collection's change
+// stream) and without (the wait polls).
+void KillCursorsEndsAnAwaitingGetMore(CappedTest* t) {
+  t->RunCmd(R"({"create": "c", "capped": true, "size": 10000})");
+  t->RunCmd(R"({"insert": "c", "documents": [{"_id": 1}]})");
+  const int64_t id = t->IdOf(
+      t->RunCmd(R"({"find": "c", "tailable": true, "awaitData": true})"));
+  ASSERT_GT(id, 0);
+  std::unique_ptr<Connection> killer = t->NewConnection();
+  std::string killed;
+  std::thread kill([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    killed = t->RunCmd(absl::StrCat(R"({"killCursors": "c", "cursors": [)"
+                                    R"({"$numberLong": ")",
+                                    id, R"("}]})"),
+                       killer.get());
+  });
+  const absl::Time t0 = absl::Now();
+  const std::string r = t->GetMoreJson(id, R"(, "maxTimeMS": 60000)");
+  const absl::Duration waited = absl::Now() - t0;
+  kill.join();
+  EXPECT_TRUE(absl::StrContains(killed, "cursorsKilled")) << killed;
+  EXPECT_EQ(r, absl::StrCat(R"({"ok":0.0,"errmsg":"cursor id )", id,
+                            R"( was killed","code":237,)"
+                            R"("codeName":"CursorKilled"})"));
+  EXPECT_LT(waited, absl::Seconds(20));  // not the 60 s maxTimeMS
+  // The cursor is gone: 43 CursorNotFound.
+  EXPECT_TRUE(absl::StrContains(t->GetMoreJson(id), R"("code":43)"));
+}
+
+TEST_F(CappedTest, KillCursorsEndsAnAwaitingGetMoreThatPolls) {
+  KillCursorsEndsAnAwaitingGetMore(this);
+}
+
+class CappedWithChangeLogTest : public CappedTest {
+ protected:
+  CappedWithChangeLogTest() { options_.database_options.change_log = true; }
+};
+
+TEST_F(CappedWithChangeLogTest, KillCursorsEndsAnAwaitingGetMore) {
+  KillCursorsEndsAnAwaitingGetMore(this);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/scram.h"
+#include "commands/tailable_cursor.h"
 
 namespace ttldb {
 namespace commands {
@@ -176,6 +177,8 @@ void CursorStore::KillLocked(
     // A change stream's getMore waiting for events stops waiting (the
     // stream is not touched by its user's thread but for Next).
     if (c->stream != nullptr) c->stream->Interrupt();
+    // So does a tailable find's awaitData wait (commands/tailable_cursor.h).
+    if (c->tail != nullptr) InterruptTail(c->tail.get());
     return;
   }
   EraseLocked(c, graveyard);

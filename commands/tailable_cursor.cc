@@ -120,6 +120,11 @@ absl::StatusOr<Value> TailableFind(CommandContext& ctx, FindRequest req,
                          /*single_batch=*/false);
 }
 
+void InterruptTail(TailState* tail) {
+  tail->interrupted.store(true);
+  if (tail->wake != nullptr) tail->wake->Interrupt();
+}
+
 absl::StatusOr<Value> TailableGetMore(CommandContext& ctx, ServerCursor* cursor,
                                       int64_t batch_size,
                                       std::optional<absl::Duration> max_await) {
@@ -154,14 +159,16 @@ absl::StatusOr<Value> TailableGetMore(CommandContext& ctx, ServerCursor* cursor,
     }
     docs = FillBatch(cursor, batch_size, &exhausted);
     if (!docs.ok() || !docs->empty() || exhausted || !tail->await_data ||
-        left <= absl::ZeroDuration()) {
+        left <= absl::ZeroDuration() || tail->interrupted.load()) {
       break;
     }
-    if (tail->wake != nullptr) {
+    if (tail->wake != nullptr && !tail->wake_failed) {
       const absl::Time before = clock->SteadyNow();
       absl::StatusOr<std::optional<Value>> event = tail->wake->Next(left);
       if (!event.ok()) {
-        tail->wake.reset();  // then polling
+        tail->wake_failed = true;  // then polling
+      } else if (tail->interrupted.load()) {
+        break;
       } else if (!event->has_value()) {
         left = absl::ZeroDuration();  // timed out: one more look
       } else {
@@ -175,6 +182,13 @@ absl::StatusOr<Value> TailableGetMore(CommandContext& ctx, ServerCursor* cursor,
   }
   const std::string ns = cursor->ns;
   const int64_t id = cursor->id;
+  if (tail->interrupted.load()) {
+    // killCursors came during the wait (mongod interrupts the getMore
+    // with CursorKilled).
+    ctx.server->cursors->Release(cursor, /*exhausted=*/true);
+    return MongoError(absl::StatusCode::kAborted, kCursorKilled,
+                      absl::StrCat("cursor id ", id, " was killed"));
+  }
   ctx.server->cursors->Release(cursor, exhausted || !docs.ok());
   if (!docs.ok()) return docs.status();
   return CursorReply(ns, exhausted ? 0 : id, *std::move(docs), false);

@@ -15,6 +15,7 @@
 #ifndef TTLDB_COMMANDS_TAILABLE_CURSOR_H_
 #define TTLDB_COMMANDS_TAILABLE_CURSOR_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -47,9 +48,21 @@ struct TailState {
   // position.
   bool at_end = false;
   // Inserts wake an awaitData getMore through it; null: the change log is
-  // off (then the getMore looks again every few milliseconds).
+  // off (then the getMore looks again every few milliseconds). Set before
+  // the cursor is registered and never replaced or reset afterwards, so
+  // that killCursors may Interrupt() it from another thread while a
+  // getMore waits on it.
   std::unique_ptr<ChangeStream> wake;
+  // The wake stream failed: the getMore polls instead.
+  bool wake_failed = false;
+  // Set by killCursors (CursorStore::KillLocked) while a getMore runs: the
+  // wait ends and the getMore fails with 237 CursorKilled, as mongod's.
+  std::atomic<bool> interrupted{false};
 };
+
+// killCursors of a tailable cursor that a getMore is using: ends its
+// awaitData wait (thread-safe).
+void InterruptTail(TailState* tail);
 
 // The find of a tailable request on `db`'s capped collection: 2 BadValue
 // "... tailable cursor requested on non capped collection" otherwise.
