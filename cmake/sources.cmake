@@ -76,11 +76,13 @@ set(TTLDB_SOURCES
   pipeline/stage_group.cc
   pipeline/stage_lookup.cc
   pipeline/stage_out.cc
+  pipeline/stage_set_window_fields.cc
   pipeline/stage_sort.cc
   pipeline/stage_stats.cc
   pipeline/stage_union_with.cc
   pipeline/stage_unwind.cc
   pipeline/transform.cc
+  pipeline/window_function.cc
   planner/implication.cc
   planner/index_bounds.cc
   planner/planner.cc

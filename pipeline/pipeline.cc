@@ -48,6 +48,7 @@ constexpr Registered kStages[] = {
     {"$documents", ParseDocuments},
     {"$collStats", ParseCollStats},
     {"$indexStats", ParseIndexStats},
+    {"$setWindowFields", ParseSetWindowFields},
 };
 
 // The stages that make the pipeline's first documents themselves, and so

@@ -67,6 +67,9 @@ absl::Status ParseCollStats(const Value& spec, ParseContext* ctx,
                             StageList* out);
 absl::Status ParseIndexStats(const Value& spec, ParseContext* ctx,
                              StageList* out);
+// stage_set_window_fields.cc
+absl::Status ParseSetWindowFields(const Value& spec, ParseContext* ctx,
+                                  StageList* out);
 // stage_out.cc
 absl::Status ParseOut(const Value& spec, ParseContext* ctx, StageList* out);
 absl::Status ParseMerge(const Value& spec, ParseContext* ctx, StageList* out);
