@@ -188,13 +188,11 @@ class WindowStream : public DocStream {
     p.sort = def_->sort.get();
     p.keys = &keys_;
     p.vars = &vars_;
+    p.bytes = &bytes;
+    p.max_bytes = ctx_->max_memory_bytes;
     outs_.assign(def_->outputs.size(), {});
     for (size_t f = 0; f < def_->outputs.size(); ++f) {
       RETURN_IF_ERROR(def_->outputs[f].fn->Compute(p, &outs_[f]));
-      for (const std::optional<Value>& v : outs_[f]) {
-        if (v.has_value()) bytes += BsonValueSize(*v);
-      }
-      if (bytes > ctx_->max_memory_bytes) return MemoryError(bytes);
     }
     return absl::OkStatus();
   }

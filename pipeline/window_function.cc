@@ -50,10 +50,10 @@ bool AddTimeUnits(int64_t millis, absl::string_view unit, int64_t amount,
     *out = millis + delta;
     return true;
   }
+  if (std::abs(amount) > 1000000) return false;  // >= 83,000 years
   int64_t months = amount;
   if (unit == "year") months = amount * 12;
   if (unit == "quarter") months = amount * 3;
-  if (std::abs(amount) > 1000000) return false;  // ~ 80,000 years
   absl::Time t = absl::FromUnixMillis(millis);
   absl::CivilSecond cs = absl::ToCivilSecond(t, absl::UTCTimeZone());
   int64_t sub_ms =
@@ -66,6 +66,19 @@ bool AddTimeUnits(int64_t millis, absl::string_view unit, int64_t amount,
                       cs.second());
   *out = absl::ToUnixMillis(absl::FromCivil(r, absl::UTCTimeZone())) + sub_ms;
   return true;
+}
+
+absl::Status ChargeWindowMemory(const WindowPartition& p,
+                                const std::optional<Value>& v) {
+  *p.bytes += v.has_value() ? BsonValueSize(*v) : 1;
+  if (*p.bytes > p.max_bytes) {
+    return StageError(
+        5414201,
+        absl::StrCat("Exceeded memory limit in "
+                     "DocumentSourceSetWindowFields, used ",
+                     *p.bytes, " bytes but max allowed is ", p.max_bytes));
+  }
+  return absl::OkStatus();
 }
 
 namespace {
@@ -242,6 +255,7 @@ absl::StatusOr<std::vector<Value>> SortValues(const WindowPartition& p) {
     p.vars->set_root(&d);
     ASSIGN_OR_RETURN(std::optional<Value> v,
                      p.sort->first_value->Evaluate(d, p.vars));
+    RETURN_IF_ERROR(ChargeWindowMemory(p, v));
     out.push_back(v.value_or(Value()));
   }
   return out;
@@ -309,7 +323,11 @@ absl::StatusOr<std::vector<Span>> Spans(const Bounds& b,
       int64_t amount = 0;
       if (x.kind == Bound::Kind::kValue) {
         if (dates) {
-          amount = static_cast<int64_t>(x.value.AsDouble());
+          double d = x.value.AsDouble();
+          // Beyond 1e15 units every date is out of reach.
+          amount = std::fabs(d) > 1e15
+                       ? (d < 0 ? -1000000000000000LL : 1000000000000000LL)
+                       : static_cast<int64_t>(d);
         } else {
           return Value::Double(base.AsDouble() + x.value.AsDouble());
         }
@@ -380,6 +398,7 @@ class AccumulatorWindow : public WindowFunction {
         p.vars->set_root(&docs[i]);
         ASSIGN_OR_RETURN(in[i], acc_.argument()->Evaluate(docs[i], p.vars));
       }
+      RETURN_IF_ERROR(ChargeWindowMemory(p, in[i]));
     }
     // 'n' of $topN & co. is a constant: evaluated against an empty document
     // (window_function_expression.cpp ExpressionN::buildRemovable).
@@ -406,6 +425,7 @@ class AccumulatorWindow : public WindowFunction {
             ++added;
           }
           (*out)[i] = a->Final();
+          RETURN_IF_ERROR(ChargeWindowMemory(p, (*out)[i]));
         }
         return absl::OkStatus();
       }
@@ -417,6 +437,7 @@ class AccumulatorWindow : public WindowFunction {
         RETURN_IF_ERROR(a->Process(in[j], docs[j]));
       }
       (*out)[i] = a->Final();
+      RETURN_IF_ERROR(ChargeWindowMemory(p, (*out)[i]));
     }
     return absl::OkStatus();
   }
@@ -525,10 +546,16 @@ class ShiftWindow : public WindowFunction {
       int64_t j = i + by_;
       if (j < 0 || j >= n) {
         (*out)[i] = default_;
+        RETURN_IF_ERROR(ChargeWindowMemory(p, default_));
         continue;
       }
       p.vars->set_root(&docs[j]);
-      ASSIGN_OR_RETURN((*out)[i], output_->Evaluate(docs[j], p.vars));
+      ASSIGN_OR_RETURN(std::optional<Value> v,
+                       output_->Evaluate(docs[j], p.vars));
+      // A missing value takes the default too (jstests/aggregation/sources/
+      // setWindowFields/shift.js: output "$b" over {_id: 2} gives "c").
+      (*out)[i] = v.has_value() ? std::move(*v) : default_;
+      RETURN_IF_ERROR(ChargeWindowMemory(p, (*out)[i]));
     }
     return absl::OkStatus();
   }
@@ -560,6 +587,7 @@ class LocfWindow : public WindowFunction {
                        input_->Evaluate(docs[i], p.vars));
       if (!Nullish(v)) last = *v;
       (*out)[i] = last;
+      RETURN_IF_ERROR(ChargeWindowMemory(p, last));
     }
     return absl::OkStatus();
   }
@@ -583,6 +611,8 @@ class LinearFillWindow : public WindowFunction {
     for (int64_t i = 0; i < n; ++i) {
       p.vars->set_root(&docs[i]);
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(docs[i], p.vars));
+      RETURN_IF_ERROR(ChargeWindowMemory(p, ys[i]));
+      RETURN_IF_ERROR(ChargeWindowMemory(p, ys[i]));  // and its output
     }
     out->assign(n, std::nullopt);
     auto x_of = [](const Value& v) {
@@ -694,6 +724,8 @@ class DerivativeWindow : public WindowFunction {
     for (int64_t i = 0; i < n; ++i) {
       p.vars->set_root(&docs[i]);
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(docs[i], p.vars));
+      RETURN_IF_ERROR(ChargeWindowMemory(p, ys[i]));
+      RETURN_IF_ERROR(ChargeWindowMemory(p, ys[i]));  // and its output
     }
     ASSIGN_OR_RETURN(std::vector<Span> spans, Spans(bounds_, p));
     double unit_ms =

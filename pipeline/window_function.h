@@ -46,7 +46,16 @@ struct WindowPartition {
   // docs' sort keys (empty without a sortBy).
   const std::vector<SortSpec::Key>* keys = nullptr;
   Variables* vars = nullptr;
+  // The stage's memory: the partition's bytes so far, which each function
+  // adds its inputs and results to, and the bound (5414201 past it).
+  size_t* bytes = nullptr;
+  size_t max_bytes = 0;
 };
+
+// Adds `v`'s size to p.bytes; 5414201 "Exceeded memory limit in
+// DocumentSourceSetWindowFields, ..." past p.max_bytes.
+absl::Status ChargeWindowMemory(const WindowPartition& p,
+                                const std::optional<Value>& v);
 
 class WindowFunction {
  public:

@@ -354,6 +354,14 @@ TEST_F(WindowTest, MemoryBound) {
           R"([{"$setWindowFields":{"sortBy":{"p":1},"output":{"n":{"$count":{}}}}}])",
           small),
       292);
+  // The results count too: $push over the whole partition builds one array
+  // per document (50 x 50 copies of the pad here).
+  AggregateOptions medium;
+  medium.max_memory_bytes = 200000;
+  EXPECT_EQ(
+      Code(c, R"([{"$setWindowFields":{"output":{"all":{"$push":"$p"}}}}])",
+           medium),
+      5414201);
   small.allow_disk_use = true;
   EXPECT_EQ(
       Code(
