@@ -71,7 +71,9 @@ set(TTLDB_SOURCES
   pipeline/pipeline.cc
   pipeline/spill.cc
   pipeline/stage_basic.cc
+  pipeline/stage_densify.cc
   pipeline/stage_facet.cc
+  pipeline/stage_fill.cc
   pipeline/stage_graph_lookup.cc
   pipeline/stage_group.cc
   pipeline/stage_lookup.cc

@@ -49,6 +49,8 @@ constexpr Registered kStages[] = {
     {"$collStats", ParseCollStats},
     {"$indexStats", ParseIndexStats},
     {"$setWindowFields", ParseSetWindowFields},
+    {"$densify", ParseDensify},
+    {"$fill", ParseFill},
 };
 
 // The stages that make the pipeline's first documents themselves, and so

@@ -70,6 +70,10 @@ absl::Status ParseIndexStats(const Value& spec, ParseContext* ctx,
 // stage_set_window_fields.cc
 absl::Status ParseSetWindowFields(const Value& spec, ParseContext* ctx,
                                   StageList* out);
+// stage_densify.cc
+absl::Status ParseDensify(const Value& spec, ParseContext* ctx, StageList* out);
+// stage_fill.cc
+absl::Status ParseFill(const Value& spec, ParseContext* ctx, StageList* out);
 // stage_out.cc
 absl::Status ParseOut(const Value& spec, ParseContext* ctx, StageList* out);
 absl::Status ParseMerge(const Value& spec, ParseContext* ctx, StageList* out);
