@@ -81,3 +81,41 @@ test('errors come with MongoDB\'s codes', async () => {
     { $setWindowFields: { output: { r: { $rank: {} } } } },
   ]).toArray(), (e) => e.code === 5371602);
 });
+
+test('$densify of hourly dates (the manual\'s weather example)', async () => {
+  // https://www.mongodb.com/docs/manual/reference/operator/aggregation/densify/
+  // The upper bound is exclusive; generated documents hold only the field.
+  const c = db.collection('weather');
+  const at = (h) => new Date(`2021-05-18T${String(h).padStart(2, '0')}:00:00Z`);
+  await c.insertMany([0, 4, 8, 12].map((h, i) => ({ _id: i + 1, timestamp: at(h), temp: 11 })));
+  const out = await c.aggregate([
+    { $densify: { field: 'timestamp', range: { step: 1, unit: 'hour', bounds: [at(0), at(8)] } } },
+    { $project: { _id: 1, timestamp: 1 } },
+  ]).toArray();
+  assert.deepEqual(out, [
+    { _id: 1, timestamp: at(0) }, { timestamp: at(1) }, { timestamp: at(2) }, { timestamp: at(3) },
+    { _id: 2, timestamp: at(4) }, { timestamp: at(5) }, { timestamp: at(6) }, { timestamp: at(7) },
+    { _id: 3, timestamp: at(8) }, { _id: 4, timestamp: at(12) },
+  ]);
+  // internalQueryMaxAllowedDensifyDocs (500,000): 5897900.
+  await assert.rejects(c.aggregate([
+    { $densify: { field: 'n', range: { step: 1, bounds: [0, 1000000] } } },
+  ]).toArray(), (e) => e.code === 5897900);
+});
+
+test('$fill with locf and linear (the manual\'s $fill examples)', async () => {
+  // https://www.mongodb.com/docs/manual/reference/operator/aggregation/fill/
+  const c = db.collection('stock');
+  const at = (h) => new Date(`2021-03-08T${String(h).padStart(2, '0')}:00:00Z`);
+  await c.insertMany([
+    { _id: 1, time: at(9), price: 500 }, { _id: 2, time: at(10) },
+    { _id: 3, time: at(11), price: 515 }, { _id: 4, time: at(12) },
+    { _id: 5, time: at(13) }, { _id: 6, time: at(14), price: 560 },
+  ]);
+  const run = (method) => c.aggregate([
+    { $fill: { sortBy: { time: 1 }, output: { price: { method } } } },
+    { $project: { price: 1 } },
+  ]).toArray();
+  assert.deepEqual((await run('linear')).map((d) => d.price), [500, 507.5, 515, 530, 545, 560]);
+  assert.deepEqual((await run('locf')).map((d) => d.price), [500, 500, 515, 515, 515, 560]);
+});
