@@ -341,9 +341,14 @@ absl::StatusOr<std::vector<Span>> Spans(const Bounds& b,
       }
       return Value::Date(ms);
     };
+    // "current" is the current document itself, not its value
+    // (range.js: "Unlike '0', 'current' always means the current
+    // document").
     Span s;
     if (b.lower.kind == Bound::Kind::kUnbounded) {
       s.lo = 0;
+    } else if (b.lower.kind == Bound::Kind::kCurrent) {
+      s.lo = i;
     } else {
       bool none = false;
       Value t = target(b.lower, &none);
@@ -360,6 +365,8 @@ absl::StatusOr<std::vector<Span>> Spans(const Bounds& b,
     }
     if (b.upper.kind == Bound::Kind::kUnbounded) {
       s.hi = n - 1;
+    } else if (b.upper.kind == Bound::Kind::kCurrent) {
+      s.hi = i;
     } else {
       bool none = false;
       Value t = target(b.upper, &none);

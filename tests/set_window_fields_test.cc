@@ -249,6 +249,9 @@ TEST_F(WindowTest, NumericRangeWindows) {
       Run(c,
           R"([{"$setWindowFields":{"sortBy":{"x":1},"output":{"y":{"$push":"$x","window":{"range":[999,999]}}}}},{"$project":{"_id":0,"y":1}},{"$limit":1}])"),
       R"([{"y":[]}])");
+  // "current" is the current document, "0" its value and its ties.
+  EXPECT_EQ(Run(c, R"([{"$match":{"x":100}},{"$setWindowFields":{"sortBy":{"x":1},"output":{"c":{"$push":"$_id","window":{"range":["current","current"]}},"z":{"$push":"$_id","window":{"range":[0,0]}}}}},{"$project":{"x":0}}])"),
+            R"([{"_id":6,"c":[6],"z":[6,7]},{"_id":7,"c":[7],"z":[6,7]}])");
   // A non-numeric sortBy value in the partition: 5429414.
   Insert(c, {R"({"_id":9,"x":""})"});
   EXPECT_EQ(
