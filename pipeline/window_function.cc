@@ -454,6 +454,39 @@ class AccumulatorWindow : public WindowFunction {
   Bounds bounds_;
 };
 
+// ---- $first / $last (window_function_exec_first_last.h) --------------------
+// The input at the window's first (last) document; missing stays missing
+// (the field is not set); an empty window gives null.
+
+class EndpointWindow : public WindowFunction {
+ public:
+  EndpointWindow(std::shared_ptr<const Expression> input, Bounds bounds,
+                 bool first)
+      : input_(std::move(input)), bounds_(std::move(bounds)), first_(first) {}
+  absl::Status Compute(const WindowPartition& p,
+                       std::vector<std::optional<Value>>* out) const override {
+    const std::vector<Value>& docs = *p.docs;
+    ASSIGN_OR_RETURN(std::vector<Span> spans, Spans(bounds_, p));
+    out->assign(docs.size(), std::nullopt);
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (spans[i].empty()) {
+        (*out)[i] = Value::Null();
+        continue;
+      }
+      size_t j = static_cast<size_t>(first_ ? spans[i].lo : spans[i].hi);
+      p.vars->set_root(&docs[j]);
+      ASSIGN_OR_RETURN((*out)[i], input_->Evaluate(docs[j], p.vars));
+      RETURN_IF_ERROR(ChargeWindowMemory(p, (*out)[i]));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::shared_ptr<const Expression> input_;
+  Bounds bounds_;
+  bool first_;
+};
+
 // ---- $covariancePop / $covarianceSamp (window_function_covariance.cpp) ------
 
 class CovarianceWindow : public WindowFunction {
@@ -1130,6 +1163,13 @@ absl::StatusOr<std::unique_ptr<const WindowFunction>> ParseFunction(
   }
   if (op == "$count" && (!arg.is_object() || !arg.object_fields().empty())) {
     return Fail("$count only accepts an empty object as input");
+  }
+  if (first_last) {
+    ASSIGN_OR_RETURN(std::shared_ptr<const Expression> in,
+                     ParseExpression(arg, ctx));
+    return std::unique_ptr<const WindowFunction>(
+        std::make_unique<EndpointWindow>(in, std::move(bounds),
+                                         op == "$first"));
   }
   if (op == "$covariancePop" || op == "$covarianceSamp") {
     ASSIGN_OR_RETURN(std::shared_ptr<const Expression> in,

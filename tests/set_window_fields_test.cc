@@ -250,8 +250,10 @@ TEST_F(WindowTest, NumericRangeWindows) {
           R"([{"$setWindowFields":{"sortBy":{"x":1},"output":{"y":{"$push":"$x","window":{"range":[999,999]}}}}},{"$project":{"_id":0,"y":1}},{"$limit":1}])"),
       R"([{"y":[]}])");
   // "current" is the current document, "0" its value and its ties.
-  EXPECT_EQ(Run(c, R"([{"$match":{"x":100}},{"$setWindowFields":{"sortBy":{"x":1},"output":{"c":{"$push":"$_id","window":{"range":["current","current"]}},"z":{"$push":"$_id","window":{"range":[0,0]}}}}},{"$project":{"x":0}}])"),
-            R"([{"_id":6,"c":[6],"z":[6,7]},{"_id":7,"c":[7],"z":[6,7]}])");
+  EXPECT_EQ(
+      Run(c,
+          R"([{"$match":{"x":100}},{"$setWindowFields":{"sortBy":{"x":1},"output":{"c":{"$push":"$_id","window":{"range":["current","current"]}},"z":{"$push":"$_id","window":{"range":[0,0]}}}}},{"$project":{"x":0}}])"),
+      R"([{"_id":6,"c":[6],"z":[6,7]},{"_id":7,"c":[7],"z":[6,7]}])");
   // A non-numeric sortBy value in the partition: 5429414.
   Insert(c, {R"({"_id":9,"x":""})"});
   EXPECT_EQ(
@@ -278,6 +280,12 @@ TEST_F(WindowTest, AccumulatorsOverWindows) {
       Run(c,
           R"([{"$setWindowFields":{"output":{"sd":{"$stdDevPop":"$v"},"cp":{"$covariancePop":["$v","$v"]},"cs":{"$covarianceSamp":["$_id","$v"]}}}},{"$limit":1},{"$project":{"v":0}}])"),
       R"([{"_id":1,"sd":0.816496580927726,"cp":0.6666666666666666,"cs":-0.5}])");
+  // $first / $last read the window's endpoint: a missing value leaves the
+  // field unset (window_function_exec_first_last.h getFirst / getLast).
+  EXPECT_EQ(
+      Run(c,
+          R"([{"$setWindowFields":{"sortBy":{"_id":1},"output":{"f":{"$first":"$w"},"l":{"$last":"$v","window":{"documents":[-1,-1]}}}}},{"$project":{"v":0}}])"),
+      R"([{"_id":1,"l":null},{"_id":2,"l":3},{"_id":3,"l":1}])");
   // Dotted output paths are set as $addFields sets them.
   EXPECT_EQ(
       Run(c,
