@@ -416,14 +416,17 @@ class AccumulatorWindow : public WindowFunction {
     };
     ASSIGN_OR_RETURN(std::vector<Span> spans, Spans(bounds_, p));
     out->assign(n, std::nullopt);
-    if (bounds_.lower.kind == Bound::Kind::kUnbounded) {
-      // Left-unbounded: the window only grows (sorted partition), so one
-      // accumulator folds each document once.
+    bool from_start = true;  // every window starts at the partition's start
+    for (const Span& sp : spans) from_start = from_start && sp.lo <= 0;
+    if (from_start) {
+      // Left-unbounded (or a lower bound reaching past the start): the
+      // window only grows (sorted partition), so one accumulator folds each
+      // document once.
       ASSIGN_OR_RETURN(std::unique_ptr<Accumulator> a, make());
       int64_t added = 0;
-      bool grows = true;
-      for (int64_t i = 0; i < n && grows; ++i) {
-        if (spans[i].hi + 1 < added) grows = false;
+      bool grows = true;  // each window's end at or after the previous one's
+      for (int64_t i = 1; i < n && grows; ++i) {
+        if (spans[i].hi < spans[i - 1].hi) grows = false;
       }
       if (grows) {
         for (int64_t i = 0; i < n; ++i) {

@@ -280,6 +280,12 @@ TEST_F(WindowTest, AccumulatorsOverWindows) {
       Run(c,
           R"([{"$setWindowFields":{"output":{"sd":{"$stdDevPop":"$v"},"cp":{"$covariancePop":["$v","$v"]},"cs":{"$covarianceSamp":["$_id","$v"]}}}},{"$limit":1},{"$project":{"v":0}}])"),
       R"([{"_id":1,"sd":0.816496580927726,"cp":0.6666666666666666,"cs":-0.5}])");
+  // A lower bound past the partition's start folds incrementally and gives
+  // the same sums as [unbounded, 1].
+  EXPECT_EQ(
+      Run(c,
+          R"([{"$setWindowFields":{"sortBy":{"_id":1},"output":{"s":{"$sum":"$v","window":{"documents":[-1000000,1]}}}}},{"$project":{"v":0}}])"),
+      R"([{"_id":1,"s":4},{"_id":2,"s":6},{"_id":3,"s":6}])");
   // $first / $last read the window's endpoint: a missing value leaves the
   // field unset (window_function_exec_first_last.h getFirst / getLast).
   EXPECT_EQ(
