@@ -251,6 +251,8 @@ bool ClusterAction(absl::string_view name, ActionType* action) {
       // fsync.cpp: fsync, and unlock for fsyncUnlock
       {"fsync", ActionType::kFsync},
       {"fsyncUnlock", ActionType::kUnlock},
+      // top_command.cpp
+      {"top", ActionType::kTop},
       // repl/repl_set_commands.cpp
       {"replSetGetStatus", ActionType::kReplSetGetStatus},
       {"replSetGetConfig", ActionType::kReplSetGetConfig},

@@ -451,7 +451,7 @@ class Runner : public CommandRunner {
     if (on_collection && coll != nullptr && coll->is_string()) {
       ns = absl::StrCat(ctx.db, ".", coll->string_value());
     }
-    stats.RecordLatency(ns, kind, micros);
+    stats.RecordLatency(ns, ctx.name, kind, micros);
     return reply;
   }
 

@@ -363,6 +363,49 @@ TEST_F(OperatorTest, SlowQueriesAreLogged) {
             R"({"totalLinesWritten":0,"log":[],"ok":1.0})");
 }
 
+// top (src/mongo/db/stats/top.cpp Top::_record / appendStatsEntry): per
+// collection, every operation's time and count in total, in readLock
+// (reads) or writeLock (writes), and in its logical operation's entry;
+// find is queries, aggregate a command. Namespace order; a dropped
+// collection is forgotten.
+TEST_F(OperatorTest, TopCountsEachCollectionsOperations) {
+  InsertDocs(3);  // one insert
+  Run("test", R"({"find":"c","filter":{},"batchSize":1})");
+  Run("test",
+      R"({"update":"c","updates":[{"q":{"_id":1},"u":{"$set":{"y":1}}}]})");
+  Run("test", R"({"delete":"c","deletes":[{"q":{"_id":2},"limit":1}]})");
+  Run("test", R"({"aggregate":"c","pipeline":[],"cursor":{}})");
+  Run("test", R"({"insert":"d","documents":[{"_id":1}]})");
+  Value top = Run("admin", R"({"top":1})");
+  ASSERT_EQ(ToJson(*top.Get("ok")), "1.0") << ToJson(top);
+  const Value* totals = top.Get("totals");
+  ASSERT_NE(totals, nullptr);
+  std::vector<std::string> names;
+  for (const Field& f : totals->object_fields()) names.push_back(f.first);
+  EXPECT_EQ(names, std::vector<std::string>({"note", "test.c", "test.d"}));
+  EXPECT_EQ(ToJson(*totals->Get("note")), R"("all times in microseconds")");
+  auto count = [&](const char* ns, const char* what) {
+    return ToJson(*totals->Get(ns)->Get(what)->Get("count"));
+  };
+  EXPECT_EQ(count("test.c", "total"), "5");
+  EXPECT_EQ(count("test.c", "readLock"), "2");   // find, aggregate
+  EXPECT_EQ(count("test.c", "writeLock"), "3");  // insert, update, delete
+  EXPECT_EQ(count("test.c", "queries"), "1");
+  EXPECT_EQ(count("test.c", "getmore"), "0");
+  EXPECT_EQ(count("test.c", "insert"), "1");
+  EXPECT_EQ(count("test.c", "update"), "1");
+  EXPECT_EQ(count("test.c", "remove"), "1");
+  EXPECT_EQ(count("test.c", "commands"), "1");
+  EXPECT_EQ(count("test.d", "insert"), "1");
+  // Admin only, as top_command.cpp's adminOnly().
+  EXPECT_EQ(RunJson("test", R"({"top":1})"),
+            R"({"ok":0.0,"errmsg":"top may only be run against the admin )"
+            R"(database.","code":13,"codeName":"Unauthorized"})");
+  Run("test", R"({"drop":"d"})");
+  top = Run("admin", R"({"top":1})");
+  EXPECT_EQ(top.Get("totals")->Get("test.d"), nullptr) << ToJson(top);
+}
+
 TEST_F(OperatorTest, Fsync) {
   InsertDocs(2);
   EXPECT_EQ(RunJson("admin", R"({"fsync":1})"), R"({"numFiles":1,"ok":1.0})");
