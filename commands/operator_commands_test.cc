@@ -289,6 +289,53 @@ TEST_F(OperatorTest, ProfileEntriesCarryThePlanSummary) {
   EXPECT_EQ(with_summary, 2);
 }
 
+// The write counts of profile entries (OpDebug::append): keysInserted and
+// keysDeleted, the _id index's key included
+// (jstests/core/administrative/profile/profile_insert.js: one insert of
+// {_id: 1} is keysInserted 1; profile_update.js, profile_delete.js), and
+// findAndModify's nMatched / nUpserted / ndeleted
+// (profile_findandmodify.js). The profile command is not profiled
+// (profile_sampling.js), and dropDatabase forgets the level.
+TEST_F(OperatorTest, ProfileEntriesCountKeysAndFindAndModify) {
+  ASSERT_NE(RunJson("test", R"({"createIndexes":"c","indexes":)"
+                            R"([{"key":{"a":1},"name":"a_1"}]})")
+                .find(R"("ok":1.0)"),
+            std::string::npos);
+  ASSERT_EQ(RunJson("test", R"({"profile":2})").substr(0, 8), R"({"was":0)");
+  Run("test",
+      R"({"insert":"c","documents":[{"_id":1,"a":1},{"_id":2,"a":2}]})");
+  Run("test",
+      R"({"update":"c","updates":[{"q":{"_id":1},"u":{"$set":{"a":5}}}]})");
+  Run("test", R"({"delete":"c","deletes":[{"q":{"_id":2},"limit":1}]})");
+  Run("test",
+      R"({"findAndModify":"c","query":{"_id":1},"update":{"$inc":{"b":1}}})");
+  Run("test",
+      R"({"findAndModify":"c","query":{"_id":7},"update":{"$set":{"a":7}},)"
+      R"("upsert":true})");
+  Run("test", R"({"findAndModify":"c","query":{"_id":7},"remove":true})");
+  ASSERT_EQ(RunJson("test", R"({"profile":0})").substr(0, 8), R"({"was":2)");
+  Value found =
+      Run("test", R"({"find":"system.profile","filter":{},"projection":)"
+                  R"({"_id":0,"op":1,"ninserted":1,"ndeleted":1,)"
+                  R"("nMatched":1,"nModified":1,"nUpserted":1,)"
+                  R"("keysInserted":1,"keysDeleted":1}})");
+  EXPECT_EQ(
+      ToJson(*found.Get("cursor")->Get("firstBatch")),
+      R"([{"op":"insert","ninserted":2,"keysInserted":4,"keysDeleted":0},)"
+      R"({"op":"update","nMatched":1,"nModified":1,"keysInserted":1,)"
+      R"("keysDeleted":1},)"
+      R"({"op":"remove","ndeleted":1,"keysInserted":0,"keysDeleted":2},)"
+      R"({"op":"command","nMatched":1,"keysInserted":0,"keysDeleted":0},)"
+      R"({"op":"command","nMatched":0,"nUpserted":1,"keysInserted":2,)"
+      R"("keysDeleted":0},)"
+      R"({"op":"command","ndeleted":1,"keysInserted":0,"keysDeleted":2}])");
+  // dropDatabase forgets the level (profile_no_such_db.js).
+  ASSERT_EQ(RunJson("test", R"({"profile":1})").substr(0, 8), R"({"was":0)");
+  Run("test", R"({"dropDatabase":1})");
+  EXPECT_EQ(RunJson("test", R"({"profile":-1})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,"ok":1.0})");
+}
+
 // system.profile is a 1 MiB capped collection, as mongod creates it
 // (profile_collection.cpp createProfileCollection): the oldest entries go
 // in the insert that passes the bound.
