@@ -549,7 +549,7 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     }
     return Needs(std::move(p));
   }
-  if (name == "dropUser") {
+  if (name == "dropUser" || name == "dropAllUsersFromDatabase") {
     return Needs({OnDatabase(db, {ActionType::kDropUser})});
   }
   if (name == "grantRolesToUser" || name == "revokeRolesFromUser") {

@@ -336,6 +336,32 @@ TEST_F(OperatorTest, ProfileEntriesCountKeysAndFindAndModify) {
             R"({"was":0,"slowms":100,"sampleRate":1.0,"ok":1.0})");
 }
 
+// system.profile takes no writes but the profiler's: not by $out, not by a
+// rename to or from it, and convertToCapped of it is BadValue
+// (jstests/core/administrative/profile/system_profile.js).
+TEST_F(OperatorTest, SystemProfileIsNotWrittenByClients) {
+  ASSERT_EQ(RunJson("test", R"({"create":"system.profile"})"), R"({"ok":1.0})");
+  Run("test", R"({"insert":"foo","documents":[{"_id":1}]})");
+  EXPECT_EQ(
+      RunJson("test", R"({"convertToCapped":"system.profile","size":1048576})"),
+      R"({"ok":0.0,"errmsg":"cannot convert test.system.profile to a )"
+      R"(capped collection: the profiler creates it capped","code":2,)"
+      R"("codeName":"BadValue"})");
+  const std::string refused =
+      R"({"ok":0.0,"errmsg":"cannot write to 'test.system.profile'",)"
+      R"("code":73,"codeName":"InvalidNamespace"})";
+  EXPECT_EQ(RunJson("test", R"({"aggregate":"foo","pipeline":)"
+                            R"([{"$out":"system.profile"}],"cursor":{}})"),
+            refused);
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection":"test.foo",)"
+                             R"("to":"test.system.profile"})"),
+            refused);
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection":"test.system.profile",)"
+                             R"("to":"test.bar"})"),
+            refused);
+  EXPECT_EQ(RunJson("test", R"({"count":"foo"})"), R"({"n":1,"ok":1.0})");
+}
+
 // system.profile is a 1 MiB capped collection, as mongod creates it
 // (profile_collection.cpp createProfileCollection): the oldest entries go
 // in the insert that passes the bound.
