@@ -86,7 +86,21 @@ struct UpdateOptions {
   bool upsert = false;
   // arrayFilters for "$[<identifier>]" paths: one filter document per
   // identifier ({i: {$gt: 1}}, {"j.b": 0}); see query/update.h.
+  // Not with a pipeline-style update (9 FailedToParse "arrayFilters may
+  // not be specified for pipeline-style updates").
   std::vector<Value> array_filters;
+  // A pipeline-style update's constants (the update statement's `c`): an
+  // object whose fields are "$$<name>" variables of exactly that value;
+  // null: none. With an operator or replacement update: 51198 "Constant
+  // values may only be specified for pipeline updates".
+  Value constants;
+  // A pipeline-style update's `let` (the update command's): an object of
+  // expressions evaluated once; null: none (ignored by other updates).
+  Value let;
+  // MongoDB's upsertSupplied: an upsert inserts constants.new (with the
+  // filter's _id) instead of the pipeline's result. Needs upsert and an
+  // object constants.new (9 FailedToParse otherwise).
+  bool upsert_supplied = false;
 };
 
 struct UpdateResult {
@@ -113,6 +127,8 @@ struct FindOneAndModifyOptions {
   bool return_new = false;
   // arrayFilters for "$[<identifier>]" paths (FindOneAndUpdate only).
   std::vector<Value> array_filters;
+  // A pipeline-style update's `let` (see UpdateOptions::let).
+  Value let;
 };
 
 // One operation of Collection::BulkWrite, MongoDB's write models.
@@ -128,9 +144,12 @@ struct WriteModel {
   Kind kind = Kind::kInsertOne;
   Value document;  // kInsertOne
   Value filter;    // every kind but kInsertOne
-  Value update;    // kUpdateOne/kUpdateMany: operators; kReplaceOne: doc
+  // kUpdateOne/kUpdateMany: operators or a pipeline (an array of
+  // stages); kReplaceOne: the document.
+  Value update;
   bool upsert = false;
   std::vector<Value> array_filters;  // kUpdateOne, kUpdateMany
+  Value constants;  // kUpdateOne, kUpdateMany: UpdateOptions::constants
 };
 
 // A failed operation of a bulk write: its index in the operations given,
