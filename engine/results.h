@@ -38,6 +38,30 @@ struct FindOptions {
   // returns only the documents it holds, as in MongoDB.
   std::string hint;
   Value hint_keys;
+  // MongoDB's min / max (find's `min`, `max`; cursor.min(), cursor.max()):
+  // only the documents whose key in the hinted index lies from `min`
+  // (inclusive) to `max` (exclusive), in the index's order; each a document
+  // with exactly the index's key fields, in order ({a: 2, b: 1} for index
+  // {a: 1, b: -1}). Null or {}: no bound. Errors (query_request_helper.cpp,
+  // query_planner.cpp): 51176 "min and max must have the same field names";
+  // 51173 "When using min()/max() a hint of which index to use must be
+  // provided" (no hint), 291 NoQueryExecutionPlans with a $natural hint;
+  // 51174 "The index chosen is not compatible with min/max" (other fields);
+  // 51175 "The value provided for min() does not come before the value
+  // provided for max() in the hinted index".
+  Value min;
+  Value max;
+  // MongoDB's returnKey: each result is the index key the document was
+  // found under ({a: 3} for index {a: 1}; a multikey document's first key
+  // within min/max), {_id: v} for a lookup by _id, {} for a collection
+  // scan. It replaces the projection.
+  bool return_key = false;
+  // MongoDB's showRecordId: each result gets a last field "$recordId", a
+  // positive NumberLong. ttldb stores documents by _id and has no record
+  // ids: it is a 63-bit hash of the document's encoded _id, stable for the
+  // document's life (and across restarts), as a record id is; two
+  // documents share one only by a hash collision.
+  bool show_record_id = false;
 };
 
 class Database;
