@@ -29,6 +29,29 @@ absl::StatusOr<bool> OptBool(const Value& op, absl::string_view field,
   return v->bool_value();
 }
 
+// findAndModify returns the document it matched: its explain says
+// nReturned 1 then (jstests/core/query/find_and_modify/
+// find_and_modify_pipeline_update.js), where update and delete say 0.
+Value* Child(Value* v, absl::string_view name) {
+  if (v == nullptr || !v->is_object()) return nullptr;
+  for (Field& f : v->mutable_object_fields()) {
+    if (f.first == name) return &f.second;
+  }
+  return nullptr;
+}
+
+Value ReturnsMatch(Value plan, absl::string_view count_field) {
+  Value* stats = Child(&plan, "executionStats");
+  Value* stages = Child(stats, "executionStages");
+  if (stages == nullptr) return plan;
+  const Value* n = stages->Get(count_field);
+  if (n == nullptr) return plan;
+  const Value returned = *n;
+  stages->Set("nReturned", returned);
+  stats->Set("nReturned", returned);
+  return plan;
+}
+
 }  // namespace
 
 bool IsExplainableWrite(absl::string_view command) {
@@ -106,7 +129,10 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
   }
   if (db == nullptr) return Value::MakeObject();
   Collection& c = db->collection(coll);
-  if (remove) return c.ExplainDelete(query, /*multi=*/false, sort);
+  if (remove) {
+    ASSIGN_OR_RETURN(Value plan, c.ExplainDelete(query, /*multi=*/false, sort));
+    return ReturnsMatch(std::move(plan), "nWouldDelete");
+  }
   if (!update->is_object() && !update->is_array()) {
     return WrongTypes("findAndModify.update", *update, "[object, array]");
   }
@@ -120,7 +146,9 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     }
     o.array_filters = af->array_items();
   }
-  return c.ExplainUpdate(query, *update, /*multi=*/false, o, sort);
+  ASSIGN_OR_RETURN(Value plan,
+                   c.ExplainUpdate(query, *update, /*multi=*/false, o, sort));
+  return ReturnsMatch(std::move(plan), "nMatched");
 }
 
 }  // namespace commands

@@ -82,6 +82,12 @@ TEST_F(ExplainWriteCommandsTest, ExplainDeleteAndFindAndModify) {
       "update": [{"$set": {"z": 1}}]}})");
   EXPECT_EQ(J(r.Get("queryPlanner")->Get("winningPlan")->Get("stage")),
             R"("UPDATE")");
+  // findAndModify returns the document it matched: nReturned 1
+  // (jstests/core/query/find_and_modify/find_and_modify_pipeline_update.js).
+  EXPECT_EQ(J(r.Get("executionStats")->Get("nReturned")), "1");
+  EXPECT_EQ(
+      J(r.Get("executionStats")->Get("executionStages")->Get("nWouldModify")),
+      "1");
   EXPECT_EQ(RunJson("test", R"({"count": "c"})"), R"({"n":2,"ok":1.0})");
   EXPECT_EQ(RunJson("test", R"({"count": "c", "query": {"z": 1}})"),
             R"({"n":0,"ok":1.0})");
