@@ -73,6 +73,7 @@
   X(ChangeStreamFatalError, 280)                   \
   X(ChangeStreamHistoryLost, 286)                  \
   X(ChecksumMismatch, 288)                         \
+  X(NoQueryExecutionPlans, 291)                    \
   X(QueryExceededMemoryLimitNoDiskUseAllowed, 292) \
   X(DataCorruptionDetected, 301)                   \
   X(APIVersionError, 322)                          \

@@ -37,6 +37,10 @@ class ScopedKillInterrupt {
 struct OpCounters {
   int64_t keys_examined = 0;
   int64_t docs_examined = 0;
+  // Index keys written and deleted, the _id index's included (a new
+  // document's key, a removed one's): OpDebug keysInserted / keysDeleted.
+  int64_t keys_inserted = 0;
+  int64_t keys_deleted = 0;
   std::string plan_summary;
 };
 
@@ -55,6 +59,7 @@ class ScopedOpCounters {
   friend OpCounters* CurrentOpCounters();
   friend void CountKeyExamined();
   friend void CountDocExamined();
+  friend void CountKeysWritten(int64_t inserted, int64_t deleted);
   OpCounters counters_;
   ScopedOpCounters* const previous_;
 };
@@ -68,6 +73,8 @@ OpCounters* CurrentOpCounters();
 // header's target (see the comment there).
 void CountKeyExamined();
 void CountDocExamined();
+// The DocumentWriter's count of the index keys it puts and deletes.
+void CountKeysWritten(int64_t inserted, int64_t deleted);
 
 }  // namespace ttldb
 

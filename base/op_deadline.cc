@@ -29,6 +29,12 @@ void CountDocExamined() {
   if (current_counters != nullptr) ++current_counters->counters_.docs_examined;
 }
 
+void CountKeysWritten(int64_t inserted, int64_t deleted) {
+  if (current_counters == nullptr) return;
+  current_counters->counters_.keys_inserted += inserted;
+  current_counters->counters_.keys_deleted += deleted;
+}
+
 ScopedShutdownInterrupt::ScopedShutdownInterrupt(
     const std::atomic<bool>* shutting_down)
     : flag_(shutting_down), previous_(current_shutdown) {

@@ -36,7 +36,9 @@ set(TTLDB_SOURCES
   engine/document_validation_error.cc
   engine/duplicate_key_error.cc
   engine/engine.cc
+  engine/explain_write.cc
   engine/find_and_modify.cc
+  engine/find_key_options.cc
   engine/index_build.cc
   engine/index_ops.cc
   engine/index_usage.cc
@@ -47,6 +49,7 @@ set(TTLDB_SOURCES
   engine/repair.cc
   engine/touch_text.cc
   engine/ttl_sweep.cc
+  engine/update_parse.cc
   engine/validate.cc
   engine/write_path.cc
   expr/date_util.cc
@@ -84,6 +87,7 @@ set(TTLDB_SOURCES
   pipeline/stage_union_with.cc
   pipeline/stage_unwind.cc
   pipeline/transform.cc
+  pipeline/update_pipeline.cc
   pipeline/window_function.cc
   planner/implication.cc
   planner/index_bounds.cc
@@ -170,6 +174,7 @@ set(TTLDB_HEADERS
   pipeline/pipeline.h
   pipeline/spill.h
   pipeline/stage.h
+  pipeline/update_pipeline.h
   planner/implication.h
   planner/index_bounds.h
   planner/planner.h

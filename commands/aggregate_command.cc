@@ -43,22 +43,8 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
                       "The 'cursor' option is required, except for "
                       "aggregate with the explain argument");
   }
-  int64_t batch_size = -1;
-  if (cursor_opts.is_object()) {
-    if (const Value* b = cursor_opts.Get("batchSize"); b != nullptr) {
-      if (!b->is_number()) {
-        return WrongTypes("aggregate.cursor.batchSize", *b,
-                          "[long, int, decimal, double]");
-      }
-      batch_size = static_cast<int64_t>(b->AsDouble());
-      if (batch_size < 0) {
-        return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                          absl::StrCat("BSON field 'batchSize' value must be "
-                                       ">= 0, actual value '",
-                                       batch_size, "'"));
-      }
-    }
-  }
+  ASSIGN_OR_RETURN(const int64_t batch_size,
+                   CursorBatchSize(cursor_opts, "aggregate"));
   if (StartsWithChangeStream(*stages)) {
     if (explain) {
       return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,

@@ -343,6 +343,20 @@ absl::StatusOr<Value> DropUser(CommandContext& ctx) {
   return OkReply();
 }
 
+// dropAllUsersFromDatabase (user_management_commands.cpp): removes every
+// user defined on the command's database; replies {n: <how many>}.
+absl::StatusOr<Value> DropAllUsersFromDatabase(CommandContext& ctx) {
+  UserStore* users = Users(ctx);
+  if (users == nullptr) return NoUserStore();
+  RETURN_IF_ERROR(CheckFields(ctx, {}));
+  int64_t n = 0;
+  for (const UserRecord& u : users->List(ctx.db)) {
+    ASSIGN_OR_RETURN(bool dropped, users->Drop(ctx.db, u.user));
+    if (dropped) ++n;
+  }
+  return OkReply({{"n", Value::Int32(static_cast<int32_t>(n))}});
+}
+
 // connectionStatus (src/mongo/db/commands/connection_status.cpp).
 absl::StatusOr<Value> ConnectionStatus(CommandContext& ctx) {
   Value::Array users, roles;
@@ -411,6 +425,8 @@ void AddAuthCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"createUser", CreateUser, false, true});
   specs->push_back({"updateUser", UpdateUser, false, true});
   specs->push_back({"dropUser", DropUser, false, true});
+  specs->push_back(
+      {"dropAllUsersFromDatabase", DropAllUsersFromDatabase, false, true});
   specs->push_back({"grantRolesToUser", GrantRolesToUser, false, true});
   specs->push_back({"revokeRolesFromUser", RevokeRolesFromUser, false, true});
 }

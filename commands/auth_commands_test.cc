@@ -220,6 +220,26 @@ TEST_F(AuthTest, UserManagement) {
   EXPECT_EQ(Code(Login(runner_->NewConnection().get(), "ann", "new")), 18);
 }
 
+// dropAllUsersFromDatabase (user_management_commands.cpp): the users of
+// the command's database go, {n: 2}; another database's stay
+// (jstests/core/administrative/profile/profile3.js calls
+// db.dropAllUsers()).
+TEST_F(AuthTest, DropAllUsersFromDatabase) {
+  CreateAdmin();
+  ASSERT_TRUE(Ok(Login(conn_.get(), "root", "rootpw")));
+  for (const char* u : {"a", "b"}) {
+    ASSERT_TRUE(
+        Ok(Run("test", absl::StrCat(R"({"createUser": ")", u,
+                                    R"(", "pwd": "p", "roles": []})"))));
+  }
+  EXPECT_EQ(RunJson("test", R"({"dropAllUsersFromDatabase": 1})"),
+            R"({"n":2,"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"usersInfo": 1})"), R"({"users":[],"ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"dropAllUsersFromDatabase": 1})"),
+            R"({"n":0,"ok":1.0})");
+  EXPECT_TRUE(Ok(Run("admin", R"({"usersInfo": "root"})")));
+}
+
 TEST_F(AuthTest, HelloSaslSupportedMechsAndSpeculativeAuthenticate) {
   CreateAdmin();
   Value h = Run("admin", R"({"hello": 1, "saslSupportedMechs": "admin.root"})");

@@ -251,6 +251,8 @@ bool ClusterAction(absl::string_view name, ActionType* action) {
       // fsync.cpp: fsync, and unlock for fsyncUnlock
       {"fsync", ActionType::kFsync},
       {"fsyncUnlock", ActionType::kUnlock},
+      // top_command.cpp
+      {"top", ActionType::kTop},
       // repl/repl_set_commands.cpp
       {"replSetGetStatus", ActionType::kReplSetGetStatus},
       {"replSetGetConfig", ActionType::kReplSetGetConfig},
@@ -547,7 +549,7 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     }
     return Needs(std::move(p));
   }
-  if (name == "dropUser") {
+  if (name == "dropUser" || name == "dropAllUsersFromDatabase") {
     return Needs({OnDatabase(db, {ActionType::kDropUser})});
   }
   if (name == "grantRolesToUser" || name == "revokeRolesFromUser") {

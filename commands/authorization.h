@@ -83,6 +83,7 @@ namespace commands {
   X(kRevokeRole, "revokeRole")                             \
   X(kServerStatus, "serverStatus")                         \
   X(kSetParameter, "setParameter")                         \
+  X(kTop, "top")                                           \
   X(kUnlock, "unlock")                                     \
   X(kUpdate, "update")                                     \
   X(kUseTenant, "useTenant")                               \

@@ -55,6 +55,9 @@ struct BulkOp {
   bool multi = false;
   bool upsert = false;
   std::vector<Value> array_filters;
+  Value constants;               // update: a pipeline's `constants`
+  bool upsert_supplied = false;  // update
+  Value let;                     // the command's let
 };
 
 struct Namespace {
@@ -163,11 +166,8 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
   if (out.kind == OpKind::kDelete) return out;
   out.update = op.Get("updateMods");
   if (out.update == nullptr) return MissingField(at + ".updateMods");
-  if (out.update->is_array()) {
-    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
-                      "ttldb does not support pipeline-style updates yet");
-  }
-  if (!out.update->is_object()) {
+  // An array is a pipeline-style update (engine/update_parse.h).
+  if (!out.update->is_object() && !out.update->is_array()) {
     return WrongTypes(at + ".updateMods", *out.update, "[object, array]");
   }
   ASSIGN_OR_RETURN(out.upsert, OpBool(op, "upsert", at + ".upsert", false));
@@ -176,6 +176,13 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
     if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
     out.array_filters = af->array_items();
   }
+  // bulk_write.idl: constants is an object (a pipeline's variables).
+  if (const Value* c = op.Get("constants"); c != nullptr) {
+    if (!c->is_object()) return WrongType(at + ".constants", *c, "object");
+    out.constants = *c;
+  }
+  ASSIGN_OR_RETURN(out.upsert_supplied,
+                   OpBool(op, "upsertSupplied", at + ".upsertSupplied", false));
   if (const Value* sort = op.Get("sort"); sort != nullptr && out.multi) {
     // bulk_write_common.cpp makeUpdateOpEntryFromUpdateOp.
     return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
@@ -222,6 +229,7 @@ absl::StatusOr<std::vector<Namespace>> ParseNsInfo(
 
 // Whether an update document is a replacement (no $-operators).
 bool IsReplacement(const Value& u) {
+  if (!u.is_object()) return false;  // a pipeline
   return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
          u.object_fields()[0].first[0] != '$';
 }
@@ -252,6 +260,9 @@ absl::Status RunOp(Collection& c, const BulkOp& op, const WriteOptions& write,
       UpdateOptions o;
       o.upsert = op.upsert;
       o.array_filters = op.array_filters;
+      o.constants = op.constants;
+      o.upsert_supplied = op.upsert_supplied;
+      o.let = op.let;
       ASSIGN_OR_RETURN(
           UpdateResult r,
           replacement ? c.ReplaceOne(*op.filter, *op.update, o, write)
@@ -348,10 +359,12 @@ absl::StatusOr<Value> BulkWrite(CommandContext& ctx) {
                      ". Got ", raw_ops->size(), " operations."));
   }
   ASSIGN_OR_RETURN(std::vector<Namespace> namespaces, ParseNsInfo(*raw_ns));
+  ASSIGN_OR_RETURN(const Value let, ObjectArg(ctx, "let"));
   std::vector<BulkOp> ops;
   ops.reserve(raw_ops->size());
   for (const Value& raw : *raw_ops) {
     ASSIGN_OR_RETURN(BulkOp op, ParseOp(raw, namespaces.size()));
+    op.let = let;
     ops.push_back(std::move(op));
   }
 

@@ -110,6 +110,8 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
   ASSIGN_OR_RETURN(Value filter_doc, ObjectArg(ctx, "filter"));
   ASSIGN_OR_RETURN(bool name_only, SafeBoolArg(ctx, "nameOnly", false));
   ASSIGN_OR_RETURN(Value cursor_opts, ObjectArg(ctx, "cursor"));
+  ASSIGN_OR_RETURN(const int64_t batch_size,
+                   CursorBatchSize(cursor_opts, "listCollections"));
   std::optional<Filter> filter;
   if (filter_doc.is_object()) {
     ASSIGN_OR_RETURN(Filter f, Filter::Parse(filter_doc));
@@ -154,14 +156,8 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
     if (filter.has_value() && !filter->Matches(entry)) continue;
     batch.push_back(std::move(entry));
   }
-  // MongoDB's listCollections reply puts id and ns before firstBatch.
-  return Value::MakeObject(
-      {{"cursor", Value::MakeObject(
-                      {{"id", Value::Int64(0)},
-                       {"ns", Value::String(absl::StrCat(
-                                  ctx.db, ".$cmd.listCollections"))},
-                       {"firstBatch", Value::MakeArray(std::move(batch))}})},
-       {"ok", Value::Double(1)}});
+  return ArrayCursorReply(ctx, absl::StrCat(ctx.db, ".$cmd.listCollections"),
+                          std::move(batch), batch_size);
 }
 
 // create: an empty collection (create_collection.cpp). Creating one that

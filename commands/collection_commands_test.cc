@@ -2,6 +2,7 @@
 // collStats, createIndexes, listIndexes and dropIndexes.
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "commands/command_test_util.h"
 #include "document/json.h"
 #include "gtest/gtest.h"
@@ -32,6 +33,57 @@ TEST_F(CollectionTest, ListCollections) {
             R"({"name":"b","type":"collection","options":{},)"
             R"("info":{"readOnly":false},"idIndex":{"v":2,"key":{"_id":1},)"
             R"("name":"_id_"}}]},"ok":1.0})");
+}
+
+// cursor.batchSize bounds the first batch of listCollections and
+// listIndexes, and getMore of "$cmd.listCollections" / the collection
+// reads the rest, as MongoDB's cursors do
+// (jstests/core/administrative/profile/profile_list_collections.js and
+// profile_list_indexes.js send {cursor: {batchSize: 1}} and a getMore).
+TEST_F(CollectionTest, ListingsHonourBatchSize) {
+  for (const char* c : {"a", "b", "c"}) {
+    Run("test", absl::StrCat(R"({"insert": ")", c, R"(", "documents": [{}]})"));
+  }
+  Run("test",
+      R"({"createIndexes": "a", "indexes": [{"key": {"x": 1}, "name": "x_1"},
+                 {"key": {"y": 1}, "name": "y_1"}]})");
+  auto names = [](const Value& reply, const char* batch) {
+    std::string out;
+    for (const Value& d : reply.Get("cursor")->Get(batch)->array_items()) {
+      absl::StrAppend(&out, out.empty() ? "" : ",",
+                      d.Get("name")->string_value());
+    }
+    return out;
+  };
+  Value first = Run("test", R"({"listCollections": 1, "nameOnly": true,
+                                "cursor": {"batchSize": 1}})");
+  EXPECT_EQ(names(first, "firstBatch"), "a") << ToJson(first);
+  const std::string id =
+      ToJson(*first.Get("cursor")->Get("id"), JsonFormat::kStorage);
+  ASSERT_NE(id, R"({"$numberLong":"0"})");
+  Value rest =
+      Run("test", absl::StrCat(R"({"getMore": )", id,
+                               R"(, "collection": "$cmd.listCollections"})"));
+  EXPECT_EQ(names(rest, "nextBatch"), "b,c") << ToJson(rest);
+  EXPECT_EQ(ToJson(*rest.Get("cursor")->Get("id")), "0");
+  Value idx =
+      Run("test", R"({"listIndexes": "a", "cursor": {"batchSize": 2}})");
+  EXPECT_EQ(names(idx, "firstBatch"), "_id_,x_1") << ToJson(idx);
+  const std::string idx_id =
+      ToJson(*idx.Get("cursor")->Get("id"), JsonFormat::kStorage);
+  Value more = Run("test", absl::StrCat(R"({"getMore": )", idx_id,
+                                        R"(, "collection": "a"})"));
+  EXPECT_EQ(names(more, "nextBatch"), "y_1") << ToJson(more);
+  // batchSize 0: an open cursor and no entries yet; a wrong type: 14.
+  Value none =
+      Run("test", R"({"listIndexes": "a", "cursor": {"batchSize": 0}})");
+  EXPECT_EQ(names(none, "firstBatch"), "");
+  EXPECT_EQ(RunJson("test",
+                    R"({"listCollections": 1, "cursor": {"batchSize": "x"}})"),
+            R"({"ok":0.0,"errmsg":"BSON field 'listCollections.cursor.)"
+            R"(batchSize' is the wrong type 'string', expected types )"
+            R"('[long, int, decimal, double]'","code":14,)"
+            R"("codeName":"TypeMismatch"})");
 }
 
 // Document validation through the commands (collection_impl.cpp,

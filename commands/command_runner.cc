@@ -214,11 +214,22 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
     if (coll == UserStore::kCollection) {
       return CannotWriteTo(absl::StrCat(ctx.db, ".", coll));
     }
+    // system.profile may be created capped, dropped or indexed, not
+    // converted (jstests/core/administrative/profile/system_profile.js:
+    // BadValue).
+    if (ctx.name == "convertToCapped" && coll == kProfileCollection) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        absl::StrCat("cannot convert ", ctx.db, ".", coll,
+                                     " to a capped collection: the profiler "
+                                     "creates it capped"));
+    }
     return absl::OkStatus();
   }
   if (ctx.name == "renameCollection") {
+    // Neither the users' nor the profiler's collection is renamed, to or
+    // from (system_profile.js).
     for (const Value* ns : {&ctx.first(), ctx.cmd.Get("to")}) {
-      if (CollectionOfNamespace(ns) == UserStore::kCollection) {
+      if (IsProtectedCollection(CollectionOfNamespace(ns))) {
         return CannotWriteTo(ns->string_value());
       }
     }
@@ -236,12 +247,12 @@ absl::Status CheckUserWritable(const CommandContext& ctx) {
     return absl::OkStatus();
   }
   if (ctx.name == "aggregate") {
-    // $out / $merge into the users' collection.
+    // $out / $merge into the users' or the profiler's collection.
     const Value* pipeline = ctx.cmd.Get("pipeline");
     if (pipeline == nullptr || !pipeline->is_array()) return absl::OkStatus();
     for (const Privilege& p :
          AggregatePrivileges(ctx.db, coll, *pipeline, false)) {
-      if (p.coll != UserStore::kCollection) continue;
+      if (!IsProtectedCollection(p.coll)) continue;
       for (ActionType a : p.actions) {
         if (a != ActionType::kFind) {
           return CannotWriteTo(absl::StrCat(p.db, ".", p.coll));
@@ -451,7 +462,7 @@ class Runner : public CommandRunner {
     if (on_collection && coll != nullptr && coll->is_string()) {
       ns = absl::StrCat(ctx.db, ".", coll->string_value());
     }
-    stats.RecordLatency(ns, kind, micros);
+    stats.RecordLatency(ns, ctx.name, kind, micros);
     return reply;
   }
 

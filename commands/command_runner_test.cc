@@ -96,6 +96,8 @@ TEST_F(HelloTest, BuildInfo) {
   EXPECT_EQ(ToJson(*r.Get("version")), R"("8.0.0")");
   EXPECT_EQ(ToJson(*r.Get("versionArray")), "[8,0,0,0]");
   EXPECT_EQ(ToJson(*r.Get("maxBsonObjectSize")), "16777216");
+  // jstests/libs/os_helpers.js isLinux(): buildEnvironment.target_os.
+  EXPECT_EQ(ToJson(*r.Get("buildEnvironment")->Get("target_os")), R"("linux")");
   EXPECT_EQ(ToJson(*r.Get("ok")), "1.0");
   EXPECT_EQ(ToJson(*Run("test", R"({"buildinfo": 1})").Get("version")),
             R"("8.0.0")");

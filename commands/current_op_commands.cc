@@ -32,32 +32,43 @@ namespace ttldb {
 namespace commands {
 namespace {
 
-// One operation as currentOp reports it on a standalone mongod 8.0.
-Value Report(const ServerState& server, const Operation& op,
-             absl::Time now_wall, absl::Time now_steady) {
+// The client part of a report, as CurOp::reportCurrentOpForClient writes
+// it for any client: type through threaded; `metadata` may be null.
+Value::Object ClientReport(const ServerState& server, int64_t connection_id,
+                           const std::string& peer, const Value* metadata,
+                           const std::optional<UserName>& user, bool active,
+                           absl::Time now_wall) {
   Value::Object d;
   d.emplace_back("type", Value::String("op"));
   d.emplace_back("host", Value::String(server.Host()));
-  d.emplace_back("desc", Value::String(absl::StrCat("conn", op.connection_id)));
-  d.emplace_back("connectionId", NumberValue(op.connection_id));
-  if (!op.peer->empty()) d.emplace_back("client", Value::String(*op.peer));
-  if (op.client_metadata != nullptr) {
-    const Value* app = op.client_metadata->Get("application");
+  d.emplace_back("desc", Value::String(absl::StrCat("conn", connection_id)));
+  d.emplace_back("connectionId", NumberValue(connection_id));
+  if (!peer.empty()) d.emplace_back("client", Value::String(peer));
+  if (metadata != nullptr) {
+    const Value* app = metadata->Get("application");
     const Value* name =
         app != nullptr && app->is_object() ? app->Get("name") : nullptr;
     if (name != nullptr && name->is_string()) d.emplace_back("appName", *name);
-    d.emplace_back("clientMetadata", *op.client_metadata);
+    d.emplace_back("clientMetadata", *metadata);
   }
-  d.emplace_back("active", Value::Bool(true));
+  d.emplace_back("active", Value::Bool(active));
   d.emplace_back("currentOpTime", Value::String(IsoDateUtcOffset(now_wall)));
-  if (op.user.has_value()) {
-    d.emplace_back("effectiveUsers",
-                   Value::MakeArray({Value::MakeObject(
-                       {{"user", Value::String(op.user->user)},
-                        {"db", Value::String(op.user->db)}})}));
+  if (user.has_value()) {
+    d.emplace_back("effectiveUsers", Value::MakeArray({Value::MakeObject(
+                                         {{"user", Value::String(user->user)},
+                                          {"db", Value::String(user->db)}})}));
   }
   d.emplace_back("isFromUserConnection", Value::Bool(true));
   d.emplace_back("threaded", Value::Bool(true));
+  return d;
+}
+
+// One operation as currentOp reports it on a standalone mongod 8.0.
+Value Report(const ServerState& server, const Operation& op,
+             absl::Time now_wall, absl::Time now_steady) {
+  Value::Object d =
+      ClientReport(server, op.connection_id, *op.peer, op.client_metadata,
+                   op.user, /*active=*/true, now_wall);
   d.emplace_back("opid", NumberValue(op.opid));
   if (const Value* lsid = op.command->Get("lsid"); lsid != nullptr) {
     d.emplace_back("lsid", *lsid);
@@ -88,30 +99,10 @@ Value Report(const ServerState& server, const Operation& op,
 // reports a client without an operation.
 Value IdleReport(const ServerState& server, const ClientInfo& c,
                  absl::Time now_wall) {
-  Value::Object d;
-  d.emplace_back("type", Value::String("op"));
-  d.emplace_back("host", Value::String(server.Host()));
-  d.emplace_back("desc", Value::String(absl::StrCat("conn", c.connection_id)));
-  d.emplace_back("connectionId", NumberValue(c.connection_id));
-  if (!c.peer.empty()) d.emplace_back("client", Value::String(c.peer));
-  if (!c.client_metadata.is_null()) {
-    const Value* app = c.client_metadata.Get("application");
-    const Value* name =
-        app != nullptr && app->is_object() ? app->Get("name") : nullptr;
-    if (name != nullptr && name->is_string()) d.emplace_back("appName", *name);
-    d.emplace_back("clientMetadata", c.client_metadata);
-  }
-  d.emplace_back("active", Value::Bool(false));
-  d.emplace_back("currentOpTime", Value::String(IsoDateUtcOffset(now_wall)));
-  if (c.user.has_value()) {
-    d.emplace_back("effectiveUsers",
-                   Value::MakeArray({Value::MakeObject(
-                       {{"user", Value::String(c.user->user)},
-                        {"db", Value::String(c.user->db)}})}));
-  }
-  d.emplace_back("isFromUserConnection", Value::Bool(true));
-  d.emplace_back("threaded", Value::Bool(true));
-  return Value::MakeObject(std::move(d));
+  return Value::MakeObject(ClientReport(
+      server, c.connection_id, c.peer,
+      c.client_metadata.is_null() ? nullptr : &c.client_metadata, c.user,
+      /*active=*/false, now_wall));
 }
 
 // Whether the caller holds the inprog privilege on the cluster

@@ -1,5 +1,7 @@
 #include "commands/cursor_reply.h"
 
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 #include "base/op_deadline.h"
 #include "base/sha256.h"
 #include "base/status.h"
+#include "commands/command_args.h"
 #include "commands/server_state.h"
 #include "commands/tailable_cursor.h"
 #include "document/bson.h"
@@ -150,6 +153,64 @@ absl::StatusOr<ServerCursor*> RegisterCursor(
   cursor->owner = RequesterOf(ctx).user;
   cursor->session = SessionOf(ctx);
   return ctx.server->cursors->Register(std::move(cursor));
+}
+
+absl::StatusOr<int64_t> CursorBatchSize(const Value& cursor_opts,
+                                        absl::string_view command) {
+  if (!cursor_opts.is_object()) return -1;
+  const Value* b = cursor_opts.Get("batchSize");
+  if (b == nullptr) return -1;
+  if (!b->is_number()) {
+    return WrongTypes(absl::StrCat(command, ".cursor.batchSize"), *b,
+                      "[long, int, decimal, double]");
+  }
+  const int64_t batch_size = static_cast<int64_t>(b->AsDouble());
+  if (batch_size < 0) {
+    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
+                      absl::StrCat("BSON field 'batchSize' value must be "
+                                   ">= 0, actual value '",
+                                   batch_size, "'"));
+  }
+  return batch_size;
+}
+
+namespace {
+
+// Documents held in memory, as an engine cursor.
+class ArrayCursor : public Cursor {
+ public:
+  explicit ArrayCursor(Value::Array docs) : docs_(std::move(docs)) {}
+  absl::StatusOr<std::optional<Value>> Next() override {
+    if (next_ == docs_.size()) return std::optional<Value>();
+    return std::optional<Value>(std::move(docs_[next_++]));
+  }
+
+ private:
+  Value::Array docs_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<Value> ArrayCursorReply(CommandContext& ctx, std::string ns,
+                                       Value::Array docs, int64_t batch_size) {
+  auto cursor = std::make_unique<ServerCursor>();
+  cursor->db = ctx.db;
+  cursor->ns = std::move(ns);
+  cursor->cursor = std::make_unique<ArrayCursor>(std::move(docs));
+  ASSIGN_OR_RETURN(
+      Value reply,
+      FirstBatchReply(
+          ctx, std::move(cursor),
+          batch_size < 0 ? std::numeric_limits<int64_t>::max() : batch_size,
+          /*single_batch=*/false));
+  // {id, ns, firstBatch}: listCollections' and listIndexes' order.
+  const Value* c = reply.Get("cursor");
+  return Value::MakeObject(
+      {{"cursor", Value::MakeObject({{"id", *c->Get("id")},
+                                     {"ns", *c->Get("ns")},
+                                     {"firstBatch", *c->Get("firstBatch")}})},
+       {"ok", Value::Double(1)}});
 }
 
 }  // namespace commands

@@ -38,6 +38,21 @@ CursorRequester RequesterOf(const CommandContext& ctx);
 // ServerCursor::session prints it; nullopt without lsid.
 std::optional<std::string> SessionOf(const CommandContext& ctx);
 
+// The batchSize of a command's `cursor` option ({batchSize: N}, a number
+// >= 0), or -1 when `cursor_opts` is not an object or has none. `command`
+// names the command in the errors, as MongoDB's IDL does: 14
+// TypeMismatch "BSON field '<command>.cursor.batchSize' is the wrong
+// type ...", 51024 for a negative one.
+absl::StatusOr<int64_t> CursorBatchSize(const Value& cursor_opts,
+                                        absl::string_view command);
+
+// The reply of a command whose results are in memory (listCollections,
+// listIndexes): the first `batch_size` of `docs` (all of them when < 0,
+// within 16 MiB) as {cursor: {id, ns, firstBatch}, ok: 1}, MongoDB's order
+// for these commands, and a cursor for the rest that getMore reads.
+absl::StatusOr<Value> ArrayCursorReply(CommandContext& ctx, std::string ns,
+                                       Value::Array docs, int64_t batch_size);
+
 // Registers `cursor` as the command's: its connection (killed with it),
 // its user (under --auth) and its logical session, as a find's and a
 // change stream's cursors belong to them. Checked out: Release it.

@@ -105,6 +105,7 @@ absl::StatusOr<Value> DropDatabase(CommandContext& ctx) {
   ctx.server->cursors->KillDatabase(ctx.db);
   ASSIGN_OR_RETURN(bool existed, ctx.server->databases->Drop(ctx.db));
   ctx.server->op_stats.ForgetDatabase(ctx.db);
+  ctx.server->profiler.Forget(ctx.db);
   if (existed && ctx.db == UserStore::kDatabase &&
       ctx.server->users != nullptr) {
     // The users went with admin.system.users.

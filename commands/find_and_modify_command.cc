@@ -26,6 +26,7 @@ absl::Status ParseError(absl::string_view message) {
 }
 
 bool IsReplacement(const Value& u) {
+  if (!u.is_object()) return false;  // a pipeline
   return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
          u.object_fields()[0].first[0] != '$';
 }
@@ -66,11 +67,8 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   } else if (update == nullptr) {
     return ParseError("Either an update or remove=true must be specified");
   }
-  if (update != nullptr && update->is_array()) {
-    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
-                      "ttldb does not support pipeline-style updates yet");
-  }
-  if (update != nullptr && !update->is_object()) {
+  // An array is a pipeline-style update (engine/update_parse.h).
+  if (update != nullptr && !update->is_object() && !update->is_array()) {
     return WrongTypes("findAndModify.update", *update, "[object, array]");
   }
   FindOneAndModifyOptions o;
@@ -80,6 +78,8 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   }
   o.upsert = upsert;
   o.return_new = return_new;
+  // find_and_modify.idl types let as an object.
+  ASSIGN_OR_RETURN(o.let, ObjectArg(ctx, "let"));
   if (array_filters != nullptr && !array_filters->is_null()) {
     if (!array_filters->is_array()) {
       return WrongType("findAndModify.arrayFilters", *array_filters, "array");

@@ -126,16 +126,14 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
                       "Cannot set 'awaitData' without also setting "
                       "'tailable'");
   }
-  for (absl::string_view flag : {"returnKey", "showRecordId"}) {
-    ASSIGN_OR_RETURN(bool on, SafeBoolArg(ctx, flag, false));
-    if (on) return Unsupported(absl::StrCat("find.", flag));
-  }
-  for (absl::string_view obj : {"min", "max"}) {
-    ASSIGN_OR_RETURN(Value v, ObjectArg(ctx, obj));
-    if (v.is_object() && !v.object_fields().empty()) {
-      return Unsupported(absl::StrCat("find.", obj));
-    }
-  }
+  // find_command.idl: returnKey and showRecordId are bools, min and max
+  // objects; their rules are the engine's (FindOptions, engine/results.h).
+  ASSIGN_OR_RETURN(req.options.return_key,
+                   SafeBoolArg(ctx, "returnKey", false));
+  ASSIGN_OR_RETURN(req.options.show_record_id,
+                   SafeBoolArg(ctx, "showRecordId", false));
+  ASSIGN_OR_RETURN(req.options.min, ObjectArg(ctx, "min"));
+  ASSIGN_OR_RETURN(req.options.max, ObjectArg(ctx, "max"));
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   (void)let;  // typed as find.idl types it; no stage reads it yet
   ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));

@@ -167,6 +167,28 @@ absl::StatusOr<Value> Hello(CommandContext& ctx) {
   return OkReply(std::move(out));
 }
 
+// buildInfo's buildEnvironment (VersionInfoInterface::appendBuildInfo):
+// the fields ttldb knows of its own build; jstests/libs/os_helpers.js reads
+// target_os.
+Value BuildEnvironment() {
+#if defined(__x86_64__)
+  const char* arch = "x86_64";
+#elif defined(__aarch64__)
+  const char* arch = "aarch64";
+#else
+  const char* arch = "unknown";
+#endif
+#if defined(__linux__)
+  const char* os = "linux";
+#else
+  const char* os = "unknown";
+#endif
+  return Value::MakeObject({{"distarch", Value::String(arch)},
+                            {"cxx", Value::String(__VERSION__)},
+                            {"target_arch", Value::String(arch)},
+                            {"target_os", Value::String(os)}});
+}
+
 // buildInfo (src/mongo/db/commands/buildinfo_common.cpp, VersionInfo).
 absl::StatusOr<Value> BuildInfo(CommandContext& ctx) {
   (void)ctx;
@@ -183,6 +205,7 @@ absl::StatusOr<Value> BuildInfo(CommandContext& ctx) {
       {"debug", Value::Bool(false)},
       {"maxBsonObjectSize", Value::Int32(kMaxBsonObjectSize)},
       {"storageEngines", Value::MakeArray({Value::String("ttldb")})},
+      {"buildEnvironment", BuildEnvironment()},
   });
 }
 

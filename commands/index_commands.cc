@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
+#include "commands/cursor_reply.h"
 #include "commands/reply.h"
 #include "engine/collection.h"
 
@@ -102,16 +103,14 @@ absl::StatusOr<Value> ListIndexes(CommandContext& ctx) {
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
                       absl::StrCat("ns does not exist: ", ns));
   }
+  ASSIGN_OR_RETURN(Value cursor_opts, ObjectArg(ctx, "cursor"));
+  ASSIGN_OR_RETURN(const int64_t batch_size,
+                   CursorBatchSize(cursor_opts, "listIndexes"));
   ASSIGN_OR_RETURN(std::vector<Value> specs,
                    db->collection(coll).ListIndexes());
   Value::Array batch(std::make_move_iterator(specs.begin()),
                      std::make_move_iterator(specs.end()));
-  return Value::MakeObject(
-      {{"cursor", Value::MakeObject(
-                      {{"id", Value::Int64(0)},
-                       {"ns", Value::String(ns)},
-                       {"firstBatch", Value::MakeArray(std::move(batch))}})},
-       {"ok", Value::Double(1)}});
+  return ArrayCursorReply(ctx, ns, std::move(batch), batch_size);
 }
 
 // dropIndexes: index "*" (all but _id_), a name, a key pattern or an array

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "commands/operation_registry.h"
 
 namespace ttldb {
 namespace commands {
@@ -101,16 +103,58 @@ OpKind OpStats::KindOf(absl::string_view command, bool* collection_scoped) {
   return OpKind::kCommand;
 }
 
-void OpStats::RecordLatency(absl::string_view ns, OpKind kind, int64_t micros) {
+void TopCounters::Record(absl::string_view command, OpKind kind,
+                         int64_t micros) {
+  if (micros < 0) micros = 0;
+  total.Add(micros);
+  if (kind == OpKind::kWrite) write_lock.Add(micros);
+  if (kind == OpKind::kRead) read_lock.Add(micros);
+  const absl::string_view op = LogicalOp(command);
+  if (op == "query") {
+    queries.Add(micros);
+  } else if (op == "getmore") {
+    getmore.Add(micros);
+  } else if (op == "insert") {
+    insert.Add(micros);
+  } else if (op == "update") {
+    update.Add(micros);
+  } else if (op == "remove") {
+    remove.Add(micros);
+  } else {
+    commands.Add(micros);
+  }
+}
+
+Value TopCounters::ToValue() const {
+  auto usage = [](const Usage& u) {
+    return Value::MakeObject({Field("time", Value::Int64(u.time)),
+                              Field("count", Value::Int64(u.count))});
+  };
+  return Value::MakeObject({
+      Field("total", usage(total)),
+      Field("readLock", usage(read_lock)),
+      Field("writeLock", usage(write_lock)),
+      Field("queries", usage(queries)),
+      Field("getmore", usage(getmore)),
+      Field("insert", usage(insert)),
+      Field("update", usage(update)),
+      Field("remove", usage(remove)),
+      Field("commands", usage(commands)),
+  });
+}
+
+void OpStats::RecordLatency(absl::string_view ns, absl::string_view command,
+                            OpKind kind, int64_t micros) {
   MutexLock lock(&mu_);
   global_.Record(kind, micros);
   if (ns.empty()) return;
   auto it = by_ns_.find(ns);
   if (it == by_ns_.end()) {
     if (by_ns_.size() >= kMaxNamespaces) return;
-    it = by_ns_.emplace(std::string(ns), OperationLatencies()).first;
+    it = by_ns_.emplace(std::string(ns), NamespaceStats()).first;
   }
-  it->second.Record(kind, micros);
+  it->second.latencies.Record(kind, micros);
+  it->second.top.Record(command, kind, micros);
 }
 
 Value OpStats::GlobalLatencies() const {
@@ -123,7 +167,25 @@ Value OpStats::CollectionLatencies(absl::string_view ns,
   MutexLock lock(&mu_);
   auto it = by_ns_.find(ns);
   if (it == by_ns_.end()) return OperationLatencies().ToValue(histograms);
-  return it->second.ToValue(histograms);
+  return it->second.latencies.ToValue(histograms);
+}
+
+Value OpStats::Top() const {
+  std::vector<std::pair<std::string, Value>> entries;
+  {
+    MutexLock lock(&mu_);
+    entries.reserve(by_ns_.size());
+    for (const auto& [ns, stats] : by_ns_) {
+      entries.emplace_back(ns, stats.top.ToValue());
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  Value::Object totals;
+  totals.reserve(entries.size() + 1);
+  totals.emplace_back("note", Value::String("all times in microseconds"));
+  for (auto& [ns, v] : entries) totals.emplace_back(ns, std::move(v));
+  return Value::MakeObject(std::move(totals));
 }
 
 void OpStats::ForgetNamespace(absl::string_view ns) {

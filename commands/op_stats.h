@@ -1,9 +1,9 @@
 // What the command layer counts about the operations it runs, for
 // serverStatus (opcounters, opLatencies, globalLock.activeClients) and
-// $collStats' latencyStats: MongoDB's OpCounters
+// $collStats' latencyStats and the top command: MongoDB's OpCounters
 // (src/mongo/db/stats/counters.h), OperationLatencyHistogram
 // (src/mongo/db/stats/operation_latency_histogram.cpp) and Top's
-// per-collection latency (src/mongo/db/stats/top.cpp). Internal to
+// per-collection usage (src/mongo/db/stats/top.cpp). Internal to
 // commands/; kept in memory, from zero at each start, as MongoDB's.
 //
 // Thread-safe.
@@ -49,6 +49,29 @@ struct OperationLatencies {
   Value ToValue(bool histograms) const;
 };
 
+// Top's usage of one collection: time (microseconds) and count of every
+// operation on it (total), by the lock it held (readLock for reads,
+// writeLock for writes; ttldb's other commands, which take no collection
+// lock, count in neither), and by logical operation (queries: find;
+// getmore; insert; update; remove; commands: every other command,
+// aggregate and findAndModify included, as LogicalOp opCommand).
+struct TopCounters {
+  struct Usage {
+    int64_t time = 0;
+    int64_t count = 0;
+    void Add(int64_t micros) {
+      time += micros;
+      ++count;
+    }
+  };
+  Usage total, read_lock, write_lock, queries, getmore, insert, update, remove,
+      commands;
+  void Record(absl::string_view command, OpKind kind, int64_t micros);
+  // {total: {time, count}, readLock, writeLock, queries, getmore, insert,
+  //  update, remove, commands} (Top::appendStatsEntry).
+  Value ToValue() const;
+};
+
 class OpStats {
  public:
   // 100,000: the namespaces whose latencies are kept; beyond it new ones
@@ -62,13 +85,17 @@ class OpStats {
   // collection, so that its latency is that collection's too.
   static OpKind KindOf(absl::string_view command, bool* collection_scoped);
 
-  // A command ran for `micros`; `ns` ("db.coll") is empty for one that
+  // `command` ran for `micros`; `ns` ("db.coll") is empty for one that
   // does not run on a collection.
-  void RecordLatency(absl::string_view ns, OpKind kind, int64_t micros);
+  void RecordLatency(absl::string_view ns, absl::string_view command,
+                     OpKind kind, int64_t micros);
   // serverStatus.opLatencies.
   Value GlobalLatencies() const;
   // $collStats' latencyStats of `ns` (zeros if nothing ran on it).
   Value CollectionLatencies(absl::string_view ns, bool histograms) const;
+  // The top command's totals: {note: "all times in microseconds",
+  // "<db>.<coll>": TopCounters, ...} in namespace order.
+  Value Top() const;
   // drop / dropDatabase: the collection's (every collection of `db`'s)
   // latencies go, as MongoDB's Top forgets a dropped collection.
   void ForgetNamespace(absl::string_view ns);
@@ -90,8 +117,11 @@ class OpStats {
 
   mutable Mutex mu_;
   OperationLatencies global_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, OperationLatencies> by_ns_
-      ABSL_GUARDED_BY(mu_);
+  struct NamespaceStats {
+    OperationLatencies latencies;
+    TopCounters top;
+  };
+  absl::flat_hash_map<std::string, NamespaceStats> by_ns_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace commands

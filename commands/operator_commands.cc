@@ -1,6 +1,7 @@
 // What an operator types on a standalone mongod: profile
 // (src/mongo/db/commands/profile_common.cpp, dbcommands_d.cpp), fsync /
-// fsyncUnlock (fsync.cpp), and the replication commands a standalone
+// fsyncUnlock (fsync.cpp), top (top_command.cpp; what mongotop polls), and
+// the replication commands a standalone
 // answers with 76 NoReplicationEnabled (repl/repl_set_commands.cpp).
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "commands/operation_registry.h"
 #include "commands/profiler.h"
 #include "commands/reply.h"
+#include "commands/server_state.h"
 #include "document/json.h"
 #include "query/filter.h"
 
@@ -120,6 +122,14 @@ absl::StatusOr<Value> Fsync(CommandContext& ctx) {
 }
 
 // fsync.cpp FsyncUnlockCommand: never locked here.
+// {top: 1} on admin: each collection's usage since the server started
+// ({totals: {note, "<db>.<coll>": {total, readLock, writeLock, queries,
+// getmore, insert, update, remove, commands}}}, each {time, count}), as
+// Top::append.
+absl::StatusOr<Value> Top(CommandContext& ctx) {
+  return OkReply({{"totals", ctx.server->op_stats.Top()}});
+}
+
 absl::StatusOr<Value> FsyncUnlock(CommandContext& ctx) {
   (void)ctx;
   return MongoError(absl::StatusCode::kFailedPrecondition, kIllegalOperation,
@@ -138,6 +148,7 @@ absl::StatusOr<Value> NotReplicaSet(CommandContext& ctx) {
 void AddOperatorCommands(std::vector<CommandSpec>* specs) {
   specs->push_back({"profile", Profile});
   specs->push_back({"fsync", Fsync, /*admin_only=*/true});
+  specs->push_back({"top", Top, /*admin_only=*/true});
   specs->push_back({"fsyncUnlock", FsyncUnlock, /*admin_only=*/true});
   specs->push_back({"replSetGetStatus", NotReplicaSet, /*admin_only=*/true});
   specs->push_back({"replSetGetConfig", NotReplicaSet, /*admin_only=*/true});

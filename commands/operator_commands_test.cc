@@ -289,6 +289,79 @@ TEST_F(OperatorTest, ProfileEntriesCarryThePlanSummary) {
   EXPECT_EQ(with_summary, 2);
 }
 
+// The write counts of profile entries (OpDebug::append): keysInserted and
+// keysDeleted, the _id index's key included
+// (jstests/core/administrative/profile/profile_insert.js: one insert of
+// {_id: 1} is keysInserted 1; profile_update.js, profile_delete.js), and
+// findAndModify's nMatched / nUpserted / ndeleted
+// (profile_findandmodify.js). The profile command is not profiled
+// (profile_sampling.js), and dropDatabase forgets the level.
+TEST_F(OperatorTest, ProfileEntriesCountKeysAndFindAndModify) {
+  ASSERT_NE(RunJson("test", R"({"createIndexes":"c","indexes":)"
+                            R"([{"key":{"a":1},"name":"a_1"}]})")
+                .find(R"("ok":1.0)"),
+            std::string::npos);
+  ASSERT_EQ(RunJson("test", R"({"profile":2})").substr(0, 8), R"({"was":0)");
+  Run("test",
+      R"({"insert":"c","documents":[{"_id":1,"a":1},{"_id":2,"a":2}]})");
+  Run("test",
+      R"({"update":"c","updates":[{"q":{"_id":1},"u":{"$set":{"a":5}}}]})");
+  Run("test", R"({"delete":"c","deletes":[{"q":{"_id":2},"limit":1}]})");
+  Run("test",
+      R"({"findAndModify":"c","query":{"_id":1},"update":{"$inc":{"b":1}}})");
+  Run("test",
+      R"({"findAndModify":"c","query":{"_id":7},"update":{"$set":{"a":7}},)"
+      R"("upsert":true})");
+  Run("test", R"({"findAndModify":"c","query":{"_id":7},"remove":true})");
+  ASSERT_EQ(RunJson("test", R"({"profile":0})").substr(0, 8), R"({"was":2)");
+  Value found =
+      Run("test", R"({"find":"system.profile","filter":{},"projection":)"
+                  R"({"_id":0,"op":1,"ninserted":1,"ndeleted":1,)"
+                  R"("nMatched":1,"nModified":1,"nUpserted":1,)"
+                  R"("keysInserted":1,"keysDeleted":1}})");
+  EXPECT_EQ(
+      ToJson(*found.Get("cursor")->Get("firstBatch")),
+      R"([{"op":"insert","ninserted":2,"keysInserted":4,"keysDeleted":0},)"
+      R"({"op":"update","nMatched":1,"nModified":1,"keysInserted":1,)"
+      R"("keysDeleted":1},)"
+      R"({"op":"remove","ndeleted":1,"keysInserted":0,"keysDeleted":2},)"
+      R"({"op":"command","nMatched":1,"keysInserted":0,"keysDeleted":0},)"
+      R"({"op":"command","nMatched":0,"nUpserted":1,"keysInserted":2,)"
+      R"("keysDeleted":0},)"
+      R"({"op":"command","ndeleted":1,"keysInserted":0,"keysDeleted":2}])");
+  // dropDatabase forgets the level (profile_no_such_db.js).
+  ASSERT_EQ(RunJson("test", R"({"profile":1})").substr(0, 8), R"({"was":0)");
+  Run("test", R"({"dropDatabase":1})");
+  EXPECT_EQ(RunJson("test", R"({"profile":-1})"),
+            R"({"was":0,"slowms":100,"sampleRate":1.0,"ok":1.0})");
+}
+
+// system.profile takes no writes but the profiler's: not by $out, not by a
+// rename to or from it, and convertToCapped of it is BadValue
+// (jstests/core/administrative/profile/system_profile.js).
+TEST_F(OperatorTest, SystemProfileIsNotWrittenByClients) {
+  ASSERT_EQ(RunJson("test", R"({"create":"system.profile"})"), R"({"ok":1.0})");
+  Run("test", R"({"insert":"foo","documents":[{"_id":1}]})");
+  EXPECT_EQ(
+      RunJson("test", R"({"convertToCapped":"system.profile","size":1048576})"),
+      R"({"ok":0.0,"errmsg":"cannot convert test.system.profile to a )"
+      R"(capped collection: the profiler creates it capped","code":2,)"
+      R"("codeName":"BadValue"})");
+  const std::string refused =
+      R"({"ok":0.0,"errmsg":"cannot write to 'test.system.profile'",)"
+      R"("code":73,"codeName":"InvalidNamespace"})";
+  EXPECT_EQ(RunJson("test", R"({"aggregate":"foo","pipeline":)"
+                            R"([{"$out":"system.profile"}],"cursor":{}})"),
+            refused);
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection":"test.foo",)"
+                             R"("to":"test.system.profile"})"),
+            refused);
+  EXPECT_EQ(RunJson("admin", R"({"renameCollection":"test.system.profile",)"
+                             R"("to":"test.bar"})"),
+            refused);
+  EXPECT_EQ(RunJson("test", R"({"count":"foo"})"), R"({"n":1,"ok":1.0})");
+}
+
 // system.profile is a 1 MiB capped collection, as mongod creates it
 // (profile_collection.cpp createProfileCollection): the oldest entries go
 // in the insert that passes the bound.
@@ -361,6 +434,49 @@ TEST_F(OperatorTest, SlowQueriesAreLogged) {
   EXPECT_EQ(log.Get("totalLinesWritten")->AsDouble(), lines.size() + 0.0);
   EXPECT_EQ(RunJson("admin", R"({"getLog":"startupWarnings"})"),
             R"({"totalLinesWritten":0,"log":[],"ok":1.0})");
+}
+
+// top (src/mongo/db/stats/top.cpp Top::_record / appendStatsEntry): per
+// collection, every operation's time and count in total, in readLock
+// (reads) or writeLock (writes), and in its logical operation's entry;
+// find is queries, aggregate a command. Namespace order; a dropped
+// collection is forgotten.
+TEST_F(OperatorTest, TopCountsEachCollectionsOperations) {
+  InsertDocs(3);  // one insert
+  Run("test", R"({"find":"c","filter":{},"batchSize":1})");
+  Run("test",
+      R"({"update":"c","updates":[{"q":{"_id":1},"u":{"$set":{"y":1}}}]})");
+  Run("test", R"({"delete":"c","deletes":[{"q":{"_id":2},"limit":1}]})");
+  Run("test", R"({"aggregate":"c","pipeline":[],"cursor":{}})");
+  Run("test", R"({"insert":"d","documents":[{"_id":1}]})");
+  Value top = Run("admin", R"({"top":1})");
+  ASSERT_EQ(ToJson(*top.Get("ok")), "1.0") << ToJson(top);
+  const Value* totals = top.Get("totals");
+  ASSERT_NE(totals, nullptr);
+  std::vector<std::string> names;
+  for (const Field& f : totals->object_fields()) names.push_back(f.first);
+  EXPECT_EQ(names, std::vector<std::string>({"note", "test.c", "test.d"}));
+  EXPECT_EQ(ToJson(*totals->Get("note")), R"("all times in microseconds")");
+  auto count = [&](const char* ns, const char* what) {
+    return ToJson(*totals->Get(ns)->Get(what)->Get("count"));
+  };
+  EXPECT_EQ(count("test.c", "total"), "5");
+  EXPECT_EQ(count("test.c", "readLock"), "2");   // find, aggregate
+  EXPECT_EQ(count("test.c", "writeLock"), "3");  // insert, update, delete
+  EXPECT_EQ(count("test.c", "queries"), "1");
+  EXPECT_EQ(count("test.c", "getmore"), "0");
+  EXPECT_EQ(count("test.c", "insert"), "1");
+  EXPECT_EQ(count("test.c", "update"), "1");
+  EXPECT_EQ(count("test.c", "remove"), "1");
+  EXPECT_EQ(count("test.c", "commands"), "1");
+  EXPECT_EQ(count("test.d", "insert"), "1");
+  // Admin only, as top_command.cpp's adminOnly().
+  EXPECT_EQ(RunJson("test", R"({"top":1})"),
+            R"({"ok":0.0,"errmsg":"top may only be run against the admin )"
+            R"(database.","code":13,"codeName":"Unauthorized"})");
+  Run("test", R"({"drop":"d"})");
+  top = Run("admin", R"({"top":1})");
+  EXPECT_EQ(top.Get("totals")->Get("test.d"), nullptr) << ToJson(top);
 }
 
 TEST_F(OperatorTest, Fsync) {

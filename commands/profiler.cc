@@ -73,6 +73,40 @@ void AppendWriteCounts(absl::string_view name, const Value& reply,
   }
 }
 
+// findAndModify's counts, from its lastErrorObject {n, updatedExisting,
+// upserted} (OpDebug's nMatched / nUpserted / ndeleted of
+// find_and_modify.cpp). nModified is not known here and left out.
+void AppendFindAndModifyCounts(const Value& cmd, const Value& reply,
+                               Value::Object* out) {
+  const Value* last = reply.Get("lastErrorObject");
+  if (last == nullptr || !last->is_object()) return;
+  const Value* n = last->Get("n");
+  const int64_t count =
+      n != nullptr && n->is_number() ? static_cast<int64_t>(n->AsDouble()) : 0;
+  const Value* remove = cmd.Get("remove");
+  if (remove != nullptr && remove->type() == ValueType::kBool &&
+      remove->bool_value()) {
+    out->emplace_back("ndeleted", NumberValue(count));
+    return;
+  }
+  const bool upserted = last->Get("upserted") != nullptr;
+  out->emplace_back("nMatched", NumberValue(upserted ? 0 : count));
+  if (upserted) out->emplace_back("nUpserted", NumberValue(1));
+}
+
+// The index keys the operation wrote and deleted (OpDebug keysInserted /
+// keysDeleted, the _id index's included), for the writes.
+void AppendKeyCounts(absl::string_view name, const OpCounters& counters,
+                     Value::Object* out) {
+  if (name != "insert" && name != "update" && name != "delete" &&
+      name != "findAndModify" && counters.keys_inserted == 0 &&
+      counters.keys_deleted == 0) {
+    return;
+  }
+  out->emplace_back("keysInserted", NumberValue(counters.keys_inserted));
+  out->emplace_back("keysDeleted", NumberValue(counters.keys_deleted));
+}
+
 // A failed command's ok/errMsg/errName/errCode (OpDebug::append).
 void AppendError(const Value& reply, Value::Object* out) {
   const Value* ok = reply.Get("ok");
@@ -115,6 +149,10 @@ Value ProfileEntry(const Operation& op, absl::string_view name,
     }
   }
   AppendWriteCounts(name, reply, &e);
+  if (name == "findAndModify") {
+    AppendFindAndModifyCounts(*op.command, reply, &e);
+  }
+  AppendKeyCounts(name, counters, &e);
   e.emplace_back("numYield", Value::Int32(0));
   if (HasCursor(reply)) {
     e.emplace_back("nreturned",
@@ -169,6 +207,10 @@ Value SlowQueryAttr(const Operation& op, absl::string_view name,
   a.emplace_back("keysExamined", NumberValue(counters.keys_examined));
   a.emplace_back("docsExamined", NumberValue(counters.docs_examined));
   AppendWriteCounts(name, reply, &a);
+  if (name == "findAndModify") {
+    AppendFindAndModifyCounts(*op.command, reply, &a);
+  }
+  AppendKeyCounts(name, counters, &a);
   if (HasCursor(reply)) {
     a.emplace_back("nreturned",
                    NumberValue(static_cast<int64_t>(BatchSize(reply))));
@@ -258,7 +300,12 @@ void Profiler::Record(ServerState* server, const Operation& op,
                        absl::StrCat("conn", op.connection_id), "Slow query",
                        SlowQueryAttr(op, name, reply, millis, counters));
   }
-  if (!profile) return;
+  // The profile command is never profiled: mongod raises an operation's
+  // profiling level when it enters a namespace (CurOp::enter, from
+  // AutoStatsTracker), which profile does not (jstests/core/administrative/
+  // profile/profile_sampling.js counts exactly the operations between two
+  // setProfilingLevel calls).
+  if (!profile || name == "profile") return;
   absl::StatusOr<std::shared_ptr<Database>> db =
       server->databases->Get(op.db, /*create=*/false);
   if (!db.ok() || *db == nullptr) return;
@@ -291,6 +338,13 @@ absl::Status Profiler::EnsureProfileCollection(Database* db,
   return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
                     absl::StrCat(db_name, ".", kProfileCollection,
                                  " exists but isn't capped"));
+}
+
+void Profiler::Forget(absl::string_view db) {
+  absl::MutexLock lock(&mu_);
+  levels_.erase(db);
+  filters_.erase(db);
+  any_profiled_.store(!levels_.empty() || !filters_.empty());
 }
 
 void Profiler::WriteEntry(Database* db, const std::string& db_name,

@@ -71,6 +71,10 @@ class Profiler {
   // database) and returns the previous ones.
   ProfileSettings Set(absl::string_view db, const ProfileSettings& s);
 
+  // dropDatabase: `db`'s level and filter go back to the defaults (level
+  // 0), as mongod forgets a dropped database's profile settings.
+  void Forget(absl::string_view db);
+
   // After each command: logs it if slow, writes it to <db>.system.profile
   // if profiled. `reply` is the command's reply; `elapsed` its duration.
   void Record(ServerState* server, const Operation& op, const Value& reply,

@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/command_context.h"
+#include "commands/explain_write.h"
 #include "commands/find_request.h"
 #include "commands/reply.h"
 #include "commands/server_info.h"
@@ -134,6 +135,8 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
   }
   CommandContext sub{ctx.server, ctx.connection, ctx.db,
                      what,       inner,          ctx.write};
+  // update, delete, findAndModify: commands/explain_write.h.
+  const bool write = IsExplainableWrite(what);
   std::string coll;
   Value filter = Value::MakeObject();
   FindOptions options;
@@ -142,6 +145,8 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
     coll = req.collection;
     filter = req.filter;
     options = req.options;
+  } else if (write) {
+    // Parsed (and planned) below, by ExplainWrite.
   } else if (what == "count" || what == "distinct") {
     ASSIGN_OR_RETURN(coll, CollectionArg(sub));
     ASSIGN_OR_RETURN(Value q, ObjectArg(sub, "query"));
@@ -154,7 +159,9 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   Value plan = Value::MakeObject();
-  if (db != nullptr) {
+  if (write) {
+    ASSIGN_OR_RETURN(plan, ExplainWrite(sub));
+  } else if (db != nullptr) {
     ASSIGN_OR_RETURN(plan, db->collection(coll).Explain(filter, options));
   }
   Value::Object out;

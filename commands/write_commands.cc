@@ -52,6 +52,7 @@ struct WriteBatch {
   std::string collection;
   std::shared_ptr<Database> db;
   bool ordered = true;
+  Value let;  // the command's let (null: none)
   Value::Array write_errors;
 };
 
@@ -65,8 +66,7 @@ absl::StatusOr<WriteBatch> OpenBatch(CommandContext& ctx,
   ASSIGN_OR_RETURN(b.collection, CollectionArg(ctx));
   ASSIGN_OR_RETURN(b.ordered, BoolArg(ctx, "ordered", true));
   // write_ops.idl types let as an object for insert, update and delete.
-  ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
-  (void)let;
+  ASSIGN_OR_RETURN(b.let, ObjectArg(ctx, "let"));
   RETURN_IF_ERROR(ValidateCollectionName(b.collection));
   ASSIGN_OR_RETURN(b.db, ctx.Db(/*create=*/true));
   return b;
@@ -127,13 +127,15 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
 
 // Whether an update document is a replacement (no $-operators).
 bool IsReplacement(const Value& u) {
+  if (!u.is_object()) return false;  // a pipeline
   return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
          u.object_fields()[0].first[0] != '$';
 }
 
 absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
-                       const WriteOptions& write, int64_t* matched,
-                       int64_t* modified, Value::Array* upserted) {
+                       const WriteOptions& write, const Value& let,
+                       int64_t* matched, int64_t* modified,
+                       Value::Array* upserted) {
   const std::string at = "update.updates";
   for (const Field& f : op.object_fields()) {
     static constexpr absl::string_view kKnown[] = {
@@ -148,11 +150,7 @@ absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
   if (q == nullptr) return MissingField(at + ".q");
   if (u == nullptr) return MissingField(at + ".u");
   if (!q->is_object()) return WrongType(at + ".q", *q, "object");
-  if (u->is_array()) {
-    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
-                      "ttldb does not support pipeline-style updates yet");
-  }
-  if (!u->is_object()) {
+  if (!u->is_object() && !u->is_array()) {
     return WrongTypes(at + ".u", *u, "[object, array]");
   }
   bool upsert = false, multi = false;
@@ -173,6 +171,19 @@ absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
     if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
     o.array_filters = af->array_items();
   }
+  // write_ops.idl: c is an object; an array u is a pipeline-style update
+  // (engine/update_parse.h), which `c` and the command's `let` serve.
+  if (const Value* c_arg = op.Get("c"); c_arg != nullptr) {
+    if (!c_arg->is_object()) return WrongType(at + ".c", *c_arg, "object");
+    o.constants = *c_arg;
+  }
+  if (const Value* v = op.Get("upsertSupplied"); v != nullptr) {
+    if (v->type() != ValueType::kBool) {
+      return WrongType(at + ".upsertSupplied", *v, "bool");
+    }
+    o.upsert_supplied = v->bool_value();
+  }
+  o.let = let;
   const bool replacement = IsReplacement(*u);
   if (replacement && multi) {
     return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
@@ -207,7 +218,8 @@ absl::StatusOr<Value> Update(CommandContext& ctx) {
       return WrongType(absl::StrCat("update.updates.", i), op, "object");
     }
     RETURN_IF_ERROR(CheckOpDeadline());
-    absl::Status s = UpdateOne(c, op, i, ctx.write, &n, &modified, &upserted);
+    absl::Status s =
+        UpdateOne(c, op, i, ctx.write, b.let, &n, &modified, &upserted);
     if (s.ok()) continue;
     if (FailsWholeBatch(s)) return s;
     // Malformed statements fail the whole command, as the IDL parse does.

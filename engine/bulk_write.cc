@@ -126,6 +126,13 @@ absl::StatusOr<std::vector<WriteModel>> Collection::ParseBulkWriteOps(
     } else {
       model.kind = name == "updateOne" ? WriteModel::Kind::kUpdateOne
                                        : WriteModel::Kind::kUpdateMany;
+      const Value* update = op.Get("update");
+      if (update != nullptr && update->is_array()) {
+        // A pipeline-style update (the driver's check is for documents).
+        model.update = *update;
+        models.push_back(std::move(model));
+        continue;
+      }
       ASSIGN_OR_RETURN(model.update,
                        ObjectField(op, "update", "update.updates.u"));
       if (!HasAtomicOperators(model.update)) {
@@ -165,6 +172,7 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
         UpdateOptions uo;
         uo.upsert = op.upsert;
         uo.array_filters = op.array_filters;
+        uo.constants = op.constants;
         absl::StatusOr<UpdateResult> r =
             op.kind == WriteModel::Kind::kUpdateOne
                 ? UpdateOne(op.filter, op.update, uo, options)

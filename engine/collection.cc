@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
+#include "engine/update_parse.h"
 #include "query/update.h"
 #include "query/upsert_retry.h"
 #include "storage/keys.h"
@@ -29,6 +30,18 @@ absl::StatusOr<Value> ResolveArg(const DocArg& arg, absl::string_view what,
                                  absl::string_view* storage_json = nullptr) {
   auto v = storage_json != nullptr ? arg.ResolveNotingForm(storage_json)
                                    : arg.Resolve();
+  if (!v.ok()) {
+    return MongoError(
+        v.status().code(), ErrorCode(v.status()),
+        absl::StrCat("invalid ", what, ": ", v.status().message()));
+  }
+  return v;
+}
+
+// As ResolveArg, for an argument that may also be an array (a
+// pipeline-style update).
+absl::StatusOr<Value> ResolveAnyArg(const DocArg& arg, absl::string_view what) {
+  auto v = arg.ResolveAny();
   if (!v.ok()) {
     return MongoError(
         v.status().code(), ErrorCode(v.status()),
@@ -413,9 +426,18 @@ static absl::StatusOr<UpdateResult> UpdateCall(
     bool replacement_only, const UpdateOptions& update_options,
     const WriteOptions& options) {
   ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
-  ASSIGN_OR_RETURN(Value v, ResolveArg(doc, what));
-  ASSIGN_OR_RETURN(Update parsed,
-                   Update::Parse(v, update_options.array_filters));
+  // An array is a pipeline-style update (engine/update_parse.h); ReplaceOne
+  // takes a document only.
+  ASSIGN_OR_RETURN(Value v, replacement_only ? ResolveArg(doc, what)
+                                             : ResolveAnyArg(doc, what));
+  UpdateParseArgs parse_args;
+  parse_args.array_filters = &update_options.array_filters;
+  parse_args.constants = update_options.constants;
+  parse_args.let = update_options.let;
+  parse_args.upsert = update_options.upsert;
+  parse_args.upsert_supplied = update_options.upsert_supplied;
+  parse_args.now_millis = absl::ToUnixMillis(engine->clock()->WallNow());
+  ASSIGN_OR_RETURN(Update parsed, ParseUpdateArg(v, parse_args));
   if (multi && parsed.is_replacement()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
                       "multi update is not supported for replacement-style "

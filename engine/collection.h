@@ -239,6 +239,23 @@ class Collection {
   // or COLLSCAN), keys and documents examined, documents returned.
   absl::StatusOr<Value> Explain(const DocArg& filter,
                                 const FindOptions& options = {});
+  // MongoDB's explain of an update (UpdateOne / UpdateMany with `multi`,
+  // FindOneAndUpdate with `sort`) and of a delete (DeleteOne / DeleteMany,
+  // FindOneAndDelete): the write's plan and what it would do, writing
+  // nothing. {queryPlanner: {namespace, winningPlan: {stage: "UPDATE" |
+  // "DELETE", inputStage: <Explain's winningPlan>}}, executionStats:
+  // {nReturned: 0, totalKeysExamined, totalDocsExamined, executionStages:
+  // {stage: "UPDATE", nMatched, nWouldModify, nWouldUpsert | stage:
+  // "DELETE", nWouldDelete; inputStage}}} (explain.cpp, update_stage.cpp
+  // and delete_stage.cpp's stats). The update and the filter are parsed
+  // and checked as the write would (its errors, nothing written); a match
+  // the update fails on counts as not modified.
+  absl::StatusOr<Value> ExplainUpdate(const DocArg& filter,
+                                      const DocArg& update, bool multi,
+                                      const UpdateOptions& update_options = {},
+                                      const Value& sort = Value());
+  absl::StatusOr<Value> ExplainDelete(const DocArg& filter, bool multi,
+                                      const Value& sort = Value());
 
   // Runs an aggregation pipeline (an array of stages, as JSON text or a
   // Value) over this collection and returns a streaming cursor over its

@@ -17,6 +17,7 @@
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
+#include "engine/update_parse.h"
 #include "query/projection.h"
 #include "query/update.h"
 #include "query/upsert_retry.h"
@@ -32,8 +33,9 @@ absl::Status FamError(absl::string_view message) {
                     message);
 }
 
-absl::StatusOr<Value> ResolveFamArg(const DocArg& arg, absl::string_view what) {
-  auto v = arg.Resolve();
+absl::StatusOr<Value> ResolveFamArg(const DocArg& arg, absl::string_view what,
+                                    bool any = false) {
+  auto v = any ? arg.ResolveAny() : arg.Resolve();
   if (!v.ok()) {
     return MongoError(
         v.status().code(), ErrorCode(v.status()),
@@ -94,8 +96,15 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     ASSIGN_OR_RETURN(
         Value v,
         ResolveFamArg(*update_arg,
-                      kind == FamKind::kReplace ? "replacement" : "update"));
-    ASSIGN_OR_RETURN(update, Update::Parse(v, fam.array_filters));
+                      kind == FamKind::kReplace ? "replacement" : "update",
+                      /*any=*/kind == FamKind::kUpdate));
+    // An array is a pipeline-style update (engine/update_parse.h).
+    UpdateParseArgs parse_args;
+    parse_args.array_filters = &fam.array_filters;
+    parse_args.let = fam.let;
+    parse_args.upsert = fam.upsert;
+    parse_args.now_millis = absl::ToUnixMillis(engine->clock()->WallNow());
+    ASSIGN_OR_RETURN(update, ParseUpdateArg(v, parse_args));
     if (kind == FamKind::kReplace && !update->is_replacement()) {
       return FamError(
           "the replacement document must not contain update operators");

@@ -271,6 +271,22 @@ class PlanCursor : public Cursor {
   // constructor found that the plan's assumption no longer holds).
   bool provides_sort() const { return plan_.provides_sort; }
 
+  // A matching document as the find returns it: projected, or its index
+  // key (returnKey), with "$recordId" (showRecordId).
+  absl::StatusOr<Value> Output(Value doc) const {
+    if (!query_.keys.changes_output()) {
+      if (!query_.projection.has_value()) return doc;
+      return ProjectForFind(query_, doc);
+    }
+    Value out;
+    if (query_.projection.has_value() && !query_.keys.return_key) {
+      ASSIGN_OR_RETURN(out, ProjectForFind(query_, doc));
+    } else {
+      out = doc;
+    }
+    return KeyOptionsOutput(plan_, query_.keys, doc, std::move(out));
+  }
+
   ~PlanCursor() override {
     it_.reset();
     engine_->db()->ReleaseSnapshot(snapshot_);
@@ -292,6 +308,10 @@ class PlanCursor : public Cursor {
       ASSIGN_OR_RETURN(bool matched, query_.filter.MatchesOrError(*doc));
       if (!matched) continue;
       if (engine_->IsHidden(*state_, *doc, now_)) continue;
+      if (query_.keys.bounded() && plan_.index != nullptr) {
+        ASSIGN_OR_RETURN(bool in, InKeyBounds(*plan_.index, query_.keys, *doc));
+        if (!in) continue;
+      }
       return doc;
     }
   }
@@ -314,11 +334,8 @@ class PlanCursor : public Cursor {
       }
       ++returned_;
       ++stats_->returned;
-      if (query_.projection.has_value()) {
-        ASSIGN_OR_RETURN(Value projected, ProjectForFind(query_, **doc));
-        return std::optional<Value>(std::move(projected));
-      }
-      return doc;
+      ASSIGN_OR_RETURN(Value out, Output(std::move(**doc)));
+      return std::optional<Value>(std::move(out));
     }
   }
 
@@ -566,6 +583,7 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
   q.limit = options.limit;
   q.hint.name = options.hint;
   q.hint.key_pattern = options.hint_keys;
+  ASSIGN_OR_RETURN(q.keys, ParseKeyOptions(options));
   return q;
 }
 
@@ -576,6 +594,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
   ASSIGN_OR_RETURN(QueryPlan plan,
                    PlanQuery(*state, query.filter, sort, query.hint));
+  RETURN_IF_ERROR(ResolveKeyBounds(&plan, &query.keys));
   if (stats == nullptr) RecordPlanUse(engine, *state, plan);
   SkipExpiredEntries(*engine, now, &plan);
   // Between planning and the cursor's snapshot: a write here may make the
@@ -595,12 +614,8 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   std::vector<Value> out;
   out.reserve(sorted.size());
   for (Value& doc : sorted) {
-    if (query.projection.has_value()) {
-      ASSIGN_OR_RETURN(Value projected, ProjectForFind(query, doc));
-      out.push_back(std::move(projected));
-    } else {
-      out.push_back(std::move(doc));
-    }
+    ASSIGN_OR_RETURN(Value one, source->Output(std::move(doc)));
+    out.push_back(std::move(one));
   }
   if (stats != nullptr) stats->returned = out.size();
   return std::unique_ptr<Cursor>(new VectorCursor(std::move(out)));

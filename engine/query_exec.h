@@ -14,6 +14,7 @@
 #include "document/value.h"
 #include "engine/cursor.h"
 #include "engine/engine.h"
+#include "engine/find_key_options.h"
 #include "engine/results.h"
 #include "planner/planner.h"
 #include "query/filter.h"
@@ -101,6 +102,8 @@ struct Query {
   int64_t skip = 0;
   int64_t limit = 0;
   planner::Hint hint;
+  // min / max, returnKey, showRecordId (engine/find_key_options.h).
+  KeyOptions keys;
 };
 
 absl::StatusOr<Query> ParseQuery(const Value& filter,

@@ -38,6 +38,30 @@ struct FindOptions {
   // returns only the documents it holds, as in MongoDB.
   std::string hint;
   Value hint_keys;
+  // MongoDB's min / max (find's `min`, `max`; cursor.min(), cursor.max()):
+  // only the documents whose key in the hinted index lies from `min`
+  // (inclusive) to `max` (exclusive), in the index's order; each a document
+  // with exactly the index's key fields, in order ({a: 2, b: 1} for index
+  // {a: 1, b: -1}). Null or {}: no bound. Errors (query_request_helper.cpp,
+  // query_planner.cpp): 51176 "min and max must have the same field names";
+  // 51173 "When using min()/max() a hint of which index to use must be
+  // provided" (no hint), 291 NoQueryExecutionPlans with a $natural hint;
+  // 51174 "The index chosen is not compatible with min/max" (other fields);
+  // 51175 "The value provided for min() does not come before the value
+  // provided for max() in the hinted index".
+  Value min;
+  Value max;
+  // MongoDB's returnKey: each result is the index key the document was
+  // found under ({a: 3} for index {a: 1}; a multikey document's first key
+  // within min/max), {_id: v} for a lookup by _id, {} for a collection
+  // scan. It replaces the projection.
+  bool return_key = false;
+  // MongoDB's showRecordId: each result gets a last field "$recordId", a
+  // positive NumberLong. ttldb stores documents by _id and has no record
+  // ids: it is a 63-bit hash of the document's encoded _id, stable for the
+  // document's life (and across restarts), as a record id is; two
+  // documents share one only by a hash collision.
+  bool show_record_id = false;
 };
 
 class Database;
@@ -86,7 +110,21 @@ struct UpdateOptions {
   bool upsert = false;
   // arrayFilters for "$[<identifier>]" paths: one filter document per
   // identifier ({i: {$gt: 1}}, {"j.b": 0}); see query/update.h.
+  // Not with a pipeline-style update (9 FailedToParse "arrayFilters may
+  // not be specified for pipeline-style updates").
   std::vector<Value> array_filters;
+  // A pipeline-style update's constants (the update statement's `c`): an
+  // object whose fields are "$$<name>" variables of exactly that value;
+  // null: none. With an operator or replacement update: 51198 "Constant
+  // values may only be specified for pipeline updates".
+  Value constants;
+  // A pipeline-style update's `let` (the update command's): an object of
+  // expressions evaluated once; null: none (ignored by other updates).
+  Value let;
+  // MongoDB's upsertSupplied: an upsert inserts constants.new (with the
+  // filter's _id) instead of the pipeline's result. Needs upsert and an
+  // object constants.new (9 FailedToParse otherwise).
+  bool upsert_supplied = false;
 };
 
 struct UpdateResult {
@@ -113,6 +151,8 @@ struct FindOneAndModifyOptions {
   bool return_new = false;
   // arrayFilters for "$[<identifier>]" paths (FindOneAndUpdate only).
   std::vector<Value> array_filters;
+  // A pipeline-style update's `let` (see UpdateOptions::let).
+  Value let;
 };
 
 // One operation of Collection::BulkWrite, MongoDB's write models.
@@ -128,9 +168,12 @@ struct WriteModel {
   Kind kind = Kind::kInsertOne;
   Value document;  // kInsertOne
   Value filter;    // every kind but kInsertOne
-  Value update;    // kUpdateOne/kUpdateMany: operators; kReplaceOne: doc
+  // kUpdateOne/kUpdateMany: operators or a pipeline (an array of
+  // stages); kReplaceOne: the document.
+  Value update;
   bool upsert = false;
   std::vector<Value> array_filters;  // kUpdateOne, kUpdateMany
+  Value constants;  // kUpdateOne, kUpdateMany: UpdateOptions::constants
 };
 
 // A failed operation of a bulk write: its index in the operations given,

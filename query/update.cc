@@ -1201,6 +1201,25 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc,
   return u;
 }
 
+Update Update::FromTransform(std::shared_ptr<const UpdateTransform> transform) {
+  Update u;
+  u.transform_ = std::move(transform);
+  return u;
+}
+
+absl::Status Update::ApplyTransform(const Value& original, Value* doc,
+                                    int64_t now_millis, bool is_insert,
+                                    bool* modified) const {
+  ASSIGN_OR_RETURN(Value result,
+                   transform_->Transform(original, now_millis, is_insert));
+  if (!result.is_object()) {
+    return Err(kBadValue, "an update pipeline must produce a document");
+  }
+  // pipeline_executor.cpp: the result replaces the document, keeping the
+  // _id when it has none; a changed _id is ImmutableField.
+  return ApplyReplacement(result, doc, modified);
+}
+
 absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
                            bool* modified) const {
   return Apply(doc, now_millis, is_insert, modified, std::nullopt);
@@ -1214,6 +1233,13 @@ absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
     return Err(kBadValue, "can only update a document (an object)");
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, doc, modified);
+  if (transform_ != nullptr) {
+    Value work = *doc;
+    RETURN_IF_ERROR(
+        ApplyTransform(*doc, &work, now_millis, is_insert, modified));
+    if (*modified) *doc = std::move(work);
+    return absl::OkStatus();
+  }
   Value work = *doc;
   RETURN_IF_ERROR(ApplyOps(&work, now_millis, is_insert, matched_position));
   if (const Value* id = doc->Get("_id")) {
@@ -1236,6 +1262,9 @@ absl::Status Update::ApplyToCopy(const Value& original, Value* copy,
     return Err(kBadValue, "can only update a document (an object)");
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, copy, modified);
+  if (transform_ != nullptr) {
+    return ApplyTransform(original, copy, now_millis, is_insert, modified);
+  }
   RETURN_IF_ERROR(ApplyOps(copy, now_millis, is_insert, matched_position));
   if (const Value* id = original.Get("_id")) {
     const Value* new_id = copy->Get("_id");

@@ -18,6 +18,12 @@
 // the end (as MongoDB does). New fields are created in the lexicographic
 // order of the update's paths (MongoDB >= 5.0).
 //
+// An Update may also be a document transformation (Update::FromTransform):
+// MongoDB's pipeline-style update ([{$set: ...}, {$unset: ...}]), whose
+// stages pipeline/update_pipeline.h parses (query/ knows no pipelines). Its
+// result replaces the document as a replacement does (the _id kept when the
+// result has none; a different _id is 66 ImmutableField).
+//
 // Errors carry MongoDB's codes and wording: 9 FailedToParse (malformed
 // update document), 14 TypeMismatch, 2 BadValue, 40 ConflictingUpdateOperators,
 // 28 PathNotViable, 56 EmptyFieldName, 52 DollarPrefixedFieldName,
@@ -87,6 +93,18 @@ struct UpdateOp {
   bool dynamic = false;
 };
 
+// A whole-document transformation standing for an update: MongoDB's
+// pipeline-style update (pipeline/update_pipeline.h). Immutable and
+// thread-safe once built.
+class UpdateTransform {
+ public:
+  virtual ~UpdateTransform() = default;
+  // The new document for `doc` (an insert's seed when `is_insert`), or the
+  // transformation's run-time error. `now_millis` is $$NOW.
+  virtual absl::StatusOr<Value> Transform(const Value& doc, int64_t now_millis,
+                                          bool is_insert) const = 0;
+};
+
 class Update {
  public:
   // A document whose first field starts with '$' is an operator update
@@ -115,7 +133,14 @@ class Update {
   static absl::StatusOr<Update> Parse(const Value& update_doc,
                                       const std::vector<Value>& array_filters);
 
+  // An update that replaces each document by transform->Transform(doc)
+  // (keeping its _id when the result has none, as MongoDB's
+  // ObjectReplaceExecutor::applyReplacementUpdate does for a pipeline).
+  static Update FromTransform(std::shared_ptr<const UpdateTransform> transform);
+
   bool is_replacement() const { return replacement_; }
+  // True for FromTransform (a pipeline-style update).
+  bool is_transform() const { return transform_ != nullptr; }
 
   // Applies the update to *doc in place. All-or-nothing: on error *doc is
   // unchanged. `now_millis` is used by $currentDate. $setOnInsert applies
@@ -163,7 +188,13 @@ class Update {
   absl::Status ApplyDynamic(Value* work, int64_t now_millis, bool is_insert,
                             std::optional<size_t> matched) const;
 
+  // As a replacement by transform_->Transform(*doc).
+  absl::Status ApplyTransform(const Value& original, Value* doc,
+                              int64_t now_millis, bool is_insert,
+                              bool* modified) const;
+
   bool replacement_ = false;
+  std::shared_ptr<const UpdateTransform> transform_;
   bool positional_ = false;  // some path holds "$"
   bool dynamic_ = false;     // some path holds "$", "$[]" or "$[<id>]"
   std::map<std::string, std::shared_ptr<const Filter>> array_filters_;

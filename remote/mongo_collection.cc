@@ -358,11 +358,18 @@ absl::StatusOr<UpdateResult> MongoCollection::Update(
                       "multi update is not supported for replacement-style "
                       "update");
   }
+  // libmongoc's update helpers take `let` but no statement constants.
+  if (!update_options.constants.is_null() || update_options.upsert_supplied) {
+    return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                      "ttldb does not send an update's constants (c) or "
+                      "upsertSupplied to a MongoDB deployment");
+  }
   Value::Object o = WriteOpts(*context_, options);
   if (update_options.upsert) o.emplace_back("upsert", Value::Bool(true));
   if (!update_options.array_filters.empty()) {
     o.emplace_back("arrayFilters", ArrayFilters(update_options.array_filters));
   }
+  if (update_options.let.is_object()) o.emplace_back("let", update_options.let);
   ASSIGN_OR_RETURN(BsonDoc fb, BsonDoc::From(f));
   ASSIGN_OR_RETURN(BsonDoc ub,
                    pipeline ? BsonDoc::FromArray(u) : BsonDoc::From(u));
@@ -819,6 +826,13 @@ absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::Find(
     o.emplace_back("hint", Value::String(options.hint));
   } else if (!IsEmptyObject(options.hint_keys)) {
     o.emplace_back("hint", options.hint_keys);
+  }
+  // find's min / max / returnKey / showRecordId, MongoDB's own.
+  if (!IsEmptyObject(options.min)) o.emplace_back("min", options.min);
+  if (!IsEmptyObject(options.max)) o.emplace_back("max", options.max);
+  if (options.return_key) o.emplace_back("returnKey", Value::Bool(true));
+  if (options.show_record_id) {
+    o.emplace_back("showRecordId", Value::Bool(true));
   }
   return OpenCursor(/*aggregate=*/false, f, Value::MakeObject(std::move(o)));
 }

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "absl/strings/str_cat.h"
+#include "base/op_context.h"
 #include "base/status.h"
 #include "storage/leading_entries.h"
 
@@ -53,6 +54,9 @@ absl::Status DocumentWriter::Write(const std::string& encoded_id,
                                    const DocKeys& new_keys, IndexCheck check) {
   batch_->Put(DocumentKeyOf(encoded_id),
               leveldb::Slice(text.data(), text.size()));
+  // A new document's key is its _id index key (MongoDB's keysInserted).
+  int64_t keys_inserted = old_keys == nullptr ? 1 : 0;
+  int64_t keys_deleted = 0;
   static const std::vector<std::string> kNone;
   std::vector<std::string> removed, added;
   for (size_t i = 0; i < indexes_.size(); ++i) {
@@ -90,6 +94,8 @@ absl::Status DocumentWriter::Write(const std::string& encoded_id,
     }
     RETURN_IF_ERROR(
         check(IndexChange{i, idx, false, removed, *added_keys, after}));
+    keys_inserted += static_cast<int64_t>(added_keys->size());
+    keys_deleted += static_cast<int64_t>(removed.size());
     for (const std::string& k : removed) batch_->Delete(k);
     if (after.empty()) continue;
     if (!idx.spec.has_expire_after_seconds()) {
@@ -108,6 +114,7 @@ absl::Status DocumentWriter::Write(const std::string& encoded_id,
       batch_->Put(k, value);
     }
   }
+  CountKeysWritten(keys_inserted, keys_deleted);
   return absl::OkStatus();
 }
 
@@ -115,15 +122,18 @@ absl::Status DocumentWriter::Remove(const std::string& encoded_id,
                                     const Value& doc, Removed* removed) {
   std::string doc_key = DocumentKeyOf(encoded_id);
   batch_->Delete(doc_key);
+  int64_t keys_deleted = 1;  // the _id index key
   for (size_t i = 0; i < indexes_.size(); ++i) {
     const IndexState& idx = *indexes_[i];
     RETURN_IF_ERROR(IndexEntryKeys(idx, doc, encoded_id, &scratch_));
     for (const std::string& k : scratch_) batch_->Delete(k);
     if (i >= published_) continue;
+    keys_deleted += static_cast<int64_t>(scratch_.size());
     removed->entries += scratch_.size();
     for (const std::string& k : scratch_) NoteRemoved(idx, k, removed);
   }
   removed->doc_keys.push_back(std::move(doc_key));
+  CountKeysWritten(0, keys_deleted);
   return absl::OkStatus();
 }
 
@@ -135,6 +145,7 @@ void DocumentWriter::RemoveBySiblings(absl::string_view entry_key,
   batch_->Delete(doc_key);
   batch_->Delete(leveldb::Slice(entry_key.data(), entry_key.size()));
   ++removed->entries;
+  int64_t keys_deleted = 2;  // the _id index key and the entry's
   std::string k;
   for (const SiblingIndex& sibling : siblings) {
     auto other = std::find_if(indexes_.begin(), indexes_.end(),
@@ -150,9 +161,11 @@ void DocumentWriter::RemoveBySiblings(absl::string_view entry_key,
       NoteRemoved(idx, k, removed);
       batch_->Delete(k);
       ++removed->entries;
+      ++keys_deleted;
     }
   }
   removed->doc_keys.push_back(std::move(doc_key));
+  CountKeysWritten(0, keys_deleted);
 }
 
 }  // namespace ttldb
