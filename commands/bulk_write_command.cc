@@ -55,6 +55,7 @@ struct BulkOp {
   bool multi = false;
   bool upsert = false;
   std::vector<Value> array_filters;
+  Value collation;  // null: the collection's default
 };
 
 struct Namespace {
@@ -159,6 +160,7 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
   if (!out.filter->is_object()) {
     return WrongType(at + ".filter", *out.filter, "object");
   }
+  ASSIGN_OR_RETURN(out.collation, CollationField(op, at + ".collation"));
   ASSIGN_OR_RETURN(out.multi, OpBool(op, "multi", at + ".multi", false));
   if (out.kind == OpKind::kDelete) return out;
   out.update = op.Get("updateMods");
@@ -252,6 +254,7 @@ absl::Status RunOp(Collection& c, const BulkOp& op, const WriteOptions& write,
       UpdateOptions o;
       o.upsert = op.upsert;
       o.array_filters = op.array_filters;
+      o.collation = op.collation;
       ASSIGN_OR_RETURN(
           UpdateResult r,
           replacement ? c.ReplaceOne(*op.filter, *op.update, o, write)
@@ -272,8 +275,11 @@ absl::Status RunOp(Collection& c, const BulkOp& op, const WriteOptions& write,
       return absl::OkStatus();
     }
     case OpKind::kDelete: {
-      ASSIGN_OR_RETURN(int64_t n, op.multi ? c.DeleteMany(*op.filter, write)
-                                           : c.DeleteOne(*op.filter, write));
+      DeleteOptions del;
+      del.collation = op.collation;
+      ASSIGN_OR_RETURN(int64_t n, op.multi
+                                      ? c.DeleteMany(*op.filter, del, write)
+                                      : c.DeleteOne(*op.filter, del, write));
       sum->deleted += n;
       item->emplace_back("n", Count(n));
       return absl::OkStatus();

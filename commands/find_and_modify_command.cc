@@ -80,6 +80,7 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   }
   o.upsert = upsert;
   o.return_new = return_new;
+  ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
   if (array_filters != nullptr && !array_filters->is_null()) {
     if (!array_filters->is_array()) {
       return WrongType("findAndModify.arrayFilters", *array_filters, "array");

@@ -71,7 +71,9 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
   FindOptions find;
   find.sort = fam.sort;
   find.limit = 1;
-  ASSIGN_OR_RETURN(Query query, ParseQuery(filter_doc, find));
+  find.collation = fam.collation;
+  ASSIGN_OR_RETURN(Query query,
+                   ParseQuery(filter_doc, find, engine->GetState(coll).get()));
   std::optional<Projection> projection;
   if (!fam.projection.is_null()) {
     if (!fam.projection.is_object()) {

@@ -38,6 +38,12 @@ struct FindOptions {
   // returns only the documents it holds, as in MongoDB.
   std::string hint;
   Value hint_keys;
+  // MongoDB's collation ({locale: "fr", strength: 2}; document/
+  // collator.h states what is accepted and the errors): strings compare by
+  // it in the filter and the sort. {locale: "simple"}: the binary comparison.
+  // null: the collection's default collation (create's), else simple. An index
+  // is used for the query only when its collation is the query's.
+  Value collation;
 };
 
 class Database;
@@ -78,6 +84,10 @@ struct AggregateOptions {
   // only when `histograms`). Unset: every counter 0 (the engine alone does
   // not time operations).
   std::function<Value(bool histograms)> latency_stats;
+  // The pipeline's collation: strings compare by it in $match, $sort and
+  // the other stages' comparisons that take it (document/collator.h); null:
+  // the collection's default, else simple.
+  Value collation;
 };
 
 struct UpdateOptions {
@@ -87,6 +97,16 @@ struct UpdateOptions {
   // arrayFilters for "$[<identifier>]" paths: one filter document per
   // identifier ({i: {$gt: 1}}, {"j.b": 0}); see query/update.h.
   std::vector<Value> array_filters;
+  // The filter's collation (see FindOptions::collation); null: the
+  // collection's default.
+  Value collation;
+};
+
+// Options of Collection::DeleteOne / DeleteMany.
+struct DeleteOptions {
+  // The filter's collation (see FindOptions::collation); null: the
+  // collection's default.
+  Value collation;
 };
 
 struct UpdateResult {
@@ -113,6 +133,8 @@ struct FindOneAndModifyOptions {
   bool return_new = false;
   // arrayFilters for "$[<identifier>]" paths (FindOneAndUpdate only).
   std::vector<Value> array_filters;
+  // The filter's and the sort's collation (see FindOptions::collation).
+  Value collation;
 };
 
 // One operation of Collection::BulkWrite, MongoDB's write models.
@@ -131,6 +153,7 @@ struct WriteModel {
   Value update;    // kUpdateOne/kUpdateMany: operators; kReplaceOne: doc
   bool upsert = false;
   std::vector<Value> array_filters;  // kUpdateOne, kUpdateMany
+  Value collation;  // the filter's (see FindOptions::collation); null: default
 };
 
 // A failed operation of a bulk write: its index in the operations given,

@@ -224,14 +224,15 @@ absl::Status BadHint() {
 bool IdOrderSorts(const SortSpec* sort) {
   return sort == nullptr || sort->fields().empty() ||
          (sort->fields().size() == 1 && sort->fields()[0].first == "_id" &&
-          sort->fields()[0].second == 1);
+          sort->fields()[0].second == 1 && sort->collator() == nullptr);
 }
 
 // Whether a backward collection scan (or _id lookups in descending order)
 // returns documents in `sort` order: the sort is {_id: -1}.
 bool IdOrderReverses(const SortSpec* sort) {
   return sort != nullptr && sort->fields().size() == 1 &&
-         sort->fields()[0].first == "_id" && sort->fields()[0].second == -1;
+         sort->fields()[0].first == "_id" && sort->fields()[0].second == -1 &&
+         sort->collator() == nullptr;
 }
 
 // Documents in _id order, forward or backward as `sort` asks: sets
@@ -327,11 +328,17 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
   if (hint.empty() || hinted_id) {
     for (const MatchExpr* p : preds) {
       if (p->path != "_id") continue;
-      if (p->kind == Kind::kEq && IndexableEquality(p->operand)) {
+      // Documents are keyed by their binary _id: a collated equality to a
+      // string may match other _ids.
+      const bool collated = filter.collator() != nullptr;
+      if (p->kind == Kind::kEq && IndexableEquality(p->operand) &&
+          !(collated && HoldsString(p->operand))) {
         plan.ids.push_back(p->operand);
       } else if (p->kind == Kind::kIn) {
         bool ok = true;
-        for (const Value& v : p->operands) ok = ok && IndexableEquality(v);
+        for (const Value& v : p->operands) {
+          ok = ok && IndexableEquality(v) && !(collated && HoldsString(v));
+        }
         if (!ok) continue;
         plan.ids = p->operands;
       } else {
@@ -361,14 +368,20 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       // hold every document the filter matches.
       continue;
     }
-    std::optional<Candidate> c = PlanIndex(idx, static_cast<int>(i), preds);
+    // Its keys answer the filter only in its own collation.
+    const bool same_collation = SameCollation(idx.collator, filter.collator());
+    if (!same_collation && hinted < 0) continue;
+    std::optional<Candidate> c;
+    if (same_collation) c = PlanIndex(idx, static_cast<int>(i), preds);
     if (!c.has_value()) {
       if (hinted < 0) continue;
       c = FullScan(idx, static_cast<int>(i));
     }
     SortProvision sorts;
     bool needs_not_multikey = false;
-    if (sort != nullptr) {
+    if (sort != nullptr && !SameCollation(idx.collator, sort->collator())) {
+      sorts.reason = "the index's collation is not the sort's";
+    } else if (sort != nullptr) {
       sorts =
           IndexProvidesSort(*idx.spec, idx.multikey, c->field_bounds, *sort);
       // A plan made while the index is not multikey stays valid only while
@@ -399,7 +412,8 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       !IdOrderSorts(sort) && !IdOrderReverses(sort)) {
     for (size_t i = 0; i < indexes.size(); ++i) {
       const IndexInfo& idx = indexes[i];
-      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr) {
+      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr ||
+          !SameCollation(idx.collator, sort->collator())) {
         continue;
       }
       Candidate full = FullScan(idx, static_cast<int>(i));
