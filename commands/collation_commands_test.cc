@@ -185,6 +185,23 @@ TEST_F(CollationTest, AnIndexAnswersOnlyItsOwnCollation) {
                                    "collation": )",
                                 kCi, "}")),
             R"("b","abc","ABC")");
+  // An index of another collation still answers predicates on numbers
+  // (query_planner_collation_test.cpp
+  // NonStringPredicatesCanUseIndexWithDifferentCollation), and a hinted one
+  // is scanned whole and filtered in the query's collation.
+  ASSERT_EQ(F(Run("test", R"({"createIndexes": "c", "indexes":
+                    [{"key": {"n": 1}, "name": "n_1"}]})"),
+              "ok"),
+            "1.0");
+  Insert(R"([{"_id": 4, "n": 5, "a": "x"}])");
+  EXPECT_EQ(PlanOf(absl::StrCat(R"({"find": "c", "filter": {"n": 5},
+                                   "collation": )",
+                                kCi, "}")),
+            "n_1");
+  EXPECT_EQ(PlanOf(R"({"find": "c", "filter": {"a": 5}})"), "a_ci");
+  EXPECT_EQ(Values(R"({"find": "c", "filter": {"a": "abc"},
+                       "hint": "a_ci"})"),
+            R"("abc")");
   // The same key with another collation is another index
   // (collation.js: "Two indexes with the same key pattern and different
   // collations").
@@ -264,6 +281,20 @@ TEST_F(CollationTest, CountDistinctAggregateAndWrites) {
                                    "cursor": {}, "collation": )",
                                 kCi, "}")),
             R"("abc","ABC")");
+  // $group's keys compare in the collation: "abc" and "ABC" are one group
+  // whose _id is the first met (collation.js "$group").
+  EXPECT_EQ(Values(absl::StrCat(R"({"aggregate": "c", "pipeline": [
+                                   {"$group": {"_id": "$a", "n": {"$sum": 1}}},
+                                   {"$sort": {"_id": 1}}],
+                                   "cursor": {}, "collation": )",
+                                kCi, "}"),
+                   "n"),
+            "2,1");
+  EXPECT_EQ(Values(R"({"aggregate": "c", "pipeline": [
+                       {"$group": {"_id": "$a", "n": {"$sum": 1}}},
+                       {"$sort": {"_id": 1}}], "cursor": {}})",
+                   "n"),
+            "1,1,1");
   // update and delete statements with a collation.
   Value r = Run("test", absl::StrCat(R"({"update": "c", "updates": [{"q":
       {"a": "ABC"}, "u": {"$set": {"x": 1}}, "multi": true, "collation": )",

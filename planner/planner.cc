@@ -253,6 +253,19 @@ bool HintsIdIndex(const Hint& hint) {
          kp.object_fields()[0].second.AsDouble() == 1;
 }
 
+// The predicates whose operands no collation can change the meaning of:
+// comparisons with operands that are not and hold no string.
+std::vector<const MatchExpr*> NonStringPredicates(
+    const std::vector<const MatchExpr*>& preds) {
+  std::vector<const MatchExpr*> out;
+  for (const MatchExpr* p : preds) {
+    bool strings = HoldsString(p->operand);
+    for (const Value& v : p->operands) strings = strings || HoldsString(v);
+    if (!strings) out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
@@ -368,11 +381,16 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       // hold every document the filter matches.
       continue;
     }
-    // Its keys answer the filter only in its own collation.
-    const bool same_collation = SameCollation(idx.collator, filter.collator());
-    if (!same_collation && hinted < 0) continue;
+    // Its string keys answer the filter only in its own collation; in
+    // another, only the predicates whose operands hold no string bound it
+    // (MongoDB's planner_ixselect.cpp: an index of another collation is
+    // compatible with a predicate whose operand is not collatable).
     std::optional<Candidate> c;
-    if (same_collation) c = PlanIndex(idx, static_cast<int>(i), preds);
+    if (SameCollation(idx.collator, filter.collator())) {
+      c = PlanIndex(idx, static_cast<int>(i), preds);
+    } else {
+      c = PlanIndex(idx, static_cast<int>(i), NonStringPredicates(preds));
+    }
     if (!c.has_value()) {
       if (hinted < 0) continue;
       c = FullScan(idx, static_cast<int>(i));
