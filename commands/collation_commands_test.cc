@@ -295,6 +295,23 @@ TEST_F(CollationTest, CountDistinctAggregateAndWrites) {
                        {"$sort": {"_id": 1}}], "cursor": {}})",
                    "n"),
             "1,1,1");
+  // Expressions compare in the collation too ($expr in a filter, $eq in a
+  // $project; collation.js "$expr", "aggregation expressions").
+  EXPECT_EQ(Values(absl::StrCat(R"({"find": "c", "filter": {"$expr": {"$eq":
+                                   ["$a", "ABC"]}}, "collation": )",
+                                kCi, "}")),
+            R"("abc","ABC")");
+  EXPECT_EQ(Values(absl::StrCat(R"({"aggregate": "c", "pipeline": [
+                                   {"$project": {"e": {"$eq": ["$a", "B"]}}}],
+                                   "cursor": {}, "collation": )",
+                                kCi, "}"),
+                   "e"),
+            "false,false,true");
+  EXPECT_EQ(Values(R"({"aggregate": "c", "pipeline": [
+                       {"$project": {"e": {"$in": ["$a", ["B"]]}}}],
+                       "cursor": {}})",
+                   "e"),
+            "false,false,false");
   // update and delete statements with a collation.
   Value r = Run("test", absl::StrCat(R"({"update": "c", "updates": [{"q":
       {"a": "ABC"}, "u": {"$set": {"x": 1}}, "multi": true, "collation": )",

@@ -236,6 +236,7 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
   ASSIGN_OR_RETURN(
       c->ctx.collator,
       ResolveCollation(options.collation, engine->GetState(coll).get()));
+  c->ctx.vars.set_collator(c->ctx.collator.get());
   c->access->collation_ =
       c->ctx.collator != nullptr
           ? c->ctx.collator->spec()

@@ -510,6 +510,7 @@ thread_local absl::Status* expr_error = nullptr;
 
 bool EvalExprNode(const MatchExpr& e, const Value& doc) {
   agg::Variables vars(&doc, e.now_millis);
+  vars.set_collator(e.collator.get());
   agg::ExprResult r = e.expr->Evaluate(doc, &vars);
   if (!r.ok()) {
     if (expr_error != nullptr && expr_error->ok()) *expr_error = r.status();
