@@ -338,7 +338,14 @@ void RemoveAggregationTempDir(const std::string& db_path) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
-  if (backend_ != nullptr) return backend_->Aggregate(pipeline, options);
+  if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
+    return backend_->Aggregate(pipeline, options);
+  }
   RETURN_IF_ERROR(engine_->CheckOpen());
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));

@@ -145,7 +145,17 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
   if (ops.empty()) {
     return BadOps("Invalid BulkOperation, Batch cannot be empty");
   }
-  if (backend_ != nullptr) return backend_->BulkWrite(ops, ordered, options);
+  if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    for (const WriteModel& op : ops) {
+      if (!op.collation.is_null()) {
+        return MongoError(
+            absl::StatusCode::kUnimplemented, kNotImplemented,
+            "collation is not supported on a mongodb:// database");
+      }
+    }
+    return backend_->BulkWrite(ops, ordered, options);
+  }
   BulkWriteResult result;
   for (size_t i = 0; i < ops.size(); ++i) {
     const WriteModel& op = ops[i];

@@ -703,7 +703,10 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(
 
 absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                                           const FindOptions& options) {
-  if (backend_ != nullptr) return backend_->Explain(filter, options);
+  if (backend_ != nullptr) {
+    if (!options.collation.is_null()) return RemoteCollationRefused();
+    return backend_->Explain(filter, options);
+  }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   auto state = engine_->GetState(name_);

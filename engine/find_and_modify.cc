@@ -240,6 +240,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndUpdate(
     const DocArg& filter, const DocArg& update,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("update", filter, &update, fam_options,
                                       options);
   }
@@ -252,6 +257,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndReplace(
     const DocArg& filter, const DocArg& replacement,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("replace", filter, &replacement,
                                       fam_options, options);
   }
@@ -264,6 +274,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndDelete(
     const DocArg& filter, const FindOneAndModifyOptions& fam_options,
     const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("delete", filter, nullptr, fam_options,
                                       options);
   }
