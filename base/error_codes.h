@@ -66,6 +66,7 @@
   X(TooManyDocumentSequences, 233)                 \
   X(CursorKilled, 237)                             \
   X(NotImplemented, 238)                           \
+  X(IncompatibleCollationVersion, 240)             \
   X(ConversionFailure, 241)                        \
   X(InvalidResumeToken, 260)                       \
   X(TooManyFilesOpen, 264)                         \

@@ -8,6 +8,7 @@ set(TTLDB_SOURCES
   base/status.cc
   base/sync_point.cc
   document/bson_size.cc
+  document/collator.cc
   document/compare.cc
   document/decimal128.cc
   document/iso_date.cc
@@ -145,6 +146,7 @@ set(TTLDB_HEADERS
   base/status.h
   base/sync_point.h
   document/bson.h
+  document/collator.h
   document/compare.h
   document/decimal128.h
   document/json.h

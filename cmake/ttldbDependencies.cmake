@@ -47,6 +47,9 @@ _ttldb_find(Protobuf)
 # PCRE2 (8-bit): pkg-config only.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(TTLDB_PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+# ICU (libicu-dev) for collations (document/collator.h): pkg-config, as Debian
+# ships it.
+pkg_check_modules(TTLDB_ICU REQUIRED IMPORTED_TARGET icu-i18n icu-uc)
 
 # Intel's decimal library (libintelrdfpmath-dev): a static libbidgcc000.a,
 # no CMake config or .pc (see third_party/BUILD for the variant's choice).
@@ -66,6 +69,7 @@ set(TTLDB_DEPENDENCIES
   simdjson::simdjson
   protobuf::libprotobuf
   PkgConfig::TTLDB_PCRE2
+  PkgConfig::TTLDB_ICU
   absl::status absl::statusor absl::strings absl::str_format absl::cord
   absl::time absl::synchronization absl::flat_hash_map absl::flat_hash_set
   absl::inlined_vector absl::hash absl::span absl::cleanup absl::function_ref

@@ -64,7 +64,7 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   o.let = std::move(let);
   // Typed as aggregate.idl types them (hint: indexHint, collation: object),
   // even where ttldb has no use for the value.
-  ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));
+  ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
   if (const Value* hint = Arg(ctx, "hint");
       hint != nullptr && !hint->is_null() && !hint->is_string() &&
       !hint->is_object()) {

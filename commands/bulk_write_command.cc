@@ -58,6 +58,7 @@ struct BulkOp {
   Value constants;               // update: a pipeline's `constants`
   bool upsert_supplied = false;  // update
   Value let;                     // the command's let
+  Value collation;               // null: the collection's default
 };
 
 struct Namespace {
@@ -162,6 +163,7 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
   if (!out.filter->is_object()) {
     return WrongType(at + ".filter", *out.filter, "object");
   }
+  ASSIGN_OR_RETURN(out.collation, CollationField(op, at + ".collation"));
   ASSIGN_OR_RETURN(out.multi, OpBool(op, "multi", at + ".multi", false));
   if (out.kind == OpKind::kDelete) return out;
   out.update = op.Get("updateMods");
@@ -263,6 +265,7 @@ absl::Status RunOp(Collection& c, const BulkOp& op, const WriteOptions& write,
       o.constants = op.constants;
       o.upsert_supplied = op.upsert_supplied;
       o.let = op.let;
+      o.collation = op.collation;
       ASSIGN_OR_RETURN(
           UpdateResult r,
           replacement ? c.ReplaceOne(*op.filter, *op.update, o, write)
@@ -283,8 +286,11 @@ absl::Status RunOp(Collection& c, const BulkOp& op, const WriteOptions& write,
       return absl::OkStatus();
     }
     case OpKind::kDelete: {
-      ASSIGN_OR_RETURN(int64_t n, op.multi ? c.DeleteMany(*op.filter, write)
-                                           : c.DeleteOne(*op.filter, write));
+      DeleteOptions del;
+      del.collation = op.collation;
+      ASSIGN_OR_RETURN(int64_t n, op.multi
+                                      ? c.DeleteMany(*op.filter, del, write)
+                                      : c.DeleteOne(*op.filter, del, write));
       sum->deleted += n;
       item->emplace_back("n", Count(n));
       return absl::OkStatus();

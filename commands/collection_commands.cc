@@ -233,17 +233,14 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
                        ParsePreAndPostImages(f.second));
       continue;
     }
+    if (f.first == "collation") {
+      validation.collation = f.second;
+      continue;
+    }
     bool known = false;
     for (absl::string_view k : kMongoOptions) known = known || f.first == k;
     if (!known) return UnknownField(absl::StrCat("create.", f.first));
     if (f.first == "capped" && !TrueValue(f.second)) continue;
-    if (f.first == "collation" && f.second.is_object()) {
-      const Value* locale = f.second.Get("locale");
-      if (locale != nullptr && locale->is_string() &&
-          locale->string_value() == "simple") {
-        continue;
-      }
-    }
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                       absl::StrCat("create: option '", f.first,
                                    "' is not supported by ttldb"));

@@ -147,6 +147,21 @@ absl::StatusOr<Value> ObjectArg(const CommandContext& ctx,
   return *v;
 }
 
+absl::StatusOr<Value> CollationArg(const CommandContext& ctx) {
+  ASSIGN_OR_RETURN(Value v, ObjectArg(ctx, "collation"));
+  if (v.is_object() && v.object_fields().empty()) return Value();
+  return v;
+}
+
+absl::StatusOr<Value> CollationField(const Value& statement,
+                                     absl::string_view path) {
+  const Value* v = statement.is_object() ? statement.Get("collation") : nullptr;
+  if (v == nullptr || v->is_null()) return Value();
+  if (!v->is_object()) return WrongType(path, *v, "object");
+  if (v->object_fields().empty()) return Value();
+  return *v;
+}
+
 absl::StatusOr<const Value::Array*> ArrayArg(const CommandContext& ctx,
                                              absl::string_view field) {
   const Value* v = Arg(ctx, field);

@@ -52,6 +52,14 @@ const Value* Arg(const CommandContext& ctx, absl::string_view field);
 // An object argument; null Value when absent (or null).
 absl::StatusOr<Value> ObjectArg(const CommandContext& ctx,
                                 absl::string_view field);
+// A collation argument (`field` of the command, or of one statement when
+// `statement` is given: its path for errors, "update.updates.collation"):
+// null when absent, null or {} (MongoDB treats an empty collation as none);
+// 14 TypeMismatch when not an object. The document itself is checked where
+// it is used (document/collator.h).
+absl::StatusOr<Value> CollationArg(const CommandContext& ctx);
+absl::StatusOr<Value> CollationField(const Value& statement,
+                                     absl::string_view path);
 // A required array argument (40414 when absent).
 absl::StatusOr<const Value::Array*> ArrayArg(const CommandContext& ctx,
                                              absl::string_view field);

@@ -80,6 +80,7 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   o.return_new = return_new;
   // find_and_modify.idl types let as an object.
   ASSIGN_OR_RETURN(o.let, ObjectArg(ctx, "let"));
+  ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
   if (array_filters != nullptr && !array_filters->is_null()) {
     if (!array_filters->is_array()) {
       return WrongType("findAndModify.arrayFilters", *array_filters, "array");

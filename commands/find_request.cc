@@ -136,14 +136,7 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
   ASSIGN_OR_RETURN(req.options.max, ObjectArg(ctx, "max"));
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   (void)let;  // typed as find.idl types it; no stage reads it yet
-  ASSIGN_OR_RETURN(Value collation, ObjectArg(ctx, "collation"));
-  if (collation.is_object() && !collation.object_fields().empty()) {
-    const Value* locale = collation.Get("locale");
-    if (locale == nullptr || !locale->is_string() ||
-        locale->string_value() != "simple") {
-      return Unsupported("collations other than {locale: \"simple\"}");
-    }
-  }
+  ASSIGN_OR_RETURN(req.options.collation, CollationArg(ctx));
   return req;
 }
 

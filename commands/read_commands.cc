@@ -45,8 +45,11 @@ absl::StatusOr<Value> CountCmd(CommandContext& ctx) {
   }
   FindOptions o;
   RETURN_IF_ERROR(ApplyHint(ctx, &o));
+  ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
   int64_t n = 0;
-  const bool hinted = !o.hint.empty() || !o.hint_keys.is_null();
+  // A collation (or a hint) counts what a find with it returns.
+  const bool hinted =
+      !o.hint.empty() || !o.hint_keys.is_null() || !o.collation.is_null();
   if (query.object_fields().empty() && !hinted) {
     // No query: the collection's record count, as MongoDB's count answers
     // it from metadata (what drivers' estimatedDocumentCount sends); with
@@ -87,8 +90,10 @@ absl::StatusOr<Value> Distinct(CommandContext& ctx) {
   Value::Array values;
   if (db == nullptr) RETURN_IF_ERROR(Filter::Parse(query).status());
   if (db != nullptr) {
-    ASSIGN_OR_RETURN(std::vector<Value> v,
-                     db->collection(coll).Distinct(key->string_value(), query));
+    FindOptions o;
+    ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
+    ASSIGN_OR_RETURN(std::vector<Value> v, db->collection(coll).Distinct(
+                                               key->string_value(), query, o));
     values.assign(std::make_move_iterator(v.begin()),
                   std::make_move_iterator(v.end()));
   }

@@ -184,6 +184,7 @@ absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
     o.upsert_supplied = v->bool_value();
   }
   o.let = let;
+  ASSIGN_OR_RETURN(o.collation, CollationField(op, at + ".collation"));
   const bool replacement = IsReplacement(*u);
   if (replacement && multi) {
     return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
@@ -270,9 +271,11 @@ absl::StatusOr<Value> Delete(CommandContext& ctx) {
                        "Got ",
                        l));
     }
+    DeleteOptions del;
+    ASSIGN_OR_RETURN(del.collation, CollationField(op, at + ".collation"));
     RETURN_IF_ERROR(CheckOpDeadline());
-    absl::StatusOr<int64_t> r =
-        l == 1 ? c.DeleteOne(*q, ctx.write) : c.DeleteMany(*q, ctx.write);
+    absl::StatusOr<int64_t> r = l == 1 ? c.DeleteOne(*q, del, ctx.write)
+                                       : c.DeleteMany(*q, del, ctx.write);
     if (r.ok()) {
       n += *r;
       continue;

@@ -34,11 +34,14 @@ class CursorStream : public agg::DocStream {
   std::unique_ptr<Cursor> cursor_;
 };
 
-FindOptions ToFindOptions(const agg::ScanRequest& r) {
+// `collation`: the pipeline's, resolved ({locale: "simple"} for none), so
+// that the find does not fall back to another collection's default.
+FindOptions ToFindOptions(const agg::ScanRequest& r, const Value& collation) {
   FindOptions o;
   o.sort = r.sort;
   o.skip = r.skip;
   o.limit = r.limit;
+  o.collation = collation;
   return o;
 }
 
@@ -57,7 +60,7 @@ class EngineAccess : public agg::DatabaseAccess {
       absl::string_view coll, const agg::ScanRequest& r) override {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Cursor> c,
-        engine_->collection(coll).Find(r.filter, ToFindOptions(r)));
+        engine_->collection(coll).Find(r.filter, ToFindOptions(r, collation_)));
     return std::unique_ptr<agg::DocStream>(
         std::make_unique<CursorStream>(std::move(c)));
   }
@@ -67,14 +70,16 @@ class EngineAccess : public agg::DatabaseAccess {
     if (state == nullptr) return true;  // nothing to sort
     FindOptions o;
     o.sort = sort;
-    ASSIGN_OR_RETURN(Query q, ParseQuery(filter, o));
+    o.collation = collation_;
+    ASSIGN_OR_RETURN(Query q, ParseQuery(filter, o, state.get()));
     ASSIGN_OR_RETURN(QueryPlan plan,
                      PlanQuery(*state, q.filter, &*q.sort, q.hint));
     return plan.provides_sort && !plan.sort_needs_not_multikey;
   }
   absl::StatusOr<Value> ExplainScan(absl::string_view coll,
                                     const agg::ScanRequest& r) override {
-    return engine_->collection(coll).Explain(r.filter, ToFindOptions(r));
+    return engine_->collection(coll).Explain(r.filter,
+                                             ToFindOptions(r, collation_));
   }
   absl::Status Insert(absl::string_view coll, const Value& doc) override {
     return engine_->collection(coll).InsertOne(doc, write_).status();
@@ -152,6 +157,7 @@ class EngineAccess : public agg::DatabaseAccess {
     other.db = std::move(db);
     other.access = std::make_unique<EngineAccess>(engine, database_named_);
     other.access->write_ = write_;
+    other.access->collation_ = collation_;
     return other.access.get();
   }
 
@@ -169,6 +175,8 @@ class EngineAccess : public agg::DatabaseAccess {
  public:
   // The options of $out's and $merge's writes.
   WriteOptions write_;
+  // The pipeline's collation, resolved, for every scan (ToFindOptions).
+  Value collation_;
 
  private:
   std::map<std::string, Other, std::less<>> others_;
@@ -225,6 +233,14 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
                                 : engine->options().max_blocking_sort_bytes;
   int64_t now = absl::ToUnixMillis(engine->clock()->WallNow());
   c->ctx.vars = agg::Variables(nullptr, now);
+  ASSIGN_OR_RETURN(
+      c->ctx.collator,
+      ResolveCollation(options.collation, engine->GetState(coll).get()));
+  c->ctx.vars.set_collator(c->ctx.collator.get());
+  c->access->collation_ =
+      c->ctx.collator != nullptr
+          ? c->ctx.collator->spec()
+          : Value::MakeObject({Field("locale", Value::String("simple"))});
   agg::ParseContext pctx;
   if (!options.let.is_null()) {
     if (!options.let.is_object()) {
@@ -322,7 +338,14 @@ void RemoveAggregationTempDir(const std::string& db_path) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
-  if (backend_ != nullptr) return backend_->Aggregate(pipeline, options);
+  if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
+    return backend_->Aggregate(pipeline, options);
+  }
   RETURN_IF_ERROR(engine_->CheckOpen());
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));

@@ -110,12 +110,14 @@ absl::StatusOr<std::vector<WriteModel>> Collection::ParseBulkWriteOps(
                                        : WriteModel::Kind::kDeleteMany;
       ASSIGN_OR_RETURN(model.filter,
                        ObjectField(op, "filter", "delete.deletes.q"));
+      if (const Value* c = op.Get("collation")) model.collation = *c;
       models.push_back(std::move(model));
       continue;
     }
     ASSIGN_OR_RETURN(model.filter,
                      ObjectField(op, "filter", "update.updates.q"));
     RETURN_IF_ERROR(ParseUpdateOptions(op, &model));
+    if (const Value* c = op.Get("collation")) model.collation = *c;
     if (name == "replaceOne") {
       model.kind = WriteModel::Kind::kReplaceOne;
       ASSIGN_OR_RETURN(model.update,
@@ -150,7 +152,17 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
   if (ops.empty()) {
     return BadOps("Invalid BulkOperation, Batch cannot be empty");
   }
-  if (backend_ != nullptr) return backend_->BulkWrite(ops, ordered, options);
+  if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    for (const WriteModel& op : ops) {
+      if (!op.collation.is_null()) {
+        return MongoError(
+            absl::StatusCode::kUnimplemented, kNotImplemented,
+            "collation is not supported on a mongodb:// database");
+      }
+    }
+    return backend_->BulkWrite(ops, ordered, options);
+  }
   BulkWriteResult result;
   for (size_t i = 0; i < ops.size(); ++i) {
     const WriteModel& op = ops[i];
@@ -173,6 +185,7 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
         uo.upsert = op.upsert;
         uo.array_filters = op.array_filters;
         uo.constants = op.constants;
+        uo.collation = op.collation;
         absl::StatusOr<UpdateResult> r =
             op.kind == WriteModel::Kind::kUpdateOne
                 ? UpdateOne(op.filter, op.update, uo, options)
@@ -192,9 +205,11 @@ absl::StatusOr<BulkWriteResult> Collection::BulkWrite(
       }
       case WriteModel::Kind::kDeleteOne:
       case WriteModel::Kind::kDeleteMany: {
+        DeleteOptions del;
+        del.collation = op.collation;
         absl::StatusOr<int64_t> n = op.kind == WriteModel::Kind::kDeleteOne
-                                        ? DeleteOne(op.filter, options)
-                                        : DeleteMany(op.filter, options);
+                                        ? DeleteOne(op.filter, del, options)
+                                        : DeleteMany(op.filter, del, options);
         status = n.status();
         if (n.ok()) result.deleted_count += *n;
         break;

@@ -50,6 +50,12 @@ absl::StatusOr<Value> ResolveAnyArg(const DocArg& arg, absl::string_view what) {
   return v;
 }
 
+// A collation through the MongoDB backend (//remote) is not passed on yet.
+absl::Status RemoteCollationRefused() {
+  return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                    "collation is not supported on a mongodb:// database");
+}
+
 }  // namespace
 
 absl::StatusOr<Value> DocArg::Resolve() const {
@@ -411,9 +417,17 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   }
 }
 
-static absl::StatusOr<Filter> ParseFilterArg(const DocArg& arg) {
+// A write's filter, comparing strings in `collation` (null: the collection's
+// default).
+static absl::StatusOr<Filter> ParseFilterArg(Engine* engine,
+                                             const std::string& name,
+                                             const DocArg& arg,
+                                             const Value& collation) {
   ASSIGN_OR_RETURN(Value v, ResolveArg(arg, "filter"));
-  return Filter::Parse(v);
+  std::shared_ptr<const CollectionState> state = engine->GetState(name);
+  ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
+                   ResolveCollation(collation, state.get()));
+  return Filter::Parse(v, absl::Now(), std::move(collator));
 }
 
 // The body of UpdateOne, UpdateMany and ReplaceOne. `doc` (named `what` in
@@ -425,7 +439,8 @@ static absl::StatusOr<UpdateResult> UpdateCall(
     const DocArg& doc, absl::string_view what, bool multi,
     bool replacement_only, const UpdateOptions& update_options,
     const WriteOptions& options) {
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(
+      Filter f, ParseFilterArg(engine, name, filter, update_options.collation));
   // An array is a pipeline-style update (engine/update_parse.h); ReplaceOne
   // takes a document only.
   ASSIGN_OR_RETURN(Value v, replacement_only ? ResolveArg(doc, what)
@@ -477,6 +492,7 @@ absl::StatusOr<UpdateResult> Collection::UpdateOne(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    if (!update_options.collation.is_null()) return RemoteCollationRefused();
     return backend_->Update(filter, update, /*multi=*/false,
                             /*replacement_only=*/false, update_options,
                             options);
@@ -489,6 +505,7 @@ absl::StatusOr<UpdateResult> Collection::UpdateMany(
     const DocArg& filter, const DocArg& update,
     const UpdateOptions& update_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    if (!update_options.collation.is_null()) return RemoteCollationRefused();
     return backend_->Update(filter, update, /*multi=*/true,
                             /*replacement_only=*/false, update_options,
                             options);
@@ -501,6 +518,7 @@ absl::StatusOr<UpdateResult> Collection::ReplaceOne(
     const DocArg& filter, const DocArg& replacement,
     const UpdateOptions& update_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    if (!update_options.collation.is_null()) return RemoteCollationRefused();
     return backend_->Update(filter, replacement, /*multi=*/false,
                             /*replacement_only=*/true, update_options, options);
   }
@@ -511,10 +529,18 @@ absl::StatusOr<UpdateResult> Collection::ReplaceOne(
 
 absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
                                               const WriteOptions& options) {
+  return DeleteOne(filter, DeleteOptions(), options);
+}
+
+absl::StatusOr<int64_t> Collection::DeleteOne(
+    const DocArg& filter, const DeleteOptions& delete_options,
+    const WriteOptions& options) {
   if (backend_ != nullptr) {
+    if (!delete_options.collation.is_null()) return RemoteCollationRefused();
     return backend_->Delete(filter, /*multi=*/false, options);
   }
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(engine_, name_, filter,
+                                            delete_options.collation));
   WriteRequest req{WriteKind::kDelete};
   ASSIGN_OR_RETURN(UpdateResult r,
                    engine_->SyncIfRequested(
@@ -524,10 +550,18 @@ absl::StatusOr<int64_t> Collection::DeleteOne(const DocArg& filter,
 
 absl::StatusOr<int64_t> Collection::DeleteMany(const DocArg& filter,
                                                const WriteOptions& options) {
+  return DeleteMany(filter, DeleteOptions(), options);
+}
+
+absl::StatusOr<int64_t> Collection::DeleteMany(
+    const DocArg& filter, const DeleteOptions& delete_options,
+    const WriteOptions& options) {
   if (backend_ != nullptr) {
+    if (!delete_options.collation.is_null()) return RemoteCollationRefused();
     return backend_->Delete(filter, /*multi=*/true, options);
   }
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(engine_, name_, filter,
+                                            delete_options.collation));
   WriteRequest req{WriteKind::kDelete};
   req.multi = true;
   ASSIGN_OR_RETURN(UpdateResult r,
@@ -540,7 +574,7 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
                                                absl::string_view field,
                                                const WriteOptions& options) {
   if (backend_ != nullptr) return backend_->Touch(filter, field, options);
-  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(filter));
+  ASSIGN_OR_RETURN(Filter f, ParseFilterArg(engine_, name_, filter, Value()));
   if (field.empty() || field[0] == '$' || field == "_id") {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       absl::StrCat("Touch: invalid field '", field, "'"));
@@ -598,12 +632,16 @@ absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
-  if (backend_ != nullptr) return backend_->Find(filter, options);
+  if (backend_ != nullptr) {
+    if (!options.collation.is_null()) return RemoteCollationRefused();
+    return backend_->Find(filter, options);
+  }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
-  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
+  std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options, state.get()));
   return engine_->live_cursors()->Open([&] {
-    return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+    return ExecuteQuery(engine_, std::move(state), std::move(q),
                         engine_->clock()->WallNow());
   });
 }
@@ -622,9 +660,10 @@ absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
   FindOptions opts;
   opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
-  ASSIGN_OR_RETURN(Query q, ParseQuery(f, opts));
+  std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, opts, state.get()));
   ASSIGN_OR_RETURN(auto cursor, engine_->live_cursors()->Open([&] {
-    return ExecuteQuery(engine_, engine_->GetState(name_), std::move(q),
+    return ExecuteQuery(engine_, std::move(state), std::move(q),
                         engine_->clock()->WallNow());
   }));
   int64_t n = 0;
@@ -637,7 +676,15 @@ absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
 
 absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
                                                         const DocArg& filter) {
-  if (backend_ != nullptr) return backend_->Distinct(field, filter);
+  return Distinct(field, filter, FindOptions());
+}
+
+absl::StatusOr<std::vector<Value>> Collection::Distinct(
+    absl::string_view field, const DocArg& filter, const FindOptions& options) {
+  if (backend_ != nullptr) {
+    if (!options.collation.is_null()) return RemoteCollationRefused();
+    return backend_->Distinct(field, filter);
+  }
   if (field.empty() || field[0] == '$') {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
                       absl::StrCat("distinct: invalid key '", field, "'"));
@@ -647,8 +694,18 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
     return MongoError(absl::StatusCode::kInvalidArgument, 31032,
                       "Key field cannot contain an embedded null byte");
   }
-  ASSIGN_OR_RETURN(auto cursor, Find(filter));
-  std::set<Value, ValueLess> values;
+  FindOptions find;
+  find.collation = options.collation;
+  ASSIGN_OR_RETURN(auto cursor, Find(filter, find));
+  // Values equal in the collation are one value (the first met).
+  std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
+  ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
+                   ResolveCollation(options.collation, state.get()));
+  const Collator* raw = collator.get();
+  auto less = [raw](const Value& a, const Value& b) {
+    return CompareValues(a, b, raw) < 0;
+  };
+  std::set<Value, decltype(less)> values(less);
   std::vector<const Value*> found;
   while (true) {
     ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
@@ -668,11 +725,14 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(absl::string_view field,
 
 absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                                           const FindOptions& options) {
-  if (backend_ != nullptr) return backend_->Explain(filter, options);
+  if (backend_ != nullptr) {
+    if (!options.collation.is_null()) return RemoteCollationRefused();
+    return backend_->Explain(filter, options);
+  }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
-  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options));
   auto state = engine_->GetState(name_);
+  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options, state.get()));
   const absl::Time now = engine_->clock()->WallNow();
   Value::Object plan_doc;
   if (state == nullptr) {

@@ -127,6 +127,13 @@ class Collection {
                                     const WriteOptions& options = {});
   absl::StatusOr<int64_t> DeleteMany(const DocArg& filter,
                                      const WriteOptions& options = {});
+  // As above, the filter comparing strings in delete_options.collation.
+  absl::StatusOr<int64_t> DeleteOne(const DocArg& filter,
+                                    const DeleteOptions& delete_options,
+                                    const WriteOptions& options = {});
+  absl::StatusOr<int64_t> DeleteMany(const DocArg& filter,
+                                     const DeleteOptions& delete_options,
+                                     const WriteOptions& options = {});
 
   // MongoDB's findOneAndUpdate / findOneAndReplace / findOneAndDelete
   // (the findAndModify command): finds the first document matching
@@ -234,6 +241,11 @@ class Collection {
   // matching documents, in MongoDB's sort order.
   absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
                                               const DocArg& filter = "{}");
+  // As above with options.collation (the rest of `options` is ignored):
+  // values equal in the collation ("abc", "ABC" at strength 2) count once.
+  absl::StatusOr<std::vector<Value>> Distinct(absl::string_view field,
+                                              const DocArg& filter,
+                                              const FindOptions& options);
   // The plan Find would use, in a shape close to MongoDB's explain
   // ("executionStats"): the winning plan (IXSCAN with index name and bounds,
   // or COLLSCAN), keys and documents examined, documents returned.

@@ -219,6 +219,20 @@ absl::Status Engine::CreateCollection(absl::string_view name,
                       "the 'size' field is required when 'capped' is true");
   }
   RETURN_IF_ERROR(ApplyValidationOptions(validation, &info));
+  if (!validation.collation.is_null()) {
+    if (!validation.collation.is_object()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
+                        absl::StrCat("BSON field 'create.collation' is the "
+                                     "wrong type '",
+                                     TypeName(validation.collation.type()),
+                                     "', expected type 'object'"));
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
+                     Collator::Make(validation.collation));
+    if (collator != nullptr) {
+      info.set_collation_json(ToJson(collator->spec(), JsonFormat::kRelaxed));
+    }
+  }
   WritersLock l(this);
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();
@@ -329,6 +343,10 @@ Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
     if (info.capped_max() > 0) {
       out.emplace_back("max", Value::Int64(info.capped_max()));
     }
+  }
+  if (!info.collation_json().empty()) {
+    absl::StatusOr<Value> c = ParseDocument(info.collation_json());
+    if (c.ok()) out.emplace_back("collation", *std::move(c));
   }
   if (info.change_stream_pre_and_post_images()) {
     out.emplace_back("changeStreamPreAndPostImages",

@@ -531,16 +531,45 @@ absl::Status Engine::RekeyLocked(const CollectionState& state) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// A stored collation (a resolved spec, written by this code) compiled; a
+// damaged one is DataLoss, as a damaged partial filter is.
+absl::StatusOr<std::shared_ptr<const Collator>> CompileCollation(
+    const std::string& json, const std::string& collection) {
+  absl::StatusOr<Value> spec = ParseDocument(json);
+  absl::StatusOr<std::shared_ptr<const Collator>> c =
+      spec.ok()
+          ? Collator::Make(*spec)
+          : absl::StatusOr<std::shared_ptr<const Collator>>(spec.status());
+  if (!c.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("collection '", collection,
+                     "': corrupt collation: ", c.status().message()));
+  }
+  return *c;
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
     const proto::CollectionInfo& info) const {
   auto state = std::make_shared<CollectionState>();
   state->info = info;
   state->doc_prefix = DocumentPrefix(info.id());
+  if (!info.collation_json().empty()) {
+    ASSIGN_OR_RETURN(state->collator,
+                     CompileCollation(info.collation_json(), info.name()));
+  }
   auto compile = [&](const proto::IndexSpec& spec)
       -> absl::StatusOr<std::shared_ptr<const IndexState>> {
     auto idx = std::make_shared<IndexState>();
     idx->spec = spec;
     idx->prefix = IndexPrefix(info.id(), spec.id());
+    if (!spec.collation_json().empty()) {
+      ASSIGN_OR_RETURN(idx->collator,
+                       CompileCollation(spec.collation_json(), info.name()));
+    }
     if (!spec.partial_filter_json().empty()) {
       auto filter_doc = ParseDocument(spec.partial_filter_json());
       if (!filter_doc.ok()) {
@@ -549,7 +578,8 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
                          "': corrupt partialFilterExpression: ",
                          filter_doc.status().message()));
       }
-      auto filter = Filter::Parse(*filter_doc);
+      // MongoDB matches a partial filter in its index's collation.
+      auto filter = Filter::Parse(*filter_doc, absl::Now(), idx->collator);
       if (!filter.ok()) {
         return absl::DataLossError(absl::StrCat(
             "collection '", info.name(), "' index '", spec.name(),

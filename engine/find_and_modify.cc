@@ -73,7 +73,9 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
   FindOptions find;
   find.sort = fam.sort;
   find.limit = 1;
-  ASSIGN_OR_RETURN(Query query, ParseQuery(filter_doc, find));
+  find.collation = fam.collation;
+  ASSIGN_OR_RETURN(Query query,
+                   ParseQuery(filter_doc, find, engine->GetState(coll).get()));
   std::optional<Projection> projection;
   if (!fam.projection.is_null()) {
     if (!fam.projection.is_object()) {
@@ -247,6 +249,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndUpdate(
     const DocArg& filter, const DocArg& update,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("update", filter, &update, fam_options,
                                       options);
   }
@@ -259,6 +266,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndReplace(
     const DocArg& filter, const DocArg& replacement,
     const FindOneAndModifyOptions& fam_options, const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("replace", filter, &replacement,
                                       fam_options, options);
   }
@@ -271,6 +283,11 @@ absl::StatusOr<std::optional<Value>> Collection::FindOneAndDelete(
     const DocArg& filter, const FindOneAndModifyOptions& fam_options,
     const WriteOptions& options) {
   if (backend_ != nullptr) {
+    // A collation is not passed on to the deployment yet.
+    if (!fam_options.collation.is_null()) {
+      return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
+                        "collation is not supported on a mongodb:// database");
+    }
     return backend_->FindOneAndModify("delete", filter, nullptr, fam_options,
                                       options);
   }

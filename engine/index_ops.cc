@@ -180,6 +180,11 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     WritersLock l(this, MutexLock::First());
     std::shared_ptr<const CollectionState> state = GetState(coll);
     if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
+    // An index created without a collation has the collection's default
+    // (MongoDB's index_key_validate.cpp; {locale: "simple"} opts out).
+    if (!options.is_object() || options.Get("collation") == nullptr) {
+      spec.set_collation_json(state->info.collation_json());
+    }
     // index_key_validate.cpp / index_catalog_impl.cpp _isSpecOk: no TTL
     // index on a capped collection.
     if (state->info.capped() && spec.has_expire_after_seconds()) {

@@ -271,6 +271,11 @@ struct ValidationOptions {
   // (create). collMod of either on a collection that is not capped: 72.
   std::optional<int64_t> capped_size;
   std::optional<int64_t> capped_max;
+  // create only: the collection's default collation (MongoDB's create
+  // `collation`, document/collator.h; errors are Collator::Make's), used
+  // by every operation and index that names none. Null or {locale:
+  // "simple"}: the binary comparison. listCollections shows it resolved.
+  Value collation;
 };
 
 struct WriteOptions {

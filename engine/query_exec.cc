@@ -73,6 +73,7 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
     info.prefix = idx->prefix;
     info.partial = idx->partial.has_value() ? &idx->partial->root() : nullptr;
     info.multikey = idx->multikey;
+    info.collator = idx->collator.get();
     infos.push_back(std::move(info));
   }
   ASSIGN_OR_RETURN(planner::Plan chosen,
@@ -529,11 +530,23 @@ absl::Status CheckNatural(const FindOptions& options) {
 
 }  // namespace
 
+absl::StatusOr<std::shared_ptr<const Collator>> ResolveCollation(
+    const Value& collation, const CollectionState* state) {
+  if (collation.is_null()) {
+    return state != nullptr ? state->collator
+                            : std::shared_ptr<const Collator>();
+  }
+  return Collator::Make(collation);
+}
+
 absl::StatusOr<Query> ParseQuery(const Value& filter,
-                                 const FindOptions& options) {
+                                 const FindOptions& options,
+                                 const CollectionState* state) {
   RETURN_IF_ERROR(CheckNatural(options));
+  ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
+                   ResolveCollation(options.collation, state));
   Query q{};
-  ASSIGN_OR_RETURN(q.filter, Filter::Parse(filter));
+  ASSIGN_OR_RETURN(q.filter, Filter::Parse(filter, absl::Now(), collator));
   if (!options.projection.is_null()) {
     if (!options.projection.is_object()) {
       return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
@@ -568,7 +581,7 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
             SortSpec::Parse(Value::MakeObject({{"_id", Value::Int32(-1)}})));
       }
     } else if (!options.sort.object_fields().empty()) {
-      ASSIGN_OR_RETURN(q.sort, SortSpec::Parse(options.sort));
+      ASSIGN_OR_RETURN(q.sort, SortSpec::Parse(options.sort, collator));
     }
   }
   if (options.skip < 0) {

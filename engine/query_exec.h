@@ -106,8 +106,18 @@ struct Query {
   KeyOptions keys;
 };
 
+// The collation of an operation on the collection `state` (nullptr: none
+// yet): `collation` when it is a collation document ({locale: "simple"}
+// gives nullptr, the binary comparison), else, when null, the collection's
+// default (create's collation). Errors are Collator::Make's.
+absl::StatusOr<std::shared_ptr<const Collator>> ResolveCollation(
+    const Value& collation, const CollectionState* state);
+
+// Parses a find: the filter and the sort compare strings by
+// ResolveCollation(options.collation, state).
 absl::StatusOr<Query> ParseQuery(const Value& filter,
-                                 const FindOptions& options);
+                                 const FindOptions& options,
+                                 const CollectionState* state = nullptr);
 
 // Runs `query` over `state` (nullptr: a collection that does not exist, so
 // nothing matches) at wall time `now` (for hiding expired documents). The

@@ -62,6 +62,12 @@ struct FindOptions {
   // document's life (and across restarts), as a record id is; two
   // documents share one only by a hash collision.
   bool show_record_id = false;
+  // MongoDB's collation ({locale: "fr", strength: 2}; document/
+  // collator.h states what is accepted and the errors): strings compare by
+  // it in the filter and the sort. {locale: "simple"}: the binary comparison.
+  // null: the collection's default collation (create's), else simple. An index
+  // is used for the query only when its collation is the query's.
+  Value collation;
 };
 
 class Database;
@@ -102,6 +108,10 @@ struct AggregateOptions {
   // only when `histograms`). Unset: every counter 0 (the engine alone does
   // not time operations).
   std::function<Value(bool histograms)> latency_stats;
+  // The pipeline's collation: strings compare by it in $match, $sort and
+  // the other stages' comparisons that take it (document/collator.h); null:
+  // the collection's default, else simple.
+  Value collation;
 };
 
 struct UpdateOptions {
@@ -125,6 +135,16 @@ struct UpdateOptions {
   // filter's _id) instead of the pipeline's result. Needs upsert and an
   // object constants.new (9 FailedToParse otherwise).
   bool upsert_supplied = false;
+  // The filter's collation (see FindOptions::collation); null: the
+  // collection's default.
+  Value collation;
+};
+
+// Options of Collection::DeleteOne / DeleteMany.
+struct DeleteOptions {
+  // The filter's collation (see FindOptions::collation); null: the
+  // collection's default.
+  Value collation;
 };
 
 struct UpdateResult {
@@ -153,6 +173,8 @@ struct FindOneAndModifyOptions {
   std::vector<Value> array_filters;
   // A pipeline-style update's `let` (see UpdateOptions::let).
   Value let;
+  // The filter's and the sort's collation (see FindOptions::collation).
+  Value collation;
 };
 
 // One operation of Collection::BulkWrite, MongoDB's write models.
@@ -174,6 +196,7 @@ struct WriteModel {
   bool upsert = false;
   std::vector<Value> array_filters;  // kUpdateOne, kUpdateMany
   Value constants;  // kUpdateOne, kUpdateMany: UpdateOptions::constants
+  Value collation;  // the filter's (see FindOptions::collation); null: default
 };
 
 // A failed operation of a bulk write: its index in the operations given,

@@ -39,6 +39,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "document/collator.h"
 #include "document/value.h"
 
 namespace ttldb {
@@ -76,6 +77,13 @@ class Variables {
   void set_root(const Value* root) { root_ = root; }
   int64_t now_millis() const { return now_millis_; }
 
+  // The collation the comparison operators ($eq, $ne, $gt, $gte, $lt,
+  // $lte, $cmp, $in, $indexOfArray) compare strings by (nullptr: simple):
+  // the pipeline's, or the filter's for $expr (document/collator.h). Not
+  // owned; it outlives the evaluation.
+  const Collator* collator() const { return collator_; }
+  void set_collator(const Collator* collator) { collator_ = collator; }
+
   // Binds / reads a user variable. Get returns nullptr when unbound (an
   // expression evaluated outside the scope that binds it).
   void Set(int id, Value value) { user_[id] = std::move(value); }
@@ -87,6 +95,7 @@ class Variables {
  private:
   const Value* root_;
   int64_t now_millis_;
+  const Collator* collator_ = nullptr;
   absl::flat_hash_map<int, Value> user_;
 };
 

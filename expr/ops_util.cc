@@ -170,6 +170,26 @@ size_t OperandBytes(const Value& v) {
   }
 }
 
+namespace {
+
+// The collation of the EagerExpr being evaluated on this thread (its
+// Variables'), for CompareResults: the operators' functions see only their
+// arguments.
+thread_local const Collator* current_collator = nullptr;
+
+class ScopedCollator {
+ public:
+  explicit ScopedCollator(const Collator* c) : saved_(current_collator) {
+    current_collator = c;
+  }
+  ~ScopedCollator() { current_collator = saved_; }
+
+ private:
+  const Collator* saved_;
+};
+
+}  // namespace
+
 ExprResult EagerExpr::Evaluate(const Value& doc, Variables* vars) const {
   std::vector<Opt> values;
   values.reserve(args_.size());
@@ -182,6 +202,7 @@ ExprResult EagerExpr::Evaluate(const Value& doc, Variables* vars) const {
     }
     values.push_back(std::move(v));
   }
+  ScopedCollator collation(vars->collator());
   ASSIGN_OR_RETURN(Opt result, fn_(values));
   if (check_result_ && result.has_value()) {
     RETURN_IF_ERROR(CheckBuiltValue(op_, *result));
@@ -350,7 +371,9 @@ size_t CountCodePoints(absl::string_view s) {
 }
 
 int CompareResults(const Opt& a, const Opt& b) {
-  if (a.has_value() && b.has_value()) return CompareValues(*a, *b);
+  if (a.has_value() && b.has_value()) {
+    return CompareValues(*a, *b, current_collator);
+  }
   if (!a.has_value() && !b.has_value()) return 0;
   if (!a.has_value()) return b->type() == ValueType::kMinKey ? 1 : -1;
   return a->type() == ValueType::kMinKey ? -1 : 1;

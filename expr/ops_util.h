@@ -177,6 +177,7 @@ size_t CountCodePoints(absl::string_view s);
 
 // Compares two results as ExpressionCompare does: a missing value sorts
 // with undefined, after MinKey and before null; otherwise CompareValues.
+// In the collation of the expression being evaluated (Variables::collator).
 int CompareResults(const Opt& a, const Opt& b);
 
 }  // namespace internal

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status.h"
+#include "document/collator.h"
 #include "document/json.h"
 
 namespace ttldb {
@@ -178,6 +179,14 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
                                        " is not supported; ttldb indexes "
                                        "are v: 2"));
     }
+  } else if (name == "collation") {
+    if (!v.is_object()) return WrongType(name, "an object", v);
+    ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
+                     Collator::Make(v));
+    // {locale: "simple"}: no collation (an empty collation_json).
+    if (collator != nullptr) {
+      spec->set_collation_json(ToJson(collator->spec(), JsonFormat::kRelaxed));
+    }
   } else if (name == "background") {
     // Ignored, as MongoDB 4.2+ does: builds never block other operations.
   } else {
@@ -266,6 +275,11 @@ Value IndexSpecToValue(const proto::IndexSpec& spec) {
                 : Value::Int64(m));
   }
   if (spec.reject_expired()) out.Set("rejectExpired", Value::Bool(true));
+  if (!spec.collation_json().empty()) {
+    absl::StatusOr<Value> collation = ParseValue(spec.collation_json());
+    out.Set("collation", collation.ok() ? *std::move(collation)
+                                        : Value::String(spec.collation_json()));
+  }
   return out;
 }
 
@@ -283,7 +297,8 @@ bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b) {
 bool SameOptions(const proto::IndexSpec& a, const proto::IndexSpec& b) {
   if (a.unique() != b.unique() || a.sparse() != b.sparse() ||
       a.hidden() != b.hidden() || a.reject_expired() != b.reject_expired() ||
-      a.partial_filter_json() != b.partial_filter_json()) {
+      a.partial_filter_json() != b.partial_filter_json() ||
+      a.collation_json() != b.collation_json()) {
     return false;
   }
   if (a.has_expire_after_seconds() != b.has_expire_after_seconds()) {
@@ -309,7 +324,8 @@ IndexComparison CompareIndexOptions(const proto::IndexSpec& candidate,
   if (!SameKeyPattern(candidate, existing) ||
       candidate.unique() != existing.unique() ||
       candidate.sparse() != existing.sparse() ||
-      candidate.partial_filter_json() != existing.partial_filter_json()) {
+      candidate.partial_filter_json() != existing.partial_filter_json() ||
+      candidate.collation_json() != existing.collation_json()) {
     return IndexComparison::kDifferent;
   }
   return SameOptions(candidate, existing) ? IndexComparison::kIdentical

@@ -30,7 +30,10 @@ inline constexpr int kMaxIndexKeyFields = 32;
 //   filter itself is validated by the caller), expireAfterSeconds (any
 //   number but NaN, stored as a double; range and integrality are ttl/'s to
 //   check; a non-number is 67 CannotCreateIndex in MongoDB's words),
-//   maxLifetimeSeconds (an integer), v (must be 2), background (ignored).
+//   maxLifetimeSeconds (an integer), v (must be 2), background (ignored),
+//   collation (an object, parsed by Collator::Make with its errors; stored
+//   resolved in collation_json, {locale: "simple"} as none; the caller
+//   gives an index without the option the collection's default).
 // A wrongly typed option is 14 TypeMismatch; any other option is
 // 197 InvalidIndexSpecificationOption "The field 'foo' is not valid for an
 // index specification. Specification: {...}".
@@ -47,7 +50,8 @@ Value KeyPatternToValue(const proto::IndexSpec& spec);
 // The listIndexes shape: {v: 2, key: {...}, name: "...", then only the
 // options that are set: unique: true, sparse: true, hidden: true,
 // partialFilterExpression: {...}, expireAfterSeconds (Int32 when integral
-// and in int32 range, else Double), maxLifetimeSeconds, rejectExpired: true}.
+// and in int32 range, else Double), maxLifetimeSeconds, rejectExpired: true,
+// collation: {the resolved spec}}.
 Value IndexSpecToValue(const proto::IndexSpec& spec);
 
 // Whether two specs index the same paths in the same directions and order.
@@ -57,7 +61,8 @@ bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b);
 // IndexDescriptor::compareIndexOptions (src/mongo/db/index/
 // index_descriptor.cpp): kDifferent when the key pattern or an identifying
 // option differs (unique, sparse, partialFilterExpression: two indexes that
-// differ there can coexist, e.g. two partial TTL indexes on one field);
+// differ there can coexist, e.g. two partial TTL indexes on one field; and
+// collation, as in MongoDB);
 // kEquivalent when those match but another option differs
 // (expireAfterSeconds, hidden, maxLifetimeSeconds, rejectExpired: such
 // indexes cannot coexist); kIdentical when every option matches. Names and

@@ -19,8 +19,19 @@ namespace {
 // value or null when absent (the generator's FieldOf is Value::Get as
 // here), dropped by a sparse index when every field is absent. False when
 // the general path must decide (a dotted path, an array).
+// One key value, in the index's collation.
+void AppendCollatedKeyValue(const Value& v, bool desc, const Collator* collator,
+                            std::string* key) {
+  if (collator == nullptr || !HoldsString(v)) {
+    AppendKeyValue(v, desc, key);
+  } else {
+    AppendKeyValue(collator->KeyValue(v), desc, key);
+  }
+}
+
 bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
                        absl::string_view prefix, absl::string_view suffix,
+                       const Collator* collator,
                        std::vector<std::string>* keys) {
   constexpr int kMaxFields = 8;
   const int n = spec.key_size();
@@ -43,8 +54,8 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
   key.append(prefix.data(), prefix.size());
   for (int f = 0; f < n; ++f) {
     const bool desc = spec.key(f).direction() < 0;
-    AppendKeyValue(values[f] != nullptr ? *values[f] : Value::Null(), desc,
-                   &key);
+    AppendCollatedKeyValue(values[f] != nullptr ? *values[f] : Value::Null(),
+                           desc, collator, &key);
   }
   key.append(suffix.data(), suffix.size());
   keys->push_back(std::move(key));
@@ -56,14 +67,15 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
 absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
                                bool* is_multikey, absl::string_view prefix,
-                               absl::string_view suffix) {
+                               absl::string_view suffix,
+                               const Collator* collator) {
   keys->clear();
   if (is_multikey != nullptr) *is_multikey = false;
   if (spec.key_size() == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("index '", spec.name(), "' has an empty key pattern"));
   }
-  if (TopLevelScalarKey(spec, doc, prefix, suffix, keys)) {
+  if (TopLevelScalarKey(spec, doc, prefix, suffix, collator, keys)) {
     return absl::OkStatus();
   }
   std::vector<std::string> paths;
@@ -86,7 +98,7 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
       const KeyElement& e = tuple[f];
       switch (e.kind) {
         case KeyElement::Kind::kValue:
-          AppendKeyValue(*e.value, desc, &key);
+          AppendCollatedKeyValue(*e.value, desc, collator, &key);
           break;
         case KeyElement::Kind::kNull:
           AppendKeyValue(Value::Null(), desc, &key);

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "document/collator.h"
 #include "document/value.h"
 #include "proto/catalog.pb.h"
 
@@ -37,11 +38,19 @@ namespace ttldb {
 //
 // Every key is built as `prefix` + the encoding + `suffix` (the engine's
 // index prefix and encoded _id), in place, rather than copied around after.
+//
+// With a `collator` (the index's collation, spec.collation_json compiled),
+// every string in a key value, in arrays and objects too, is replaced by its
+// collation key (Collator::KeyValue), as MongoDB's
+// CollationIndexKey::collationAwareIndexKeyAppend does: keys equal in the
+// collation are equal, so a unique index with {strength: 2} refuses "ABC"
+// after "abc".
 absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
                                bool* is_multikey = nullptr,
                                absl::string_view prefix = {},
-                               absl::string_view suffix = {});
+                               absl::string_view suffix = {},
+                               const Collator* collator = nullptr);
 
 }  // namespace ttldb
 

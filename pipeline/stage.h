@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "document/collator.h"
 #include "document/value.h"
 #include "expr/expression.h"
 
@@ -134,6 +135,9 @@ struct RunContext {
   bool allow_disk_use = false;
   // Spill files made so far (names are unique per run).
   int64_t spill_files = 0;
+  // The pipeline's collation (nullptr: simple): $match and $sort compare
+  // strings by it; the engine's scans get the same.
+  std::shared_ptr<const Collator> collator;
 };
 
 // A parsed stage. Immutable; Open may be called many times (a $lookup

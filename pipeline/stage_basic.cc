@@ -139,7 +139,8 @@ class MatchSpec : public StageSpec {
     // Parsed per run: $$NOW is the run's.
     ASSIGN_OR_RETURN(
         Filter f,
-        Filter::Parse(bound, absl::FromUnixMillis(ctx->vars.now_millis())));
+        Filter::Parse(bound, absl::FromUnixMillis(ctx->vars.now_millis()),
+                      ctx->collator));
     return std::unique_ptr<DocStream>(std::make_unique<MatchStream>(
         std::move(input), std::make_shared<const Filter>(std::move(f))));
   }

@@ -44,6 +44,16 @@ struct Group {
   size_t bytes = 0;
 };
 
+// Group keys equal in the pipeline's collation are one group (MongoDB's
+// $group compares _id values with the expression context's collator); the
+// group's _id is the first key met.
+struct CollatedLess {
+  const Collator* collator;
+  bool operator()(const Value& a, const Value& b) const {
+    return CompareValues(a, b, collator) < 0;
+  }
+};
+
 class GroupStream : public DocStream {
  public:
   GroupStream(std::unique_ptr<DocStream> in,
@@ -51,7 +61,8 @@ class GroupStream : public DocStream {
       : input_(std::move(in)),
         def_(std::move(def)),
         ctx_(ctx),
-        vars_(StageVariables(*ctx)) {}
+        vars_(StageVariables(*ctx)),
+        index_(CollatedLess{ctx->collator.get()}) {}
 
   absl::StatusOr<std::optional<Value>> Next() override {
     if (!loaded_) {
@@ -117,7 +128,8 @@ class GroupStream : public DocStream {
     } else if (def_->sort_by_key) {
       std::stable_sort(
           order_.begin(), order_.end(), [this](size_t a, size_t b) {
-            return CompareValues(groups_[a].key, groups_[b].key) < 0;
+            return CompareValues(groups_[a].key, groups_[b].key, collator()) <
+                   0;
           });
     }
     return absl::OkStatus();
@@ -140,7 +152,7 @@ class GroupStream : public DocStream {
   absl::Status Spill() {
     std::vector<size_t> sorted = order_;
     std::stable_sort(sorted.begin(), sorted.end(), [this](size_t a, size_t b) {
-      return CompareValues(groups_[a].key, groups_[b].key) < 0;
+      return CompareValues(groups_[a].key, groups_[b].key, collator()) < 0;
     });
     ASSIGN_OR_RETURN(std::unique_ptr<SpillFile> f, SpillFile::Create(ctx_));
     for (size_t g : sorted) {
@@ -170,7 +182,8 @@ class GroupStream : public DocStream {
     for (Run& r : runs_) {
       if (!r.current.has_value()) continue;
       const Value* k = r.current->Get("k");
-      if (least == nullptr || CompareValues(*k, *least) < 0) least = k;
+      if (least == nullptr || CompareValues(*k, *least, collator()) < 0)
+        least = k;
     }
     if (least == nullptr) return std::optional<Value>();
     Group g;
@@ -183,7 +196,7 @@ class GroupStream : public DocStream {
     }
     for (Run& r : runs_) {
       if (!r.current.has_value() ||
-          CompareValues(*r.current->Get("k"), g.key) != 0) {
+          CompareValues(*r.current->Get("k"), g.key, collator()) != 0) {
         continue;
       }
       const Value::Array& p = r.current->Get("p")->array_items();
@@ -195,13 +208,15 @@ class GroupStream : public DocStream {
     return std::optional<Value>(Output(g));
   }
 
+  const Collator* collator() const { return ctx_->collator.get(); }
+
   std::unique_ptr<DocStream> input_;
   std::shared_ptr<const GroupDef> def_;
   RunContext* ctx_;
   Variables vars_;
   bool loaded_ = false;
   std::vector<Group> groups_;
-  std::map<Value, size_t, ValueLess> index_;
+  std::map<Value, size_t, CollatedLess> index_;
   std::vector<size_t> order_;
   size_t pos_ = 0;
   std::vector<Run> runs_;

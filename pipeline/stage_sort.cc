@@ -158,8 +158,16 @@ class SortStageSpec : public StageSpec {
   }
   absl::StatusOr<std::unique_ptr<DocStream>> OpenLimited(
       int64_t limit, std::unique_ptr<DocStream> input, RunContext* ctx) const {
-    return std::unique_ptr<DocStream>(
-        std::make_unique<SortStream>(std::move(input), sort_, limit, ctx));
+    std::shared_ptr<const SortSpec> sort = sort_;
+    if (ctx->collator != nullptr) {
+      // The pipeline's collation orders the strings.
+      ASSIGN_OR_RETURN(
+          SortSpec collated,
+          SortSpec::Parse(spec().object_fields()[0].second, ctx->collator));
+      sort = std::make_shared<const SortSpec>(std::move(collated));
+    }
+    return std::unique_ptr<DocStream>(std::make_unique<SortStream>(
+        std::move(input), std::move(sort), limit, ctx));
   }
 
  private:

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "document/collator.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "document/path.h"
@@ -69,8 +70,11 @@ bool HasNumericComponent(absl::string_view path) {
 // false when the predicate cannot bound this field.
 bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
                  std::vector<KeyRange>* out, std::vector<Interval>* text) {
+  // The planner uses an index only in the filter's collation: its string
+  // keys are that collation's keys.
+  const Collator* collator = e.collator.get();
   auto point = [&](const Value& v) {
-    std::string k = EncodeKeyValue(v, descending);
+    std::string k = EncodeKeyValue(CollationKeyOf(v, collator), descending);
     out->emplace_back(k, KeyPrefixEnd(k));
   };
   switch (e.kind) {
@@ -91,7 +95,18 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
         }
       }
       std::vector<Value> sorted = e.operands;
-      std::sort(sorted.begin(), sorted.end(), ValueLess());
+      std::sort(sorted.begin(), sorted.end(),
+                [collator](const Value& a, const Value& b) {
+                  return CompareValues(a, b, collator) < 0;
+                });
+      // Operands equal in the collation ("abc", "ABC" at strength 2) have
+      // one key: one range, so that the ranges stay disjoint.
+      sorted.erase(std::unique(sorted.begin(), sorted.end(),
+                               [collator](const Value& a, const Value& b) {
+                                 return collator != nullptr &&
+                                        CompareValues(a, b, collator) == 0;
+                               }),
+                   sorted.end());
       for (const Value& v : sorted) point(v);
       text->clear();
       for (const Value& v : sorted) {
@@ -114,7 +129,8 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
           (v.type() == ValueType::kDecimal && v.decimal_value().IsNaN())) {
         return false;  // NaN
       }
-      const std::string k = EncodeKeyValue(v, descending);
+      const std::string k =
+          EncodeKeyValue(CollationKeyOf(v, collator), descending);
       const std::string lo = KeyBracketStart(v.type(), descending);
       const std::string hi = KeyBracketEnd(v.type(), descending);
       // In a descending index greater values have smaller keys.

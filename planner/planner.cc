@@ -224,14 +224,15 @@ absl::Status BadHint() {
 bool IdOrderSorts(const SortSpec* sort) {
   return sort == nullptr || sort->fields().empty() ||
          (sort->fields().size() == 1 && sort->fields()[0].first == "_id" &&
-          sort->fields()[0].second == 1);
+          sort->fields()[0].second == 1 && sort->collator() == nullptr);
 }
 
 // Whether a backward collection scan (or _id lookups in descending order)
 // returns documents in `sort` order: the sort is {_id: -1}.
 bool IdOrderReverses(const SortSpec* sort) {
   return sort != nullptr && sort->fields().size() == 1 &&
-         sort->fields()[0].first == "_id" && sort->fields()[0].second == -1;
+         sort->fields()[0].first == "_id" && sort->fields()[0].second == -1 &&
+         sort->collator() == nullptr;
 }
 
 // Documents in _id order, forward or backward as `sort` asks: sets
@@ -250,6 +251,19 @@ bool HintsIdIndex(const Hint& hint) {
          kp.object_fields()[0].first == "_id" &&
          kp.object_fields()[0].second.is_number() &&
          kp.object_fields()[0].second.AsDouble() == 1;
+}
+
+// The predicates whose operands no collation can change the meaning of:
+// comparisons with operands that are not and hold no string.
+std::vector<const MatchExpr*> NonStringPredicates(
+    const std::vector<const MatchExpr*>& preds) {
+  std::vector<const MatchExpr*> out;
+  for (const MatchExpr* p : preds) {
+    bool strings = HoldsString(p->operand);
+    for (const Value& v : p->operands) strings = strings || HoldsString(v);
+    if (!strings) out.push_back(p);
+  }
+  return out;
 }
 
 }  // namespace
@@ -327,11 +341,17 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
   if (hint.empty() || hinted_id) {
     for (const MatchExpr* p : preds) {
       if (p->path != "_id") continue;
-      if (p->kind == Kind::kEq && IndexableEquality(p->operand)) {
+      // Documents are keyed by their binary _id: a collated equality to a
+      // string may match other _ids.
+      const bool collated = filter.collator() != nullptr;
+      if (p->kind == Kind::kEq && IndexableEquality(p->operand) &&
+          !(collated && HoldsString(p->operand))) {
         plan.ids.push_back(p->operand);
       } else if (p->kind == Kind::kIn) {
         bool ok = true;
-        for (const Value& v : p->operands) ok = ok && IndexableEquality(v);
+        for (const Value& v : p->operands) {
+          ok = ok && IndexableEquality(v) && !(collated && HoldsString(v));
+        }
         if (!ok) continue;
         plan.ids = p->operands;
       } else {
@@ -361,14 +381,25 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       // hold every document the filter matches.
       continue;
     }
-    std::optional<Candidate> c = PlanIndex(idx, static_cast<int>(i), preds);
+    // Its string keys answer the filter only in its own collation; in
+    // another, only the predicates whose operands hold no string bound it
+    // (MongoDB's planner_ixselect.cpp: an index of another collation is
+    // compatible with a predicate whose operand is not collatable).
+    std::optional<Candidate> c;
+    if (SameCollation(idx.collator, filter.collator())) {
+      c = PlanIndex(idx, static_cast<int>(i), preds);
+    } else {
+      c = PlanIndex(idx, static_cast<int>(i), NonStringPredicates(preds));
+    }
     if (!c.has_value()) {
       if (hinted < 0) continue;
       c = FullScan(idx, static_cast<int>(i));
     }
     SortProvision sorts;
     bool needs_not_multikey = false;
-    if (sort != nullptr) {
+    if (sort != nullptr && !SameCollation(idx.collator, sort->collator())) {
+      sorts.reason = "the index's collation is not the sort's";
+    } else if (sort != nullptr) {
       sorts =
           IndexProvidesSort(*idx.spec, idx.multikey, c->field_bounds, *sort);
       // A plan made while the index is not multikey stays valid only while
@@ -399,7 +430,8 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       !IdOrderSorts(sort) && !IdOrderReverses(sort)) {
     for (size_t i = 0; i < indexes.size(); ++i) {
       const IndexInfo& idx = indexes[i];
-      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr) {
+      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr ||
+          !SameCollation(idx.collator, sort->collator())) {
         continue;
       }
       Candidate full = FullScan(idx, static_cast<int>(i));

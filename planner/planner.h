@@ -28,6 +28,8 @@ struct IndexInfo {
   // Its partialFilterExpression, or nullptr.
   const MatchExpr* partial = nullptr;
   bool multikey = true;  // may hold several keys for one document
+  // Its collation (nullptr: simple): its string keys are collation keys.
+  const Collator* collator = nullptr;
 };
 
 // cursor.hint(): an index name, or a key pattern ({a: 1}), or {$natural: 1}
@@ -77,8 +79,14 @@ struct Plan {
 // expression (planner/implication.h) and a sparse one only when the filter
 // excludes documents it skips, so the answer is the collection scan's. A
 // hinted index is used whatever the filter (a hinted sparse or partial index
-// returns only the documents it holds, as in MongoDB). A hint that names no
-// index, or a hidden one, gives BadValue (2) "hint provided does not
+// returns only the documents it holds, as in MongoDB). An index bounds the
+// filter or provides the sort only when its collation is the filter's (the
+// sort's): MongoDB's rule (planner_ixselect.cpp, query_planner_collation_
+// test.cpp), kept strict here: a differing collation excludes the index
+// whatever the operands' types; hinted, such an index is scanned whole. _id
+// lookups and the _id order serve a collated query only when the _id values
+// it names hold no string (the _id order is always binary). A hint that names
+// no index, or a hidden one, gives BadValue (2) "hint provided does not
 // correspond to an existing index".
 absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
                                 const Filter& filter, const SortSpec* sort,

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/collator.h"
 #include "document/compare.h"
 #include "query/path_values.h"
 
@@ -509,6 +510,7 @@ thread_local absl::Status* expr_error = nullptr;
 
 bool EvalExprNode(const MatchExpr& e, const Value& doc) {
   agg::Variables vars(&doc, e.now_millis);
+  vars.set_collator(e.collator.get());
   agg::ExprResult r = e.expr->Evaluate(doc, &vars);
   if (!r.ok()) {
     if (expr_error != nullptr && expr_error->ok()) *expr_error = r.status();
@@ -572,9 +574,10 @@ absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
 
 bool EvalDoc(const MatchExpr& e, const Value& doc);
 
-bool EqualsOperand(const Value& operand, const Value* v) {
+bool EqualsOperand(const Value& operand, const Value* v,
+                   const Collator* collator) {
   if (operand.is_null()) return v == nullptr || v->is_null();
-  return v != nullptr && ValuesEqual(*v, operand);
+  return v != nullptr && CompareValues(*v, operand, collator) == 0;
 }
 
 bool RegexMatches(const MatchExpr& e, size_t i, const Value& v) {
@@ -594,9 +597,10 @@ bool InList(const MatchExpr& e, const Value* v) {
       if (set.has_null) return true;
     }
     if (v == nullptr) return false;
+    const Collator* collator = e.collator.get();
     if (std::binary_search(set.sorted.begin(), set.sorted.end(), *v,
-                           [](const Value& a, const Value& b) {
-                             return CompareValues(a, b) < 0;
+                           [collator](const Value& a, const Value& b) {
+                             return CompareValues(a, b, collator) < 0;
                            })) {
       return true;
     }
@@ -608,7 +612,7 @@ bool InList(const MatchExpr& e, const Value* v) {
   for (size_t i = 0; i < e.operands.size(); ++i) {
     if (e.regexes[i] != nullptr) {
       if (v != nullptr && RegexMatches(e, i, *v)) return true;
-    } else if (EqualsOperand(e.operands[i], v)) {
+    } else if (EqualsOperand(e.operands[i], v, e.collator.get())) {
       return true;
     }
   }
@@ -645,7 +649,7 @@ bool Compare(const MatchExpr& e, const Value* v) {
   if (lhs_nan || rhs_nan) {
     return (e.kind == Kind::kGte || e.kind == Kind::kLte) && lhs_nan && rhs_nan;
   }
-  const int c = CompareValues(*v, e.operand);
+  const int c = CompareValues(*v, e.operand, e.collator.get());
   switch (e.kind) {
     case Kind::kGt:
       return c > 0;
@@ -708,9 +712,9 @@ bool EvalElement(const MatchExpr& e, const Value* v) {
     case Kind::kNot:
       return !EvalElement(e.children[0], v);
     case Kind::kEq:
-      return EqualsOperand(e.operand, v);
+      return EqualsOperand(e.operand, v, e.collator.get());
     case Kind::kNe:
-      return !EqualsOperand(e.operand, v);
+      return !EqualsOperand(e.operand, v, e.collator.get());
     case Kind::kGt:
     case Kind::kGte:
     case Kind::kLt:
@@ -815,7 +819,8 @@ bool EvalDoc(const MatchExpr& e, const Value& doc) {
       std::vector<const Value*> values;
       CollectValues(doc, e.parts, true, &values);
       for (const Value* v : values) {
-        if (e.kind == Kind::kNe ? EqualsOperand(e.operand, v) : InList(e, v)) {
+        if (e.kind == Kind::kNe ? EqualsOperand(e.operand, v, e.collator.get())
+                                : InList(e, v)) {
           return false;
         }
       }
@@ -858,6 +863,41 @@ bool ComparisonMatches(const MatchExpr& e, const Value* v) {
 
 absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc) {
   return Parse(filter_doc, absl::Now());
+}
+
+namespace {
+
+// Gives every node the collation its comparisons use, and orders $in's set
+// by it.
+void SetCollator(const std::shared_ptr<const Collator>& collator,
+                 MatchExpr* e) {
+  e->collator = collator;
+  for (MatchExpr& c : e->children) SetCollator(collator, &c);
+  if (e->in_set != nullptr) {
+    auto set = std::make_shared<MatchExpr::InSet>(*e->in_set);
+    const Collator* raw = collator.get();
+    std::sort(set->sorted.begin(), set->sorted.end(),
+              [raw](const Value& a, const Value& b) {
+                return CompareValues(a, b, raw) < 0;
+              });
+    e->in_set = std::move(set);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc, absl::Time now,
+                                     std::shared_ptr<const Collator> collator) {
+  ASSIGN_OR_RETURN(Filter f, Parse(filter_doc, now));
+  if (collator != nullptr) SetCollator(collator, &f.root_);
+  return f;
+}
+
+absl::StatusOr<Filter> Filter::ParseValueCondition(
+    const Value& operators, std::shared_ptr<const Collator> collator) {
+  ASSIGN_OR_RETURN(Filter f, ParseValueCondition(operators));
+  if (collator != nullptr) SetCollator(collator, &f.root_);
+  return f;
 }
 
 absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc, absl::Time now) {

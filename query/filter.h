@@ -38,6 +38,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "document/collator.h"
 #include "document/regex.h"
 #include "document/value.h"
 #include "expr/expression.h"
@@ -128,6 +129,12 @@ struct MatchExpr {
   int64_t now_millis = 0;
   // kJsonSchema only.
   std::shared_ptr<const JsonSchema> schema;
+  // The collation of the comparisons ($eq, $ne, $gt, $gte, $lt, $lte, $in,
+  // $nin, $all's and $elemMatch's): strings, also inside arrays and
+  // objects, compare by it (document/collator.h). nullptr: the simple
+  // binary comparison. $regex, $type, $exists, $size and $mod ignore it, as
+  // in MongoDB. Set on every node by the Parse overloads that take one.
+  std::shared_ptr<const Collator> collator;
 };
 
 // What Filter::Matches can report besides the verdict.
@@ -152,11 +159,17 @@ class Filter {
   static absl::StatusOr<Filter> Parse(const Value& filter_doc);
   // As above with $$NOW = `now` (the query's time, for an injected clock).
   static absl::StatusOr<Filter> Parse(const Value& filter_doc, absl::Time now);
+  // As above, comparing strings by `collator` (nullptr: simple), as a
+  // query with that collation does. The in_set is ordered by it.
+  static absl::StatusOr<Filter> Parse(const Value& filter_doc, absl::Time now,
+                                      std::shared_ptr<const Collator> collator);
 
   // Parses the operator form of a condition on one value, as $pull and
   // $elemMatch use it: {$gte: 6} or {$in: [1, 2]}. The result's root is a
   // kAnd of leaves with path "". Use MatchesValue with it.
   static absl::StatusOr<Filter> ParseValueCondition(const Value& operators);
+  static absl::StatusOr<Filter> ParseValueCondition(
+      const Value& operators, std::shared_ptr<const Collator> collator);
 
   // True if `doc` satisfies the filter. A $expr whose evaluation fails
   // (e.g. {$divide: [1, 0]}) does not match here; use MatchesOrError to
@@ -179,6 +192,9 @@ class Filter {
   // field or operator, in document order; a field with several operators,
   // {a: {$gt: 1, $lt: 5}}, contributes one child per operator).
   const MatchExpr& root() const { return root_; }
+
+  // The collation its comparisons use (nullptr: simple).
+  const Collator* collator() const { return root_.collator.get(); }
 
  private:
   MatchExpr root_;

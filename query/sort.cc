@@ -1,6 +1,7 @@
 #include "query/sort.h"
 
 #include "base/status.h"
+#include "document/collator.h"
 #include "document/compare.h"
 #include "document/path.h"
 
@@ -9,7 +10,8 @@ namespace {
 
 // MongoDB's index key order of one key element: MinKey < `undefined` (an
 // empty array expanded) < null < everything else in CompareValues order.
-int CompareElement(const KeyElement& a, const KeyElement& b) {
+int CompareElement(const KeyElement& a, const KeyElement& b,
+                   const Collator* collator) {
   static const Value kNull;
   const bool a_empty = a.kind == KeyElement::Kind::kEmptyArray;
   const bool b_empty = b.kind == KeyElement::Kind::kEmptyArray;
@@ -23,10 +25,17 @@ int CompareElement(const KeyElement& a, const KeyElement& b) {
   }
   const Value& va = a.kind == KeyElement::Kind::kValue ? *a.value : kNull;
   const Value& vb = b.kind == KeyElement::Kind::kValue ? *b.value : kNull;
-  return CompareValues(va, vb);
+  return CompareValues(va, vb, collator);
 }
 
 }  // namespace
+
+absl::StatusOr<SortSpec> SortSpec::Parse(
+    const Value& spec, std::shared_ptr<const Collator> collator) {
+  ASSIGN_OR_RETURN(SortSpec s, Parse(spec));
+  s.collator_ = std::move(collator);
+  return s;
+}
 
 absl::StatusOr<SortSpec> SortSpec::Parse(const Value& spec) {
   if (!spec.is_object()) {
@@ -76,7 +85,7 @@ absl::StatusOr<SortSpec::Key> SortSpec::KeyOf(const Value& doc) const {
 
 int SortSpec::CompareKeys(const Key& a, const Key& b) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
-    const int c = CompareElement(a.elements[i], b.elements[i]);
+    const int c = CompareElement(a.elements[i], b.elements[i], collator_.get());
     if (c != 0) return c * fields_[i].second;
   }
   return 0;
@@ -87,7 +96,8 @@ int SortSpec::CompareElements(const Value& a, const Value& b) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
     const Value* va = a.is_object() ? GetPath(a, paths_[i]) : nullptr;
     const Value* vb = b.is_object() ? GetPath(b, paths_[i]) : nullptr;
-    const int c = CompareValues(va ? *va : kNull, vb ? *vb : kNull);
+    const int c =
+        CompareValues(va ? *va : kNull, vb ? *vb : kNull, collator_.get());
     if (c != 0) return c * fields_[i].second;
   }
   return 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "document/collator.h"
 #include "document/path_keys.h"
 #include "document/value.h"
 
@@ -36,6 +37,10 @@ class SortSpec {
   // 15975 "$sort key ordering must be 1 (for ascending) or -1 (for
   // descending)". An empty spec is valid and orders nothing.
   static absl::StatusOr<SortSpec> Parse(const Value& spec);
+  // As above, strings (also inside arrays and objects) ordered by
+  // `collator` (nullptr: bytewise), as a sort with that collation.
+  static absl::StatusOr<SortSpec> Parse(
+      const Value& spec, std::shared_ptr<const Collator> collator);
 
   // A document's sort key. It points into the document, which must outlive
   // it and stay unchanged.
@@ -63,10 +68,14 @@ class SortSpec {
     return fields_;
   }
 
+  // The collation it orders strings by (nullptr: simple).
+  const Collator* collator() const { return collator_.get(); }
+
  private:
   std::vector<std::pair<std::string, int>> fields_;
   std::vector<std::string> paths_;
   std::shared_ptr<const PathKeyGenerator> keys_;  // over paths_, not sparse
+  std::shared_ptr<const Collator> collator_;      // nullptr: simple
 };
 
 }  // namespace ttldb

@@ -149,6 +149,10 @@ absl::Status MongoDatabase::CreateCollection(
     if (validation->capped_max.has_value()) {
       cmd.emplace_back("max", Value::Int64(*validation->capped_max));
     }
+    // The collection's default collation: MongoDB's own create option.
+    if (!validation->collation.is_null()) {
+      cmd.emplace_back("collation", validation->collation);
+    }
   }
   return Command(context_->db_name, Value::MakeObject(std::move(cmd))).status();
 }

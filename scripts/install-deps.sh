@@ -26,6 +26,7 @@ PACKAGES=(
   libsqlite3-dev           # the benchmark's SQLite peer
   libedit-dev              # line editing in the interactive shell
   libpcre2-dev             # PCRE2 (UTF mode) for $regex, as MongoDB uses
+  libicu-dev               # ICU for collations (document/collator.h), as MongoDB uses
   libbson-dev              # BSON for the wire protocol (server/), MongoDB's libbson
   libmongoc-dev            # MongoDB's C driver 1.23: the MongoDB backend (//remote, ttldb::remote) and the wire benchmark's client (tools/bench/wire_bench.cc)
   libssl-dev               # OpenSSL: SCRAM-SHA-256 and TLS for `ttldb serve`

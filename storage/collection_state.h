@@ -28,6 +28,9 @@ struct IndexState {
   // Whether the index may hold several keys per document: true unless the
   // catalog says "not multikey" (an absent flag means unknown).
   bool multikey = true;
+  // spec.collation_json compiled; nullptr: simple. Its string keys are
+  // this collator's collation keys.
+  std::shared_ptr<const Collator> collator;
 };
 
 // One collection, compiled. Immutable once published: a change to the
@@ -49,6 +52,9 @@ struct CollectionState {
   bool validation_moderate = false;
   bool validation_off = false;
   bool validation_warn = false;
+  // info.collation_json compiled: the collection's default collation
+  // (nullptr: simple).
+  std::shared_ptr<const Collator> collator;
 
   bool has_active_ttl() const;
   const IndexState* FindIndex(absl::string_view name) const;

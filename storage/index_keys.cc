@@ -43,7 +43,7 @@ absl::Status IndexEntryKeys(const IndexState& index, const Value& doc,
     return absl::OkStatus();
   }
   return GenerateIndexKeys(index.spec, doc, out, is_multikey, index.prefix,
-                           encoded_id);
+                           encoded_id, index.collator.get());
 }
 
 absl::Status ComputeDocKeys(absl::Span<const IndexState* const> indexes,
