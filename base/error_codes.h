@@ -49,6 +49,7 @@
   X(IndexKeySpecsConflict, 86)                     \
   X(NetworkTimeout, 89)                            \
   X(ShutdownInProgress, 91)                        \
+  X(GraphContainsCycle, 93)                        \
   X(OperationFailed, 96)                           \
   X(CommandNotSupported, 115)                      \
   X(DocumentValidationFailure, 121)                \
@@ -56,6 +57,9 @@
   X(CappedPositionLost, 136)                       \
   X(CursorInUse, 143)                              \
   X(ExceededMemoryLimit, 146)                      \
+  X(ViewDepthLimitExceeded, 149)                   \
+  X(CommandNotSupportedOnView, 166)                \
+  X(OptionNotSupportedOnView, 167)                 \
   X(InvalidPipelineOperator, 168)                  \
   X(CannotIndexParallelArrays, 171)                \
   X(AmbiguousIndexKeyPattern, 181)                 \

@@ -48,6 +48,7 @@ set(TTLDB_SOURCES
   engine/touch_text.cc
   engine/ttl_sweep.cc
   engine/validate.cc
+  engine/views.cc
   engine/write_path.cc
   expr/date_util.cc
   expr/expression.cc

@@ -324,6 +324,20 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
   if (backend_ != nullptr) return backend_->Aggregate(pipeline, options);
   RETURN_IF_ERROR(engine_->CheckOpen());
+  {
+    // On a view: its pipeline, then this one, over its collection
+    // (view_catalog_helpers::resolveView).
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      auto spec = pipeline.ResolveAny();
+      if (spec.ok() && spec->is_array()) {
+        Value::Array stages = view->pipeline.array_items();
+        for (const Value& s : spec->array_items()) stages.push_back(s);
+        return engine_->collection(view->collection)
+            .Aggregate(Value::MakeArray(std::move(stages)), options);
+      }
+    }
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));
   ASSIGN_OR_RETURN(c->stream_, c->pipeline.Open(name_, &c->ctx));
@@ -341,6 +355,18 @@ absl::StatusOr<Value> Collection::ExplainAggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
   if (backend_ != nullptr) return backend_->ExplainAggregate(pipeline, options);
   RETURN_IF_ERROR(engine_->CheckOpen());
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      auto spec = pipeline.ResolveAny();
+      if (spec.ok() && spec->is_array()) {
+        Value::Array stages = view->pipeline.array_items();
+        for (const Value& s : spec->array_items()) stages.push_back(s);
+        return engine_->collection(view->collection)
+            .ExplainAggregate(Value::MakeArray(std::move(stages)), options);
+      }
+    }
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));
   return c->pipeline.Explain(name_, &c->ctx);

@@ -6,12 +6,46 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
+#include "document/bson_hash.h"
 #include "document/path_keys.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
 
 namespace {
+
+// MongoDB's getHashKeys (expression_keys_private.cpp): a hashed field may
+// meet no array along its path (16766).
+absl::Status CheckHashedPath(const Value& doc, const std::string& path) {
+  const Value* v = &doc;
+  size_t pos = 0;
+  while (true) {
+    if (v->is_array()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, 16766,
+          absl::StrCat("Error: hashed indexes do not currently support array "
+                       "values. Found array at path: ",
+                       absl::string_view(path).substr(
+                           0, pos == 0 ? path.size() : pos - 1)));
+    }
+    if (pos > path.size()) return absl::OkStatus();
+    const size_t dot = std::min(path.find('.', pos), path.size());
+    if (!v->is_object()) return absl::OkStatus();
+    v = v->Get(absl::string_view(path).substr(pos, dot - pos));
+    if (v == nullptr) return absl::OkStatus();
+    pos = dot + 1;
+  }
+}
+
+// The key of one field: its value, or the value's hash for a hashed field.
+void AppendFieldKey(const proto::KeyField& kf, const Value& v,
+                    std::string* key) {
+  if (kf.hashed()) {
+    AppendKeyValue(Value::Int64(BsonHash64(v)), false, key);
+  } else {
+    AppendKeyValue(v, kf.direction() < 0, key);
+  }
+}
 
 // The common case without PathKeyGenerator (which splits the paths and
 // builds its tuples per call): every path is a top-level field name and no
@@ -42,9 +76,8 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
   key.reserve(prefix.size() + 32 + suffix.size());
   key.append(prefix.data(), prefix.size());
   for (int f = 0; f < n; ++f) {
-    const bool desc = spec.key(f).direction() < 0;
-    AppendKeyValue(values[f] != nullptr ? *values[f] : Value::Null(), desc,
-                   &key);
+    AppendFieldKey(spec.key(f),
+                   values[f] != nullptr ? *values[f] : Value::Null(), &key);
   }
   key.append(suffix.data(), suffix.size());
   keys->push_back(std::move(key));
@@ -66,6 +99,9 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   if (TopLevelScalarKey(spec, doc, prefix, suffix, keys)) {
     return absl::OkStatus();
   }
+  for (const proto::KeyField& kf : spec.key()) {
+    if (kf.hashed()) RETURN_IF_ERROR(CheckHashedPath(doc, kf.path()));
+  }
   std::vector<std::string> paths;
   paths.reserve(spec.key_size());
   for (const proto::KeyField& kf : spec.key()) paths.push_back(kf.path());
@@ -86,10 +122,10 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
       const KeyElement& e = tuple[f];
       switch (e.kind) {
         case KeyElement::Kind::kValue:
-          AppendKeyValue(*e.value, desc, &key);
+          AppendFieldKey(spec.key(f), *e.value, &key);
           break;
         case KeyElement::Kind::kNull:
-          AppendKeyValue(Value::Null(), desc, &key);
+          AppendFieldKey(spec.key(f), Value::Null(), &key);
           break;
         case KeyElement::Kind::kEmptyArray:
           AppendEmptyArrayKey(desc, &key);
