@@ -207,12 +207,11 @@ std::vector<Privilege> ViewPrivileges(absl::string_view db,
                                       const Value& cmd) {
   std::vector<Privilege> out = {OnNamespace(db, view, {action})};
   const Value* pipeline = cmd.Get("pipeline");
-  for (Privilege& p :
-       AggregatePrivileges(db, view_on,
-                           pipeline != nullptr && pipeline->is_array()
-                               ? *pipeline
-                               : Value::MakeArray({}),
-                           false)) {
+  for (Privilege& p : AggregatePrivileges(
+           db, view_on,
+           pipeline != nullptr && pipeline->is_array() ? *pipeline
+                                                       : Value::MakeArray({}),
+           false)) {
     out.push_back(std::move(p));
   }
   return out;

@@ -209,9 +209,9 @@ absl::Status CreateViewCommand(CommandContext& ctx, const std::string& coll,
                                const std::string& view_on,
                                const Value& pipeline) {
   if (coll == "system.views") {
-    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-                      absl::StrCat("Cannot create a view called '",
-                                   Ns(ctx.db, coll), "'"));
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("Cannot create a view called '", Ns(ctx.db, coll), "'"));
   }
   RETURN_IF_ERROR(ValidateCollectionName(coll));
   if (view_on.empty()) {
@@ -225,21 +225,22 @@ absl::Status CreateViewCommand(CommandContext& ctx, const std::string& coll,
     if (v.view_on == view_on && ValuesEqual(v.pipeline, pipeline)) {
       return absl::OkStatus();
     }
-    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                      absl::StrCat("namespace ", Ns(ctx.db, coll),
-                                   " already exists, but with different "
-                                   "options: ",
-                                   ToJson(Value::MakeObject(
-                                       {{"viewOn", Value::String(v.view_on)},
-                                        {"pipeline", v.pipeline}}))));
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat(
+            "namespace ", Ns(ctx.db, coll),
+            " already exists, but with different "
+            "options: ",
+            ToJson(Value::MakeObject({{"viewOn", Value::String(v.view_on)},
+                                      {"pipeline", v.pipeline}}))));
   }
   absl::Status s = db->CreateView(coll, view_on, pipeline);
   if (ErrorCode(s) == kOptionNotSupportedOnView) {
     // MongoDB wraps the pipeline's refusal (collection_catalog.cpp).
-    return MongoError(s.code(), ErrorCode(s),
-                      absl::StrCat("Invalid pipeline for view ",
-                                   Ns(ctx.db, coll), " :: caused by :: ",
-                                   s.message()));
+    return MongoError(
+        s.code(), ErrorCode(s),
+        absl::StrCat("Invalid pipeline for view ", Ns(ctx.db, coll),
+                     " :: caused by :: ", s.message()));
   }
   return s;
 }
@@ -363,10 +364,9 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
           absl::StatusCode::kInvalidArgument, kInvalidOptions,
           absl::StrCat("option not supported on a view: ", option));
     }
-    RETURN_IF_ERROR(CreateViewCommand(ctx, coll, view_on->string_value(),
-                                      view_pipeline != nullptr
-                                          ? *view_pipeline
-                                          : Value::MakeArray()));
+    RETURN_IF_ERROR(CreateViewCommand(
+        ctx, coll, view_on->string_value(),
+        view_pipeline != nullptr ? *view_pipeline : Value::MakeArray()));
     return OkReply();
   }
   // create_collection.cpp / create_command: size is required with capped,
@@ -569,10 +569,9 @@ absl::StatusOr<Value> CollMod(CommandContext& ctx) {
           f.first == "viewOn" || f.first == "pipeline") {
         continue;
       }
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kInvalidOptions,
-                        absl::StrCat("option not supported on a view: ",
-                                     f.first));
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("option not supported on a view: ", f.first));
     }
     if (view_on != nullptr && !view_on->is_string()) {
       return WrongType("collMod.viewOn", *view_on, "string");

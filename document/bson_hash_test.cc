@@ -71,8 +71,7 @@ TEST(BsonHash64, OtherTypes) {
   EXPECT_EQ(Hash("false"), 6289544573401934092LL);
   EXPECT_EQ(Hash(R"({"$date": {"$numberLong": "6153737367135073092"}})"),
             4476222765095560467LL);
-  EXPECT_EQ(Hash(R"({"$date": {"$numberLong": "0"}})"),
-            -1178696894582842035LL);
+  EXPECT_EQ(Hash(R"({"$date": {"$numberLong": "0"}})"), -1178696894582842035LL);
   EXPECT_EQ(Hash(R"({"$regularExpression": {"pattern": "mongodb",
                                             "options": ""}})"),
             -7275792090268217043LL);

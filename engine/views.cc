@@ -96,11 +96,11 @@ void InvolvedCollections(const Value& stages, std::set<std::string>* out,
 absl::Status ValidateViewPipeline(absl::string_view name,
                                   const Value& pipeline) {
   if (!pipeline.is_array()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
-                      absl::StrCat("BSON field 'create.pipeline' is the wrong "
-                                   "type '",
-                                   TypeName(pipeline.type()),
-                                   "', expected type 'array'"));
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kTypeMismatch,
+        absl::StrCat("BSON field 'create.pipeline' is the wrong "
+                     "type '",
+                     TypeName(pipeline.type()), "', expected type 'array'"));
   }
   for (const Value& stage : pipeline.array_items()) {
     if (!stage.is_object()) {
@@ -145,8 +145,8 @@ absl::Status ValidateViewOn(absl::string_view view_on) {
   absl::Status s = ValidateCollectionName(view_on);
   if (s.ok()) return s;
   return MongoError(absl::StatusCode::kInvalidArgument, kInvalidNamespace,
-                    absl::StrCat("invalid namespace name for a view: ",
-                                 view_on, " (", s.message(), ")"));
+                    absl::StrCat("invalid namespace name for a view: ", view_on,
+                                 " (", s.message(), ")"));
 }
 
 // ViewGraph::insertAndValidate over `views` with `candidate` in it: no
@@ -183,8 +183,8 @@ absl::Status CheckViewGraph(
       for (size_t i = 0; i < path.size(); ++i) {
         absl::StrAppend(&msg, i == 0 ? "" : " => ", path[i]);
       }
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kGraphContainsCycle, msg);
+      return MongoError(absl::StatusCode::kInvalidArgument, kGraphContainsCycle,
+                        msg);
     }
     if (depth > kMaxViewDepth) {
       return MongoError(absl::StatusCode::kInvalidArgument,
@@ -320,8 +320,7 @@ absl::StatusOr<std::optional<Engine::ResolvedView>> Engine::ResolveView(
     pipelines.push_back(&v->second.pipeline);
     current = v->second.view_on;
   }
-  return MongoError(absl::StatusCode::kInvalidArgument,
-                    kViewDepthLimitExceeded,
+  return MongoError(absl::StatusCode::kInvalidArgument, kViewDepthLimitExceeded,
                     absl::StrCat("View depth too deep or view cycle detected; "
                                  "maximum depth is ",
                                  kMaxViewDepth));

@@ -95,11 +95,11 @@ absl::Status ParseKeyPattern(const Value& key_pattern, proto::IndexSpec* spec) {
     }
     if (dir == 0) {
       if (f.second.is_string()) {
-        return CannotCreate(absl::StrCat("Index type '",
-                                         f.second.string_value(),
-                                         "' is not supported: ttldb has "
-                                         "ascending (1) and descending (-1) "
-                                         "indexes only"));
+        return CannotCreate(
+            absl::StrCat("Index type '", f.second.string_value(),
+                         "' is not supported: ttldb has "
+                         "ascending (1), descending (-1) and hashed "
+                         "indexes only"));
       }
       return CannotCreate(absl::StrCat(
           "Values in the index key pattern must be 1 or -1; field '", path,
@@ -227,8 +227,7 @@ absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
     return MongoError(absl::StatusCode::kInvalidArgument, 31303,
                       absl::StrCat("A maximum of one index field is allowed to "
                                    "be hashed but found ",
-                                   hashed, " for 'key' ",
-                                   ToJson(key_pattern)));
+                                   hashed, " for 'key' ", ToJson(key_pattern)));
   }
   if (hashed > 0 && spec.unique()) {
     // hash_access_method.cpp / index_key_validate.cpp (16764).

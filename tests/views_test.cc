@@ -30,12 +30,11 @@ std::vector<std::string> Json(absl::StatusOr<std::unique_ptr<Cursor>> c) {
 
 void Seed(Database* db) {
   Collection& c = db->collection("coll");
-  for (const char* d :
-       {R"({"_id": "New York", "state": "NY", "pop": 7})",
-        R"({"_id": "Newark", "state": "NJ", "pop": 3})",
-        R"({"_id": "Palo Alto", "state": "CA", "pop": 10})",
-        R"({"_id": "San Francisco", "state": "CA", "pop": 4})",
-        R"({"_id": "Trenton", "state": "NJ", "pop": 5})"}) {
+  for (const char* d : {R"({"_id": "New York", "state": "NY", "pop": 7})",
+                        R"({"_id": "Newark", "state": "NJ", "pop": 3})",
+                        R"({"_id": "Palo Alto", "state": "CA", "pop": 10})",
+                        R"({"_id": "San Francisco", "state": "CA", "pop": 4})",
+                        R"({"_id": "Trenton", "state": "NJ", "pop": 5})"}) {
     ASSERT_TRUE(c.InsertOne(d).ok());
   }
 }
@@ -90,12 +89,11 @@ TEST_F(ViewsTest, WritesAreRefused) {
             kCommandNotSupportedOnView);
   UpdateOptions upsert;
   upsert.upsert = true;
-  EXPECT_EQ(ErrorCode(v.UpdateOne(R"({"_id": 9})", R"({"$set": {"x": 1}})",
-                                  upsert)
-                          .status()),
-            kCommandNotSupportedOnView);
-  EXPECT_EQ(ErrorCode(v.DeleteMany("{}").status()),
-            kCommandNotSupportedOnView);
+  EXPECT_EQ(
+      ErrorCode(v.UpdateOne(R"({"_id": 9})", R"({"$set": {"x": 1}})", upsert)
+                    .status()),
+      kCommandNotSupportedOnView);
+  EXPECT_EQ(ErrorCode(v.DeleteMany("{}").status()), kCommandNotSupportedOnView);
   EXPECT_EQ(ErrorCode(v.FindOneAndDelete("{}").status()),
             kCommandNotSupportedOnView);
   EXPECT_EQ(ErrorCode(v.CreateIndex(R"({"a": 1})").status()),
@@ -144,9 +142,9 @@ TEST_F(ViewsTest, InvalidDefinitions) {
   // OptionNotSupportedOnView), nested in $lookup (51047) or $facet (40600).
   EXPECT_EQ(ErrorCode(db_->CreateView("w", "coll", R"([{"$out": "x"}])")),
             kOptionNotSupportedOnView);
-  EXPECT_EQ(ErrorCode(db_->CreateView(
-                "w", "coll", R"([{"$merge": {"into": "x"}}])")),
-            kOptionNotSupportedOnView);
+  EXPECT_EQ(
+      ErrorCode(db_->CreateView("w", "coll", R"([{"$merge": {"into": "x"}}])")),
+      kOptionNotSupportedOnView);
   EXPECT_EQ(ErrorCode(db_->CreateView(
                 "w", "coll",
                 R"([{"$lookup": {"from": "o", "pipeline": [{"$out": "x"}],
@@ -175,9 +173,9 @@ TEST_F(ViewsTest, InvalidDefinitions) {
   // views_validation.js).
   ASSERT_TRUE(db_->CreateView("d1", "base", "[]").ok());
   for (int i = 2; i <= 20; ++i) {
-    ASSERT_TRUE(db_->CreateView(absl::StrCat("d", i), absl::StrCat("d", i - 1),
-                                "[]")
-                    .ok())
+    ASSERT_TRUE(
+        db_->CreateView(absl::StrCat("d", i), absl::StrCat("d", i - 1), "[]")
+            .ok())
         << i;
   }
   EXPECT_EQ(ErrorCode(db_->CreateView("d21", "d20", "[]")),
@@ -252,13 +250,13 @@ TEST_F(HashedTest, ArraysAndUnique) {
       << bad.status();
   EXPECT_TRUE(c.InsertOne(R"({"_id": 2, "a": {"b": 1}, "c": [1, 2]})").ok());
   EXPECT_EQ(*c.CountDocuments(), 1);
-  EXPECT_EQ(ErrorCode(c.CreateIndex(R"({"x": "hashed"})",
-                                    R"({"unique": true})")
-                          .status()),
-            16764);
-  EXPECT_EQ(ErrorCode(c.CreateIndex(R"({"x": "hashed", "y": "hashed"})")
-                          .status()),
-            31303);
+  EXPECT_EQ(
+      ErrorCode(
+          c.CreateIndex(R"({"x": "hashed"})", R"({"unique": true})").status()),
+      16764);
+  EXPECT_EQ(
+      ErrorCode(c.CreateIndex(R"({"x": "hashed", "y": "hashed"})").status()),
+      31303);
   EXPECT_EQ(ErrorCode(c.CreateIndex(R"({"x": "hashed"})",
                                     R"({"expireAfterSeconds": 10})")
                           .status()),
@@ -274,12 +272,11 @@ TEST_F(HashedTest, ArraysAndUnique) {
 TEST_F(HashedTest, ToHashedIndexKey) {
   Collection& c = db_->collection("h");
   ASSERT_TRUE(c.InsertOne(R"({"_id": 1, "a": 42})").ok());
-  EXPECT_EQ(
-      Json(c.Aggregate(
-          R"([{"$project": {"_id": 0, "h": {"$toHashedIndexKey": "$a"},
+  EXPECT_EQ(Json(c.Aggregate(
+                R"([{"$project": {"_id": 0, "h": {"$toHashedIndexKey": "$a"},
                             "s": {"$toHashedIndexKey": "abc"}}}])")),
-      (std::vector<std::string>{
-          R"({"h":-944302157085130861,"s":8478485326885698097})"}));
+            (std::vector<std::string>{
+                R"({"h":-944302157085130861,"s":8478485326885698097})"}));
 }
 
 }  // namespace
