@@ -1,13 +1,12 @@
 // BsonHash64: MongoDB's BSONElementHasher::hash64 (src/mongo/db/hasher.cpp)
-// over ttldb's Value, through OpenSSL's MD5.
+// over ttldb's Value, through base/md5.h.
 #include "document/bson_hash.h"
-
-#include <openssl/evp.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "base/md5.h"
 #include "document/decimal128.h"
 
 namespace ttldb {
@@ -167,9 +166,7 @@ int64_t BsonHash64(const Value& v) {
   std::string bytes;
   AppendInt32(0, &bytes);  // the seed
   AppendForHash(v, nullptr, &bytes);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &len, EVP_md5(), nullptr);
+  const std::array<uint8_t, 16> digest = Md5(bytes);
   uint64_t h = 0;
   for (int i = 7; i >= 0; --i) h = (h << 8) | digest[i];
   return static_cast<int64_t>(h);
