@@ -13,6 +13,7 @@
   X(InternalError, 1)                              \
   X(BadValue, 2)                                   \
   X(NoSuchKey, 4)                                  \
+  X(GraphContainsCycle, 5)                         \
   X(HostUnreachable, 6)                            \
   X(FailedToParse, 9)                              \
   X(UserNotFound, 11)                              \
@@ -49,7 +50,6 @@
   X(IndexKeySpecsConflict, 86)                     \
   X(NetworkTimeout, 89)                            \
   X(ShutdownInProgress, 91)                        \
-  X(GraphContainsCycle, 93)                        \
   X(OperationFailed, 96)                           \
   X(CommandNotSupported, 115)                      \
   X(DocumentValidationFailure, 121)                \
@@ -57,7 +57,7 @@
   X(CappedPositionLost, 136)                       \
   X(CursorInUse, 143)                              \
   X(ExceededMemoryLimit, 146)                      \
-  X(ViewDepthLimitExceeded, 149)                   \
+  X(ViewDepthLimitExceeded, 165)                   \
   X(CommandNotSupportedOnView, 166)                \
   X(OptionNotSupportedOnView, 167)                 \
   X(InvalidPipelineOperator, 168)                  \

@@ -535,6 +535,22 @@ absl::StatusOr<Value> RenameCollection(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db,
                    ctx.server->databases->Get(from.first, false));
   ASSIGN_OR_RETURN(bool source, Exists(db.get(), from.second));
+  // rename_collection.cpp: a view is not renamed (166), nor is anything
+  // renamed onto one (48).
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> from_view,
+                   ViewNamed(db, from.second));
+  if (from_view.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      kCommandNotSupportedOnView,
+                      absl::StrCat("cannot rename view: ", from_ns));
+  }
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> to_view,
+                   ViewNamed(db, to.second));
+  if (source && to_view.has_value()) {
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat("a view already exists with that name: ", to_ns));
+  }
   if (!source) {
     return NsNotFound(
         absl::StrCat("Source collection ", from_ns, " does not exist"));

@@ -141,7 +141,7 @@ TEST_F(ViewsCommandTest, WritesDropAndCollMod) {
                                 "pipeline": [{"$match": {"state": "NJ"}}]})"),
             R"({"ok":1.0})");
   EXPECT_EQ(RunJson("test", R"({"count": "v"})"), R"({"n":2,"ok":1.0})");
-  // views_validation.js: a cycle through collMod is 93; options of a
+  // views_validation.js: a cycle through collMod is 5; options of a
   // collection on a view are 72.
   Run("test", R"({"create": "w", "viewOn": "v"})");
   EXPECT_EQ(Code(Run("test", R"({"collMod": "v", "viewOn": "w",

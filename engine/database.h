@@ -141,8 +141,8 @@ class Database {
   // does not parse: the pipeline's parse error; a stage that writes ($out,
   // $merge) or $changeStream: 167 OptionNotSupportedOnView; $documents
   // (it reads no collection): 73; a view that would read itself (through
-  // view_on or a $lookup, $graphLookup or $unionWith of its pipeline): 93
-  // GraphContainsCycle; more than 20 views in a chain: 149
+  // view_on or a $lookup, $graphLookup or $unionWith of its pipeline): 5
+  // GraphContainsCycle; more than 20 views in a chain: 165
   // ViewDepthLimitExceeded (src/mongo/db/views/view_graph.cpp).
   absl::Status CreateView(absl::string_view name, absl::string_view view_on,
                           const DocArg& pipeline = "[]");
@@ -154,7 +154,7 @@ class Database {
   // The views, sorted by name.
   absl::StatusOr<std::vector<ViewDefinition>> ListViews();
 
-  // MongoDB's dbStats: {db, collections, views: 0, objects, avgObjSize,
+  // MongoDB's dbStats: {db, collections, views, objects, avgObjSize,
   // dataSize, storageSize, indexes, indexSize, totalSize, scaleFactor,
   // fsUsedSize, fsTotalSize, ok: 1}. `scale` (>= 1; MongoDB truncates a
   // fraction) divides every size; objects and dataSize count documents as

@@ -151,7 +151,7 @@ class Engine : public TtlStore {
   // What a read of view `name` reads: the collection at the end of its
   // chain of views and every view's pipeline, the innermost first
   // (MongoDB's view_catalog_helpers::resolveView). nullopt when `name` is
-  // no view; 149 ViewDepthLimitExceeded past 20 views.
+  // no view; 165 ViewDepthLimitExceeded past 20 views.
   struct ResolvedView {
     std::string collection;
     Value pipeline;  // an array

@@ -15,8 +15,8 @@
 //   view definition");
 // - the graph of views, each pointing at its viewOn and at the foreign
 //   collections of its $lookup, $graphLookup and $unionWith stages, stays
-//   acyclic (93 GraphContainsCycle "View cycle detected: a => b => a") and
-//   no path through the view is longer than 20 views (149
+//   acyclic (5 GraphContainsCycle "View cycle detected: a => b => a") and
+//   no path through the view is longer than 20 views (165
 //   ViewDepthLimitExceeded "View depth limit exceeded; maximum depth is
 //   20").
 #include <algorithm>

@@ -14,8 +14,8 @@ namespace ttldb {
 
 namespace {
 
-// MongoDB's getHashKeys (expression_keys_private.cpp): a hashed field may
-// meet no array along its path (16766).
+// MongoDB's getHashKeys (expression_keys_private.cpp): no field of an index
+// with a hashed field may meet an array along its path (16766).
 absl::Status CheckHashedPath(const Value& doc, const std::string& path) {
   const Value* v = &doc;
   size_t pos = 0;
@@ -99,8 +99,15 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   if (TopLevelScalarKey(spec, doc, prefix, suffix, keys)) {
     return absl::OkStatus();
   }
-  for (const proto::KeyField& kf : spec.key()) {
-    if (kf.hashed()) RETURN_IF_ERROR(CheckHashedPath(doc, kf.path()));
+  // In an index with a hashed field no field may meet an array
+  // (hashed_index_with_arrays.js: "None of the index fields can be an
+  // array").
+  bool hashed = false;
+  for (const proto::KeyField& kf : spec.key()) hashed = hashed || kf.hashed();
+  if (hashed) {
+    for (const proto::KeyField& kf : spec.key()) {
+      RETURN_IF_ERROR(CheckHashedPath(doc, kf.path()));
+    }
   }
   std::vector<std::string> paths;
   paths.reserve(spec.key_size());
