@@ -156,6 +156,20 @@ TEST_F(ViewsCommandTest, WritesDropAndCollMod) {
             R"({"cursor":{"id":{"$numberLong":"0"},)"
             R"("ns":"test.$cmd.listCollections","firstBatch":[)"
             R"({"name":"v","type":"view"}]},"ok":1.0})");
+  // rename_collection.cpp: a view is not renamed (166), nothing is renamed
+  // onto one (48).
+  EXPECT_EQ(Code(Run("admin", R"({"renameCollection": "test.v",
+                                  "to": "test.w"})")),
+            kCommandNotSupportedOnView);
+  EXPECT_EQ(Code(Run("admin", R"({"renameCollection": "test.coll",
+                                  "to": "test.v"})")),
+            kNamespaceExists);
+  // dropDatabase drops the views with the collections.
+  EXPECT_EQ(RunJson("test", R"({"dropDatabase": 1})"),
+            R"({"dropped":"test","ok":1.0})");
+  EXPECT_EQ(RunJson("test", R"({"listCollections": 1, "nameOnly": true})"),
+            R"({"cursor":{"id":{"$numberLong":"0"},)"
+            R"("ns":"test.$cmd.listCollections","firstBatch":[]},"ok":1.0})");
 }
 
 // hashed_index_queries.js: createIndexes with {a: "hashed"}; explain of an
