@@ -32,6 +32,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/engine.h"
+#include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
@@ -47,48 +48,6 @@ constexpr size_t kMaxViewPipelineBytes = 16 * 1000 * 1000;
 absl::Status NotSupportedOnView(absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument,
                     kOptionNotSupportedOnView, message);
-}
-
-// The collections a pipeline reads besides its input (MongoDB's
-// LiteParsedPipeline::getInvolvedNamespaces): the `from` of $lookup and
-// $graphLookup, $unionWith's collection, and what their sub-pipelines and
-// $facet's read. Bounded by the pipeline's own size.
-void InvolvedCollections(const Value& stages, std::set<std::string>* out,
-                         int depth = 0) {
-  if (!stages.is_array() || depth > 32) return;
-  for (const Value& stage : stages.array_items()) {
-    if (!stage.is_object() || stage.object_fields().size() != 1) continue;
-    const auto& [name, spec] = stage.object_fields()[0];
-    if (name == "$lookup" || name == "$graphLookup") {
-      if (!spec.is_object()) continue;
-      const Value* from = spec.Get("from");
-      if (from != nullptr && from->is_string()) {
-        out->insert(from->string_value());
-      } else if (from != nullptr && from->is_object()) {
-        const Value* coll = from->Get("coll");
-        if (coll != nullptr && coll->is_string()) {
-          out->insert(coll->string_value());
-        }
-      }
-      const Value* sub = spec.Get("pipeline");
-      if (sub != nullptr) InvolvedCollections(*sub, out, depth + 1);
-    } else if (name == "$unionWith") {
-      if (spec.is_string()) {
-        out->insert(spec.string_value());
-      } else if (spec.is_object()) {
-        const Value* coll = spec.Get("coll");
-        if (coll != nullptr && coll->is_string()) {
-          out->insert(coll->string_value());
-        }
-        const Value* sub = spec.Get("pipeline");
-        if (sub != nullptr) InvolvedCollections(*sub, out, depth + 1);
-      }
-    } else if (name == "$facet" && spec.is_object()) {
-      for (const Field& f : spec.object_fields()) {
-        InvolvedCollections(f.second, out, depth + 1);
-      }
-    }
-  }
 }
 
 // view_catalog_helpers::validatePipeline: parses, then refuses the stages
@@ -249,7 +208,53 @@ absl::Status NamespaceExistsError(absl::string_view name) {
                     absl::StrCat("Namespace ", name, " already exists"));
 }
 
+// The collections a pipeline reads besides its input (MongoDB's
+// LiteParsedPipeline::getInvolvedNamespaces): the `from` of $lookup and
+// $graphLookup, $unionWith's collection, and what their sub-pipelines and
+// $facet's read. Bounded by the pipeline's own size.
+void InvolvedCollectionsAt(const Value& stages, std::set<std::string>* out,
+                           int depth) {
+  if (!stages.is_array() || depth > 32) return;
+  for (const Value& stage : stages.array_items()) {
+    if (!stage.is_object() || stage.object_fields().size() != 1) continue;
+    const auto& [name, spec] = stage.object_fields()[0];
+    if (name == "$lookup" || name == "$graphLookup") {
+      if (!spec.is_object()) continue;
+      const Value* from = spec.Get("from");
+      if (from != nullptr && from->is_string()) {
+        out->insert(from->string_value());
+      } else if (from != nullptr && from->is_object()) {
+        const Value* coll = from->Get("coll");
+        if (coll != nullptr && coll->is_string()) {
+          out->insert(coll->string_value());
+        }
+      }
+      const Value* sub = spec.Get("pipeline");
+      if (sub != nullptr) InvolvedCollectionsAt(*sub, out, depth + 1);
+    } else if (name == "$unionWith") {
+      if (spec.is_string()) {
+        out->insert(spec.string_value());
+      } else if (spec.is_object()) {
+        const Value* coll = spec.Get("coll");
+        if (coll != nullptr && coll->is_string()) {
+          out->insert(coll->string_value());
+        }
+        const Value* sub = spec.Get("pipeline");
+        if (sub != nullptr) InvolvedCollectionsAt(*sub, out, depth + 1);
+      }
+    } else if (name == "$facet" && spec.is_object()) {
+      for (const Field& f : spec.object_fields()) {
+        InvolvedCollectionsAt(f.second, out, depth + 1);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+void InvolvedCollections(const Value& stages, std::set<std::string>* out) {
+  InvolvedCollectionsAt(stages, out, 0);
+}
 
 absl::Status Engine::LoadViewsLocked() {
   std::unique_ptr<leveldb::Iterator> it(
