@@ -250,13 +250,13 @@ TEST_F(HashedTest, ArraysAndUnique) {
       << bad.status();
   // Nor may its other fields (hashed_index_with_arrays.js: "None of the
   // index fields can be an array").
-  EXPECT_EQ(ErrorCode(c.InsertOne(R"({"_id": 2, "a": {"b": 1}, "c": [1]})")
-                          .status()),
-            16766);
+  EXPECT_EQ(
+      ErrorCode(c.InsertOne(R"({"_id": 2, "a": {"b": 1}, "c": [1]})").status()),
+      16766);
   EXPECT_TRUE(c.InsertOne(R"({"_id": 3, "a": {"b": [1]}, "x": [1]})").ok() ==
               false);
-  EXPECT_TRUE(c.InsertOne(R"({"_id": 4, "a": {"b": 1}, "c": 2, "x": [1]})")
-                  .ok());
+  EXPECT_TRUE(
+      c.InsertOne(R"({"_id": 4, "a": {"b": 1}, "c": 2, "x": [1]})").ok());
   EXPECT_EQ(*c.CountDocuments(), 1);
   EXPECT_EQ(
       ErrorCode(
