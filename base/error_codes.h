@@ -13,6 +13,7 @@
   X(InternalError, 1)                              \
   X(BadValue, 2)                                   \
   X(NoSuchKey, 4)                                  \
+  X(GraphContainsCycle, 5)                         \
   X(HostUnreachable, 6)                            \
   X(FailedToParse, 9)                              \
   X(UserNotFound, 11)                              \
@@ -56,6 +57,9 @@
   X(CappedPositionLost, 136)                       \
   X(CursorInUse, 143)                              \
   X(ExceededMemoryLimit, 146)                      \
+  X(ViewDepthLimitExceeded, 165)                   \
+  X(CommandNotSupportedOnView, 166)                \
+  X(OptionNotSupportedOnView, 167)                 \
   X(InvalidPipelineOperator, 168)                  \
   X(CannotIndexParallelArrays, 171)                \
   X(AmbiguousIndexKeyPattern, 181)                 \

@@ -3,10 +3,12 @@
 # (CI checks that this file is up to date).
 set(TTLDB_SOURCES
   base/clock.cc
+  base/md5.cc
   base/op_deadline.cc
   base/start_thread.cc
   base/status.cc
   base/sync_point.cc
+  document/bson_hash.cc
   document/bson_size.cc
   document/collator.cc
   document/compare.cc
@@ -52,6 +54,7 @@ set(TTLDB_SOURCES
   engine/ttl_sweep.cc
   engine/update_parse.cc
   engine/validate.cc
+  engine/views.cc
   engine/write_path.cc
   expr/date_util.cc
   expr/expression.cc
@@ -139,6 +142,7 @@ set(TTLDB_HEADERS
   base/clock.h
   base/error_codes.h
   base/log.h
+  base/md5.h
   base/mutex.h
   base/op_context.h
   base/op_deadline.h
@@ -146,6 +150,7 @@ set(TTLDB_HEADERS
   base/status.h
   base/sync_point.h
   document/bson.h
+  document/bson_hash.h
   document/collator.h
   document/compare.h
   document/decimal128.h

@@ -197,6 +197,26 @@ CommandPrivileges Kind(CommandPrivileges::Kind kind) {
   return out;
 }
 
+// create / collMod of a view: `action` on the view, find on what it is a
+// view on and on every namespace its pipeline reads
+// (auth_helpers.cpp checkAuthForCreateOrModifyView: the privileges of
+// LiteParsedPipeline(viewOn, pipeline)).
+std::vector<Privilege> ViewPrivileges(absl::string_view db,
+                                      absl::string_view view, ActionType action,
+                                      absl::string_view view_on,
+                                      const Value& cmd) {
+  std::vector<Privilege> out = {OnNamespace(db, view, {action})};
+  const Value* pipeline = cmd.Get("pipeline");
+  for (Privilege& p : AggregatePrivileges(
+           db, view_on,
+           pipeline != nullptr && pipeline->is_array() ? *pipeline
+                                                       : Value::MakeArray({}),
+           false)) {
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 CommandPrivileges Needs(std::vector<Privilege> privileges) {
   CommandPrivileges out;
   out.alternatives.push_back(std::move(privileges));
@@ -467,11 +487,12 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
   if (name == "create") {
     // create_command.cpp: createCollection or insert; a view needs
     // createCollection and find on what it is a view of.
+    // The view's pipeline adds what it reads ($lookup, $unionWith, ...):
+    // auth_helpers' checkAuthForCreateOrModifyView.
     const Value* view_on = cmd.Get("viewOn");
     if (view_on != nullptr && view_on->is_string()) {
-      return Needs(
-          {OnNamespace(db, coll, {ActionType::kCreateCollection}),
-           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
+      return Needs(ViewPrivileges(db, coll, ActionType::kCreateCollection,
+                                  view_on->string_value(), cmd));
     }
     CommandPrivileges out = on_coll({ActionType::kCreateCollection});
     out.alternatives.push_back({OnNamespace(db, coll, {ActionType::kInsert})});
@@ -488,9 +509,8 @@ CommandPrivileges Required(absl::string_view db, const Value& cmd,
     // new source of a view.
     const Value* view_on = cmd.Get("viewOn");
     if (view_on != nullptr && view_on->is_string()) {
-      return Needs(
-          {OnNamespace(db, coll, {ActionType::kCollMod}),
-           OnNamespace(db, view_on->string_value(), {ActionType::kFind})});
+      return Needs(ViewPrivileges(db, coll, ActionType::kCollMod,
+                                  view_on->string_value(), cmd));
     }
     return on_coll({ActionType::kCollMod});
   }

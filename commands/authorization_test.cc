@@ -162,6 +162,18 @@ std::string Needed(const std::string& cmd) {
 
 // Each command's checkAuthForOperation / doCheckAuthorization in
 // src/mongo/db/commands/ (authorization.h lists them).
+// auth_helpers.cpp checkAuthForCreateOrModifyView: createCollection (or
+// collMod) on the view, find on viewOn and on what its pipeline reads.
+TEST(RequiredPrivilegesTest, ViewsNeedFindOnWhatTheyRead) {
+  EXPECT_EQ(Needed(R"({"create": "v", "viewOn": "c", "pipeline": [
+                       {"$lookup": {"from": "o", "localField": "a",
+                                    "foreignField": "b", "as": "x"}}]})"),
+            "test.v: createCollection | test.c: find | test.o: find");
+  EXPECT_EQ(Needed(R"({"collMod": "v", "viewOn": "c",
+                       "pipeline": [{"$unionWith": "u"}]})"),
+            "test.v: collMod | test.c: find | test.u: find");
+}
+
 TEST(RequiredPrivilegesTest, FollowsEachCommandsCheck) {
   EXPECT_EQ(Needed(R"({"ping": 1})"), "none");
   EXPECT_EQ(Needed(R"({"getMore": 1, "collection": "c"})"), "authenticated");

@@ -89,6 +89,17 @@ absl::StatusOr<int64_t> CappedNumberArg(const Value& v, absl::string_view field,
   return n;
 }
 
+// The view `coll`, if it is one.
+absl::StatusOr<std::optional<ViewDefinition>> ViewNamed(
+    const std::shared_ptr<Database>& db, absl::string_view coll) {
+  if (db == nullptr) return std::nullopt;
+  ASSIGN_OR_RETURN(std::vector<ViewDefinition> views, db->ListViews());
+  for (ViewDefinition& v : views) {
+    if (v.name == coll) return std::move(v);
+  }
+  return std::nullopt;
+}
+
 absl::Status NsNotFound(absl::string_view message) {
   return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound, message);
 }
@@ -156,8 +167,78 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
     if (filter.has_value() && !filter->Matches(entry)) continue;
     batch.push_back(std::move(entry));
   }
+  // The views after the collections, as list_collections.cpp lists them:
+  // {name, type: "view", options: {viewOn, pipeline}, info: {readOnly:
+  // true}} (jstests/core/views/views_creation.js).
+  std::vector<ViewDefinition> views;
+  if (db != nullptr) {
+    ASSIGN_OR_RETURN(views, db->ListViews());
+  }
+  for (const ViewDefinition& v : views) {
+    if (my_roles.has_value() &&
+        !RolesGrantAnyActionOnCollection(*my_roles, ctx.db, v.name)) {
+      continue;
+    }
+    Value entry =
+        name_only
+            ? Value::MakeObject({{"name", Value::String(v.name)},
+                                 {"type", Value::String("view")}})
+            : Value::MakeObject(
+                  {{"name", Value::String(v.name)},
+                   {"type", Value::String("view")},
+                   {"options",
+                    Value::MakeObject({{"viewOn", Value::String(v.view_on)},
+                                       {"pipeline", v.pipeline}})},
+                   {"info",
+                    Value::MakeObject({{"readOnly", Value::Bool(true)}})}});
+    if (filter.has_value() && !filter->Matches(entry)) continue;
+    batch.push_back(std::move(entry));
+  }
   return ArrayCursorReply(ctx, absl::StrCat(ctx.db, ".$cmd.listCollections"),
                           std::move(batch), batch_size);
+}
+
+// create with viewOn (create_collection.cpp _createView): the view, or
+// OK when the same view exists (create_command.cpp checkCollectionOptions);
+// a collection or another view of that name is 48 NamespaceExists.
+absl::Status CreateViewCommand(CommandContext& ctx, const std::string& coll,
+                               const std::string& view_on,
+                               const Value& pipeline) {
+  if (coll == "system.views") {
+    return MongoError(
+        absl::StatusCode::kInvalidArgument, kInvalidNamespace,
+        absl::StrCat("Cannot create a view called '", Ns(ctx.db, coll), "'"));
+  }
+  RETURN_IF_ERROR(ValidateCollectionName(coll));
+  if (view_on.empty()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                      "'viewOn' cannot be empty");
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(true));
+  ASSIGN_OR_RETURN(std::vector<ViewDefinition> views, db->ListViews());
+  for (const ViewDefinition& v : views) {
+    if (v.name != coll) continue;
+    if (v.view_on == view_on && ValuesEqual(v.pipeline, pipeline)) {
+      return absl::OkStatus();
+    }
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat(
+            "namespace ", Ns(ctx.db, coll),
+            " already exists, but with different "
+            "options: ",
+            ToJson(Value::MakeObject({{"viewOn", Value::String(v.view_on)},
+                                      {"pipeline", v.pipeline}}))));
+  }
+  absl::Status s = db->CreateView(coll, view_on, pipeline);
+  if (ErrorCode(s) == kOptionNotSupportedOnView) {
+    // MongoDB wraps the pipeline's refusal (collection_catalog.cpp).
+    return MongoError(
+        s.code(), ErrorCode(s),
+        absl::StrCat("Invalid pipeline for view ", Ns(ctx.db, coll),
+                     " :: caused by :: ", s.message()));
+  }
+  return s;
 }
 
 // create: an empty collection (create_collection.cpp). Creating one that
@@ -176,8 +257,6 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
       "max",
       "storageEngine",
       "indexOptionDefaults",
-      "viewOn",
-      "pipeline",
       "collation",
       "changeStreamPreAndPostImages",
       "timeseries",
@@ -191,9 +270,28 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
   const auto& fields = ctx.cmd.object_fields();
   ValidationOptions validation;
   bool capped = false;
+  const Value* view_on = nullptr;
+  const Value* view_pipeline = nullptr;
+  std::vector<std::string> other_options;  // with viewOn: refused
   for (size_t i = 1; i < fields.size(); ++i) {
     const Field& f = fields[i];
     if (IsGenericArgument(f.first)) continue;
+    // Views (create.idl viewOn: string, pipeline: array).
+    if (f.first == "viewOn") {
+      if (!f.second.is_string()) {
+        return WrongType("create.viewOn", f.second, "string");
+      }
+      view_on = &f.second;
+      continue;
+    }
+    if (f.first == "pipeline") {
+      if (!f.second.is_array()) {
+        return WrongType("create.pipeline", f.second, "array");
+      }
+      view_pipeline = &f.second;
+      continue;
+    }
+    other_options.push_back(f.first);
     // Capped collections (create.idl capped: safeBool, size, max).
     if (f.first == "capped") {
       if (!f.second.is_number() && f.second.type() != ValueType::kBool) {
@@ -244,6 +342,25 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                       absl::StrCat("create: option '", f.first,
                                    "' is not supported by ttldb"));
+  }
+  // create_command.cpp: "'pipeline' requires 'viewOn' to also be
+  // specified"; a view takes no collection options (create_collection.cpp
+  // _createView: only viewOn, pipeline and collation).
+  if (view_pipeline != nullptr && view_on == nullptr) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "'pipeline' requires 'viewOn' to also be specified");
+  }
+  if (view_on != nullptr) {
+    for (const std::string& option : other_options) {
+      if (option == "collation" || (option == "capped" && !capped)) continue;
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("option not supported on a view: ", option));
+    }
+    RETURN_IF_ERROR(CreateViewCommand(
+        ctx, coll, view_on->string_value(),
+        view_pipeline != nullptr ? *view_pipeline : Value::MakeArray()));
+    return OkReply();
   }
   // create_collection.cpp / create_command: size is required with capped,
   // and size or max need capped.
@@ -351,7 +468,13 @@ absl::StatusOr<Value> Drop(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
-  if (!exists) return OkReply();
+  if (!exists) {
+    // A view (drop_collection.cpp _dropView): its definition goes.
+    ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, ViewNamed(db, coll));
+    if (!view.has_value()) return OkReply();
+    RETURN_IF_ERROR(db->DropCollection(coll).status());
+    return OkReply({{"ns", Value::String(Ns(ctx.db, coll))}});
+  }
   ASSIGN_OR_RETURN(std::vector<Value> indexes,
                    db->collection(coll).ListIndexes());
   ctx.server->cursors->KillNamespace(Ns(ctx.db, coll));
@@ -405,6 +528,22 @@ absl::StatusOr<Value> RenameCollection(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db,
                    ctx.server->databases->Get(from.first, false));
   ASSIGN_OR_RETURN(bool source, Exists(db.get(), from.second));
+  // rename_collection.cpp: a view is not renamed (166), nor is anything
+  // renamed onto one (48).
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> from_view,
+                   ViewNamed(db, from.second));
+  if (from_view.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument,
+                      kCommandNotSupportedOnView,
+                      absl::StrCat("cannot rename view: ", from_ns));
+  }
+  ASSIGN_OR_RETURN(std::optional<ViewDefinition> to_view,
+                   ViewNamed(db, to.second));
+  if (source && to_view.has_value()) {
+    return MongoError(
+        absl::StatusCode::kAlreadyExists, kNamespaceExists,
+        absl::StrCat("a view already exists with that name: ", to_ns));
+  }
   if (!source) {
     return NsNotFound(
         absl::StrCat("Source collection ", from_ns, " does not exist"));
@@ -427,7 +566,42 @@ absl::StatusOr<Value> CollMod(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
-  if (!exists) return NsNotFound("ns does not exist");
+  const Value* view_on = Arg(ctx, "viewOn");
+  const Value* pipeline = Arg(ctx, "pipeline");
+  if (!exists) {
+    ASSIGN_OR_RETURN(std::optional<ViewDefinition> view, ViewNamed(db, coll));
+    if (!view.has_value()) return NsNotFound("ns does not exist");
+    // coll_mod.cpp on a view: viewOn and pipeline change it; any other
+    // option is 166 CommandNotSupportedOnView.
+    for (const Field& f : ctx.cmd.object_fields()) {
+      if (&f == &ctx.cmd.object_fields()[0] || IsGenericArgument(f.first) ||
+          f.first == "viewOn" || f.first == "pipeline") {
+        continue;
+      }
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kInvalidOptions,
+          absl::StrCat("option not supported on a view: ", f.first));
+    }
+    if (view_on != nullptr && !view_on->is_string()) {
+      return WrongType("collMod.viewOn", *view_on, "string");
+    }
+    if (pipeline != nullptr && !pipeline->is_array()) {
+      return WrongType("collMod.pipeline", *pipeline, "array");
+    }
+    if (view_on != nullptr && view_on->string_value().empty()) {
+      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
+                        "'viewOn' cannot be empty");
+    }
+    RETURN_IF_ERROR(db->ModifyView(
+        coll, view_on != nullptr ? view_on->string_value() : view->view_on,
+        pipeline != nullptr ? *pipeline : view->pipeline));
+    return OkReply();
+  }
+  if (view_on != nullptr || pipeline != nullptr) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      absl::StrCat("option only supported on a view: ",
+                                   view_on != nullptr ? "viewOn" : "pipeline"));
+  }
   // The engine reads only the fields it knows; generic ones go away.
   Value cmd = Value::MakeObject();
   for (const Field& f : ctx.cmd.object_fields()) {

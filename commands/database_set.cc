@@ -308,7 +308,12 @@ absl::StatusOr<bool> DatabaseSet::Drop(absl::string_view name) {
     for (const std::string& c : colls) {
       RETURN_IF_ERROR(single_->DropCollection(c).status());
     }
-    return !colls.empty();
+    // And its views (drop_database.cpp drops them with the collections).
+    ASSIGN_OR_RETURN(std::vector<ViewDefinition> views, single_->ListViews());
+    for (const ViewDefinition& v : views) {
+      RETURN_IF_ERROR(single_->DropCollection(v.name).status());
+    }
+    return !colls.empty() || !views.empty();
   }
   const std::string key(name);
   std::shared_ptr<Database> db;

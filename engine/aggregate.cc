@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
+#include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 
 namespace ttldb {
@@ -331,6 +333,23 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
   return std::unique_ptr<EventPipeline>(std::move(p));
 }
 
+// Every view the pipeline reads besides its input ($lookup, $unionWith,
+// ...) resolves before anything runs, as the aggregate command resolves its
+// involved namespaces first (run_aggregate.cpp): a view past the depth
+// limit fails the whole aggregate with 165 (views_validation.js), before
+// any sub-pipeline runs.
+static absl::Status ResolveInvolvedViews(Engine* engine,
+                                         const DocArg& pipeline) {
+  auto spec = pipeline.ResolveAny();
+  if (!spec.ok() || !spec->is_array()) return absl::OkStatus();
+  std::set<std::string> involved;
+  InvolvedCollections(*spec, &involved);
+  for (const std::string& name : involved) {
+    RETURN_IF_ERROR(engine->ResolveView(name).status());
+  }
+  return absl::OkStatus();
+}
+
 void RemoveAggregationTempDir(const std::string& db_path) {
   std::error_code ec;
   std::filesystem::remove_all(db_path + "/_tmp", ec);
@@ -347,6 +366,21 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(
     return backend_->Aggregate(pipeline, options);
   }
   RETURN_IF_ERROR(engine_->CheckOpen());
+  RETURN_IF_ERROR(ResolveInvolvedViews(engine_, pipeline));
+  {
+    // On a view: its pipeline, then this one, over its collection
+    // (view_catalog_helpers::resolveView).
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      auto spec = pipeline.ResolveAny();
+      if (spec.ok() && spec->is_array()) {
+        Value::Array stages = view->pipeline.array_items();
+        for (const Value& s : spec->array_items()) stages.push_back(s);
+        return engine_->collection(view->collection)
+            .Aggregate(Value::MakeArray(std::move(stages)), options);
+      }
+    }
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));
   ASSIGN_OR_RETURN(c->stream_, c->pipeline.Open(name_, &c->ctx));
@@ -364,6 +398,18 @@ absl::StatusOr<Value> Collection::ExplainAggregate(
     const DocArg& pipeline, const AggregateOptions& options) {
   if (backend_ != nullptr) return backend_->ExplainAggregate(pipeline, options);
   RETURN_IF_ERROR(engine_->CheckOpen());
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      auto spec = pipeline.ResolveAny();
+      if (spec.ok() && spec->is_array()) {
+        Value::Array stages = view->pipeline.array_items();
+        for (const Value& s : spec->array_items()) stages.push_back(s);
+        return engine_->collection(view->collection)
+            .ExplainAggregate(Value::MakeArray(std::move(stages)), options);
+      }
+    }
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> c,
                    Prepare(engine_, name_, pipeline, options));
   return c->pipeline.Explain(name_, &c->ctx);

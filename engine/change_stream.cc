@@ -422,6 +422,7 @@ absl::StatusOr<std::unique_ptr<ChangeStream>> Collection::Watch(
     const ChangeStreamOptions& options) {
   if (backend_ != nullptr) return backend_->Watch(options);
   RETURN_IF_ERROR(ValidateCollectionName(name_));
+  RETURN_IF_ERROR(engine_->RefuseView(name_));  // 166, as MongoDB's
   return OpenStream(engine_, name_, options);
 }
 

@@ -371,6 +371,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   RETURN_IF_ERROR(engine->CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
   RETURN_IF_ERROR(engine->CheckCollection(coll));
+  RETURN_IF_ERROR(engine->RefuseView(coll));
   const absl::Time now = engine->clock()->WallNow();
   // Hidden documents this call's writes removed: handed to the expiry
   // listener when the call returns, outside the writers' lock.
@@ -591,6 +592,20 @@ absl::StatusOr<UpdateResult> Collection::Touch(const DocArg& filter,
 absl::StatusOr<Value> Collection::FindById(const Value& id) {
   if (backend_ != nullptr) return backend_->FindById(id);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      // Through the view's pipeline, as a find of {_id: id}.
+      Value f = Value::MakeObject(
+          {Field("_id", Value::MakeObject({Field("$eq", id)}))});
+      ASSIGN_OR_RETURN(std::optional<Value> doc, FindOne(f));
+      if (!doc.has_value()) {
+        return absl::NotFoundError(
+            absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
+      }
+      return *std::move(doc);
+    }
+  }
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
     return absl::NotFoundError(
@@ -614,6 +629,13 @@ absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
     return ToJson(doc, JsonFormat::kStorage);
   }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      ASSIGN_OR_RETURN(Value doc, FindById(id));
+      return ToJson(doc, JsonFormat::kStorage);
+    }
+  }
   auto state = engine_->GetState(name_);
   auto not_found = [&] {
     return absl::NotFoundError(
@@ -638,6 +660,13 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
   }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      return engine_->collection(view->collection)
+          .Aggregate(FindAsViewPipeline(view->pipeline, f, options));
+    }
+  }
   std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options, state.get()));
   return engine_->live_cursors()->Open([&] {
@@ -658,6 +687,18 @@ absl::StatusOr<int64_t> Collection::CountDocuments(const DocArg& filter) {
   if (backend_ != nullptr) return backend_->CountDocuments(filter);
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  {
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      ASSIGN_OR_RETURN(auto cursor, Find(f));
+      int64_t n = 0;
+      while (true) {
+        ASSIGN_OR_RETURN(std::optional<Value> doc, cursor->Next());
+        if (!doc.has_value()) return n;
+        ++n;
+      }
+    }
+  }
   FindOptions opts;
   opts.projection = Value::MakeObject({Field("_id", Value::Int32(1))});
   std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
@@ -731,6 +772,14 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
   }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
+  {
+    // A find on a view is explained as the aggregate it runs.
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) {
+      return engine_->collection(view->collection)
+          .ExplainAggregate(FindAsViewPipeline(view->pipeline, f, options));
+    }
+  }
   auto state = engine_->GetState(name_);
   ASSIGN_OR_RETURN(Query q, ParseQuery(f, options, state.get()));
   const absl::Time now = engine_->clock()->WallNow();
@@ -758,7 +807,8 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
                               Value::String(plan.index->spec.name()));
         Value::Object key;
         for (const auto& k : plan.index->spec.key()) {
-          key.emplace_back(k.path(), Value::Int32(k.direction()));
+          key.emplace_back(k.path(), k.hashed() ? Value::String("hashed")
+                                                : Value::Int32(k.direction()));
         }
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
         plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));

@@ -75,6 +75,47 @@ std::map<std::string, std::string> Database::CatalogDamage() {
   return engine_->CatalogDamage();
 }
 
+namespace {
+
+absl::StatusOr<Value> PipelineArg(const DocArg& pipeline) {
+  absl::StatusOr<Value> v = pipeline.ResolveAny();
+  if (!v.ok()) {
+    return MongoError(v.status().code(), ErrorCode(v.status()),
+                      absl::StrCat("invalid pipeline: ", v.status().message()));
+  }
+  return v;
+}
+
+absl::Status NoViewsRemote() {
+  return MongoError(absl::StatusCode::kUnimplemented, kCommandNotSupported,
+                    "views are not supported through the MongoDB backend "
+                    "yet: use the deployment's create command");
+}
+
+}  // namespace
+
+absl::Status Database::CreateView(absl::string_view name,
+                                  absl::string_view view_on,
+                                  const DocArg& pipeline) {
+  if (backend_ != nullptr) return NoViewsRemote();
+  ASSIGN_OR_RETURN(Value p, PipelineArg(pipeline));
+  return engine_->CreateView(name, view_on, p);
+}
+
+absl::Status Database::ModifyView(absl::string_view name,
+                                  absl::string_view view_on,
+                                  const DocArg& pipeline) {
+  if (backend_ != nullptr) return NoViewsRemote();
+  ASSIGN_OR_RETURN(Value p, PipelineArg(pipeline));
+  return engine_->ModifyView(name, view_on, p);
+}
+
+absl::StatusOr<std::vector<ViewDefinition>> Database::ListViews() {
+  if (backend_ != nullptr) return std::vector<ViewDefinition>();
+  RETURN_IF_ERROR(engine_->CheckOpen());
+  return engine_->ListViews();
+}
+
 absl::StatusOr<bool> Database::DropCollection(absl::string_view name) {
   if (backend_ != nullptr) return backend_->DropCollection(name);
   return engine_->DropCollection(name);

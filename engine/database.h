@@ -120,7 +120,41 @@ class Database {
   absl::Status RenameCollection(absl::string_view from, absl::string_view to,
                                 bool drop_target = false);
 
-  // MongoDB's dbStats: {db, collections, views: 0, objects, avgObjSize,
+  // ---- Views ---------------------------------------------------------------
+  // MongoDB's db.createView(name, view_on, pipeline) (the create command
+  // with viewOn and pipeline): a read-only view. A Collection handle of
+  // `name` then reads through it: Find, FindOne, FindById, CountDocuments,
+  // Distinct, Aggregate and their Explain run `pipeline` over `view_on` (a
+  // collection, which need not exist, or another view) and then their own
+  // filter, sort, skip, limit and projection, as MongoDB runs a find on a
+  // view as an aggregate (src/mongo/db/views/, resolved_view.cpp). Writes
+  // through the handle (inserts, updates, deletes, findAndModify, Touch,
+  // bulk writes, index changes, CollMod) fail with 166
+  // CommandNotSupportedOnView "Namespace <name> is a view, not a
+  // collection" and change nothing. The view is one synced catalog entry,
+  // so it survives a reopen; DropCollection drops it; ListCollectionNames
+  // does not list it (ListViews does).
+  //
+  // Errors, nothing created: `name` is a collection or a view: 48
+  // NamespaceExists; an invalid name or view_on (ValidateCollectionName):
+  // 73 InvalidNamespace; a pipeline that is not an array of documents, or
+  // does not parse: the pipeline's parse error; a stage that writes ($out,
+  // $merge) or $changeStream: 167 OptionNotSupportedOnView; $documents
+  // (it reads no collection): 73; a view that would read itself (through
+  // view_on or a $lookup, $graphLookup or $unionWith of its pipeline): 5
+  // GraphContainsCycle; more than 20 views in a chain: 165
+  // ViewDepthLimitExceeded (src/mongo/db/views/view_graph.cpp).
+  absl::Status CreateView(absl::string_view name, absl::string_view view_on,
+                          const DocArg& pipeline = "[]");
+  // MongoDB's collMod with viewOn and pipeline: replaces the view's
+  // definition, with CreateView's errors; 26 NamespaceNotFound when `name`
+  // is not a view.
+  absl::Status ModifyView(absl::string_view name, absl::string_view view_on,
+                          const DocArg& pipeline);
+  // The views, sorted by name.
+  absl::StatusOr<std::vector<ViewDefinition>> ListViews();
+
+  // MongoDB's dbStats: {db, collections, views, objects, avgObjSize,
   // dataSize, storageSize, indexes, indexSize, totalSize, scaleFactor,
   // fsUsedSize, fsTotalSize, ok: 1}. `scale` (>= 1; MongoDB truncates a
   // fraction) divides every size; objects and dataSize count documents as

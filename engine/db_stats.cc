@@ -47,7 +47,8 @@ absl::StatusOr<Value> Database::Stats(int64_t scale,
   return Value::MakeObject({
       Field("db", Value::String(std::string(db_name))),
       Field("collections", Value::Int64(collections)),
-      Field("views", Value::Int64(0)),
+      Field("views",
+            Value::Int64(static_cast<int64_t>(engine_->ListViews().size()))),
       Field("objects", Value::Int64(objects)),
       // Unscaled, as MongoDB's (dataSize / objects in bytes).
       Field("avgObjSize",

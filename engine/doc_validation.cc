@@ -234,6 +234,10 @@ absl::Status Engine::CreateCollection(absl::string_view name,
     }
   }
   WritersLock l(this);
+  if (GetView(name).has_value()) {
+    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                      absl::StrCat("Namespace ", name, " already exists"));
+  }
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();
     return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,

@@ -449,6 +449,7 @@ absl::Status Engine::LoadCatalog() {
     leveldb::Status ws = Commit(wo, &batch);
     if (!ws.ok()) return storage::FromLevelDB(ws, "write");
   }
+  RETURN_IF_ERROR(LoadViewsLocked());
   if (!options_.read_only) RETURN_IF_ERROR(CleanInterruptedBuildsLocked());
   return absl::OkStatus();
 }
@@ -747,6 +748,8 @@ Engine::GetOrCreateLocked(absl::string_view name) {
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
 Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
+  // A view's name is taken (createIndexes, an upsert on a view: 166).
+  RETURN_IF_ERROR(RefuseView(info.name()));
   info.set_id(meta_.next_collection_id());
   meta_.set_next_collection_id(info.id() + 1);
   leveldb::WriteBatch batch;
@@ -823,6 +826,9 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
     absl::string_view name) {
   auto state = GetState(name);
   if (state == nullptr) {
+    // A view: its one catalog entry goes (nothing to reclaim).
+    ASSIGN_OR_RETURN(bool view, DropViewLocked(name));
+    if (view) return 0;
     // A collection whose catalog entry is damaged: dropping it removes the
     // entry (its data, under an id nobody knows, stays as garbage).
     {

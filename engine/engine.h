@@ -87,6 +87,14 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
 // Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
 void RemoveAggregationTempDir(const std::string& db_path);
 
+// The pipeline a find on a view runs over the view's collection (MongoDB
+// runs a find on a view as an aggregate: query_request_conversion.cpp
+// asAggregationCommand): the view's stages (`view_pipeline`), then $match
+// `filter` (when not empty), $sort, $skip, $limit and $project from
+// `options` (engine/views.cc).
+Value FindAsViewPipeline(const Value& view_pipeline, const Value& filter,
+                         const FindOptions& options);
+
 class Engine : public TtlStore {
  public:
   // `repair`: for engine/repair.cc after LevelDB's RepairDB: a missing
@@ -130,6 +138,29 @@ class Engine : public TtlStore {
                                           const IndexBuildProgress& progress);
   absl::Status DropIndex(absl::string_view coll, absl::string_view name);
   absl::StatusOr<Value> CollMod(absl::string_view coll, const Value& command);
+
+  // ---- Views (engine/views.cc) --------------------------------------------
+  // Database::CreateView / ModifyView (their contracts); a view is dropped
+  // by DropCollection.
+  absl::Status CreateView(absl::string_view name, absl::string_view view_on,
+                          const Value& pipeline);
+  absl::Status ModifyView(absl::string_view name, absl::string_view view_on,
+                          const Value& pipeline);
+  std::optional<ViewDefinition> GetView(absl::string_view name) const;
+  std::vector<ViewDefinition> ListViews() const;
+  // What a read of view `name` reads: the collection at the end of its
+  // chain of views and every view's pipeline, the innermost first
+  // (MongoDB's view_catalog_helpers::resolveView). nullopt when `name` is
+  // no view; 165 ViewDepthLimitExceeded past 20 views.
+  struct ResolvedView {
+    std::string collection;
+    Value pipeline;  // an array
+  };
+  absl::StatusOr<std::optional<ResolvedView>> ResolveView(
+      absl::string_view name) const;
+  // 166 CommandNotSupportedOnView "Namespace <name> is a view, not a
+  // collection" when `name` is a view (writes, index changes); else OK.
+  absl::Status RefuseView(absl::string_view name) const;
 
   // ---- Write path ----------------------------------------------------------
   // Documents a write removed because they were expired and hidden when it
@@ -557,6 +588,14 @@ class Engine : public TtlStore {
   // no longer names (the catalog change is committed) to the reclaimer;
   // without one (repair), deletes them on the calling thread.
   absl::Status ReclaimCollection(uint32_t collection_id);
+  // Reads the views' catalog entries ('V' keys) at open.
+  absl::Status LoadViewsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Removes view `name` (one synced write); false when it is no view.
+  absl::StatusOr<bool> DropViewLocked(absl::string_view name)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Validates and stores a new or changed view (CreateView, ModifyView).
+  absl::Status PutViewLocked(const ViewDefinition& view, bool replace)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // DropCollection's catalog change: the dropped id, 0 when a damaged
   // entry was removed, nullopt when there was no such collection.
   absl::StatusOr<std::optional<uint32_t>> DropCollectionLocked(
@@ -824,6 +863,9 @@ class Engine : public TtlStore {
   // The ids of the damaged entries that parse, and whether one does not:
   // the reclaimer leaves their data (and any unnamed id's) to repair.
   CatalogIds damaged_ids_ ABSL_GUARDED_BY(catalog_mu_);
+  // The views, by name (engine/views.cc); changed under write_mu_ too.
+  std::map<std::string, ViewDefinition, std::less<>> views_
+      ABSL_GUARDED_BY(catalog_mu_);
   bool repair_ = false;        // opened by engine/repair.cc
   bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;

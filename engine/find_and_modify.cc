@@ -233,6 +233,7 @@ absl::StatusOr<std::optional<Value>> FindAndModify(
     Engine* engine, const std::string& coll, FamKind kind,
     const DocArg& filter_arg, const DocArg* update_arg,
     const FindOneAndModifyOptions& fam, const WriteOptions& options) {
+  RETURN_IF_ERROR(engine->RefuseView(coll));
   constexpr int kUpsertAttempts = 100;
   for (int attempt = 1;; ++attempt) {
     bool upsert_collided = false;

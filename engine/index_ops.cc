@@ -53,7 +53,8 @@ absl::Status ValidateLifetimeOptions(const proto::IndexSpec& spec, int code) {
 }
 
 bool IsIdKey(const proto::IndexSpec& spec) {
-  return spec.key_size() == 1 && spec.key(0).path() == "_id";
+  return spec.key_size() == 1 && spec.key(0).path() == "_id" &&
+         !spec.key(0).hashed();
 }
 
 // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting: OK when `spec`
@@ -480,10 +481,11 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   }
   Value::Object reply;
   if (new_expire.has_value()) {
-    if (target->key_size() != 1 || target->key(0).path() == "_id") {
+    if (target->key_size() != 1 || target->key(0).path() == "_id" ||
+        target->key(0).hashed()) {
       return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                         "collMod: expireAfterSeconds is only valid on a "
-                        "single-field index other than _id");
+                        "single-field, not hashed index other than _id");
     }
     if (target->has_expire_after_seconds()) {
       double old = target->expire_after_seconds();
@@ -539,6 +541,7 @@ absl::StatusOr<std::string> Collection::CreateIndex(
   if (backend_ != nullptr) {
     return backend_->CreateIndex(keys, index_options, progress);
   }
+  RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(Value o, index_options.Resolve());
   return engine_->CreateIndex(name_, k, o, progress);
@@ -546,11 +549,13 @@ absl::StatusOr<std::string> Collection::CreateIndex(
 
 absl::Status Collection::DropIndex(absl::string_view name) {
   if (backend_ != nullptr) return backend_->DropIndex(name);
+  RETURN_IF_ERROR(engine_->RefuseView(name_));
   return engine_->DropIndex(name_, name);
 }
 
 absl::Status Collection::DropIndexByKey(const DocArg& keys) {
   if (backend_ != nullptr) return backend_->DropIndexByKey(keys);
+  RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(proto::IndexSpec wanted,
                    ParseIndexSpec(k, Value::MakeObject()));
@@ -579,6 +584,7 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
 absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
   if (backend_ != nullptr) return backend_->ListIndexes();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  RETURN_IF_ERROR(engine_->RefuseView(name_));
   std::vector<Value> out;
   auto state = engine_->GetState(name_);
   if (state == nullptr) return out;
@@ -609,6 +615,7 @@ Value IdIndexSpec() {
 
 absl::StatusOr<Value> Collection::CollMod(const DocArg& command) {
   if (backend_ != nullptr) return backend_->CollMod(command);
+  RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value c, command.Resolve());
   return engine_->CollMod(name_, c);
 }

@@ -236,6 +236,15 @@ struct CollModResult {
   Value reply;
 };
 
+// A view (Database::CreateView; MongoDB's create with viewOn and
+// pipeline): reads of `name` run `pipeline` over `view_on`, a collection or
+// another view of the same database.
+struct ViewDefinition {
+  std::string name;
+  std::string view_on;
+  Value pipeline;  // an array of stage documents ([] when none)
+};
+
 }  // namespace ttldb
 
 #endif  // TTLDB_ENGINE_RESULTS_H_

@@ -242,6 +242,11 @@ absl::StatusOr<Value> Collection::Validate() {
 absl::StatusOr<int64_t> Collection::EstimatedDocumentCount() {
   if (backend_ != nullptr) return backend_->EstimatedDocumentCount();
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
+  {
+    // A view has no stored count: its documents are counted.
+    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
+    if (view.has_value()) return CountDocuments();
+  }
   auto state = engine_->GetState(name_);
   if (state == nullptr) return 0;
   // The documents stored, expired ones not yet deleted included: what

@@ -837,6 +837,7 @@ absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
   // insert that fails (bad field name, too large, ...) creates nothing.
   std::optional<proto::CollectionInfo> create;
   if (state == nullptr) {
+    RETURN_IF_ERROR(RefuseView(coll));  // 166: an insert into a view
     create.emplace();
     create->set_id(meta_.next_collection_id());
     create->set_name(std::string(coll));

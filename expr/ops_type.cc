@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "document/bson_hash.h"
 #include "expr/date_util.h"
 #include "expr/ops_util.h"
 
@@ -30,6 +31,13 @@ using internal::TypeNameOf;
 
 ExprResult TypeOp(std::vector<Opt>& a) {
   return Ok(Value::String(TypeNameOf(a[0])));
+}
+
+// $toHashedIndexKey: the hashed index key of the value, a long (missing
+// hashes as null): expression.cpp ExpressionToHashedIndexKey, through
+// BSONElementHasher::hash64 (document/bson_hash.h).
+ExprResult ToHashedIndexKeyOp(std::vector<Opt>& a) {
+  return Ok(Value::Int64(BsonHash64(a[0].has_value() ? *a[0] : Value::Null())));
 }
 
 ExprResult IsNumberOp(std::vector<Opt>& a) {
@@ -490,6 +498,7 @@ constexpr char kToObjectId[] = "$toObjectId", kObjectIdName[] = "objectId";
 void RegisterTypeOperators() {
   TTLDB_REGISTER_EAGER("$type", 1, 1, TypeOp);
   TTLDB_REGISTER_EAGER("$isNumber", 1, 1, IsNumberOp);
+  TTLDB_REGISTER_EAGER("$toHashedIndexKey", 1, 1, ToHashedIndexKeyOp);
   RegisterOperator("$convert", ParseConvert);
   RegisterOperator("$toString", ParseTo<kToString, kString>);
   RegisterOperator("$toInt", ParseTo<kToInt, kInt>);

@@ -85,13 +85,22 @@ absl::Status ParseKeyPattern(const Value& key_pattern, proto::IndexSpec* spec) {
                                        path, "' twice."));
     }
     int dir = Direction(f.second);
+    if (f.second.is_string() && f.second.string_value() == "hashed") {
+      // MongoDB's hashed key (4.4+: one hashed field, compound allowed;
+      // index_key_validate.cpp / hash_access_method.cpp).
+      proto::KeyField* kf = spec->add_key();
+      kf->set_path(path);
+      kf->set_direction(1);
+      kf->set_hashed(true);
+      continue;
+    }
     if (dir == 0) {
       if (f.second.is_string()) {
-        return CannotCreate(absl::StrCat("Index type '",
-                                         f.second.string_value(),
-                                         "' is not supported: ttldb has "
-                                         "ascending (1) and descending (-1) "
-                                         "indexes only"));
+        return CannotCreate(
+            absl::StrCat("Index type '", f.second.string_value(),
+                         "' is not supported: ttldb has "
+                         "ascending (1), descending (-1) and hashed "
+                         "indexes only"));
       }
       return CannotCreate(absl::StrCat(
           "Values in the index key pattern must be 1 or -1; field '", path,
@@ -220,6 +229,29 @@ absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
       RETURN_IF_ERROR(ParseOption(f, key_pattern, options, &spec));
     }
   }
+  int hashed = 0;
+  for (const proto::KeyField& kf : spec.key()) hashed += kf.hashed() ? 1 : 0;
+  if (hashed > 1) {
+    // expression_params.cpp parseHashParams (31303).
+    return MongoError(absl::StatusCode::kInvalidArgument, 31303,
+                      absl::StrCat("A maximum of one index field is allowed to "
+                                   "be hashed but found ",
+                                   hashed, " for 'key' ", ToJson(key_pattern)));
+  }
+  if (hashed > 0 && spec.unique()) {
+    // hash_access_method.cpp / index_key_validate.cpp (16764).
+    return MongoError(absl::StatusCode::kInvalidArgument, 16764,
+                      "Currently hashed indexes cannot guarantee uniqueness. "
+                      "Use a regular index.");
+  }
+  if (hashed > 0 && spec.has_expire_after_seconds()) {
+    // MongoDB creates it, and its TTL monitor then skips it ("special index
+    // can't be used as a TTL index, skipping TTL job", ttl.cpp): refused
+    // here, so that no index looks like a TTL index that never expires.
+    return CannotCreate(
+        "TTL indexes cannot be hashed: a hashed index holds no dates to "
+        "expire by (MongoDB's TTL monitor skips such an index)");
+  }
   if (spec.name().empty()) spec.set_name(DefaultIndexName(spec));
   return spec;
 }
@@ -228,7 +260,11 @@ std::string DefaultIndexName(const proto::IndexSpec& spec) {
   std::string name;
   for (const proto::KeyField& kf : spec.key()) {
     if (!name.empty()) name.push_back('_');
-    absl::StrAppend(&name, kf.path(), "_", kf.direction());
+    if (kf.hashed()) {
+      absl::StrAppend(&name, kf.path(), "_hashed");
+    } else {
+      absl::StrAppend(&name, kf.path(), "_", kf.direction());
+    }
   }
   return name;
 }
@@ -236,7 +272,8 @@ std::string DefaultIndexName(const proto::IndexSpec& spec) {
 Value KeyPatternToValue(const proto::IndexSpec& spec) {
   Value::Object fields;
   for (const proto::KeyField& kf : spec.key()) {
-    fields.emplace_back(kf.path(), Value::Int32(kf.direction()));
+    fields.emplace_back(kf.path(), kf.hashed() ? Value::String("hashed")
+                                               : Value::Int32(kf.direction()));
   }
   return Value::MakeObject(std::move(fields));
 }
@@ -287,7 +324,8 @@ bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b) {
   if (a.key_size() != b.key_size()) return false;
   for (int i = 0; i < a.key_size(); ++i) {
     if (a.key(i).path() != b.key(i).path() ||
-        a.key(i).direction() != b.key(i).direction()) {
+        a.key(i).direction() != b.key(i).direction() ||
+        a.key(i).hashed() != b.key(i).hashed()) {
       return false;
     }
   }

@@ -37,13 +37,30 @@ TEST(IndexSpecTest, KeyFields) {
   EXPECT_EQ(spec.id(), 0u);
 }
 
+// {a: "hashed"} (MongoDB's hashed index; jstests/core/index/hashed/):
+// named a_hashed, listed with "hashed", compound with one hashed field.
+TEST(IndexSpecTest, HashedKeys) {
+  auto spec = Parse(R"({"a": "hashed"})");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->name(), "a_hashed");
+  EXPECT_TRUE(spec->key(0).hashed());
+  EXPECT_EQ(ToJson(KeyPatternToValue(*spec)), R"({"a":"hashed"})");
+  auto compound = Parse(R"({"b": 1, "a": "hashed", "c": -1})");
+  ASSERT_TRUE(compound.ok()) << compound.status();
+  EXPECT_EQ(compound->name(), "b_1_a_hashed_c_-1");
+  EXPECT_FALSE(SameKeyPattern(*spec, *Parse(R"({"a": 1})")));
+  // expression_params.cpp: one hashed field at most (31303).
+  EXPECT_EQ(Code(R"({"a": "hashed", "b": "hashed"})"), 31303);
+}
+
 TEST(IndexSpecTest, RejectsBadKeyPatterns) {
   EXPECT_EQ(Code("{}"), kCannotCreateIndex);
   EXPECT_EQ(Parse("{}").status().message(), "Index keys cannot be empty.");
   EXPECT_EQ(Code(R"({"a": 2})"), kCannotCreateIndex);
   EXPECT_EQ(Code(R"({"a": 0})"), kCannotCreateIndex);
   EXPECT_EQ(Code(R"({"a": 1.5})"), kCannotCreateIndex);
-  EXPECT_EQ(Code(R"({"a": "hashed"})"), kCannotCreateIndex);
+  EXPECT_EQ(Code(R"({"a": "text"})"), kCannotCreateIndex);
+  EXPECT_EQ(Code(R"({"a": "2dsphere"})"), kCannotCreateIndex);
   EXPECT_EQ(Code(R"({"a": true})"), kCannotCreateIndex);
   EXPECT_EQ(Code(R"({"": 1})"), kCannotCreateIndex);
   EXPECT_EQ(Code(R"({"a..b": 1})"), kCannotCreateIndex);

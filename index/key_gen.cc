@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
+#include "document/bson_hash.h"
 #include "document/path_keys.h"
 #include "index/key_codec.h"
 
@@ -13,22 +14,50 @@ namespace ttldb {
 
 namespace {
 
+// MongoDB's getHashKeys (expression_keys_private.cpp): no field of an index
+// with a hashed field may meet an array along its path (16766).
+absl::Status CheckHashedPath(const Value& doc, const std::string& path) {
+  const Value* v = &doc;
+  size_t pos = 0;
+  while (true) {
+    if (v->is_array()) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, 16766,
+          absl::StrCat("Error: hashed indexes do not currently support array "
+                       "values. Found array at path: ",
+                       absl::string_view(path).substr(
+                           0, pos == 0 ? path.size() : pos - 1)));
+    }
+    if (pos > path.size()) return absl::OkStatus();
+    const size_t dot = std::min(path.find('.', pos), path.size());
+    if (!v->is_object()) return absl::OkStatus();
+    v = v->Get(absl::string_view(path).substr(pos, dot - pos));
+    if (v == nullptr) return absl::OkStatus();
+    pos = dot + 1;
+  }
+}
+
+// The key of one field: its value (a string's collation key under the
+// index's collation), or that value's hash for a hashed field (getHashKeys
+// hashes the collation key too).
+void AppendFieldKey(const proto::KeyField& kf, const Value& v,
+                    const Collator* collator, std::string* key) {
+  const bool collated = collator != nullptr && HoldsString(v);
+  const Value keyed = collated ? collator->KeyValue(v) : Value();
+  const Value& value = collated ? keyed : v;
+  if (kf.hashed()) {
+    AppendKeyValue(Value::Int64(BsonHash64(value)), false, key);
+  } else {
+    AppendKeyValue(value, kf.direction() < 0, key);
+  }
+}
+
 // The common case without PathKeyGenerator (which splits the paths and
 // builds its tuples per call): every path is a top-level field name and no
 // field holds an array. Then there is one tuple, each element the field's
 // value or null when absent (the generator's FieldOf is Value::Get as
 // here), dropped by a sparse index when every field is absent. False when
 // the general path must decide (a dotted path, an array).
-// One key value, in the index's collation.
-void AppendCollatedKeyValue(const Value& v, bool desc, const Collator* collator,
-                            std::string* key) {
-  if (collator == nullptr || !HoldsString(v)) {
-    AppendKeyValue(v, desc, key);
-  } else {
-    AppendKeyValue(collator->KeyValue(v), desc, key);
-  }
-}
-
 bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
                        absl::string_view prefix, absl::string_view suffix,
                        const Collator* collator,
@@ -53,9 +82,9 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
   key.reserve(prefix.size() + 32 + suffix.size());
   key.append(prefix.data(), prefix.size());
   for (int f = 0; f < n; ++f) {
-    const bool desc = spec.key(f).direction() < 0;
-    AppendCollatedKeyValue(values[f] != nullptr ? *values[f] : Value::Null(),
-                           desc, collator, &key);
+    AppendFieldKey(spec.key(f),
+                   values[f] != nullptr ? *values[f] : Value::Null(), collator,
+                   &key);
   }
   key.append(suffix.data(), suffix.size());
   keys->push_back(std::move(key));
@@ -78,6 +107,16 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   if (TopLevelScalarKey(spec, doc, prefix, suffix, collator, keys)) {
     return absl::OkStatus();
   }
+  // In an index with a hashed field no field may meet an array
+  // (hashed_index_with_arrays.js: "None of the index fields can be an
+  // array").
+  bool hashed = false;
+  for (const proto::KeyField& kf : spec.key()) hashed = hashed || kf.hashed();
+  if (hashed) {
+    for (const proto::KeyField& kf : spec.key()) {
+      RETURN_IF_ERROR(CheckHashedPath(doc, kf.path()));
+    }
+  }
   std::vector<std::string> paths;
   paths.reserve(spec.key_size());
   for (const proto::KeyField& kf : spec.key()) paths.push_back(kf.path());
@@ -98,10 +137,10 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
       const KeyElement& e = tuple[f];
       switch (e.kind) {
         case KeyElement::Kind::kValue:
-          AppendCollatedKeyValue(*e.value, desc, collator, &key);
+          AppendFieldKey(spec.key(f), *e.value, collator, &key);
           break;
         case KeyElement::Kind::kNull:
-          AppendKeyValue(Value::Null(), desc, &key);
+          AppendFieldKey(spec.key(f), Value::Null(), collator, &key);
           break;
         case KeyElement::Kind::kEmptyArray:
           AppendEmptyArrayKey(desc, &key);

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "document/bson_hash.h"
 #include "document/collator.h"
 #include "document/compare.h"
 #include "document/json.h"
@@ -156,6 +157,38 @@ bool FieldRanges(const MatchExpr& e, bool descending, bool sparse,
     default:
       return false;
   }
+}
+
+bool HashedFieldRanges(const MatchExpr& e, bool sparse,
+                       std::vector<KeyRange>* out,
+                       std::vector<Interval>* text) {
+  std::vector<Value> values;
+  if (e.kind == MatchExpr::Kind::kEq) {
+    values.push_back(e.operand);
+  } else if (e.kind == MatchExpr::Kind::kIn) {
+    values = e.operands;
+  } else {
+    return false;
+  }
+  if (values.empty()) return false;
+  std::vector<int64_t> hashes;
+  for (const Value& v : values) {
+    if (!IndexableEquality(v) ||
+        (v.is_null() && (sparse || HasNumericComponent(e.path)))) {
+      return false;
+    }
+    hashes.push_back(BsonHash64(v));
+  }
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  out->clear();
+  text->clear();
+  for (int64_t h : hashes) {
+    std::string k = EncodeKeyValue(Value::Int64(h), /*descending=*/false);
+    out->emplace_back(k, KeyPrefixEnd(k));
+    text->push_back(Interval{absl::StrCat(h), absl::StrCat(h)});
+  }
+  return true;
 }
 
 // Intersects the single ranges of several range predicates on one field

@@ -23,6 +23,14 @@ struct Interval {
   bool lo_inclusive = true, hi_inclusive = true;
 };
 
+// The key ranges of a hashed field's equality or $in (MongoDB's hashed
+// bounds: one point per distinct hash of the values, index/key_gen.cc
+// BsonHash64), ascending; false for any other predicate, or a value an
+// index cannot look up (IndexableEquality; null in a sparse index). The
+// text is the hashes, "[h, h]", as MongoDB's explain shows them.
+bool HashedFieldRanges(const MatchExpr& e, bool sparse,
+                       std::vector<KeyRange>* out, std::vector<Interval>* text);
+
 // Explain's text of a field's intervals, e.g. "[1, 1], (5, number max]".
 // `reversed`: in descending value order, each interval written high end
 // first ("[number max, 5)"), as MongoDB prints the bounds of a descending

@@ -107,6 +107,15 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
       if (p->path != field.path()) continue;
       std::vector<KeyRange> tmp;
       std::vector<Interval> t;
+      if (field.hashed()) {
+        // Only equality and $in, by their hashes; ranges cannot use it.
+        if (HashedFieldRanges(*p, spec.sparse(), &tmp, &t)) {
+          eq = p;
+          eq_ranges = std::move(tmp);
+          eq_text = std::move(t);
+        }
+        continue;
+      }
       if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
         if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
           eq = p;
@@ -205,6 +214,14 @@ bool SameKeyPattern(const proto::IndexSpec& spec, const Value& pattern) {
   const auto& fields = pattern.object_fields();
   if (static_cast<int>(fields.size()) != spec.key_size()) return false;
   for (int i = 0; i < spec.key_size(); ++i) {
+    if (spec.key(i).hashed()) {
+      if (fields[i].first != spec.key(i).path() ||
+          !fields[i].second.is_string() ||
+          fields[i].second.string_value() != "hashed") {
+        return false;
+      }
+      continue;
+    }
     if (fields[i].first != spec.key(i).path() ||
         !fields[i].second.is_number() ||
         fields[i].second.AsDouble() != spec.key(i).direction()) {

@@ -77,6 +77,8 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
       cut_reason = multikey_reason;
       break;
     }
+    // A hashed field is in hash order, not value order.
+    if (spec.key(i).hashed()) break;
     // A backward scan provides each direction reversed.
     base.emplace_back(path, (spec.key(i).direction() < 0 ? -1 : 1) * dir);
   }

@@ -68,6 +68,8 @@ KNOWN = {
     # mechanism (issue 32, change 1).
     ("delete", "engine/engine.cc", "WriteBatch::Delete"),
     ("delete", "engine/repair.cc", "WriteBatch::Delete"),
+    # A view's catalog key ('V', DropViewLocked) goes with the catalog too.
+    ("delete", "engine/views.cc", "WriteBatch::Delete"),
     # index/, ttl/ and planner/ use the catalog's proto until
     # index/index_descriptor.h (issue 32, change 1).
     ("include", "index/index_spec.h", "proto"),

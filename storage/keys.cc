@@ -7,6 +7,7 @@
 //   meta        := 'M' "format"                       -> DatabaseMeta (proto)
 //   rekey       := 'M' "rekey"                        -> "" (while upgrading)
 //   catalog     := 'C' collection-name                -> CollectionInfo (proto)
+//   view        := 'V' view-name                      -> ViewInfo (proto)
 //   document    := 'D' coll-id:u32be encoded-id       -> storage-json
 //   index-entry := 'I' coll-id:u32be index-id:u32be
 //                      encoded-key encoded-id          -> encoded-id
@@ -48,6 +49,12 @@ std::string RekeyMarkerKey() { return std::string(1, kMetaTag) + "rekey"; }
 std::string CatalogKey(absl::string_view collection_name) {
   std::string key(1, kCatalogTag);
   key.append(collection_name.data(), collection_name.size());
+  return key;
+}
+
+std::string ViewKey(absl::string_view view_name) {
+  std::string key(1, kViewTag);
+  key.append(view_name.data(), view_name.size());
   return key;
 }
 

@@ -25,6 +25,7 @@ inline constexpr char kCatalogTag = 'C';
 inline constexpr char kDocumentTag = 'D';
 inline constexpr char kIndexTag = 'I';
 inline constexpr char kMetaTag = 'M';
+inline constexpr char kViewTag = 'V';
 
 // 'M' "format" -> proto DatabaseMeta.
 std::string MetaKey();
@@ -33,6 +34,8 @@ std::string MetaKey();
 std::string RekeyMarkerKey();
 // 'C' name -> proto CollectionInfo.
 std::string CatalogKey(absl::string_view collection_name);
+// 'V' name -> proto ViewInfo.
+std::string ViewKey(absl::string_view view_name);
 // 'D' coll-id(u32 BE): the prefix of every document of a collection.
 std::string DocumentPrefix(uint32_t collection_id);
 // 'D' coll-id(u32 BE) encoded(_id).
