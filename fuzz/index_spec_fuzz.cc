@@ -116,15 +116,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckValid(c, "after createIndex");
     if (i + 1 >= lines.size()) break;
   }
+  // A document refused for another reason first (a parallel-array 171
+  // before a duplicate key 11000) cannot show the error due: then the
+  // due errors are not checked.
+  bool masked = false;
   for (const std::string& doc : FuzzDocs()) {
     auto r = d.InsertOne(doc);
     if (!r.ok()) {
       CheckError(r.status());
       comparable = false;
+      masked = masked || insert_errors_due.count(ErrorCode(r.status())) == 0;
       insert_errors_due.erase(ErrorCode(r.status()));
     }
   }
-  FUZZ_CHECK(insert_errors_due.empty(),
+  FUZZ_CHECK(masked || insert_errors_due.empty(),
              absl::StrCat("an index refused over the documents accepted them "
                           "one by one: ",
                           *insert_errors_due.begin()));
