@@ -33,6 +33,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/database_set.h"
 #include "commands/reply.h"
+#include "commands/write_statements.h"
 #include "document/json.h"
 #include "engine/collection.h"
 
@@ -227,13 +228,6 @@ absl::StatusOr<std::vector<Namespace>> ParseNsInfo(
     out.push_back(std::move(n));
   }
   return out;
-}
-
-// Whether an update document is a replacement (no $-operators).
-bool IsReplacement(const Value& u) {
-  if (!u.is_object()) return false;  // a pipeline
-  return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
-         u.object_fields()[0].first[0] != '$';
 }
 
 // The totals of the reply (bulk_write::SummaryFields).

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/command_args.h"
+#include "commands/write_statements.h"
 #include "engine/collection.h"
 #include "engine/database.h"
 
@@ -17,16 +18,6 @@ absl::Status OneStatement(const Value::Array& ops) {
   if (ops.size() == 1) return absl::OkStatus();
   return MongoError(absl::StatusCode::kInvalidArgument, kInvalidLength,
                     "explained write batches must be of size 1");
-}
-
-absl::StatusOr<bool> OptBool(const Value& op, absl::string_view field,
-                             const std::string& at) {
-  const Value* v = op.Get(field);
-  if (v == nullptr || v->is_null()) return false;
-  if (v->type() != ValueType::kBool) {
-    return WrongType(absl::StrCat(at, ".", field), *v, "bool");
-  }
-  return v->bool_value();
 }
 
 // findAndModify returns the document it matched: its explain says
@@ -70,32 +61,10 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     const Value& op = (*ops)[0];
     const std::string at = "update.updates";
     if (!op.is_object()) return WrongType(at + ".0", op, "object");
-    const Value* q = op.Get("q");
-    const Value* u = op.Get("u");
-    if (q == nullptr) return MissingField(at + ".q");
-    if (u == nullptr) return MissingField(at + ".u");
-    if (!q->is_object()) return WrongType(at + ".q", *q, "object");
-    if (!u->is_object() && !u->is_array()) {
-      return WrongTypes(at + ".u", *u, "[object, array]");
-    }
-    UpdateOptions o;
-    ASSIGN_OR_RETURN(o.upsert, OptBool(op, "upsert", at));
-    ASSIGN_OR_RETURN(bool multi, OptBool(op, "multi", at));
-    ASSIGN_OR_RETURN(o.upsert_supplied, OptBool(op, "upsertSupplied", at));
-    if (const Value* af = op.Get("arrayFilters");
-        af != nullptr && !af->is_null()) {
-      if (!af->is_array()) {
-        return WrongType(at + ".arrayFilters", *af, "array");
-      }
-      o.array_filters = af->array_items();
-    }
-    if (const Value* c = op.Get("c"); c != nullptr) {
-      if (!c->is_object()) return WrongType(at + ".c", *c, "object");
-      o.constants = *c;
-    }
-    o.let = let;
+    ASSIGN_OR_RETURN(UpdateStatement st, ParseUpdateStatement(op, let, at));
     if (db == nullptr) return Value::MakeObject();
-    return db->collection(coll).ExplainUpdate(*q, *u, multi, o);
+    return db->collection(coll).ExplainUpdate(*st.q, *st.u, st.multi,
+                                              st.options);
   }
   if (sub.name == "delete") {
     ASSIGN_OR_RETURN(const Value::Array* ops, ArrayArg(sub, "deletes"));
@@ -103,16 +72,9 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     const Value& op = (*ops)[0];
     const std::string at = "delete.deletes";
     if (!op.is_object()) return WrongType(at + ".0", op, "object");
-    const Value* q = op.Get("q");
-    const Value* limit = op.Get("limit");
-    if (q == nullptr) return MissingField(at + ".q");
-    if (limit == nullptr) return MissingField(at + ".limit");
-    if (!q->is_object()) return WrongType(at + ".q", *q, "object");
-    if (!limit->is_number()) {
-      return WrongTypes(at + ".limit", *limit, "[long, int, decimal, double]");
-    }
+    ASSIGN_OR_RETURN(DeleteStatement st, ParseDeleteStatement(op, at));
     if (db == nullptr) return Value::MakeObject();
-    return db->collection(coll).ExplainDelete(*q, limit->AsDouble() == 0);
+    return db->collection(coll).ExplainDelete(*st.q, st.multi);
   }
   // findAndModify: one document, in `sort` order.
   ASSIGN_OR_RETURN(Value query, ObjectArg(sub, "query"));

@@ -14,6 +14,7 @@
 #include "commands/command_context.h"
 #include "commands/find_request.h"
 #include "commands/reply.h"
+#include "commands/write_statements.h"
 #include "engine/collection.h"
 
 namespace ttldb {
@@ -23,12 +24,6 @@ namespace {
 absl::Status ParseError(absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
                     message);
-}
-
-bool IsReplacement(const Value& u) {
-  if (!u.is_object()) return false;  // a pipeline
-  return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
-         u.object_fields()[0].first[0] != '$';
 }
 
 absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {

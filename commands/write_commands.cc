@@ -13,6 +13,7 @@
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
+#include "commands/write_statements.h"
 #include "engine/collection.h"
 
 namespace ttldb {
@@ -125,75 +126,18 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
   return Finish({{"n", Count(n)}}, b);
 }
 
-// Whether an update document is a replacement (no $-operators).
-bool IsReplacement(const Value& u) {
-  if (!u.is_object()) return false;  // a pipeline
-  return u.object_fields().empty() || u.object_fields()[0].first.empty() ||
-         u.object_fields()[0].first[0] != '$';
-}
-
 absl::Status UpdateOne(Collection& c, const Value& op, size_t i,
                        const WriteOptions& write, const Value& let,
                        int64_t* matched, int64_t* modified,
                        Value::Array* upserted) {
-  const std::string at = "update.updates";
-  for (const Field& f : op.object_fields()) {
-    static constexpr absl::string_view kKnown[] = {
-        "q",         "u", "upsert",   "multi",          "arrayFilters", "hint",
-        "collation", "c", "sampleId", "upsertSupplied", "sort"};
-    bool ok = false;
-    for (absl::string_view k : kKnown) ok = ok || f.first == k;
-    if (!ok) return UnknownField(absl::StrCat(at, ".", f.first));
-  }
-  const Value* q = op.Get("q");
-  const Value* u = op.Get("u");
-  if (q == nullptr) return MissingField(at + ".q");
-  if (u == nullptr) return MissingField(at + ".u");
-  if (!q->is_object()) return WrongType(at + ".q", *q, "object");
-  if (!u->is_object() && !u->is_array()) {
-    return WrongTypes(at + ".u", *u, "[object, array]");
-  }
-  bool upsert = false, multi = false;
-  if (const Value* v = op.Get("upsert"); v != nullptr) {
-    if (v->type() != ValueType::kBool)
-      return WrongType(at + ".upsert", *v, "bool");
-    upsert = v->bool_value();
-  }
-  if (const Value* v = op.Get("multi"); v != nullptr) {
-    if (v->type() != ValueType::kBool)
-      return WrongType(at + ".multi", *v, "bool");
-    multi = v->bool_value();
-  }
-  UpdateOptions o;
-  o.upsert = upsert;
-  if (const Value* af = op.Get("arrayFilters");
-      af != nullptr && !af->is_null()) {
-    if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
-    o.array_filters = af->array_items();
-  }
-  // write_ops.idl: c is an object; an array u is a pipeline-style update
-  // (engine/update_parse.h), which `c` and the command's `let` serve.
-  if (const Value* c_arg = op.Get("c"); c_arg != nullptr) {
-    if (!c_arg->is_object()) return WrongType(at + ".c", *c_arg, "object");
-    o.constants = *c_arg;
-  }
-  if (const Value* v = op.Get("upsertSupplied"); v != nullptr) {
-    if (v->type() != ValueType::kBool) {
-      return WrongType(at + ".upsertSupplied", *v, "bool");
-    }
-    o.upsert_supplied = v->bool_value();
-  }
-  o.let = let;
-  ASSIGN_OR_RETURN(o.collation, CollationField(op, at + ".collation"));
-  const bool replacement = IsReplacement(*u);
-  if (replacement && multi) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kFailedToParse,
-                      "multi update is not supported for replacement-style "
-                      "update");
-  }
-  absl::StatusOr<UpdateResult> r = replacement ? c.ReplaceOne(*q, *u, o, write)
-                                   : multi     ? c.UpdateMany(*q, *u, o, write)
-                                               : c.UpdateOne(*q, *u, o, write);
+  ASSIGN_OR_RETURN(UpdateStatement st,
+                   ParseUpdateStatement(op, let, "update.updates"));
+  const Value& q = *st.q;
+  const Value& u = *st.u;
+  const UpdateOptions& o = st.options;
+  absl::StatusOr<UpdateResult> r = st.replacement ? c.ReplaceOne(q, u, o, write)
+                                   : st.multi     ? c.UpdateMany(q, u, o, write)
+                                                  : c.UpdateOne(q, u, o, write);
   if (!r.ok()) return r.status();
   *matched += r->matched_count;
   *modified += r->modified_count;
@@ -249,33 +193,11 @@ absl::StatusOr<Value> Delete(CommandContext& ctx) {
     if (!op.is_object()) {
       return WrongType(absl::StrCat(at, ".", i), op, "object");
     }
-    for (const Field& f : op.object_fields()) {
-      if (f.first != "q" && f.first != "limit" && f.first != "hint" &&
-          f.first != "collation" && f.first != "sampleId") {
-        return UnknownField(absl::StrCat(at, ".", f.first));
-      }
-    }
-    const Value* q = op.Get("q");
-    const Value* limit = op.Get("limit");
-    if (q == nullptr) return MissingField(at + ".q");
-    if (limit == nullptr) return MissingField(at + ".limit");
-    if (!q->is_object()) return WrongType(at + ".q", *q, "object");
-    if (!limit->is_number()) {
-      return WrongTypes(at + ".limit", *limit, "[long, int, decimal, double]");
-    }
-    const double l = limit->AsDouble();
-    if (l != 0 && l != 1) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kFailedToParse,
-          absl::StrCat("The limit field in delete objects must be 0 or 1. "
-                       "Got ",
-                       l));
-    }
-    DeleteOptions del;
-    ASSIGN_OR_RETURN(del.collation, CollationField(op, at + ".collation"));
+    ASSIGN_OR_RETURN(DeleteStatement st, ParseDeleteStatement(op, at));
     RETURN_IF_ERROR(CheckOpDeadline());
-    absl::StatusOr<int64_t> r = l == 1 ? c.DeleteOne(*q, del, ctx.write)
-                                       : c.DeleteMany(*q, del, ctx.write);
+    absl::StatusOr<int64_t> r = st.multi
+                                    ? c.DeleteMany(*st.q, st.options, ctx.write)
+                                    : c.DeleteOne(*st.q, st.options, ctx.write);
     if (r.ok()) {
       n += *r;
       continue;
