@@ -201,19 +201,6 @@ bool RunsInMemory(const agg::StageSpec& s) {
   return false;
 }
 
-class VectorStream : public agg::DocStream {
- public:
-  explicit VectorStream(Value::Array docs) : docs_(std::move(docs)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    if (next_ == docs_.size()) return std::nullopt;
-    return std::move(docs_[next_++]);
-  }
-
- private:
-  Value::Array docs_;
-  size_t next_ = 0;
-};
-
 // The pipeline's output as an engine cursor, for the cursor store. Owns
 // what the stages' streams point into.
 class PipelineCursor : public Cursor {
@@ -255,7 +242,7 @@ absl::StatusOr<Value> AggregateCurrentOp(CommandContext& ctx,
       agg::Variables(nullptr, absl::ToUnixMillis(ctx.server->clock->WallNow()));
   ASSIGN_OR_RETURN(
       cursor->stream,
-      cursor->pipeline.OpenOver(std::make_unique<VectorStream>(Reports(
+      cursor->pipeline.OpenOver(std::make_unique<agg::VectorStream>(Reports(
                                     ctx, o.all_users, o.idle_connections)),
                                 &cursor->run));
   auto sc = std::make_unique<ServerCursor>();

@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/clock.h"
@@ -266,21 +267,6 @@ absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
   return c;
 }
 
-// One document as a stream: a change stream's event through its stages.
-class OneDocStream : public agg::DocStream {
- public:
-  explicit OneDocStream(Value doc) : doc_(std::move(doc)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    if (done_) return std::optional<Value>();
-    done_ = true;
-    return std::optional<Value>(std::move(doc_));
-  }
-
- private:
-  Value doc_;
-  bool done_ = false;
-};
-
 class EventPipelineImpl : public EventPipeline {
  public:
   absl::StatusOr<std::optional<Value>> Apply(Value event) override {
@@ -291,8 +277,9 @@ class EventPipelineImpl : public EventPipeline {
         nullptr, absl::ToUnixMillis(engine_->clock()->WallNow()));
     ASSIGN_OR_RETURN(
         std::unique_ptr<agg::DocStream> out,
-        cursor_->pipeline.OpenOver(
-            std::make_unique<OneDocStream>(std::move(event)), &cursor_->ctx));
+        cursor_->pipeline.OpenOver(std::make_unique<agg::VectorStream>(
+                                       std::vector<Value>{std::move(event)}),
+                                   &cursor_->ctx));
     return out->Next();
   }
 

@@ -27,21 +27,6 @@ bool AllowedInUpdate(const std::string& name) {
   return false;
 }
 
-// One document through the stages.
-class OneDoc : public DocStream {
- public:
-  explicit OneDoc(Value doc) : doc_(std::move(doc)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    if (done_) return std::optional<Value>();
-    done_ = true;
-    return std::optional<Value>(std::move(doc_));
-  }
-
- private:
-  Value doc_;
-  bool done_ = false;
-};
-
 class PipelineTransform : public UpdateTransform {
  public:
   absl::StatusOr<Value> Transform(const Value& doc, int64_t now_millis,
@@ -50,8 +35,10 @@ class PipelineTransform : public UpdateTransform {
     RunContext ctx;
     ctx.vars = Variables(nullptr, now_millis);
     for (const auto& [id, v] : bindings_) ctx.vars.Set(id, v);
-    ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out,
-                     pipeline_.OpenOver(std::make_unique<OneDoc>(doc), &ctx));
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<DocStream> out,
+        pipeline_.OpenOver(
+            std::make_unique<VectorStream>(std::vector<Value>{doc}), &ctx));
     ASSIGN_OR_RETURN(std::optional<Value> result, out->Next());
     if (!result.has_value()) {
       // Cannot happen with the allowed stages (each maps one document to
