@@ -82,9 +82,9 @@ absl::Status ValidateForStorage(const Value& doc) {
     }
     std::string dollar;
     if (HasDollarField(*id, &dollar)) {
-      // 52 DollarPrefixedFieldName; found by
-      // tests/reliability/hostile_input_test.cc.
-      return MongoError(absl::StatusCode::kInvalidArgument, 52,
+      // Found by tests/reliability/hostile_input_test.cc.
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kDollarPrefixedFieldName,
                         absl::StrCat("_id fields may not contain '$'-prefixed "
                                      "fields: ",
                                      dollar, " is not valid for storage."));
