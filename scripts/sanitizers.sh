@@ -48,10 +48,10 @@ ASAN_TESTS=(
   //tests:aggregate_test //tests:union_graph_lookup_test //tests:api_boundary_test
   //tests:bounded_resources_test //tests/backends:bulk_write_test
   //tests/backends:find_and_modify_test //tests/backends:change_stream_test
-  //tests/backends:hidden_writes_test //tests:coll_stats_test
+  //tests/backends:hidden_writes_test
   //tests:decimal_test //tests:doc_cache_test //tests:document_size_test
   //tests:engine_test //tests:find_and_modify_test
-  //tests:hidden_writes_test //tests:in_memory_test //tests:insert_cache_test
+  //tests:hidden_writes_test //tests:in_memory_test
   //tests:insert_form_test //tests:interrupt_test
   //tests:matcher_conformance_test //tests:multikey_test
   //tests:positional_test //tests:raw_read_test
