@@ -39,6 +39,7 @@ set(TTLDB_SOURCES
   engine/document_validation_error.cc
   engine/duplicate_key_error.cc
   engine/engine.cc
+  engine/expiry_rules.cc
   engine/explain_write.cc
   engine/find_and_modify.cc
   engine/find_key_options.cc
@@ -170,6 +171,7 @@ set(TTLDB_HEADERS
   engine/doc_arg.h
   engine/document_validation_error.h
   engine/duplicate_key_error.h
+  engine/expiry_rules.h
   engine/options.h
   engine/repair.h
   engine/results.h

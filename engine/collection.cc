@@ -854,4 +854,15 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
   });
 }
 
+absl::StatusOr<ExpiryRules> Collection::TtlRules() {
+  ASSIGN_OR_RETURN(std::vector<Value> specs, ListIndexes());
+  return ExpiryRules::FromIndexSpecs(specs);
+}
+
+absl::StatusOr<std::optional<absl::Time>> Collection::ExpiresAt(
+    const Value& doc) {
+  ASSIGN_OR_RETURN(ExpiryRules rules, TtlRules());
+  return rules.ExpiresAt(doc);
+}
+
 }  // namespace ttldb

@@ -16,6 +16,7 @@
 #include "engine/change_stream.h"
 #include "engine/cursor.h"
 #include "engine/doc_arg.h"
+#include "engine/expiry_rules.h"
 #include "engine/options.h"
 #include "engine/results.h"
 
@@ -336,6 +337,16 @@ class Collection {
   absl::Status DropIndexByKey(const DocArg& keys);
   // MongoDB's listIndexes shape, _id_ first: {v: 2, key: {...}, name: ...}.
   absl::StatusOr<std::vector<Value>> ListIndexes();
+
+  // The rules of the collection's TTL indexes as they are now, to apply to
+  // documents that are not stored (engine/expiry_rules.h). Works on a remote
+  // handle too (built from ListIndexes). No TTL index, or no collection:
+  // rules under which nothing expires.
+  absl::StatusOr<ttldb::ExpiryRules> TtlRules();
+  // When `doc` would expire here: the earliest expiry the collection's TTL
+  // indexes give it (TtlRules().ExpiresAt(doc)); nullopt when none applies.
+  // One catalog read per call: to test many documents, take TtlRules() once.
+  absl::StatusOr<std::optional<absl::Time>> ExpiresAt(const Value& doc);
 
   // The collection's options as listCollections shows them: {capped: true,
   // size, max (when given)} for a capped collection, {validator,

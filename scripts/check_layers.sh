@@ -54,7 +54,7 @@ PUBLIC = {
     "engine/database.h", "engine/collection.h", "engine/cursor.h",
     "engine/options.h", "engine/results.h", "engine/doc_arg.h",
     "engine/duplicate_key_error.h", "engine/document_validation_error.h",
-    "engine/repair.h", "engine/change_stream.h",
+    "engine/repair.h", "engine/change_stream.h", "engine/expiry_rules.h",
 }
 FRONT_ENDS = {"commands", "server", "testing", "examples"}
 # What remote/ may include from engine/: the public API and the backend

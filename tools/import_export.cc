@@ -14,73 +14,23 @@
 #include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "index/index_spec.h"
-#include "query/filter.h"
-#include "ttl/expiry.h"
 
 namespace ttldb {
 namespace {
 
-// One TTL index of the target collection, ready to test documents.
-struct TtlCheck {
-  std::string name;
-  proto::IndexSpec spec;
-  int64_t expire_after_seconds = 0;
-  bool reject_expired = false;
-  std::optional<Filter> partial;
-};
-
-absl::StatusOr<std::vector<TtlCheck>> TtlChecks(Collection& c) {
-  ASSIGN_OR_RETURN(std::vector<Value> specs, c.ListIndexes());
-  std::vector<TtlCheck> out;
-  for (const Value& s : specs) {
-    const Value* e = s.Get("expireAfterSeconds");
-    const Value* key = s.Get("key");
-    const Value* name = s.Get("name");
-    if (e == nullptr || !e->is_number() || key == nullptr || name == nullptr ||
-        !name->is_string()) {
-      continue;
-    }
-    const double seconds = e->AsDouble();
-    if (!std::isfinite(seconds) || seconds < 0) continue;  // inactive index
-    Value options = s;
-    options.Remove("key");
-    absl::StatusOr<proto::IndexSpec> spec = ParseIndexSpec(*key, options);
-    if (!spec.ok()) continue;
-    TtlCheck check;
-    check.name = name->string_value();
-    check.spec = *std::move(spec);
-    check.expire_after_seconds = static_cast<int64_t>(seconds);
-    const Value* reject = s.Get("rejectExpired");
-    check.reject_expired = reject != nullptr &&
-                           reject->type() == ValueType::kBool &&
-                           reject->bool_value();
-    if (const Value* pf = s.Get("partialFilterExpression")) {
-      ASSIGN_OR_RETURN(Filter f, Filter::Parse(*pf));
-      check.partial = std::move(f);
-    }
-    out.push_back(std::move(check));
-  }
-  return out;
-}
-
-// The TTL index under which `doc` is expired by more than the tolerance,
-// or nullptr.
-const TtlCheck* ExpiredBeyondTolerance(const std::vector<TtlCheck>& checks,
-                                       const Value& doc,
-                                       const ImportOptions& options) {
-  for (const TtlCheck& check : checks) {
-    if (check.partial.has_value() && !check.partial->Matches(doc)) continue;
+// The TTL index under which `doc` is expired by more than the tolerance
+// (the collection's own rules: Collection::TtlRules), or nullptr.
+const IndexExpiry* ExpiredBeyondTolerance(
+    const std::vector<IndexExpiry>& expiries, const ImportOptions& options) {
+  for (const IndexExpiry& e : expiries) {
     // Expired by more than the tolerance: expired at now - tolerance - 1 ms
     // (dates have millisecond precision), so exactly at the tolerance is
-    // still imported.
+    // still imported. A rejectExpired index has no tolerance.
     const absl::Time at =
-        check.reject_expired
+        e.reject_expired
             ? options.now
             : options.now - options.skew_tolerance - absl::Milliseconds(1);
-    if (IsExpired(check.spec, check.expire_after_seconds, doc, at)) {
-      return &check;
-    }
+    if (e.expires_at <= at) return &e;
   }
   return nullptr;
 }
@@ -262,7 +212,7 @@ absl::Status ImportDocuments(Database* db, absl::string_view coll,
   result->skew_tolerance = options.skew_tolerance;
   if (options.drop) RETURN_IF_ERROR(db->DropCollection(coll).status());
   Collection& c = db->collection(coll);
-  ASSIGN_OR_RETURN(std::vector<TtlCheck> checks, TtlChecks(c));
+  ASSIGN_OR_RETURN(ExpiryRules rules, c.TtlRules());
   BatchInserter inserter(&c, options, result);
 
   auto take = [&](Value doc, std::string where) -> absl::Status {
@@ -271,9 +221,10 @@ absl::Status ImportDocuments(Database* db, absl::string_view coll,
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": expected a document, got ", ToJson(doc)));
     }
-    if (const TtlCheck* check = ExpiredBeyondTolerance(checks, doc, options)) {
+    const std::vector<IndexExpiry> expiries = rules.Expiries(doc);
+    if (const IndexExpiry* e = ExpiredBeyondTolerance(expiries, options)) {
       ++result->skipped;
-      ++result->skipped_by_index[check->name];
+      ++result->skipped_by_index[e->index];
       return absl::OkStatus();
     }
     return inserter.Add(std::move(doc), std::move(where));
