@@ -14,6 +14,7 @@
 #include "document/json.h"
 #include "document/path.h"
 #include "engine/backend.h"
+#include "engine/doc_arg_internal.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
 #include "engine/query_exec.h"
@@ -28,8 +29,9 @@ namespace {
 
 absl::StatusOr<Value> ResolveArg(const DocArg& arg, absl::string_view what,
                                  absl::string_view* storage_json = nullptr) {
-  auto v = storage_json != nullptr ? arg.ResolveNotingForm(storage_json)
-                                   : arg.Resolve();
+  auto v = storage_json != nullptr
+               ? DocArgInternal::ResolveNotingForm(arg, storage_json)
+               : arg.Resolve();
   if (!v.ok()) {
     return MongoError(
         v.status().code(), ErrorCode(v.status()),
@@ -69,13 +71,13 @@ absl::StatusOr<Value> DocArg::Resolve() const {
   return ParseDocument(json_);
 }
 
-absl::StatusOr<Value> DocArg::ResolveNotingForm(
-    absl::string_view* storage_json) const {
+absl::StatusOr<Value> DocArgInternal::ResolveNotingForm(
+    const DocArg& arg, absl::string_view* storage_json) {
   *storage_json = absl::string_view();
-  if (value_ != nullptr) return Resolve();
+  if (arg.value_ != nullptr) return arg.Resolve();
   bool storage_form = false;
-  ASSIGN_OR_RETURN(Value v, ParseDocumentNotingForm(json_, &storage_form));
-  if (storage_form) *storage_json = json_;
+  ASSIGN_OR_RETURN(Value v, ParseDocumentNotingForm(arg.json_, &storage_form));
+  if (storage_form) *storage_json = arg.json_;
   return v;
 }
 
@@ -115,7 +117,7 @@ static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
   std::vector<absl::string_view> storage_json(docs.size());
   values.reserve(docs.size());
   for (size_t i = 0; i < docs.size(); ++i) {
-    auto v = docs[i].ResolveNotingForm(&storage_json[i]);
+    auto v = DocArgInternal::ResolveNotingForm(docs[i], &storage_json[i]);
     if (!v.ok()) {
       return MongoError(
           v.status().code(), ErrorCode(v.status()),

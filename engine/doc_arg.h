@@ -40,15 +40,11 @@ class DocArg {
   absl::StatusOr<Value> Resolve() const;
   // Any JSON value (an aggregation pipeline is an array), or the Value.
   absl::StatusOr<Value> ResolveAny() const;
-  // Resolve, for inserts: when the JSON text is already the document's
-  // storage form (ParseDocumentNotingForm in document/json.h), also sets
-  // *storage_json to it (a view into this DocArg), else to empty, so that
-  // the write path can store it without serializing the document again.
-  absl::StatusOr<Value> ResolveNotingForm(
-      absl::string_view* storage_json) const;
   // For errors: "filter", "update", ... is prepended by the caller.
 
  private:
+  friend class DocArgInternal;  // engine/doc_arg_internal.h
+
   // Declared before the views into them (initialization order).
   std::shared_ptr<const std::string> owned_json_;
   std::shared_ptr<const Value> owned_value_;

@@ -217,7 +217,7 @@ class Engine : public TtlStore {
       ABSL_LOCKS_EXCLUDED(write_mu_);
   // Inserts a document (generating _id). Takes write_mu_. `input_json`, if
   // not empty, is the text `doc` was parsed from, already in the storage
-  // form (DocArg::ResolveNotingForm): stored without serializing `doc`
+  // form (DocArgInternal::ResolveNotingForm): stored without serializing `doc`
   // when its _id is first or absent (storage/insert_form.h).
   absl::StatusOr<Value> Insert(absl::string_view coll, Value doc,
                                const WriteOptions& options,

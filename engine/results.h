@@ -230,12 +230,6 @@ struct BulkWriteResult {
 using IndexBuildProgress =
     std::function<void(int64_t documents_done, int64_t documents_total)>;
 
-struct CollModResult {
-  // MongoDB's reply: {expireAfterSeconds_old: ..., expireAfterSeconds_new:
-  // ..., hidden_old: ..., hidden_new: ..., ok: 1}.
-  Value reply;
-};
-
 // A view (Database::CreateView; MongoDB's create with viewOn and
 // pipeline): reads of `name` run `pipeline` over `view_on`, a collection or
 // another view of the same database.
