@@ -21,10 +21,8 @@
 #include "commands/reply.h"
 #include "document/compare.h"
 #include "document/json.h"
-#include "engine/coll_stats.h"
 #include "engine/collection.h"
 #include "query/filter.h"
-#include "storage/storage_sizes.h"
 
 namespace ttldb {
 namespace commands {
@@ -662,8 +660,7 @@ absl::StatusOr<Value> CollStats(CommandContext& ctx) {
     ASSIGN_OR_RETURN(stats, db->collection(coll).Stats(scale));
   } else {
     // No database: the zeros of a collection that does not exist.
-    RETURN_IF_ERROR(CheckStatsScale(scale));
-    stats = MissingCollectionStats(scale);
+    ASSIGN_OR_RETURN(stats, Collection::MissingStats(scale));
   }
   Value::Object out = {{"ns", Value::String(Ns(ctx.db, coll))}};
   for (Field& f : stats.mutable_object_fields()) out.push_back(std::move(f));

@@ -15,7 +15,8 @@
 #include "commands/find_request.h"
 #include "commands/reply.h"
 #include "commands/tailable_cursor.h"
-#include "engine/query_exec.h"
+#include "engine/collection.h"
+#include "engine/options.h"
 
 namespace ttldb {
 namespace commands {
@@ -28,10 +29,9 @@ absl::StatusOr<Value> Find(CommandContext& ctx) {
   if (db == nullptr) {
     // Nothing to read, but a bad query is still an error (MongoDB parses
     // the query before it looks for the collection).
-    RETURN_IF_ERROR(
-        ParseQuery(req.filter.is_object() ? req.filter : Value::MakeObject(),
-                   req.options)
-            .status());
+    RETURN_IF_ERROR(Collection::CheckQuery(
+        req.filter.is_object() ? req.filter : Value::MakeObject(),
+        req.options));
     return CursorReply(ns, 0, {}, true);
   }
   if (req.tailable) return TailableFind(ctx, std::move(req), std::move(db));

@@ -150,6 +150,11 @@ absl::Status CheckStatsScale(int64_t scale) {
                                  scale, "'"));
 }
 
+absl::StatusOr<Value> Collection::MissingStats(int64_t scale) {
+  RETURN_IF_ERROR(CheckStatsScale(scale));
+  return MissingCollectionStats(scale);
+}
+
 absl::StatusOr<Value> Collection::Stats(int64_t scale) {
   if (backend_ != nullptr) return backend_->Stats(scale);
   RETURN_IF_ERROR(CheckStatsScale(scale));

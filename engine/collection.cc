@@ -654,6 +654,11 @@ absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
   return json;
 }
 
+absl::Status Collection::CheckQuery(const Value& filter,
+                                    const FindOptions& options) {
+  return ParseQuery(filter, options).status();
+}
+
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
     const DocArg& filter, const FindOptions& options) {
   if (backend_ != nullptr) {

@@ -226,6 +226,14 @@ class Collection {
   // A streaming cursor over the matching documents (see FindOptions).
   absl::StatusOr<std::unique_ptr<Cursor>> Find(const DocArg& filter,
                                                const FindOptions& options = {});
+  // Parses `filter` (a document) and `options` (projection, sort, hint,
+  // collation, min / max, ...) as Find does for a collection that does not
+  // exist, and returns Find's error for a bad query, else OK. Reads nothing:
+  // for a caller with no collection to run the query on (the server's find
+  // on a database that does not exist still rejects a bad query, as
+  // MongoDB's parses it before it looks for the collection).
+  static absl::Status CheckQuery(const Value& filter,
+                                 const FindOptions& options = {});
   // The first matching document, or std::nullopt.
   absl::StatusOr<std::optional<Value>> FindOne(const DocArg& filter,
                                                const FindOptions& options = {});
@@ -399,6 +407,11 @@ class Collection {
   // (storage/storage_sizes.h). Costs one read of the collection and of each
   // index. A collection that does not exist: the zeros MongoDB replies.
   absl::StatusOr<Value> Stats(int64_t scale = 1);
+  // What Stats(scale) returns for a collection that does not exist, without
+  // a database: the zeros MongoDB replies (appendCollectionStorageStats
+  // before its NamespaceNotFound), or Stats' 51024 when `scale` < 1. For
+  // the server's collStats on a database that does not exist.
+  static absl::StatusOr<Value> MissingStats(int64_t scale = 1);
   // MongoDB's $indexStats, one document per index in listIndexes order:
   // {name, key, accesses: {ops, since}, spec}, plus building: true for an
   // index being built. accesses.ops counts the queries (find, count,

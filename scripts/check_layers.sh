@@ -79,12 +79,6 @@ KNOWN = {
     ("include", "ttl/expiry.h", "proto"),
     ("include", "ttl/lifetime.h", "proto"),
     ("include", "ttl/ttl_spec.h", "proto"),
-    # commands/ over the public API only (issue 32, change 2): the stats
-    # scale check (declared in storage/storage_sizes.h), coll_stats and the
-    # find path's query_exec.
-    ("include", "commands/collection_commands.cc", "storage"),
-    ("internal", "commands/collection_commands.cc", "engine/coll_stats.h"),
-    ("internal", "commands/find_commands.cc", "engine/query_exec.h"),
 }
 
 SKIP_DIRS = {".git", "node_modules", "third_party", "docs", "scripts", "cmake"}
