@@ -89,7 +89,7 @@ TEST_F(ExpiryRulesTest, PartialFilterAndInactiveIndexes) {
       c().ExpiresAt(Doc(absl::StrCat("{\"kind\": \"log\", \"at\": ", at, "}")))
           .value(),
       std::nullopt);
-  // listIndexes shapes the rules skip: NaN / negative expireAfterSeconds.
+  // A listIndexes shape the rules skip: a negative expireAfterSeconds.
   std::vector<Value> specs = {
       Doc("{\"v\": 2, \"key\": {\"a\": 1}, \"name\": \"a_1\", "
           "\"expireAfterSeconds\": -1}"),
