@@ -8,6 +8,7 @@ set(TTLDB_SOURCES
   base/start_thread.cc
   base/status.cc
   base/sync_point.cc
+  catalog/index_spec_proto.cc
   document/bson_hash.cc
   document/bson_size.cc
   document/collator.cc
@@ -150,6 +151,7 @@ set(TTLDB_HEADERS
   base/start_thread.h
   base/status.h
   base/sync_point.h
+  catalog/index_spec_proto.h
   document/bson.h
   document/bson_hash.h
   document/collator.h
@@ -176,6 +178,7 @@ set(TTLDB_HEADERS
   engine/repair.h
   engine/results.h
   expr/expression.h
+  index/index_descriptor.h
   index/index_spec.h
   index/key_codec.h
   index/key_gen.h

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
+#include "catalog/index_spec_proto.h"
 #include "document/compare.h"
 #include "document/json.h"
 #include "engine/engine.h"
@@ -284,10 +285,11 @@ void Engine::LogCreateLocked(const proto::CollectionInfo& info,
                  {"name", Value::String("_id_")}})}}),
       batch);
   for (const proto::IndexSpec& spec : info.indexes()) {
-    LogDdlLocked(ChangeOp::kCreateIndexes, info.name(),
-                 Value::MakeObject(
-                     {{"indexes", Value::MakeArray({IndexSpecToValue(spec)})}}),
-                 batch);
+    LogDdlLocked(
+        ChangeOp::kCreateIndexes, info.name(),
+        Value::MakeObject({{"indexes", Value::MakeArray({IndexSpecToValue(
+                                           IndexSpecFromProto(spec))})}}),
+        batch);
   }
 }
 

@@ -227,10 +227,10 @@ absl::StatusOr<std::vector<Value>> Collection::IndexStats() {
   };
   entry(IdIndexSpec(), kIdIndexId, false);  // listIndexes' order
   for (const auto& index : state->indexes) {
-    entry(ListedSpec(index->spec), index->spec.id(), false);
+    entry(ListedSpec(index->spec), index->spec.id, false);
   }
   for (const auto& index : state->building) {
-    entry(ListedSpec(index->spec), index->spec.id(), true);
+    entry(ListedSpec(index->spec), index->spec.id, true);
   }
   return out;
 }

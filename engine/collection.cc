@@ -811,11 +811,11 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
       case QueryPlan::Kind::kIndexScan: {
         plan_doc.emplace_back("stage", Value::String("IXSCAN"));
         plan_doc.emplace_back("indexName",
-                              Value::String(plan.index->spec.name()));
+                              Value::String(plan.index->spec.name));
         Value::Object key;
-        for (const auto& k : plan.index->spec.key()) {
-          key.emplace_back(k.path(), k.hashed() ? Value::String("hashed")
-                                                : Value::Int32(k.direction()));
+        for (const auto& k : plan.index->spec.key) {
+          key.emplace_back(k.path, k.hashed ? Value::String("hashed")
+                                            : Value::Int32(k.direction));
         }
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
         plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "base/start_thread.h"
 #include "base/status.h"
+#include "catalog/index_spec_proto.h"
 #include "document/json.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -212,7 +213,7 @@ absl::Status Engine::Init() {
         if (!idx->ttl_seconds.has_value()) continue;
         RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval,
                                            *idx->ttl_seconds, name,
-                                           idx->spec.name(), kBadValue));
+                                           idx->spec.name, kBadValue));
       }
     }
   }
@@ -562,20 +563,21 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
     ASSIGN_OR_RETURN(state->collator,
                      CompileCollation(info.collation_json(), info.name()));
   }
-  auto compile = [&](const proto::IndexSpec& spec)
+  auto compile = [&](const proto::IndexSpec& stored)
       -> absl::StatusOr<std::shared_ptr<const IndexState>> {
     auto idx = std::make_shared<IndexState>();
-    idx->spec = spec;
-    idx->prefix = IndexPrefix(info.id(), spec.id());
-    if (!spec.collation_json().empty()) {
+    idx->spec = IndexSpecFromProto(stored);
+    const IndexSpec& spec = idx->spec;
+    idx->prefix = IndexPrefix(info.id(), spec.id);
+    if (!spec.collation_json.empty()) {
       ASSIGN_OR_RETURN(idx->collator,
-                       CompileCollation(spec.collation_json(), info.name()));
+                       CompileCollation(spec.collation_json, info.name()));
     }
-    if (!spec.partial_filter_json().empty()) {
-      auto filter_doc = ParseDocument(spec.partial_filter_json());
+    if (!spec.partial_filter_json.empty()) {
+      auto filter_doc = ParseDocument(spec.partial_filter_json);
       if (!filter_doc.ok()) {
         return absl::DataLossError(
-            absl::StrCat("collection '", info.name(), "' index '", spec.name(),
+            absl::StrCat("collection '", info.name(), "' index '", spec.name,
                          "': corrupt partialFilterExpression: ",
                          filter_doc.status().message()));
       }
@@ -583,13 +585,13 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
       auto filter = Filter::Parse(*filter_doc, absl::Now(), idx->collator);
       if (!filter.ok()) {
         return absl::DataLossError(absl::StrCat(
-            "collection '", info.name(), "' index '", spec.name(),
+            "collection '", info.name(), "' index '", spec.name,
             "': invalid partialFilterExpression: ", filter.status().message()));
       }
       idx->partial.emplace(std::move(*filter));
     }
     idx->ttl_seconds = ActiveExpireAfterSeconds(spec);
-    idx->multikey = !spec.has_multikey() || spec.multikey();
+    idx->multikey = spec.multikey.value_or(true);
     return std::shared_ptr<const IndexState>(std::move(idx));
   };
   for (const proto::IndexSpec& spec : info.indexes()) {

@@ -31,6 +31,7 @@
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
 #include "engine/options.h"
+#include "index/index_descriptor.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
@@ -71,7 +72,7 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
 
 // An index as listIndexes lists it (engine/index_ops.cc), and the _id_
 // index's spec.
-Value ListedSpec(const proto::IndexSpec& index);
+Value ListedSpec(const IndexSpec& index);
 Value IdIndexSpec();
 
 // The stages a change stream runs over each event (engine/aggregate.cc):
@@ -348,7 +349,7 @@ class Engine : public TtlStore {
   // collection and its first index in one synced catalog batch, published
   // at once (no documents: nothing to build). `spec` has no id yet.
   absl::StatusOr<std::string> CreateCollectionWithIndexLocked(
-      absl::string_view coll, proto::IndexSpec spec)
+      absl::string_view coll, IndexSpec spec)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 
   // ---- Index builds (engine/index_build.cc) --------------------------------
@@ -668,14 +669,14 @@ class Engine : public TtlStore {
   // ---- Index builds (engine/index_build.cc) --------------------------------
   // What registering a build hands to the scan.
   struct IndexBuildStart {
-    proto::IndexSpec spec;                         // with its id
+    IndexSpec spec;                                // with its id
     std::shared_ptr<const CollectionState> state;  // lists it as building
     const leveldb::Snapshot* snapshot = nullptr;   // S: the scan's view
   };
   // Step 1: puts `spec` (not yet given an id) into the catalog as building,
   // creates its tracker and takes the snapshot.
   absl::StatusOr<IndexBuildStart> RegisterIndexBuildLocked(
-      const CollectionState& state, proto::IndexSpec spec)
+      const CollectionState& state, IndexSpec spec)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Steps 2-4, without write_mu_; abandons the build on failure. Returns the
   // index name once published.

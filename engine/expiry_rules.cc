@@ -15,7 +15,7 @@ namespace ttldb {
 struct ExpiryRules::Rep {
   struct Rule {
     std::string name;
-    proto::IndexSpec spec;
+    IndexSpec spec;
     int64_t expire_after_seconds = 0;
     bool reject_expired = false;
     std::optional<Filter> partial;
@@ -43,7 +43,7 @@ absl::StatusOr<ExpiryRules> ExpiryRules::FromIndexSpecs(
     if (!std::isfinite(seconds) || seconds < 0) continue;  // inactive index
     Value options = s;
     options.Remove("key");
-    absl::StatusOr<proto::IndexSpec> spec = ParseIndexSpec(*key, options);
+    absl::StatusOr<IndexSpec> spec = ParseIndexSpec(*key, options);
     if (!spec.ok()) continue;  // not an index this library could hold
     Rep::Rule rule;
     rule.name = name->string_value();

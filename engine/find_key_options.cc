@@ -24,20 +24,20 @@ bool NonEmptyObject(const Value& v) {
 
 // indexCompatibleMaxMin (query_planner.cpp): the bound names exactly the
 // index's key fields, in order.
-bool CompatibleBound(const proto::IndexSpec& spec, const Value& bound) {
+bool CompatibleBound(const IndexSpec& spec, const Value& bound) {
   const auto& fields = bound.object_fields();
-  if (static_cast<int>(fields.size()) != spec.key_size()) return false;
-  for (int i = 0; i < spec.key_size(); ++i) {
-    if (fields[i].first != spec.key(i).path()) return false;
+  if (fields.size() != spec.key.size()) return false;
+  for (size_t i = 0; i < spec.key.size(); ++i) {
+    if (fields[i].first != spec.key[i].path) return false;
   }
   return true;
 }
 
-std::string EncodeBound(const proto::IndexSpec& spec, const Value& bound) {
+std::string EncodeBound(const IndexSpec& spec, const Value& bound) {
   std::string out;
   const auto& fields = bound.object_fields();
-  for (int i = 0; i < spec.key_size(); ++i) {
-    AppendKeyValue(fields[i].second, spec.key(i).direction() < 0, &out);
+  for (size_t i = 0; i < spec.key.size(); ++i) {
+    AppendKeyValue(fields[i].second, spec.key[i].direction < 0, &out);
   }
   return out;
 }
@@ -117,7 +117,7 @@ absl::Status ResolveKeyBounds(QueryPlan* plan, KeyOptions* keys) {
                       kNoQueryExecutionPlans,
                       "min and max need a hinted secondary index");
   }
-  const proto::IndexSpec& spec = plan->index->spec;
+  const IndexSpec& spec = plan->index->spec;
   if ((has_min && !CompatibleBound(spec, keys->min)) ||
       (has_max && !CompatibleBound(spec, keys->max))) {
     return Err(51174, "The index chosen is not compatible with min/max");
@@ -173,7 +173,7 @@ absl::StatusOr<Value> KeyOptionsOutput(const QueryPlan& plan,
       if (const Value* id = doc.Get("_id")) key.Set("_id", *id);
     } else if (plan.kind == QueryPlan::Kind::kIndexScan &&
                plan.index != nullptr) {
-      const proto::IndexSpec& spec = plan.index->spec;
+      const IndexSpec& spec = plan.index->spec;
       std::vector<std::string> encoded;
       RETURN_IF_ERROR(GenerateIndexKeys(spec, doc, &encoded));
       const std::string* chosen = nullptr;
@@ -185,10 +185,10 @@ absl::StatusOr<Value> KeyOptionsOutput(const QueryPlan& plan,
       }
       if (chosen != nullptr) {
         absl::string_view in(*chosen);
-        for (int i = 0; i < spec.key_size(); ++i) {
+        for (size_t i = 0; i < spec.key.size(); ++i) {
           ASSIGN_OR_RETURN(Value v,
-                           DecodeKeyValue(&in, spec.key(i).direction() < 0));
-          key.mutable_object_fields().emplace_back(spec.key(i).path(),
+                           DecodeKeyValue(&in, spec.key[i].direction < 0));
+          key.mutable_object_fields().emplace_back(spec.key[i].path,
                                                    std::move(v));
         }
       }

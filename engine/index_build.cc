@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "base/status.h"
 #include "base/sync_point.h"
+#include "catalog/index_spec_proto.h"
 #include "document/json.h"
 #include "engine/duplicate_key_error.h"
 #include "engine/engine.h"
@@ -40,13 +41,13 @@ constexpr int kMaxRecheckRounds = 8;
 
 std::vector<uint32_t> IndexIds(const CollectionState& state) {
   std::vector<uint32_t> ids;
-  for (const auto& idx : state.indexes) ids.push_back(idx->spec.id());
+  for (const auto& idx : state.indexes) ids.push_back(idx->spec.id);
   return ids;
 }
 
 const IndexState* FindBuilding(const CollectionState& state, uint32_t id) {
   for (const auto& idx : state.building) {
-    if (idx->spec.id() == id) return idx.get();
+    if (idx->spec.id == id) return idx.get();
   }
   return nullptr;
 }
@@ -119,17 +120,17 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::BuildStateLocked(
 }
 
 absl::StatusOr<Engine::IndexBuildStart> Engine::RegisterIndexBuildLocked(
-    const CollectionState& state, proto::IndexSpec spec) {
+    const CollectionState& state, IndexSpec spec) {
   // The id is reserved durably with the registration: a crash during the
   // build leaves entries under an id that is never handed out again, and
   // the catalog entry says whose they are.
   proto::CollectionInfo info = state.info;
-  spec.set_id(info.next_index_id());
+  spec.id = info.next_index_id();
   info.set_next_index_id(info.next_index_id() + 1);
-  *info.add_building_indexes() = spec;
+  IndexSpecToProto(spec, info.add_building_indexes());
   leveldb::WriteBatch batch;
   ASSIGN_OR_RETURN(auto published, CommitCatalogLocked(info, &batch));
-  index_builds_[IndexPrefix(info.id(), spec.id())] = IndexBuildTracker();
+  index_builds_[IndexPrefix(info.id(), spec.id)] = IndexBuildTracker();
   ++running_builds_;
   IndexBuildStart start;
   start.spec = std::move(spec);
@@ -142,18 +143,18 @@ absl::StatusOr<Engine::IndexBuildStart> Engine::RegisterIndexBuildLocked(
 absl::StatusOr<std::string> Engine::RunIndexBuild(
     IndexBuildStart start, const IndexBuildProgress& progress) {
   const uint32_t coll_id = start.state->info.id();
-  const uint32_t index_id = start.spec.id();
+  const uint32_t index_id = start.spec.id;
   absl::Status status = ScanIntoIndexBuild(start, progress);
   db_->ReleaseSnapshot(start.snapshot);
   start.snapshot = nullptr;
-  if (status.ok() && start.spec.unique()) status = CheckUniqueBuild(start);
+  if (status.ok() && start.spec.unique) status = CheckUniqueBuild(start);
   TTLDB_SYNC_POINT("Engine::RunIndexBuild:BeforeCommit");
   if (status.ok()) status = CommitIndexBuild(start);
   if (!status.ok() && ErrorCode(status) != kInterruptedAtShutdown) {
     absl::Status abandoned = AbandonIndexBuild(coll_id, index_id);
     if (!abandoned.ok()) {
       Log(LogLevel::kWarning,
-          absl::StrCat("index build of '", start.spec.name(),
+          absl::StrCat("index build of '", start.spec.name,
                        "' failed and its entries could not all be deleted "
                        "(the next open deletes them): ",
                        abandoned.message()));
@@ -166,16 +167,16 @@ absl::StatusOr<std::string> Engine::RunIndexBuild(
     builds_cv_.SignalAll();
   }
   if (!status.ok()) return status;
-  if (start.spec.has_expire_after_seconds() && monitor_ != nullptr) {
+  if (start.spec.expire_after_seconds.has_value() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
-  return start.spec.name();
+  return start.spec.name;
 }
 
 absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
                                         const IndexBuildProgress& progress) {
   const uint32_t coll_id = start.state->info.id();
-  const uint32_t index_id = start.spec.id();
+  const uint32_t index_id = start.spec.id;
   const std::string prefix = IndexPrefix(coll_id, index_id);
   const std::string& doc_prefix = start.state->doc_prefix;
   const std::string& coll = start.state->info.name();
@@ -248,10 +249,10 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       // ones, and the published TTL indexes' entries are rewritten to list
       // the new one.
       std::vector<const IndexState*> all;
-      bool any_ttl = self->spec.has_expire_after_seconds();
+      bool any_ttl = self->spec.expire_after_seconds.has_value();
       for (const auto& idx : state->indexes) {
         all.push_back(idx.get());
-        any_ttl = any_ttl || idx->spec.has_expire_after_seconds();
+        any_ttl = any_ttl || idx->spec.expire_after_seconds.has_value();
       }
       all.push_back(self);
       const size_t me = all.size() - 1;
@@ -284,7 +285,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
           doc_keys.keys.push_back(entry_keys);
           doc_keys.multikey.push_back(doc_multikey);
           for (size_t t = 0; t < me; ++t) {
-            if (!all[t]->spec.has_expire_after_seconds() ||
+            if (!all[t]->spec.expire_after_seconds.has_value() ||
                 doc_keys.keys[t].size() != 1) {
               continue;
             }
@@ -346,7 +347,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
     if (progress) progress(done, total);
   }
   Log(LogLevel::kInfo,
-      absl::StrCat("index build of '", start.spec.name(), "': scanned ", done,
+      absl::StrCat("index build of '", start.spec.name, "': scanned ", done,
                    " documents in ", chunks, " chunk commits, ",
                    absl::FormatDuration(absl::Now() - scan_start), " (",
                    absl::FormatDuration(ThreadCpuTime() - cpu_start),
@@ -367,7 +368,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
 
 absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
-  const uint32_t index_id = start.spec.id();
+  const uint32_t index_id = start.spec.id;
   const std::string prefix = IndexPrefix(coll_id, index_id);
   leveldb::ReadOptions ro = storage::VerifiedRead();
   ro.fill_cache = false;
@@ -436,7 +437,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
 
 absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
-  const uint32_t index_id = start.spec.id();
+  const uint32_t index_id = start.spec.id;
   const std::string prefix = IndexPrefix(coll_id, index_id);
   WritersLock l(this, MutexLock::First());
   ASSIGN_OR_RETURN(auto state, BuildStateLocked(coll_id, index_id));
@@ -459,30 +460,31 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
     if (n > 1) {
       return DuplicateKeyError(
           absl::StrCat(options_.db_name, ".", state->info.name()),
-          start.spec.name(), DupKeyInfo(self, nullptr, key_part),
+          start.spec.name, DupKeyInfo(self, nullptr, key_part),
           "Index build failed: ");
     }
   }
   proto::CollectionInfo info = state->info;
-  proto::IndexSpec spec;
+  proto::IndexSpec stored;
   auto* building = info.mutable_building_indexes();
   for (int i = 0; i < building->size(); ++i) {
     if (building->Get(i).id() == index_id) {
-      spec = building->Get(i);
+      stored = building->Get(i);
       building->DeleteSubrange(i, 1);
       break;
     }
   }
   // Known from the scan and every write since registration.
-  spec.set_multikey(tracker.multikey);
-  *info.add_indexes() = spec;
+  stored.set_multikey(tracker.multikey);
+  *info.add_indexes() = stored;
   index_builds_.erase(prefix);
   leveldb::WriteBatch batch;
   // commitIndexBuild's createIndexes event (showExpandedEvents).
-  LogDdlLocked(ChangeOp::kCreateIndexes, info.name(),
-               Value::MakeObject(
-                   {{"indexes", Value::MakeArray({IndexSpecToValue(spec)})}}),
-               &batch);
+  LogDdlLocked(
+      ChangeOp::kCreateIndexes, info.name(),
+      Value::MakeObject(
+          {{"indexes", Value::MakeArray({IndexSpecToValue(start.spec)})}}),
+      &batch);
   RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   index_usage_.Reset(coll_id, index_id);
   return absl::OkStatus();

@@ -347,7 +347,7 @@ TEST_F(IndexBuildTest, TtlDeletesDuringBuildKeepTheNewIndexExact) {
   ASSERT_TRUE(c().CreateIndex(R"({"a": 1})").ok());
   EXPECT_EQ(deleted, 4'000);
   EXPECT_TRUE(Valid(c()));
-  EXPECT_EQ(RawEntries(engine()->GetState("c")->indexes[1]->spec.id()), 0);
+  EXPECT_EQ(RawEntries(engine()->GetState("c")->indexes[1]->spec.id), 0);
 }
 
 // An identical createIndex during a build waits for it and returns the

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/index_spec_proto.h"
 #include "document/json.h"
 #include "engine/backend.h"
 #include "engine/engine.h"
@@ -26,47 +27,48 @@ constexpr int kMaxIndexes = 64;
 
 // maxLifetimeSeconds and rejectExpired only make sense on a TTL index, and
 // a cap below expireAfterSeconds would reject every fresh document.
-absl::Status ValidateLifetimeOptions(const proto::IndexSpec& spec, int code) {
-  const bool bounded = spec.has_max_lifetime_seconds() || spec.reject_expired();
+absl::Status ValidateLifetimeOptions(const IndexSpec& spec, int code) {
+  const bool bounded =
+      spec.max_lifetime_seconds.has_value() || spec.reject_expired;
   if (!bounded) return absl::OkStatus();
-  if (!spec.has_expire_after_seconds()) {
+  if (!spec.expire_after_seconds.has_value()) {
     return MongoError(absl::StatusCode::kInvalidArgument, code,
                       "maxLifetimeSeconds and rejectExpired are only valid on "
                       "a TTL index (with expireAfterSeconds)");
   }
-  if (spec.has_max_lifetime_seconds()) {
-    if (spec.max_lifetime_seconds() < 0) {
+  if (spec.max_lifetime_seconds.has_value()) {
+    if (*spec.max_lifetime_seconds < 0) {
       return MongoError(absl::StatusCode::kInvalidArgument, code,
                         absl::StrCat("maxLifetimeSeconds must be a "
                                      "non-negative integer, got ",
-                                     spec.max_lifetime_seconds()));
+                                     *spec.max_lifetime_seconds));
     }
-    if (spec.max_lifetime_seconds() < spec.expire_after_seconds()) {
+    if (*spec.max_lifetime_seconds < *spec.expire_after_seconds) {
       return MongoError(
           absl::StatusCode::kInvalidArgument, code,
-          absl::StrCat("maxLifetimeSeconds (", spec.max_lifetime_seconds(),
+          absl::StrCat("maxLifetimeSeconds (", *spec.max_lifetime_seconds,
                        ") must be at least expireAfterSeconds (",
-                       static_cast<int64_t>(spec.expire_after_seconds()), ")"));
+                       static_cast<int64_t>(*spec.expire_after_seconds), ")"));
     }
   }
   return absl::OkStatus();
 }
 
-bool IsIdKey(const proto::IndexSpec& spec) {
-  return spec.key_size() == 1 && spec.key(0).path() == "_id" &&
-         !spec.key(0).hashed();
+bool IsIdKey(const IndexSpec& spec) {
+  return spec.key.size() == 1 && spec.key[0].path == "_id" &&
+         !spec.key[0].hashed;
 }
 
 // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting: OK when `spec`
 // may be created beside `existing` or is identical to the one of its name.
 absl::Status CheckIndexConflicts(
-    const proto::IndexSpec& spec, const std::string& spec_text,
+    const IndexSpec& spec, const std::string& spec_text,
     const std::vector<const IndexState*>& existing_indexes) {
   const Value id_index_spec = Value::MakeObject(
       {Field("v", Value::Int32(2)),
        Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
        Field("name", Value::String("_id_"))});
-  if (spec.name() == "_id_") {
+  if (spec.name == "_id_") {
     // Its key is not {_id: 1} (that case returned above): kDifferent.
     return MongoError(
         absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
@@ -75,8 +77,8 @@ absl::Status CheckIndexConflicts(
                      spec_text, ", existing index: ", ToJson(id_index_spec)));
   }
   for (const IndexState* idx : existing_indexes) {
-    const proto::IndexSpec& existing = idx->spec;
-    if (existing.name() != spec.name()) continue;
+    const IndexSpec& existing = idx->spec;
+    if (existing.name != spec.name) continue;
     switch (CompareIndexOptions(spec, existing)) {
       case IndexComparison::kIdentical:
         return absl::OkStatus();  // already there: a no-op
@@ -97,7 +99,7 @@ absl::Status CheckIndexConflicts(
     }
   }
   for (const IndexState* idx : existing_indexes) {
-    const proto::IndexSpec& existing = idx->spec;
+    const IndexSpec& existing = idx->spec;
     switch (CompareIndexOptions(spec, existing)) {
       case IndexComparison::kDifferent:
         continue;  // may coexist (another key, or another partial filter)
@@ -113,7 +115,7 @@ absl::Status CheckIndexConflicts(
                           kIndexOptionsConflict,
                           absl::StrCat("Index already exists with a different "
                                        "name: ",
-                                       existing.name()));
+                                       existing.name));
     }
   }
   return absl::OkStatus();
@@ -127,18 +129,18 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
   RETURN_IF_ERROR(CheckCollection(coll));
-  ASSIGN_OR_RETURN(proto::IndexSpec spec, ParseIndexSpec(keys, options));
+  ASSIGN_OR_RETURN(IndexSpec spec, ParseIndexSpec(keys, options));
   const std::string spec_text = ToJson(IndexSpecToValue(spec));
-  if (spec.has_expire_after_seconds()) {
+  if (spec.expire_after_seconds.has_value()) {
     RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
     RETURN_IF_ERROR(
         CheckTouchInterval(options_.touch_min_interval,
-                           static_cast<int64_t>(spec.expire_after_seconds()),
-                           coll, spec.name(), kCannotCreateIndex));
+                           static_cast<int64_t>(*spec.expire_after_seconds),
+                           coll, spec.name, kCannotCreateIndex));
   }
   RETURN_IF_ERROR(ValidateLifetimeOptions(spec, kCannotCreateIndex));
-  if (IsIdKey(spec) && !spec.has_expire_after_seconds()) {
-    if (spec.unique() || spec.sparse() || !spec.partial_filter_json().empty()) {
+  if (IsIdKey(spec) && !spec.expire_after_seconds.has_value()) {
+    if (spec.unique || spec.sparse || !spec.partial_filter_json.empty()) {
       return MongoError(absl::StatusCode::kInvalidArgument,
                         kInvalidIndexSpecificationOption,
                         absl::StrCat("The _id index cannot be unique, sparse "
@@ -155,8 +157,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
     return std::string("_id_");
   }
-  if (!spec.partial_filter_json().empty()) {
-    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json()));
+  if (!spec.partial_filter_json.empty()) {
+    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json));
     auto f = Filter::Parse(pf);
     if (!f.ok()) {
       return MongoError(
@@ -184,11 +186,11 @@ absl::StatusOr<std::string> Engine::CreateIndex(
     // An index created without a collation has the collection's default
     // (MongoDB's index_key_validate.cpp; {locale: "simple"} opts out).
     if (!options.is_object() || options.Get("collation") == nullptr) {
-      spec.set_collation_json(state->info.collation_json());
+      spec.collation_json = state->info.collation_json();
     }
     // index_key_validate.cpp / index_catalog_impl.cpp _isSpecOk: no TTL
     // index on a capped collection.
-    if (state->info.capped() && spec.has_expire_after_seconds()) {
+    if (state->info.capped() && spec.expire_after_seconds.has_value()) {
       return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
                         "Cannot create TTL index on a capped collection");
     }
@@ -224,8 +226,8 @@ absl::StatusOr<std::string> Engine::CreateIndex(
       for (const IndexState* idx : existing_indexes) {
         if (CompareIndexOptions(spec, idx->spec) ==
                 IndexComparison::kIdentical &&
-            idx->spec.name() == spec.name()) {
-          return idx->spec.name();  // already there: a no-op
+            idx->spec.name == spec.name) {
+          return idx->spec.name;  // already there: a no-op
         }
       }
       if (existing_indexes.size() + 1 >= kMaxIndexes) {
@@ -241,7 +243,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
 }
 
 absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
-    absl::string_view coll, proto::IndexSpec spec) {
+    absl::string_view coll, IndexSpec spec) {
   // A missing collection is created with its first index in one synced
   // batch, as MongoDB creates both in one WriteUnitOfWork
   // (create_indexes.cpp, runCreateIndexesOnNewCollection): a refused spec or
@@ -252,15 +254,15 @@ absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
       CheckIndexConflicts(spec, ToJson(IndexSpecToValue(spec)), {}));
   proto::CollectionInfo info;
   info.set_name(std::string(coll));
-  spec.set_id(1);
-  spec.set_multikey(false);
+  spec.id = 1;
+  spec.multikey = false;
   info.set_next_index_id(2);
-  *info.add_indexes() = spec;
+  IndexSpecToProto(spec, info.add_indexes());
   RETURN_IF_ERROR(CommitNewCollectionLocked(std::move(info)).status());
-  if (spec.has_expire_after_seconds() && monitor_ != nullptr) {
+  if (spec.expire_after_seconds.has_value() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
-  return spec.name();
+  return spec.name;
 }
 
 absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
@@ -278,21 +280,19 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
       return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
                         absl::StrCat("ns not found ", coll));
     }
+    const IndexState* dropped = state->FindIndex(name);
+    if (dropped == nullptr) {
+      return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
+                        absl::StrCat("index not found with name [", name, "]"));
+    }
+    const uint32_t index_id = dropped->spec.id;
     proto::CollectionInfo info = state->info;
-    std::optional<uint32_t> index_id;
-    Value dropped_spec;
     auto* indexes = info.mutable_indexes();
     for (int i = 0; i < indexes->size(); ++i) {
-      if (indexes->Get(i).name() == name) {
-        index_id = indexes->Get(i).id();
-        dropped_spec = IndexSpecToValue(indexes->Get(i));
+      if (indexes->Get(i).id() == index_id) {
         indexes->DeleteSubrange(i, 1);
         break;
       }
-    }
-    if (!index_id.has_value()) {
-      return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
-                        absl::StrCat("index not found with name [", name, "]"));
     }
     // One synced catalog write under the lock; the entries are deleted in
     // the background (issue 18 item 8). TTL entries of the collection that
@@ -302,12 +302,12 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
     LogDdlLocked(
         ChangeOp::kDropIndexes, coll,
         Value::MakeObject(
-            {{"indexes", Value::MakeArray({std::move(dropped_spec)})}}),
+            {{"indexes", Value::MakeArray({IndexSpecToValue(dropped->spec)})}}),
         &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
-    ttl_cursors_.erase(IndexPrefix(info.id(), *index_id));
+    ttl_cursors_.erase(IndexPrefix(info.id(), index_id));
     coll_id = info.id();
-    dropped_id = *index_id;
+    dropped_id = index_id;
   }
   return ReclaimIndex(coll_id, dropped_id);
 }
@@ -423,13 +423,11 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
                       absl::StrCat("ns does not exist: ", coll));
   }
-  proto::CollectionInfo info = state->info;
-  proto::IndexSpec* target = nullptr;
   // The implicit _id index: found by name or key pattern as MongoDB finds
   // it (src/mongo/db/catalog/coll_mod.cpp), then refused per option.
   bool id_index = false;
-  std::vector<proto::IndexSpec*> matches;
-  std::optional<proto::IndexSpec> wanted_key;
+  std::vector<const IndexSpec*> matches;
+  std::optional<IndexSpec> wanted_key;
   if (by_key != nullptr && by_key->is_object()) {
     auto parsed = ParseIndexSpec(*by_key, Value::MakeObject());
     if (parsed.ok()) wanted_key = *std::move(parsed);
@@ -437,11 +435,12 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   if (by_name != nullptr) {
     id_index = by_name->is_string() && by_name->string_value() == "_id_";
   } else if (wanted_key.has_value()) {
-    id_index = IsIdKey(*wanted_key) && wanted_key->key(0).direction() == 1;
+    id_index = IsIdKey(*wanted_key) && wanted_key->key[0].direction == 1;
   }
-  for (auto& spec : *info.mutable_indexes()) {
+  for (const auto& idx : state->indexes) {
+    const IndexSpec& spec = idx->spec;
     if (by_name != nullptr) {
-      if (by_name->is_string() && spec.name() == by_name->string_value()) {
+      if (by_name->is_string() && spec.name == by_name->string_value()) {
         matches.push_back(&spec);
       }
     } else if (wanted_key.has_value() && SameKeyPattern(*wanted_key, spec)) {
@@ -471,43 +470,51 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
                      ToJson(IndexSpecToValue(*matches[0])), ", ",
                      ToJson(IndexSpecToValue(*matches[1]))));
   }
-  if (!matches.empty()) target = matches[0];
-  if (target == nullptr) {
+  if (matches.empty()) {
     return MongoError(
         absl::StatusCode::kNotFound, kIndexNotFound,
         absl::StrCat("cannot find index ",
                      by_name != nullptr ? ToJson(*by_name) : ToJson(*by_key),
                      " for ns ", coll));
   }
+  // The options are read from the compiled spec and changed in the
+  // catalog entry itself, so that the fields this code does not know (a
+  // newer ttldb's) are written back as they were.
+  const IndexSpec& current = *matches[0];
+  proto::CollectionInfo info = state->info;
+  proto::IndexSpec* target = nullptr;
+  for (proto::IndexSpec& stored : *info.mutable_indexes()) {
+    if (stored.id() == current.id) target = &stored;
+  }
   Value::Object reply;
   if (new_expire.has_value()) {
-    if (target->key_size() != 1 || target->key(0).path() == "_id" ||
-        target->key(0).hashed()) {
+    if (current.key.size() != 1 || current.key[0].path == "_id" ||
+        current.key[0].hashed) {
       return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                         "collMod: expireAfterSeconds is only valid on a "
                         "single-field, not hashed index other than _id");
     }
-    if (target->has_expire_after_seconds()) {
-      double old = target->expire_after_seconds();
+    if (current.expire_after_seconds.has_value()) {
+      double old = *current.expire_after_seconds;
       reply.emplace_back("expireAfterSeconds_old",
                          old == static_cast<int64_t>(old)
                              ? Value::Int64(static_cast<int64_t>(old))
                              : Value::Double(old));
     }
     RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval, *new_expire,
-                                       coll, target->name(), kInvalidOptions));
+                                       coll, current.name, kInvalidOptions));
     target->set_expire_after_seconds(static_cast<double>(*new_expire));
     reply.emplace_back("expireAfterSeconds_new", Value::Int64(*new_expire));
   }
   if (new_hidden.has_value()) {
-    reply.emplace_back("hidden_old", Value::Bool(target->hidden()));
+    reply.emplace_back("hidden_old", Value::Bool(current.hidden));
     target->set_hidden(*new_hidden);
     reply.emplace_back("hidden_new", Value::Bool(*new_hidden));
   }
   if (new_max_lifetime.has_value()) {
-    if (target->has_max_lifetime_seconds()) {
+    if (current.max_lifetime_seconds.has_value()) {
       reply.emplace_back("maxLifetimeSeconds_old",
-                         Value::Int64(target->max_lifetime_seconds()));
+                         Value::Int64(*current.max_lifetime_seconds));
     }
     if (*new_max_lifetime < 0) {
       target->clear_max_lifetime_seconds();
@@ -519,11 +526,12 @@ absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
   }
   if (new_reject_expired.has_value()) {
     reply.emplace_back("rejectExpired_old",
-                       Value::Bool(target->reject_expired()));
+                       Value::Bool(current.reject_expired));
     target->set_reject_expired(*new_reject_expired);
     reply.emplace_back("rejectExpired_new", Value::Bool(*new_reject_expired));
   }
-  RETURN_IF_ERROR(ValidateLifetimeOptions(*target, kInvalidOptions));
+  RETURN_IF_ERROR(
+      ValidateLifetimeOptions(IndexSpecFromProto(*target), kInvalidOptions));
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
   if (new_expire.has_value() && monitor_ != nullptr) {
@@ -557,12 +565,11 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
   if (backend_ != nullptr) return backend_->DropIndexByKey(keys);
   RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
-  ASSIGN_OR_RETURN(proto::IndexSpec wanted,
-                   ParseIndexSpec(k, Value::MakeObject()));
+  ASSIGN_OR_RETURN(IndexSpec wanted, ParseIndexSpec(k, Value::MakeObject()));
   if (IsIdKey(wanted)) return DropIndex("_id_");
   auto state = engine_->GetState(name_);
   if (state != nullptr) {
-    std::vector<const proto::IndexSpec*> matches;
+    std::vector<const IndexSpec*> matches;
     for (const auto& idx : state->indexes) {
       if (SameKeyPattern(idx->spec, wanted)) matches.push_back(&idx->spec);
     }
@@ -575,7 +582,7 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
                        ToJson(IndexSpecToValue(*matches[0])), ", ",
                        ToJson(IndexSpecToValue(*matches[1]))));
     }
-    if (matches.size() == 1) return DropIndex(matches[0]->name());
+    if (matches.size() == 1) return DropIndex(matches[0]->name);
   }
   return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
                     absl::StrCat("can't find index with key: ", ToJson(k)));
@@ -593,13 +600,13 @@ absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {
   return out;
 }
 
-Value ListedSpec(const proto::IndexSpec& index) {
+Value ListedSpec(const IndexSpec& index) {
   Value spec = IndexSpecToValue(index);
   // An invalid stored expireAfterSeconds is listed as 2147483647, as
   // MongoDB's listIndexes repairs it (index_key_validate::repairIndexSpec),
   // so that the listed spec (and an export of it) can be created again.
-  if (index.has_expire_after_seconds() &&
-      !IsValidStoredExpireAfterSeconds(index.expire_after_seconds())) {
+  if (index.expire_after_seconds.has_value() &&
+      !IsValidStoredExpireAfterSeconds(*index.expire_after_seconds)) {
     spec.Set("expireAfterSeconds",
              Value::Int32(kExpireAfterSecondsForInactiveTtlIndex));
   }

@@ -34,8 +34,8 @@ std::string PlanSummary(const QueryPlan& plan) {
   // BSONObj::toString writes it.
   std::string out = "IXSCAN {";
   const char* sep = " ";
-  for (const auto& k : plan.index->spec.key()) {
-    absl::StrAppend(&out, sep, k.path(), ": ", k.direction());
+  for (const auto& k : plan.index->spec.key) {
+    absl::StrAppend(&out, sep, k.path, ": ", k.direction);
     sep = ", ";
   }
   absl::StrAppend(&out, " }");
@@ -57,7 +57,7 @@ void RecordPlanUse(Engine* engine, const CollectionState& state,
       usage.RecordAccess(state.info.id(), kIdIndexId);
       break;
     case QueryPlan::Kind::kIndexScan:
-      usage.RecordAccess(state.info.id(), plan.index->spec.id());
+      usage.RecordAccess(state.info.id(), plan.index->spec.id);
       break;
   }
 }
@@ -137,13 +137,13 @@ void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan) {
     return;
   }
   const IndexState& index = *plan->index;
-  if (!index.ttl_seconds.has_value() || index.spec.key_size() != 1) return;
+  if (!index.ttl_seconds.has_value() || index.spec.key.size() != 1) return;
   if (now == absl::InfinitePast()) return;
   const int64_t cutoff = CutoffMillis(now, *index.ttl_seconds);
   // CutoffMillis saturates: when now - E lies below every Date, nothing is
   // expired.
   if (!IsDateExpired(cutoff, *index.ttl_seconds, now)) return;
-  const bool descending = index.spec.key(0).direction() < 0;
+  const bool descending = index.spec.key[0].direction < 0;
   const auto skip = DatesAtOrBelowKeys(index.prefix, descending, cutoff);
   KeyRanges narrowed = Subtract(plan->ranges, skip);
   if (narrowed == plan->ranges) return;
@@ -152,9 +152,9 @@ void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan) {
     plan->multikey_ranges = Subtract(*plan->multikey_ranges, skip);
   }
   plan->skipped_expired_bounds = Value::MakeObject({Field(
-      index.spec.key(0).path(), Value::MakeArray({Value::String(absl::StrCat(
-                                    "[", TypeName(ValueType::kDate), " min, ",
-                                    ToJson(Value::Date(cutoff)), "]"))}))});
+      index.spec.key[0].path, Value::MakeArray({Value::String(absl::StrCat(
+                                  "[", TypeName(ValueType::kDate), " min, ",
+                                  ToJson(Value::Date(cutoff)), "]"))}))});
 }
 
 namespace {
@@ -217,17 +217,16 @@ class PlanCursor : public Cursor {
       // so: then scan the first predicate's ranges, and sort in memory.
       auto current = engine_->GetState(state_->info.name());
       const IndexState* now_index =
-          current != nullptr ? current->FindIndex(plan_.index->spec.name())
+          current != nullptr ? current->FindIndex(plan_.index->spec.name)
                              : nullptr;
-      if (now_index == nullptr ||
-          now_index->spec.id() != plan_.index->spec.id() ||
+      if (now_index == nullptr || now_index->spec.id != plan_.index->spec.id ||
           now_index->multikey) {
         if (plan_.multikey_ranges.has_value()) {
           plan_.ranges = std::move(*plan_.multikey_ranges);
         }
         if (plan_.sort_needs_not_multikey) {
           plan_.provides_sort = false;
-          plan_.sort_reason = absl::StrCat("index ", plan_.index->spec.name(),
+          plan_.sort_reason = absl::StrCat("index ", plan_.index->spec.name,
                                            " became multikey");
         }
       }

@@ -41,12 +41,12 @@ absl::StatusOr<bool> Engine::IsHiddenJson(const CollectionState& state,
   bool whole = false;
   for (const auto& idx : state.indexes) {
     if (!idx->ttl_seconds.has_value()) continue;
-    if (idx->partial.has_value() || idx->spec.key_size() != 1 ||
-        idx->spec.key(0).path().find('.') != std::string::npos) {
+    if (idx->partial.has_value() || idx->spec.key.size() != 1 ||
+        idx->spec.key[0].path.find('.') != std::string::npos) {
       whole = true;  // the filter or the path needs more of the document
       break;
     }
-    const std::string& path = idx->spec.key(0).path();
+    const std::string& path = idx->spec.key[0].path;
     absl::string_view text;
     const FieldScan r = FindTopLevelField(json, path, &text);
     if (r == FieldScan::kUnsure) {

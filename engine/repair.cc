@@ -354,7 +354,7 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
   for (int i = 0; i < info.indexes_size(); ++i) {
     proto::IndexSpec* spec = info.mutable_indexes(i);
     for (size_t t = 0; t < all.size(); ++t) {
-      if (all[t]->spec.id() != spec->id()) continue;
+      if (all[t]->spec.id != spec->id()) continue;
       if (!spec->has_multikey() || spec->multikey() != multikey[t]) {
         spec->set_multikey(multikey[t]);
         changed = true;

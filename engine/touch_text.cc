@@ -68,13 +68,13 @@ void AddName(absl::string_view name,
 // components to *names.
 bool AddIndexFields(const IndexState& idx,
                     absl::InlinedVector<absl::string_view, 8>* names) {
-  const proto::IndexSpec& spec = idx.spec;
-  if (idx.partial.has_value() || !spec.partial_filter_json().empty() ||
-      spec.has_max_lifetime_seconds() || spec.reject_expired()) {
+  const IndexSpec& spec = idx.spec;
+  if (idx.partial.has_value() || !spec.partial_filter_json.empty() ||
+      spec.max_lifetime_seconds.has_value() || spec.reject_expired) {
     return false;
   }
-  for (const auto& field : spec.key()) {
-    const absl::string_view path = field.path();
+  for (const auto& field : spec.key) {
+    const absl::string_view path = field.path;
     AddName(path.substr(0, path.find('.')), names);
   }
   return true;

@@ -78,10 +78,10 @@ std::optional<TtlIndexRef> Engine::GetTtlIndex(const TtlIndexRef& ref) {
     return std::nullopt;  // dropped or renamed: the next listing has it
   }
   for (const auto& idx : state->indexes) {
-    if (idx->spec.id() != ref.index_id) continue;
-    if (!idx->spec.has_expire_after_seconds()) return std::nullopt;
+    if (idx->spec.id != ref.index_id) continue;
+    if (!idx->spec.expire_after_seconds.has_value()) return std::nullopt;
     TtlIndexRef out = ref;
-    out.index_name = idx->spec.name();
+    out.index_name = idx->spec.name;
     out.expire_after_seconds = idx->ttl_seconds;
     return out;
   }
@@ -94,12 +94,12 @@ std::vector<TtlIndexRef> Engine::ListTtlIndexes() {
   MutexLock l(&catalog_mu_);
   for (const auto& [name, state] : states_) {
     for (const auto& idx : state->indexes) {
-      if (!idx->spec.has_expire_after_seconds()) continue;
+      if (!idx->spec.expire_after_seconds.has_value()) continue;
       TtlIndexRef ref;
       ref.collection = name;
       ref.collection_id = state->info.id();
-      ref.index_id = idx->spec.id();
-      ref.index_name = idx->spec.name();
+      ref.index_id = idx->spec.id;
+      ref.index_name = idx->spec.name;
       ref.expire_after_seconds = idx->ttl_seconds;
       out.push_back(std::move(ref));
     }
@@ -117,7 +117,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   if (state == nullptr || state->info.id() != ref.collection_id) return result;
   const IndexState* index = nullptr;
   for (const auto& idx : state->indexes) {
-    if (idx->spec.id() == ref.index_id) index = idx.get();
+    if (idx->spec.id == ref.index_id) index = idx.get();
   }
   if (index == nullptr || !index->ttl_seconds.has_value()) return result;
   if (index->ttl_seconds != ref.expire_after_seconds) {
@@ -126,7 +126,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
     result.spec_changed = true;
     return result;
   }
-  const bool descending = index->spec.key(0).direction() < 0;
+  const bool descending = index->spec.key[0].direction < 0;
   const int64_t cutoff_millis = ToMillisSaturated(cutoff);
   const absl::Time now = cutoff + absl::Seconds(*index->ttl_seconds);
   DateRange range = ExpiredRange(index->prefix, descending, cutoff_millis);
@@ -161,9 +161,9 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       state->indexes.size() == 1 && state->building.empty() && !index->multikey;
   std::vector<uint32_t> other_ids;
   for (const auto& idx : state->indexes) {
-    if (idx.get() != index) other_ids.push_back(idx->spec.id());
+    if (idx.get() != index) other_ids.push_back(idx->spec.id);
   }
-  for (const auto& idx : state->building) other_ids.push_back(idx->spec.id());
+  for (const auto& idx : state->building) other_ids.push_back(idx->spec.id);
   auto covers = [&](const std::vector<SiblingIndex>& siblings) {
     for (uint32_t id : other_ids) {
       bool found = false;
@@ -485,10 +485,11 @@ std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
   }
   const IndexState* index = nullptr;
   for (const auto& idx : state->indexes) {
-    if (idx->spec.id() == ref.index_id) index = idx.get();
+    if (idx->spec.id == ref.index_id) index = idx.get();
   }
-  if (index == nullptr) return std::nullopt;
-  const bool descending = index->spec.key(0).direction() < 0;
+  // An empty key pattern (only a damaged catalog holds one) has no entries.
+  if (index == nullptr || index->spec.key.empty()) return std::nullopt;
+  const bool descending = index->spec.key[0].direction < 0;
   const char tag = EncodeDate(0, descending)[0];
   const std::string bracket = index->prefix + tag;
   std::string start = bracket;

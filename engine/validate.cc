@@ -36,7 +36,7 @@ bool SiblingsAgree(absl::Span<const IndexState* const> indexes,
   if (keys.keys[i].size() != 1 || keys.multikey[i]) return false;
   for (const SiblingIndex& sibling : siblings) {
     for (size_t j = 0; j < indexes.size(); ++j) {
-      if (j == i || indexes[j]->spec.id() != sibling.index_id) continue;
+      if (j == i || indexes[j]->spec.id != sibling.index_id) continue;
       const std::vector<std::string>& have = keys.keys[j];
       if (have.size() != sibling.keys.size()) return false;
       const size_t prefix = indexes[j]->prefix.size();
@@ -117,7 +117,7 @@ absl::StatusOr<Value> Collection::Validate() {
         if (!s.ok()) {
           errors.push_back(Value::String(
               absl::StrCat("document _id ", ToJson(*id), ": index ",
-                           idx.spec.name(), ": ", s.message())));
+                           idx.spec.name, ": ", s.message())));
           keys_ok = false;
         }
       }
@@ -130,11 +130,11 @@ absl::StatusOr<Value> Collection::Validate() {
           if (!g.ok() && !g.IsNotFound()) return io_error(g);
           if (!g.ok() || EntryValueId(v) != encoded_id) {
             errors.push_back(Value::String(
-                absl::StrCat("index ", idx.spec.name(),
+                absl::StrCat("index ", idx.spec.name,
                              " is missing an entry for _id ", ToJson(*id))));
           } else if (!SiblingsAgree(indexes, doc_keys, i, encoded_id, v)) {
             errors.push_back(Value::String(absl::StrCat(
-                "index ", idx.spec.name(), ": the entry for _id ", ToJson(*id),
+                "index ", idx.spec.name, ": the entry for _id ", ToJson(*id),
                 " lists keys of other indexes that the document does not "
                 "have")));
           }
@@ -171,7 +171,7 @@ absl::StatusOr<Value> Collection::Validate() {
         }
         if (!derived) {
           errors.push_back(Value::String(absl::StrCat(
-              "index ", idx->spec.name(), " has an entry (",
+              "index ", idx->spec.name, " has an entry (",
               absl::BytesToHexString(entry.substr(idx->prefix.size())),
               ") that no document derives")));
         }
@@ -222,7 +222,7 @@ absl::StatusOr<Value> Collection::Validate() {
   keys_per_index.emplace_back("_id_", Value::Int64(nrecords));
   if (state != nullptr) {
     for (const auto& idx : state->indexes) {
-      keys_per_index.emplace_back(idx->spec.name(),
+      keys_per_index.emplace_back(idx->spec.name,
                                   Value::Int64(actual_per_index[idx->prefix]));
     }
   }

@@ -172,23 +172,23 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
   }
   absl::string_view in = key_part;
   if (!in.empty()) in.remove_prefix(index->prefix.size());
-  for (const auto& field : index->spec.key()) {
+  for (const auto& field : index->spec.key) {
     std::optional<Value> decoded;
     if (!key_part.empty()) {
-      absl::StatusOr<Value> v = DecodeKeyValue(&in, field.direction() < 0);
+      absl::StatusOr<Value> v = DecodeKeyValue(&in, field.direction < 0);
       if (v.ok()) decoded = *std::move(v);
     }
     // The document's own value keeps its type (5 stays an int, as MongoDB's
     // key with its type bits does); where the path meets an array the key
     // holds the one element that collided, which MongoDB reports.
-    const Value* v = doc != nullptr ? GetPath(*doc, field.path()) : nullptr;
-    pattern.emplace_back(field.path(), Value::Int32(field.direction()));
+    const Value* v = doc != nullptr ? GetPath(*doc, field.path) : nullptr;
+    pattern.emplace_back(field.path, Value::Int32(field.direction));
     if (v != nullptr && !v->is_array()) {
-      value.emplace_back(field.path(), *v);
+      value.emplace_back(field.path, *v);
     } else if (decoded.has_value()) {
-      value.emplace_back(field.path(), *std::move(decoded));
+      value.emplace_back(field.path, *std::move(decoded));
     } else {
-      value.emplace_back(field.path(), v ? *v : Value::Null());
+      value.emplace_back(field.path, v ? *v : Value::Null());
     }
   }
   return DuplicateKeyInfo{Value::MakeObject(std::move(pattern)),
@@ -406,8 +406,10 @@ absl::Status Engine::WriteDocumentLocked(
     // Bounded lifetimes (beyond MongoDB): refuse, at every way in, a
     // document a TTL index would keep too long or has already expired.
     for (const auto& idx : state.indexes) {
-      const proto::IndexSpec& spec = idx->spec;
-      if (!spec.has_max_lifetime_seconds() && !spec.reject_expired()) continue;
+      const IndexSpec& spec = idx->spec;
+      if (!spec.max_lifetime_seconds.has_value() && !spec.reject_expired) {
+        continue;
+      }
       if (idx->partial.has_value() && !idx->partial->Matches(*new_doc)) {
         continue;
       }
@@ -480,7 +482,7 @@ absl::Status Engine::WriteDocumentLocked(
       IndexBuildTracker* tracker = BuildTrackerLocked(idx);
       if (tracker == nullptr) return absl::OkStatus();
       if (new_keys.multikey[i]) tracker->multikey = true;
-      if (idx.spec.unique()) {
+      if (idx.spec.unique) {
         for (const std::string& k : change.all) {
           tracker->unique_candidates.insert(
               k.substr(0, k.size() - encoded_id.size()));
@@ -505,7 +507,7 @@ absl::Status Engine::WriteDocumentLocked(
       if (up > 0) leading_up.emplace_back(&idx.prefix, up);
       if (down > 0) own.below_dates[idx.prefix] += down;
     }
-    if (idx.spec.unique() && group != nullptr) {
+    if (idx.spec.unique && group != nullptr) {
       for (const auto* keys : {&change.added, &change.removed}) {
         for (const std::string& k : *keys) {
           unique_values.push_back(k.substr(0, k.size() - encoded_id.size()));
@@ -513,7 +515,7 @@ absl::Status Engine::WriteDocumentLocked(
       }
     }
     for (const std::string& k : change.added) {
-      while (idx.spec.unique()) {
+      while (idx.spec.unique) {
         ASSIGN_OR_RETURN(std::string other, FindUniqueConflictLocked(
                                                 k, encoded_id, evictions.ids));
         if (other.empty()) break;
@@ -524,7 +526,7 @@ absl::Status Engine::WriteDocumentLocked(
             !IsHidden(state, *other_doc, clock_->WallNow())) {
           return DuplicateKeyError(
               absl::StrCat(options_.db_name, ".", state.info.name()),
-              idx.spec.name(),
+              idx.spec.name,
               DupKeyInfo(&idx, new_doc,
                          absl::string_view(k).substr(
                              0, k.size() - encoded_id.size())));

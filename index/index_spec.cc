@@ -49,7 +49,7 @@ int Direction(const Value& v) {
   }
 }
 
-absl::Status ParseKeyPattern(const Value& key_pattern, proto::IndexSpec* spec) {
+absl::Status ParseKeyPattern(const Value& key_pattern, IndexSpec* spec) {
   if (!key_pattern.is_object()) {
     return CannotCreate(
         absl::StrCat("The index key pattern must be an object, not ",
@@ -88,10 +88,7 @@ absl::Status ParseKeyPattern(const Value& key_pattern, proto::IndexSpec* spec) {
     if (f.second.is_string() && f.second.string_value() == "hashed") {
       // MongoDB's hashed key (4.4+: one hashed field, compound allowed;
       // index_key_validate.cpp / hash_access_method.cpp).
-      proto::KeyField* kf = spec->add_key();
-      kf->set_path(path);
-      kf->set_direction(1);
-      kf->set_hashed(true);
+      spec->key.push_back({path, /*direction=*/1, /*hashed=*/true});
       continue;
     }
     if (dir == 0) {
@@ -106,9 +103,7 @@ absl::Status ParseKeyPattern(const Value& key_pattern, proto::IndexSpec* spec) {
           "Values in the index key pattern must be 1 or -1; field '", path,
           "' has ", ToJson(f.second)));
     }
-    proto::KeyField* kf = spec->add_key();
-    kf->set_path(path);
-    kf->set_direction(dir);
+    spec->key.push_back({path, dir, /*hashed=*/false});
   }
   return absl::OkStatus();
 }
@@ -126,7 +121,7 @@ absl::Status ParseBool(absl::string_view name, const Value& v, bool* out) {
 }
 
 absl::Status ParseOption(const Field& f, const Value& key_pattern,
-                         const Value& options, proto::IndexSpec* spec) {
+                         const Value& options, IndexSpec* spec) {
   const std::string& name = f.first;
   const Value& v = f.second;
   if (name == "name") {
@@ -134,26 +129,26 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
     if (v.string_value().empty()) {
       return CannotCreate("The index name cannot be empty.");
     }
-    spec->set_name(v.string_value());
+    spec->name = v.string_value();
   } else if (name == "unique") {
     bool b;
     RETURN_IF_ERROR(ParseBool(name, v, &b));
-    spec->set_unique(b);
+    spec->unique = b;
   } else if (name == "sparse") {
     bool b;
     RETURN_IF_ERROR(ParseBool(name, v, &b));
-    spec->set_sparse(b);
+    spec->sparse = b;
   } else if (name == "hidden") {
     bool b;
     RETURN_IF_ERROR(ParseBool(name, v, &b));
-    spec->set_hidden(b);
+    spec->hidden = b;
   } else if (name == "rejectExpired") {
     bool b;
     RETURN_IF_ERROR(ParseBool(name, v, &b));
-    spec->set_reject_expired(b);
+    spec->reject_expired = b;
   } else if (name == "partialFilterExpression") {
     if (!v.is_object()) return WrongType(name, "an object", v);
-    spec->set_partial_filter_json(ToJson(v, JsonFormat::kRelaxed));
+    spec->partial_filter_json = ToJson(v, JsonFormat::kRelaxed);
   } else if (name == "expireAfterSeconds") {
     if (!v.is_number()) {
       return CannotCreate(absl::StrCat(
@@ -169,7 +164,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
           "spec: ",
           SpecText(key_pattern, options)));
     }
-    spec->set_expire_after_seconds(d);
+    spec->expire_after_seconds = d;
   } else if (name == "maxLifetimeSeconds") {
     int64_t n;
     if (v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64) {
@@ -181,7 +176,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
     } else {
       return WrongType(name, "an integer", v);
     }
-    spec->set_max_lifetime_seconds(n);
+    spec->max_lifetime_seconds = n;
   } else if (name == "v") {
     if (!v.is_number() || v.AsDouble() != 2) {
       return CannotCreate(absl::StrCat("Index version v: ", ToJson(v),
@@ -194,7 +189,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
                      Collator::Make(v));
     // {locale: "simple"}: no collation (an empty collation_json).
     if (collator != nullptr) {
-      spec->set_collation_json(ToJson(collator->spec(), JsonFormat::kRelaxed));
+      spec->collation_json = ToJson(collator->spec(), JsonFormat::kRelaxed);
     }
   } else if (name == "background") {
     // Ignored, as MongoDB 4.2+ does: builds never block other operations.
@@ -215,9 +210,9 @@ bool SameDouble(double a, double b) {
 
 }  // namespace
 
-absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
-                                                const Value& options) {
-  proto::IndexSpec spec;
+absl::StatusOr<IndexSpec> ParseIndexSpec(const Value& key_pattern,
+                                         const Value& options) {
+  IndexSpec spec;
   RETURN_IF_ERROR(ParseKeyPattern(key_pattern, &spec));
   if (!options.is_null()) {
     if (!options.is_object()) {
@@ -230,7 +225,7 @@ absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
     }
   }
   int hashed = 0;
-  for (const proto::KeyField& kf : spec.key()) hashed += kf.hashed() ? 1 : 0;
+  for (const IndexKeyField& kf : spec.key) hashed += kf.hashed ? 1 : 0;
   if (hashed > 1) {
     // expression_params.cpp parseHashParams (31303).
     return MongoError(absl::StatusCode::kInvalidArgument, 31303,
@@ -238,13 +233,13 @@ absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
                                    "be hashed but found ",
                                    hashed, " for 'key' ", ToJson(key_pattern)));
   }
-  if (hashed > 0 && spec.unique()) {
+  if (hashed > 0 && spec.unique) {
     // hash_access_method.cpp / index_key_validate.cpp (16764).
     return MongoError(absl::StatusCode::kInvalidArgument, 16764,
                       "Currently hashed indexes cannot guarantee uniqueness. "
                       "Use a regular index.");
   }
-  if (hashed > 0 && spec.has_expire_after_seconds()) {
+  if (hashed > 0 && spec.expire_after_seconds.has_value()) {
     // MongoDB creates it, and its TTL monitor then skips it ("special index
     // can't be used as a TTL index, skipping TTL job", ttl.cpp): refused
     // here, so that no index looks like a TTL index that never expires.
@@ -252,50 +247,50 @@ absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
         "TTL indexes cannot be hashed: a hashed index holds no dates to "
         "expire by (MongoDB's TTL monitor skips such an index)");
   }
-  if (spec.name().empty()) spec.set_name(DefaultIndexName(spec));
+  if (spec.name.empty()) spec.name = DefaultIndexName(spec);
   return spec;
 }
 
-std::string DefaultIndexName(const proto::IndexSpec& spec) {
+std::string DefaultIndexName(const IndexSpec& spec) {
   std::string name;
-  for (const proto::KeyField& kf : spec.key()) {
+  for (const IndexKeyField& kf : spec.key) {
     if (!name.empty()) name.push_back('_');
-    if (kf.hashed()) {
-      absl::StrAppend(&name, kf.path(), "_hashed");
+    if (kf.hashed) {
+      absl::StrAppend(&name, kf.path, "_hashed");
     } else {
-      absl::StrAppend(&name, kf.path(), "_", kf.direction());
+      absl::StrAppend(&name, kf.path, "_", kf.direction);
     }
   }
   return name;
 }
 
-Value KeyPatternToValue(const proto::IndexSpec& spec) {
+Value KeyPatternToValue(const IndexSpec& spec) {
   Value::Object fields;
-  for (const proto::KeyField& kf : spec.key()) {
-    fields.emplace_back(kf.path(), kf.hashed() ? Value::String("hashed")
-                                               : Value::Int32(kf.direction()));
+  for (const IndexKeyField& kf : spec.key) {
+    fields.emplace_back(kf.path, kf.hashed ? Value::String("hashed")
+                                           : Value::Int32(kf.direction));
   }
   return Value::MakeObject(std::move(fields));
 }
 
-Value IndexSpecToValue(const proto::IndexSpec& spec) {
+Value IndexSpecToValue(const IndexSpec& spec) {
   Value out = Value::MakeObject();
   out.Set("v", Value::Int32(2));
   out.Set("key", KeyPatternToValue(spec));
-  out.Set("name", Value::String(spec.name()));
-  if (spec.unique()) out.Set("unique", Value::Bool(true));
-  if (spec.sparse()) out.Set("sparse", Value::Bool(true));
-  if (spec.hidden()) out.Set("hidden", Value::Bool(true));
-  if (!spec.partial_filter_json().empty()) {
-    absl::StatusOr<Value> filter = ParseValue(spec.partial_filter_json());
+  out.Set("name", Value::String(spec.name));
+  if (spec.unique) out.Set("unique", Value::Bool(true));
+  if (spec.sparse) out.Set("sparse", Value::Bool(true));
+  if (spec.hidden) out.Set("hidden", Value::Bool(true));
+  if (!spec.partial_filter_json.empty()) {
+    absl::StatusOr<Value> filter = ParseValue(spec.partial_filter_json);
     // Stored by ParseIndexSpec from a Value, so it parses; show the raw text
     // rather than nothing if a damaged catalog says otherwise.
     out.Set("partialFilterExpression",
             filter.ok() ? *std::move(filter)
-                        : Value::String(spec.partial_filter_json()));
+                        : Value::String(spec.partial_filter_json));
   }
-  if (spec.has_expire_after_seconds()) {
-    double e = spec.expire_after_seconds();
+  if (spec.expire_after_seconds.has_value()) {
+    double e = *spec.expire_after_seconds;
     if (std::trunc(e) == e && e >= std::numeric_limits<int32_t>::min() &&
         e <= std::numeric_limits<int32_t>::max()) {
       out.Set("expireAfterSeconds", Value::Int32(static_cast<int32_t>(e)));
@@ -303,67 +298,69 @@ Value IndexSpecToValue(const proto::IndexSpec& spec) {
       out.Set("expireAfterSeconds", Value::Double(e));
     }
   }
-  if (spec.has_max_lifetime_seconds()) {
-    int64_t m = spec.max_lifetime_seconds();
+  if (spec.max_lifetime_seconds.has_value()) {
+    int64_t m = *spec.max_lifetime_seconds;
     out.Set("maxLifetimeSeconds",
             m >= std::numeric_limits<int32_t>::min() &&
                     m <= std::numeric_limits<int32_t>::max()
                 ? Value::Int32(static_cast<int32_t>(m))
                 : Value::Int64(m));
   }
-  if (spec.reject_expired()) out.Set("rejectExpired", Value::Bool(true));
-  if (!spec.collation_json().empty()) {
-    absl::StatusOr<Value> collation = ParseValue(spec.collation_json());
+  if (spec.reject_expired) out.Set("rejectExpired", Value::Bool(true));
+  if (!spec.collation_json.empty()) {
+    absl::StatusOr<Value> collation = ParseValue(spec.collation_json);
     out.Set("collation", collation.ok() ? *std::move(collation)
-                                        : Value::String(spec.collation_json()));
+                                        : Value::String(spec.collation_json));
   }
   return out;
 }
 
-bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b) {
-  if (a.key_size() != b.key_size()) return false;
-  for (int i = 0; i < a.key_size(); ++i) {
-    if (a.key(i).path() != b.key(i).path() ||
-        a.key(i).direction() != b.key(i).direction() ||
-        a.key(i).hashed() != b.key(i).hashed()) {
+bool SameKeyPattern(const IndexSpec& a, const IndexSpec& b) {
+  if (a.key.size() != b.key.size()) return false;
+  for (size_t i = 0; i < a.key.size(); ++i) {
+    if (a.key[i].path != b.key[i].path ||
+        a.key[i].direction != b.key[i].direction ||
+        a.key[i].hashed != b.key[i].hashed) {
       return false;
     }
   }
   return true;
 }
 
-bool SameOptions(const proto::IndexSpec& a, const proto::IndexSpec& b) {
-  if (a.unique() != b.unique() || a.sparse() != b.sparse() ||
-      a.hidden() != b.hidden() || a.reject_expired() != b.reject_expired() ||
-      a.partial_filter_json() != b.partial_filter_json() ||
-      a.collation_json() != b.collation_json()) {
+bool SameOptions(const IndexSpec& a, const IndexSpec& b) {
+  if (a.unique != b.unique || a.sparse != b.sparse || a.hidden != b.hidden ||
+      a.reject_expired != b.reject_expired ||
+      a.partial_filter_json != b.partial_filter_json ||
+      a.collation_json != b.collation_json) {
     return false;
   }
-  if (a.has_expire_after_seconds() != b.has_expire_after_seconds()) {
+  if (a.expire_after_seconds.has_value() !=
+      b.expire_after_seconds.has_value()) {
     return false;
   }
-  if (a.has_expire_after_seconds() &&
-      !SameDouble(a.expire_after_seconds(), b.expire_after_seconds())) {
+  if (a.expire_after_seconds.has_value() &&
+      !SameDouble(*a.expire_after_seconds, *b.expire_after_seconds)) {
     return false;
   }
-  if (a.has_max_lifetime_seconds() != b.has_max_lifetime_seconds()) {
+  if (a.max_lifetime_seconds.has_value() !=
+      b.max_lifetime_seconds.has_value()) {
     return false;
   }
-  return !a.has_max_lifetime_seconds() ||
-         a.max_lifetime_seconds() == b.max_lifetime_seconds();
+  return !a.max_lifetime_seconds.has_value() ||
+         *a.max_lifetime_seconds == *b.max_lifetime_seconds;
 }
 
 }  // namespace ttldb
 
 namespace ttldb {
 
-IndexComparison CompareIndexOptions(const proto::IndexSpec& candidate,
-                                    const proto::IndexSpec& existing) {
+IndexComparison CompareIndexOptions(const IndexSpec& candidate,
+                                    const IndexSpec& existing) {
   if (!SameKeyPattern(candidate, existing) ||
-      candidate.unique() != existing.unique() ||
-      candidate.sparse() != existing.sparse() ||
-      candidate.partial_filter_json() != existing.partial_filter_json() ||
-      candidate.collation_json() != existing.collation_json()) {
+      candidate.unique != existing.unique ||
+      candidate.sparse != existing.sparse ||
+      candidate.partial_filter_json != existing.partial_filter_json ||
+      candidate.collation_json != existing.collation_json) {
     return IndexComparison::kDifferent;
   }
   return SameOptions(candidate, existing) ? IndexComparison::kIdentical

@@ -1,6 +1,6 @@
-// Index specifications: parsing createIndex arguments into the catalog's
-// proto::IndexSpec, rendering one for listIndexes, and the comparisons the
-// engine needs to detect conflicting index definitions.
+// Index specifications: parsing createIndex arguments into an IndexSpec
+// (index/index_descriptor.h), rendering one for listIndexes, and the
+// comparisons the engine needs to detect conflicting index definitions.
 #ifndef TTLDB_INDEX_INDEX_SPEC_H_
 #define TTLDB_INDEX_INDEX_SPEC_H_
 
@@ -8,7 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "document/value.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 
 namespace ttldb {
 
@@ -37,25 +37,25 @@ inline constexpr int kMaxIndexKeyFields = 32;
 // A wrongly typed option is 14 TypeMismatch; any other option is
 // 197 InvalidIndexSpecificationOption "The field 'foo' is not valid for an
 // index specification. Specification: {...}".
-absl::StatusOr<proto::IndexSpec> ParseIndexSpec(const Value& key_pattern,
-                                                const Value& options);
+absl::StatusOr<IndexSpec> ParseIndexSpec(const Value& key_pattern,
+                                         const Value& options);
 
 // MongoDB's default index name: each path and direction joined by '_'
 // ("accessTime_1", "a_1_b_-1", "a.b_1").
-std::string DefaultIndexName(const proto::IndexSpec& spec);
+std::string DefaultIndexName(const IndexSpec& spec);
 
 // The key pattern as a document: {path: 1 or -1, ...} (Int32 values).
-Value KeyPatternToValue(const proto::IndexSpec& spec);
+Value KeyPatternToValue(const IndexSpec& spec);
 
 // The listIndexes shape: {v: 2, key: {...}, name: "...", then only the
 // options that are set: unique: true, sparse: true, hidden: true,
 // partialFilterExpression: {...}, expireAfterSeconds (Int32 when integral
 // and in int32 range, else Double), maxLifetimeSeconds, rejectExpired: true,
 // collation: {the resolved spec}}.
-Value IndexSpecToValue(const proto::IndexSpec& spec);
+Value IndexSpecToValue(const IndexSpec& spec);
 
 // Whether two specs index the same paths in the same directions and order.
-bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b);
+bool SameKeyPattern(const IndexSpec& a, const IndexSpec& b);
 
 // How a candidate index compares with an existing one, as MongoDB's
 // IndexDescriptor::compareIndexOptions (src/mongo/db/index/
@@ -69,15 +69,15 @@ bool SameKeyPattern(const proto::IndexSpec& a, const proto::IndexSpec& b);
 // ids are ignored. Partial filters compare by their stored JSON text
 // (MongoDB compares the parsed expressions).
 enum class IndexComparison { kDifferent, kEquivalent, kIdentical };
-IndexComparison CompareIndexOptions(const proto::IndexSpec& candidate,
-                                    const proto::IndexSpec& existing);
+IndexComparison CompareIndexOptions(const IndexSpec& candidate,
+                                    const IndexSpec& existing);
 
 // Whether two specs have the same options, ignoring name and id: unique,
 // sparse, hidden, partial filter (as stored text), expireAfterSeconds
 // (presence and value), maxLifetimeSeconds, rejectExpired. With
 // SameKeyPattern this tells "already exists" (both true) from 85
 // IndexOptionsConflict (same key, other options) for the engine.
-bool SameOptions(const proto::IndexSpec& a, const proto::IndexSpec& b);
+bool SameOptions(const IndexSpec& a, const IndexSpec& b);
 
 }  // namespace ttldb
 

@@ -40,15 +40,15 @@ absl::Status CheckHashedPath(const Value& doc, const std::string& path) {
 // The key of one field: its value (a string's collation key under the
 // index's collation), or that value's hash for a hashed field (getHashKeys
 // hashes the collation key too).
-void AppendFieldKey(const proto::KeyField& kf, const Value& v,
+void AppendFieldKey(const IndexKeyField& kf, const Value& v,
                     const Collator* collator, std::string* key) {
   const bool collated = collator != nullptr && HoldsString(v);
   const Value keyed = collated ? collator->KeyValue(v) : Value();
   const Value& value = collated ? keyed : v;
-  if (kf.hashed()) {
+  if (kf.hashed) {
     AppendKeyValue(Value::Int64(BsonHash64(value)), false, key);
   } else {
-    AppendKeyValue(value, kf.direction() < 0, key);
+    AppendKeyValue(value, kf.direction < 0, key);
   }
 }
 
@@ -58,17 +58,17 @@ void AppendFieldKey(const proto::KeyField& kf, const Value& v,
 // value or null when absent (the generator's FieldOf is Value::Get as
 // here), dropped by a sparse index when every field is absent. False when
 // the general path must decide (a dotted path, an array).
-bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
+bool TopLevelScalarKey(const IndexSpec& spec, const Value& doc,
                        absl::string_view prefix, absl::string_view suffix,
                        const Collator* collator,
                        std::vector<std::string>* keys) {
   constexpr int kMaxFields = 8;
-  const int n = spec.key_size();
+  const int n = static_cast<int>(spec.key.size());
   if (n > kMaxFields || !doc.is_object()) return false;
   const Value* values[kMaxFields];
   int absent = 0;
   for (int f = 0; f < n; ++f) {
-    const std::string& path = spec.key(f).path();
+    const std::string& path = spec.key[f].path;
     if (path.find('.') != std::string::npos) return false;
     values[f] = doc.Get(path);
     if (values[f] == nullptr) {
@@ -77,12 +77,12 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
       return false;
     }
   }
-  if (spec.sparse() && absent == n) return true;  // no keys
+  if (spec.sparse && absent == n) return true;  // no keys
   std::string key;
   key.reserve(prefix.size() + 32 + suffix.size());
   key.append(prefix.data(), prefix.size());
   for (int f = 0; f < n; ++f) {
-    AppendFieldKey(spec.key(f),
+    AppendFieldKey(spec.key[f],
                    values[f] != nullptr ? *values[f] : Value::Null(), collator,
                    &key);
   }
@@ -93,16 +93,16 @@ bool TopLevelScalarKey(const proto::IndexSpec& spec, const Value& doc,
 
 }  // namespace
 
-absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
+absl::Status GenerateIndexKeys(const IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
                                bool* is_multikey, absl::string_view prefix,
                                absl::string_view suffix,
                                const Collator* collator) {
   keys->clear();
   if (is_multikey != nullptr) *is_multikey = false;
-  if (spec.key_size() == 0) {
+  if (spec.key.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("index '", spec.name(), "' has an empty key pattern"));
+        absl::StrCat("index '", spec.name, "' has an empty key pattern"));
   }
   if (TopLevelScalarKey(spec, doc, prefix, suffix, collator, keys)) {
     return absl::OkStatus();
@@ -111,16 +111,16 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   // (hashed_index_with_arrays.js: "None of the index fields can be an
   // array").
   bool hashed = false;
-  for (const proto::KeyField& kf : spec.key()) hashed = hashed || kf.hashed();
+  for (const IndexKeyField& kf : spec.key) hashed = hashed || kf.hashed;
   if (hashed) {
-    for (const proto::KeyField& kf : spec.key()) {
-      RETURN_IF_ERROR(CheckHashedPath(doc, kf.path()));
+    for (const IndexKeyField& kf : spec.key) {
+      RETURN_IF_ERROR(CheckHashedPath(doc, kf.path));
     }
   }
   std::vector<std::string> paths;
-  paths.reserve(spec.key_size());
-  for (const proto::KeyField& kf : spec.key()) paths.push_back(kf.path());
-  const PathKeyGenerator gen(paths, spec.sparse());
+  paths.reserve(spec.key.size());
+  for (const IndexKeyField& kf : spec.key) paths.push_back(kf.path);
+  const PathKeyGenerator gen(paths, spec.sparse);
   std::vector<std::vector<KeyElement>> tuples;
   std::vector<std::set<size_t>> multikey_paths;
   RETURN_IF_ERROR(gen.GetKeys(doc, &tuples, &multikey_paths));
@@ -132,15 +132,15 @@ absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
   keys->reserve(tuples.size());
   for (const std::vector<KeyElement>& tuple : tuples) {
     std::string key(prefix);
-    for (int f = 0; f < spec.key_size(); ++f) {
-      const bool desc = spec.key(f).direction() < 0;
+    for (size_t f = 0; f < spec.key.size(); ++f) {
+      const bool desc = spec.key[f].direction < 0;
       const KeyElement& e = tuple[f];
       switch (e.kind) {
         case KeyElement::Kind::kValue:
-          AppendFieldKey(spec.key(f), *e.value, collator, &key);
+          AppendFieldKey(spec.key[f], *e.value, collator, &key);
           break;
         case KeyElement::Kind::kNull:
-          AppendFieldKey(spec.key(f), Value::Null(), collator, &key);
+          AppendFieldKey(spec.key[f], Value::Null(), collator, &key);
           break;
         case KeyElement::Kind::kEmptyArray:
           AppendEmptyArrayKey(desc, &key);

@@ -9,7 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
 #include "document/value.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 
 namespace ttldb {
 
@@ -45,7 +45,7 @@ namespace ttldb {
 // CollationIndexKey::collationAwareIndexKeyAppend does: keys equal in the
 // collation are equal, so a unique index with {strength: 2} refuses "ABC"
 // after "abc".
-absl::Status GenerateIndexKeys(const proto::IndexSpec& spec, const Value& doc,
+absl::Status GenerateIndexKeys(const IndexSpec& spec, const Value& doc,
                                std::vector<std::string>* keys,
                                bool* is_multikey = nullptr,
                                absl::string_view prefix = {},

@@ -9,26 +9,22 @@
 #include "document/json.h"
 #include "document/path_keys.h"
 #include "gtest/gtest.h"
+#include "index/index_spec.h"
 #include "index/key_codec.h"
 
 namespace ttldb {
 namespace {
 
-proto::IndexSpec Spec(std::vector<std::pair<std::string, int>> fields,
-                      bool sparse = false) {
-  proto::IndexSpec spec;
-  spec.set_name("test");
-  for (const auto& f : fields) {
-    proto::KeyField* kf = spec.add_key();
-    kf->set_path(f.first);
-    kf->set_direction(f.second);
-  }
-  spec.set_sparse(sparse);
+IndexSpec Spec(std::vector<std::pair<std::string, int>> fields,
+               bool sparse = false) {
+  IndexSpec spec;
+  spec.name = "test";
+  for (const auto& f : fields) spec.key.push_back({f.first, f.second});
+  spec.sparse = sparse;
   return spec;
 }
 
-std::vector<std::string> Keys(const proto::IndexSpec& spec,
-                              const std::string& json,
+std::vector<std::string> Keys(const IndexSpec& spec, const std::string& json,
                               bool* multikey = nullptr) {
   Value doc = ParseDocument(json).value();
   std::vector<std::string> keys;
@@ -40,13 +36,12 @@ std::vector<std::string> Keys(const proto::IndexSpec& spec,
 // The expected keys: one tuple of JSON values per key, encoded in the
 // directions of `spec`, then sorted.
 std::vector<std::string> Expected(
-    const proto::IndexSpec& spec,
-    std::vector<std::vector<std::string>> tuples) {
+    const IndexSpec& spec, std::vector<std::vector<std::string>> tuples) {
   std::vector<std::string> out;
   for (const auto& tuple : tuples) {
     std::string key;
     for (size_t i = 0; i < tuple.size(); ++i) {
-      bool desc = spec.key(i).direction() < 0;
+      bool desc = spec.key[i].direction < 0;
       if (tuple[i] == "EMPTY") {
         AppendEmptyArrayKey(desc, &key);
       } else {
@@ -214,18 +209,16 @@ TEST(KeyGenTest, Sparse) {
 // The keys of the general generator (document/path_keys.h), encoded as
 // GenerateIndexKeys encodes them: what its shortcut for top-level,
 // non-array fields must reproduce exactly.
-std::vector<std::string> GeneralKeys(const proto::IndexSpec& spec,
-                                     const Value& doc) {
+std::vector<std::string> GeneralKeys(const IndexSpec& spec, const Value& doc) {
   std::vector<std::string> paths;
-  for (const proto::KeyField& kf : spec.key()) paths.push_back(kf.path());
+  for (const IndexKeyField& kf : spec.key) paths.push_back(kf.path);
   std::vector<std::vector<KeyElement>> tuples;
-  EXPECT_TRUE(
-      PathKeyGenerator(paths, spec.sparse()).GetKeys(doc, &tuples).ok());
+  EXPECT_TRUE(PathKeyGenerator(paths, spec.sparse).GetKeys(doc, &tuples).ok());
   std::vector<std::string> out;
   for (const auto& tuple : tuples) {
     std::string key;
-    for (int f = 0; f < spec.key_size(); ++f) {
-      const bool desc = spec.key(f).direction() < 0;
+    for (size_t f = 0; f < spec.key.size(); ++f) {
+      const bool desc = spec.key[f].direction < 0;
       switch (tuple[f].kind) {
         case KeyElement::Kind::kValue:
           AppendKeyValue(*tuple[f].value, desc, &key);
@@ -246,7 +239,7 @@ std::vector<std::string> GeneralKeys(const proto::IndexSpec& spec,
 }
 
 TEST(KeyGenTest, TopLevelFieldsAgreeWithTheGeneralGenerator) {
-  const std::vector<proto::IndexSpec> specs = {
+  const std::vector<IndexSpec> specs = {
       Spec({{"a", 1}}),
       Spec({{"a", -1}}),
       Spec({{"a", 1}}, /*sparse=*/true),
@@ -278,13 +271,13 @@ TEST(KeyGenTest, TopLevelFieldsAgreeWithTheGeneralGenerator) {
       R"({"a": {"$minKey": 1}, "b": {"$maxKey": 1}, "c": "z"})",
       R"({"f1": 1, "f8": 8, "a": 0})",
   };
-  for (const proto::IndexSpec& spec : specs) {
+  for (const IndexSpec& spec : specs) {
     for (const std::string& json : docs) {
       Value doc = ParseDocument(json).value();
       std::vector<std::string> keys;
       ASSERT_TRUE(GenerateIndexKeys(spec, doc, &keys).ok()) << json;
       EXPECT_EQ(keys, GeneralKeys(spec, doc))
-          << spec.ShortDebugString() << " " << json;
+          << ToJson(IndexSpecToValue(spec)) << " " << json;
     }
   }
 }
@@ -312,7 +305,7 @@ TEST(KeyGenTest, PrefixAndSuffixSurroundEveryKey) {
 }
 
 TEST(KeyGenTest, EmptyKeyPatternIsAnError) {
-  proto::IndexSpec spec;
+  IndexSpec spec;
   std::vector<std::string> keys;
   EXPECT_FALSE(GenerateIndexKeys(spec, Value::MakeObject(), &keys).ok());
 }

@@ -74,14 +74,14 @@ struct Candidate {
 // as the filter binds.
 std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
                                    const std::vector<const MatchExpr*>& preds) {
-  const proto::IndexSpec& spec = *index.spec;
+  const IndexSpec& spec = *index.spec;
   Candidate c;
   c.index = position;
-  c.field_bounds.assign(spec.key_size(), FieldBounds::kFull);
+  c.field_bounds.assign(spec.key.size(), FieldBounds::kFull);
   std::vector<KeyRange> acc = {{"", ""}};
   std::vector<absl::string_view> bounded_roots;
-  for (int fi = 0; fi < spec.key_size(); ++fi) {
-    const auto& field = spec.key(fi);
+  for (size_t fi = 0; fi < spec.key.size(); ++fi) {
+    const auto& field = spec.key[fi];
     // Key fields under one array ("items.sku", "items.qty") are keyed per
     // array element (document/path_keys.h), but without $elemMatch a filter
     // may satisfy them with different elements: their bounds must not be
@@ -89,13 +89,13 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
     // Decided on the key pattern alone, so it also holds when the index
     // becomes multikey after planning.
     const absl::string_view root =
-        absl::string_view(field.path()).substr(0, field.path().find('.'));
+        absl::string_view(field.path).substr(0, field.path.find('.'));
     if (std::find(bounded_roots.begin(), bounded_roots.end(), root) !=
         bounded_roots.end()) {
       break;
     }
     bounded_roots.push_back(root);
-    const bool desc = field.direction() < 0;
+    const bool desc = field.direction < 0;
     // The field's equality (the last one wins) or its first range, with
     // their key ranges computed once.
     const MatchExpr* eq = nullptr;
@@ -104,12 +104,12 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
     std::vector<Interval> eq_text, range_text;
     std::vector<const MatchExpr*> all_ranges;  // every usable range predicate
     for (const MatchExpr* p : preds) {
-      if (p->path != field.path()) continue;
+      if (p->path != field.path) continue;
       std::vector<KeyRange> tmp;
       std::vector<Interval> t;
-      if (field.hashed()) {
+      if (field.hashed) {
         // Only equality and $in, by their hashes; ranges cannot use it.
-        if (HashedFieldRanges(*p, spec.sparse(), &tmp, &t)) {
+        if (HashedFieldRanges(*p, spec.sparse, &tmp, &t)) {
           eq = p;
           eq_ranges = std::move(tmp);
           eq_text = std::move(t);
@@ -117,13 +117,13 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
         continue;
       }
       if (p->kind == Kind::kEq || p->kind == Kind::kIn) {
-        if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
+        if (FieldRanges(*p, desc, spec.sparse, &tmp, &t)) {
           eq = p;
           eq_ranges = std::move(tmp);
           eq_text = std::move(t);
         }
       } else if (IsRangeKind(p->kind)) {
-        if (FieldRanges(*p, desc, spec.sparse(), &tmp, &t)) {
+        if (FieldRanges(*p, desc, spec.sparse, &tmp, &t)) {
           if (range == nullptr) {
             range = p;
             range_ranges = std::move(tmp);
@@ -146,9 +146,9 @@ std::optional<Candidate> PlanIndex(const IndexInfo& index, int position,
     std::vector<KeyRange> first_only;
     if (use == range && all_ranges.size() > 1 && !index.multikey) {
       first_only = field_ranges;
-      field_ranges = {IntersectRanges(all_ranges, desc, spec.sparse(), &text)};
+      field_ranges = {IntersectRanges(all_ranges, desc, spec.sparse, &text)};
     }
-    c.bounds.push_back(FieldIntervals{field.path(), desc, std::move(text)});
+    c.bounds.push_back(FieldIntervals{field.path, desc, std::move(text)});
     std::vector<KeyRange> next;
     if (use == eq) {
       // Points: extend every accumulated prefix.
@@ -204,27 +204,26 @@ Candidate FullScan(const IndexInfo& index, int position) {
   Candidate full;
   full.index = position;
   full.ranges = {{index.prefix, KeyPrefixEnd(index.prefix)}};
-  full.field_bounds.assign(index.spec->key_size(), FieldBounds::kFull);
+  full.field_bounds.assign(index.spec->key.size(), FieldBounds::kFull);
   return full;
 }
 
 // Whether `pattern` is the key pattern of `spec` (directions compared as
 // numbers: {a: 1.0} names {a: 1}).
-bool SameKeyPattern(const proto::IndexSpec& spec, const Value& pattern) {
+bool SameKeyPattern(const IndexSpec& spec, const Value& pattern) {
   const auto& fields = pattern.object_fields();
-  if (static_cast<int>(fields.size()) != spec.key_size()) return false;
-  for (int i = 0; i < spec.key_size(); ++i) {
-    if (spec.key(i).hashed()) {
-      if (fields[i].first != spec.key(i).path() ||
+  if (fields.size() != spec.key.size()) return false;
+  for (size_t i = 0; i < spec.key.size(); ++i) {
+    if (spec.key[i].hashed) {
+      if (fields[i].first != spec.key[i].path ||
           !fields[i].second.is_string() ||
           fields[i].second.string_value() != "hashed") {
         return false;
       }
       continue;
     }
-    if (fields[i].first != spec.key(i).path() ||
-        !fields[i].second.is_number() ||
-        fields[i].second.AsDouble() != spec.key(i).direction()) {
+    if (fields[i].first != spec.key[i].path || !fields[i].second.is_number() ||
+        fields[i].second.AsDouble() != spec.key[i].direction) {
       return false;
     }
   }
@@ -329,9 +328,9 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       hinted_id = true;
     }
     for (size_t i = 0; !hinted_id && i < indexes.size(); ++i) {
-      const proto::IndexSpec& spec = *indexes[i].spec;
+      const IndexSpec& spec = *indexes[i].spec;
       if (hint.name.empty() ? SameKeyPattern(spec, kp)
-                            : spec.name() == hint.name) {
+                            : spec.name == hint.name) {
         if (hinted >= 0) {
           // Several indexes on one key pattern (different partial filters,
           // say): MongoDB's query_planner.cpp refuses the hint.
@@ -339,7 +338,7 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
               absl::StatusCode::kInvalidArgument, kIndexNotFound,
               absl::StrCat("Hint matched multiple indexes, must hint by index "
                            "name. Matched: ",
-                           indexes[hinted].spec->name(), " and ", spec.name()));
+                           indexes[hinted].spec->name, " and ", spec.name));
         }
         hinted = static_cast<int>(i);
       }
@@ -349,7 +348,7 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     // index is used even when it may miss matches, as MongoDB does
     // (query_planner.cpp: "Hinted index could not provide a bounded scan,
     // reverting to whole index scan"; SERVER-26413, SERVER-18449).
-    if (!hinted_id && (hinted < 0 || indexes[hinted].spec->hidden())) {
+    if (!hinted_id && (hinted < 0 || indexes[hinted].spec->hidden)) {
       return BadHint();
     }
   }
@@ -391,7 +390,7 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
     const IndexInfo& idx = indexes[i];
     if (hinted >= 0) {
       if (static_cast<int>(i) != hinted) continue;
-    } else if (idx.spec->hidden() ||
+    } else if (idx.spec->hidden ||
                (idx.partial != nullptr &&
                 !FilterImplies(filter.root(), *idx.partial))) {
       // Hidden indexes are invisible to the planner; a partial index must
@@ -447,7 +446,7 @@ absl::StatusOr<Plan> ChoosePlan(absl::Span<const IndexInfo> indexes,
       !IdOrderSorts(sort) && !IdOrderReverses(sort)) {
     for (size_t i = 0; i < indexes.size(); ++i) {
       const IndexInfo& idx = indexes[i];
-      if (idx.spec->hidden() || idx.spec->sparse() || idx.partial != nullptr ||
+      if (idx.spec->hidden || idx.spec->sparse || idx.partial != nullptr ||
           !SameCollation(idx.collator, sort->collator())) {
         continue;
       }

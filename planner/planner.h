@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "document/value.h"
+#include "index/index_descriptor.h"
 #include "planner/index_bounds.h"
-#include "proto/catalog.pb.h"
 #include "query/filter.h"
 #include "query/sort.h"
 
@@ -23,7 +23,7 @@ namespace planner {
 
 // What the planner knows of one index.
 struct IndexInfo {
-  const proto::IndexSpec* spec = nullptr;
+  const IndexSpec* spec = nullptr;
   std::string prefix;  // key prefix of its entries (opaque bytes)
   // Its partialFilterExpression, or nullptr.
   const MatchExpr* partial = nullptr;

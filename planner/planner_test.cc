@@ -16,21 +16,17 @@ namespace ttldb {
 namespace planner {
 namespace {
 
-proto::IndexSpec Spec(const std::string& name,
-                      std::vector<std::pair<std::string, int>> keys) {
-  proto::IndexSpec spec;
-  spec.set_name(name);
-  for (const auto& [path, dir] : keys) {
-    proto::KeyField* k = spec.add_key();
-    k->set_path(path);
-    k->set_direction(dir);
-  }
+IndexSpec Spec(const std::string& name,
+               std::vector<std::pair<std::string, int>> keys) {
+  IndexSpec spec;
+  spec.name = name;
+  for (const auto& [path, dir] : keys) spec.key.push_back({path, dir});
   return spec;
 }
 
 class PlannerTest : public ::testing::Test {
  protected:
-  void Add(proto::IndexSpec spec, bool multikey,
+  void Add(IndexSpec spec, bool multikey,
            const std::string& partial_filter = "") {
     specs_.push_back(std::move(spec));
     IndexInfo info;
@@ -51,7 +47,7 @@ class PlannerTest : public ::testing::Test {
     return ChoosePlan(infos_, filter_, sort.empty() ? nullptr : &sort_, hint);
   }
 
-  std::vector<proto::IndexSpec> specs_;
+  std::vector<IndexSpec> specs_;
   std::vector<IndexInfo> infos_;
   std::deque<Filter> partials_;  // stable addresses
   Filter filter_;
@@ -133,8 +129,8 @@ TEST_F(PlannerTest, RangeBoundsIntersectOnlyWithoutArrays) {
 // instead of a blocking sort (MongoDB's query_planner.cpp adds such plans);
 // never a sparse or partial index, which would miss documents.
 TEST_F(PlannerTest, WholeIndexScanProvidesSort) {
-  proto::IndexSpec sparse = Spec("s_1", {{"a", 1}});
-  sparse.set_sparse(true);
+  IndexSpec sparse = Spec("s_1", {{"a", 1}});
+  sparse.sparse = true;
   Add(sparse, false);
   Add(Spec("p_1", {{"a", 1}}), false, R"({"c": 1})");
   auto plan = Choose(R"({"b": 1})", R"({"a": 1})");
@@ -283,8 +279,8 @@ TEST_F(PlannerTest, CollectionScanAndIdLookupReasons) {
 // jstests/core/index/index_partial_read_ops.js, e.g. {x: 6} does not use
 // {x: 1} with partialFilterExpression {a: {$lte: 1.5}}, {x: 6, a: 1} does).
 TEST_F(PlannerTest, SparseAndPartialIndexes) {
-  proto::IndexSpec sparse = Spec("a_1", {{"a", 1}});
-  sparse.set_sparse(true);
+  IndexSpec sparse = Spec("a_1", {{"a", 1}});
+  sparse.sparse = true;
   Add(sparse, false);
   Add(Spec("x_1", {{"x", 1}}), false, R"({"b": {"$lte": 1.5}})");
   auto plan = Choose(R"({"a": null})", R"({"a": 1})");
@@ -333,8 +329,8 @@ TEST_F(PlannerTest, SparseAndPartialIndexes) {
 // to an existing index" (MongoDB: "Can't 'hint' a hidden index").
 TEST_F(PlannerTest, Hints) {
   Add(Spec("a_1", {{"a", 1}}), false);
-  proto::IndexSpec hidden = Spec("b_1", {{"b", 1}});
-  hidden.set_hidden(true);
+  IndexSpec hidden = Spec("b_1", {{"b", 1}});
+  hidden.hidden = true;
   Add(hidden, false);
   Hint by_name;
   by_name.name = "a_1";

@@ -26,11 +26,11 @@ std::string Pattern(const std::vector<std::pair<std::string, int>>& fields) {
 
 // Whether the scan in direction `dir` (1 forward, -1 backward) provides
 // `sort`.
-SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
+SortProvision ProvidesInDirection(const IndexSpec& spec, bool multikey,
                                   absl::Span<const FieldBounds> bounds,
                                   const SortSpec& sort, int dir) {
   SortProvision out;
-  const int n = spec.key_size();
+  const int n = static_cast<int>(spec.key.size());
   auto bound = [&](int i) {
     return i < static_cast<int>(bounds.size()) ? bounds[i] : FieldBounds::kFull;
   };
@@ -39,19 +39,19 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
   std::set<std::string> unsupported;  // neither
   std::string multikey_reason;        // for the first unsupported field
   for (int i = 0; i < n; ++i) {
-    const std::string& path = spec.key(i).path();
+    const std::string& path = spec.key[i].path;
     if (bound(i) == FieldBounds::kPoint) equality.insert(path);
     if (!multikey) continue;
     std::string why;
     if (bound(i) != FieldBounds::kFull) {
-      why = absl::StrCat("index ", spec.name(),
+      why = absl::StrCat("index ", spec.name,
                          " is multikey and the scan has bounds on ", path);
     } else {
       for (int j = 0; j < n; ++j) {
-        const std::string& other = spec.key(j).path();
+        const std::string& other = spec.key[j].path;
         if (j == i || bound(j) == FieldBounds::kFull) continue;
         if (FirstComponent(other) == FirstComponent(path)) {
-          why = absl::StrCat("index ", spec.name(),
+          why = absl::StrCat("index ", spec.name,
                              " is multikey and the scan has bounds on ", other,
                              ", which shares a path prefix with ", path);
           break;
@@ -71,16 +71,16 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
   std::vector<std::pair<std::string, int>> base;
   std::string cut_reason;
   for (int i = 0; i < n; ++i) {
-    const std::string& path = spec.key(i).path();
+    const std::string& path = spec.key[i].path;
     if (equality.count(path) > 0 || ignored.count(path) > 0) continue;
     if (unsupported.count(path) > 0) {
       cut_reason = multikey_reason;
       break;
     }
     // A hashed field is in hash order, not value order.
-    if (spec.key(i).hashed()) break;
+    if (spec.key[i].hashed) break;
     // A backward scan provides each direction reversed.
-    base.emplace_back(path, (spec.key(i).direction() < 0 ? -1 : 1) * dir);
+    base.emplace_back(path, (spec.key[i].direction < 0 ? -1 : 1) * dir);
   }
   std::vector<std::pair<std::string, int>> wanted;
   for (const auto& f : sort.fields()) {
@@ -100,7 +100,7 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
   } else {
     // Reported for the forward scan: `base` is the key pattern's order.
     out.reason = absl::StrCat(
-        "index ", spec.name(), " provides the sort ", Pattern(base),
+        "index ", spec.name, " provides the sort ", Pattern(base),
         " or its reverse within its bounds, not ", Pattern(wanted));
   }
   return out;
@@ -108,7 +108,7 @@ SortProvision ProvidesInDirection(const proto::IndexSpec& spec, bool multikey,
 
 }  // namespace
 
-SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
+SortProvision IndexProvidesSort(const IndexSpec& spec, bool multikey,
                                 absl::Span<const FieldBounds> bounds,
                                 const SortSpec& sort) {
   if (sort.fields().empty()) {

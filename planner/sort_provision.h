@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/types/span.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 #include "query/sort.h"
 
 namespace ttldb {
@@ -56,7 +56,7 @@ struct SortProvision {
 // Also, while the in-memory sort keys of dotted paths through arrays are not
 // MongoDB's index-style keys (review T6), a multikey index does not provide
 // a sort on a dotted field that is not an equality field.
-SortProvision IndexProvidesSort(const proto::IndexSpec& spec, bool multikey,
+SortProvision IndexProvidesSort(const IndexSpec& spec, bool multikey,
                                 absl::Span<const FieldBounds> bounds,
                                 const SortSpec& sort);
 

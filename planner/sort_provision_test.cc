@@ -17,21 +17,17 @@ namespace {
 
 using B = FieldBounds;
 
-proto::IndexSpec Spec(const std::string& name,
-                      std::vector<std::pair<std::string, int>> keys) {
-  proto::IndexSpec spec;
-  spec.set_name(name);
-  for (const auto& [path, dir] : keys) {
-    proto::KeyField* k = spec.add_key();
-    k->set_path(path);
-    k->set_direction(dir);
-  }
+IndexSpec Spec(const std::string& name,
+               std::vector<std::pair<std::string, int>> keys) {
+  IndexSpec spec;
+  spec.name = name;
+  for (const auto& [path, dir] : keys) spec.key.push_back({path, dir});
   return spec;
 }
 
 SortSpec Sort(const std::string& json) { return *SortSpec::Parse(Doc(json)); }
 
-SortProvision Provides(const proto::IndexSpec& spec, bool multikey,
+SortProvision Provides(const IndexSpec& spec, bool multikey,
                        std::vector<B> bounds, const std::string& sort) {
   return IndexProvidesSort(spec, multikey, bounds, Sort(sort));
 }

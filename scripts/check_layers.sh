@@ -70,15 +70,6 @@ KNOWN = {
     ("delete", "engine/repair.cc", "WriteBatch::Delete"),
     # A view's catalog key ('V', DropViewLocked) goes with the catalog too.
     ("delete", "engine/views.cc", "WriteBatch::Delete"),
-    # index/, ttl/ and planner/ use the catalog's proto until
-    # index/index_descriptor.h (issue 32, change 1).
-    ("include", "index/index_spec.h", "proto"),
-    ("include", "index/key_gen.h", "proto"),
-    ("include", "planner/planner.h", "proto"),
-    ("include", "planner/sort_provision.h", "proto"),
-    ("include", "ttl/expiry.h", "proto"),
-    ("include", "ttl/lifetime.h", "proto"),
-    ("include", "ttl/ttl_spec.h", "proto"),
 }
 
 SKIP_DIRS = {".git", "node_modules", "third_party", "docs", "scripts", "cmake"}

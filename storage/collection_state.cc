@@ -11,7 +11,7 @@ bool CollectionState::has_active_ttl() const {
 
 const IndexState* CollectionState::FindIndex(absl::string_view name) const {
   for (const auto& idx : indexes) {
-    if (idx->spec.name() == name) return idx.get();
+    if (idx->spec.name == name) return idx.get();
   }
   return nullptr;
 }

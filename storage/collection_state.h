@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "index/index_descriptor.h"
 #include "proto/catalog.pb.h"
 #include "query/filter.h"
 
@@ -21,8 +22,8 @@ namespace ttldb {
 
 // One index of a collection, compiled for use. Immutable once published.
 struct IndexState {
-  proto::IndexSpec spec;
-  std::string prefix;                  // IndexPrefix(coll, index)
+  IndexSpec spec;      // its catalog entry, parsed (catalog/index_spec_proto.h)
+  std::string prefix;  // IndexPrefix(coll, index)
   std::optional<Filter> partial;       // partialFilterExpression
   std::optional<int64_t> ttl_seconds;  // active TTL (valid E), if any
   // Whether the index may hold several keys per document: true unless the

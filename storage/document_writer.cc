@@ -75,7 +75,7 @@ absl::Status DocumentWriter::Write(const std::string& encoded_id,
       for (const std::string& k : removed) batch_->Delete(k);
       if (after.empty()) continue;
       const std::string value =
-          idx.spec.has_expire_after_seconds()
+          idx.spec.expire_after_seconds.has_value()
               ? EntryValueFor(indexes_, new_keys, i, encoded_id)
               : encoded_id;
       for (const std::string& k : after) batch_->Put(k, value);
@@ -98,7 +98,7 @@ absl::Status DocumentWriter::Write(const std::string& encoded_id,
     keys_deleted += static_cast<int64_t>(removed.size());
     for (const std::string& k : removed) batch_->Delete(k);
     if (after.empty()) continue;
-    if (!idx.spec.has_expire_after_seconds()) {
+    if (!idx.spec.expire_after_seconds.has_value()) {
       for (const std::string& k : *added_keys) batch_->Put(k, encoded_id);
       continue;
     }
@@ -150,7 +150,7 @@ void DocumentWriter::RemoveBySiblings(absl::string_view entry_key,
   for (const SiblingIndex& sibling : siblings) {
     auto other = std::find_if(indexes_.begin(), indexes_.end(),
                               [&](const IndexState* idx) {
-                                return idx->spec.id() == sibling.index_id;
+                                return idx->spec.id == sibling.index_id;
                               });
     if (other == indexes_.end()) continue;  // dropped since it was written
     const IndexState& idx = **other;

@@ -29,16 +29,14 @@ constexpr uint32_t kColl = 7;
 std::shared_ptr<const IndexState> MakeIndex(uint32_t id, const char* path,
                                             bool ttl) {
   auto idx = std::make_shared<IndexState>();
-  idx->spec.set_id(id);
-  idx->spec.set_name(absl::StrCat(path, "_1"));
-  proto::KeyField* field = idx->spec.add_key();
-  field->set_path(path);
-  field->set_direction(1);
+  idx->spec.id = id;
+  idx->spec.name = absl::StrCat(path, "_1");
+  idx->spec.key.push_back({path, 1});
   if (ttl) {
-    idx->spec.set_expire_after_seconds(60);
+    idx->spec.expire_after_seconds = 60;
     idx->ttl_seconds = 60;
   }
-  idx->spec.set_multikey(false);
+  idx->spec.multikey = false;
   idx->multikey = false;
   idx->prefix = IndexPrefix(kColl, id);
   return idx;
@@ -113,7 +111,7 @@ class DocumentWriterTest : public ::testing::Test {
   std::string EntryKey(size_t idx, absl::string_view value, int doc_id) {
     std::vector<std::string> keys;
     Value doc = Doc(absl::StrCat("{\"_id\": ", doc_id, ", \"",
-                                 state_.indexes[idx]->spec.key(0).path(),
+                                 state_.indexes[idx]->spec.key[0].path,
                                  "\": ", value, "}"));
     EXPECT_TRUE(IndexEntryKeys(*state_.indexes[idx], doc,
                                EncodeId(Value::Int32(doc_id)), &keys)

@@ -18,8 +18,8 @@ namespace {
 bool SameIndexedFields(const IndexState& index, const Value& a,
                        const Value& b) {
   if (index.partial.has_value()) return false;
-  for (const auto& field : index.spec.key()) {
-    const absl::string_view path = field.path();
+  for (const auto& field : index.spec.key) {
+    const absl::string_view path = field.path;
     const absl::string_view top = path.substr(0, path.find('.'));
     const Value* x = a.Get(top);
     const Value* y = b.Get(top);
@@ -64,7 +64,7 @@ absl::Status ComputeDocKeys(absl::Span<const IndexState* const> indexes,
     if (!s.ok()) {
       return MongoError(
           absl::StatusCode::kInvalidArgument, ErrorCode(s),
-          absl::StrCat("index '", indexes[i]->spec.name(), "': ", s.message()));
+          absl::StrCat("index '", indexes[i]->spec.name, "': ", s.message()));
     }
     out->multikey[i] = is_multikey;
     std::sort(out->keys[i].begin(), out->keys[i].end());
@@ -77,14 +77,14 @@ std::string EntryValueFor(absl::Span<const IndexState* const> indexes,
                           const std::string& encoded_id) {
   // Siblings only where the document has exactly this one entry in the TTL
   // index: deleting through it then deletes every entry of the document.
-  if (!indexes[i]->spec.has_expire_after_seconds() || keys.multikey[i] ||
+  if (!indexes[i]->spec.expire_after_seconds.has_value() || keys.multikey[i] ||
       keys.keys[i].size() != 1) {
     return encoded_id;
   }
   SiblingsWriter writer;
   for (size_t j = 0; j < indexes.size(); ++j) {
     if (j == i) continue;
-    writer.Add(indexes[j]->spec.id(), keys.keys[j], indexes[j]->prefix.size(),
+    writer.Add(indexes[j]->spec.id, keys.keys[j], indexes[j]->prefix.size(),
                encoded_id.size());
   }
   return writer.Finish(encoded_id);

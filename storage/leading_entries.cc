@@ -20,8 +20,8 @@ char AscendingDateTag() {
 }  // namespace
 
 bool LeadingEntries::Eligible(const IndexState& index) {
-  return index.ttl_seconds.has_value() && index.spec.key_size() == 1 &&
-         index.spec.key(0).direction() > 0;
+  return index.ttl_seconds.has_value() && index.spec.key.size() == 1 &&
+         index.spec.key[0].direction > 0;
 }
 
 std::string LeadingEntries::DateBracket(absl::string_view prefix) {

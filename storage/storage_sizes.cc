@@ -61,7 +61,7 @@ absl::StatusOr<StorageSizes> MeasureCollection(leveldb::DB* db,
   s.index_sizes.emplace_back("_id_", docs.key_bytes);
   auto add = [&](const IndexState& index) -> absl::Status {
     ASSIGN_OR_RETURN(RangeBytes entries, CountRange(db, index.prefix));
-    s.index_sizes.emplace_back(index.spec.name(),
+    s.index_sizes.emplace_back(index.spec.name,
                                std::max(entries.key_bytes + entries.value_bytes,
                                         ApproximateBytes(db, index.prefix)));
     return absl::OkStatus();
@@ -69,7 +69,7 @@ absl::StatusOr<StorageSizes> MeasureCollection(leveldb::DB* db,
   for (const auto& index : state.indexes) RETURN_IF_ERROR(add(*index));
   for (const auto& index : state.building) {
     RETURN_IF_ERROR(add(*index));
-    s.building.push_back(index->spec.name());
+    s.building.push_back(index->spec.name);
   }
   return s;
 }

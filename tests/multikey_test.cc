@@ -28,8 +28,8 @@ class MultikeyTest : public DbTest {
     if (state == nullptr) return "no collection";
     const IndexState* idx = state->FindIndex(index);
     if (idx == nullptr) return "no index";
-    if (!idx->spec.has_multikey()) return "absent";
-    return idx->spec.multikey() ? "true" : "false";
+    if (!idx->spec.multikey.has_value()) return "absent";
+    return *idx->spec.multikey ? "true" : "false";
   }
   void Insert(Collection& c, const std::string& json) {
     auto r = c.InsertOne(json);

@@ -27,10 +27,10 @@ void ConsiderDate(const Value& v, std::optional<int64_t>* earliest) {
 
 }  // namespace
 
-std::optional<int64_t> EarliestIndexedDateMillis(const proto::IndexSpec& spec,
+std::optional<int64_t> EarliestIndexedDateMillis(const IndexSpec& spec,
                                                  const Value& doc) {
-  if (spec.key_size() < 1) return std::nullopt;
-  const std::string& path = spec.key(0).path();
+  if (spec.key.empty()) return std::nullopt;
+  const std::string& path = spec.key[0].path;
   std::optional<int64_t> earliest;
   if (doc.is_object() && path.find('.') == std::string::npos) {
     // A top-level field (the usual TTL index): what CollectPathValues
@@ -75,7 +75,7 @@ bool IsDateExpired(int64_t date_millis, int64_t expire_after_seconds,
   return date_millis <= ExactCutoffMillis(now, expire_after_seconds);
 }
 
-bool IsExpired(const proto::IndexSpec& spec, int64_t expire_after_seconds,
+bool IsExpired(const IndexSpec& spec, int64_t expire_after_seconds,
                const Value& doc, absl::Time now) {
   std::optional<int64_t> earliest = EarliestIndexedDateMillis(spec, doc);
   return earliest.has_value() &&

@@ -15,7 +15,7 @@
 
 #include "absl/time/time.h"
 #include "document/value.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 
 namespace ttldb {
 
@@ -24,7 +24,7 @@ namespace ttldb {
 // (CollectPathValues), with an array at the end of the path expanded one
 // level, as index keys are. Non-Date values are ignored. std::nullopt when
 // there is none, or when `spec` has no key.
-std::optional<int64_t> EarliestIndexedDateMillis(const proto::IndexSpec& spec,
+std::optional<int64_t> EarliestIndexedDateMillis(const IndexSpec& spec,
                                                  const Value& doc);
 
 // The largest Date (milliseconds) that is expired at `now` under E =
@@ -41,7 +41,7 @@ bool IsDateExpired(int64_t date_millis, int64_t expire_after_seconds,
 
 // True when `doc` is expired under `spec` with E = `expire_after_seconds`
 // at `now` (see the file comment). The partial filter is not checked here.
-bool IsExpired(const proto::IndexSpec& spec, int64_t expire_after_seconds,
+bool IsExpired(const IndexSpec& spec, int64_t expire_after_seconds,
                const Value& doc, absl::Time now);
 
 // When a document with indexed date `date_millis` expires: date + E.

@@ -13,12 +13,10 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxE = 2147483647;
 
-proto::IndexSpec SpecOn(const char* path) {
-  proto::IndexSpec spec;
-  proto::KeyField* key = spec.add_key();
-  key->set_path(path);
-  key->set_direction(1);
-  spec.set_expire_after_seconds(3600);
+IndexSpec SpecOn(const char* path) {
+  IndexSpec spec;
+  spec.key.push_back({path, 1});
+  spec.expire_after_seconds = 3600;
   return spec;
 }
 
@@ -32,7 +30,7 @@ Value Doc(const char* field, Value v) {
 const absl::Time kNow = absl::FromUnixMillis(1'800'000'000'123);
 
 TEST(EarliestIndexedDateTest, OnlyDatesCount) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   EXPECT_EQ(EarliestIndexedDateMillis(spec, Doc("t", Value::Date(5))), 5);
   EXPECT_EQ(EarliestIndexedDateMillis(spec, Doc("t", Value::Int64(5))),
             std::nullopt);
@@ -53,7 +51,7 @@ TEST(EarliestIndexedDateTest, OnlyDatesCount) {
 }
 
 TEST(EarliestIndexedDateTest, ArraysGiveTheirSmallestDate) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   Value arr =
       Value::MakeArray({Value::String("x"), Value::Date(900), Value::Int32(1),
                         Value::Date(300), Value::Date(700)});
@@ -75,7 +73,7 @@ TEST(EarliestIndexedDateTest, ArraysGiveTheirSmallestDate) {
 // agree with it, also where a document repeats a field name (both take
 // the first, as Value::Get does).
 TEST(EarliestIndexedDateTest, TopLevelFieldAgreesWithCollectPathValues) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   const Value dup = Value::MakeObject(
       {{"t", Value::Date(9)}, {"t", Value::Date(1)}, {"u", Value::Date(0)}});
   EXPECT_EQ(EarliestIndexedDateMillis(spec, dup), 9);
@@ -87,7 +85,7 @@ TEST(EarliestIndexedDateTest, TopLevelFieldAgreesWithCollectPathValues) {
 }
 
 TEST(EarliestIndexedDateTest, DottedPathThroughArrayOfObjects) {
-  const proto::IndexSpec spec = SpecOn("s.t");
+  const IndexSpec spec = SpecOn("s.t");
   Value sessions =
       Value::MakeArray({Value::MakeObject({{"t", Value::Date(2000)}}),
                         Value::MakeObject({{"t", Value::Date(1000)}}),
@@ -96,7 +94,7 @@ TEST(EarliestIndexedDateTest, DottedPathThroughArrayOfObjects) {
 }
 
 TEST(IsExpiredTest, InclusiveAtTheExactMillisecond) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   const int64_t now_ms = absl::ToUnixMillis(kNow);
   const int64_t e = 3600;
   EXPECT_TRUE(
@@ -113,7 +111,7 @@ TEST(IsExpiredTest, InclusiveAtTheExactMillisecond) {
 }
 
 TEST(IsExpiredTest, ExpireAfterZeroMeansAtThatTime) {
-  const proto::IndexSpec spec = SpecOn("expireAt");
+  const IndexSpec spec = SpecOn("expireAt");
   const int64_t now_ms = absl::ToUnixMillis(kNow);
   EXPECT_TRUE(IsExpired(spec, 0, Doc("expireAt", Value::Date(now_ms)), kNow));
   EXPECT_FALSE(
@@ -121,7 +119,7 @@ TEST(IsExpiredTest, ExpireAfterZeroMeansAtThatTime) {
 }
 
 TEST(IsExpiredTest, ArrayWithOneExpiredDate) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   const int64_t now_ms = absl::ToUnixMillis(kNow);
   Value arr = Value::MakeArray(
       {Value::Date(now_ms + 1'000'000), Value::Date(now_ms - 3'600'000)});
@@ -129,7 +127,7 @@ TEST(IsExpiredTest, ArrayWithOneExpiredDate) {
 }
 
 TEST(IsExpiredTest, NonDatesNeverExpire) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   const absl::Time far_future = absl::FromUnixSeconds(4'000'000'000LL);
   for (const Value& v :
        {Value::Int64(0), Value::Int64(kInt64Min), Value::Double(-1e300),
@@ -142,7 +140,7 @@ TEST(IsExpiredTest, NonDatesNeverExpire) {
 }
 
 TEST(IsExpiredTest, PreEpochDates) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   // 1969-12-31T23:59:59.999Z
   EXPECT_TRUE(IsExpired(spec, 3600, Doc("t", Value::Date(-1)), kNow));
   EXPECT_TRUE(IsExpired(spec, kMaxE,
@@ -154,7 +152,7 @@ TEST(IsExpiredTest, PreEpochDates) {
 }
 
 TEST(IsExpiredTest, ExtremesDoNotOverflow) {
-  const proto::IndexSpec spec = SpecOn("t");
+  const IndexSpec spec = SpecOn("t");
   EXPECT_FALSE(IsExpired(spec, kMaxE, Doc("t", Value::Date(kInt64Max)), kNow));
   EXPECT_TRUE(IsExpired(spec, kMaxE, Doc("t", Value::Date(kInt64Min)), kNow));
   EXPECT_FALSE(IsExpired(spec, kMaxE, Doc("t", Value::Date(kInt64Min)),

@@ -15,7 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "document/value.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 
 namespace ttldb {
 
@@ -31,7 +31,7 @@ namespace ttldb {
 //   "Document failed validation: field 'accessTime' is already expired at
 //    <now> under index 'accessTime_1' (expireAfterSeconds 3600) with
 //    rejectExpired"
-absl::Status CheckLifetime(const proto::IndexSpec& spec, const Value& doc,
+absl::Status CheckLifetime(const IndexSpec& spec, const Value& doc,
                            absl::Time now);
 
 }  // namespace ttldb

@@ -11,16 +11,14 @@ namespace {
 const absl::Time kNow = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01
 const int64_t kNowMs = 1'767'225'600'000;
 
-proto::IndexSpec Spec(std::optional<double> e, std::optional<int64_t> max,
-                      bool reject_expired) {
-  proto::IndexSpec spec;
-  spec.set_name("expireAt_1");
-  proto::KeyField* key = spec.add_key();
-  key->set_path("expireAt");
-  key->set_direction(1);
-  if (e.has_value()) spec.set_expire_after_seconds(*e);
-  if (max.has_value()) spec.set_max_lifetime_seconds(*max);
-  spec.set_reject_expired(reject_expired);
+IndexSpec Spec(std::optional<double> e, std::optional<int64_t> max,
+               bool reject_expired) {
+  IndexSpec spec;
+  spec.name = "expireAt_1";
+  spec.key.push_back({"expireAt", 1});
+  if (e.has_value()) spec.expire_after_seconds = *e;
+  if (max.has_value()) spec.max_lifetime_seconds = *max;
+  spec.reject_expired = reject_expired;
   return spec;
 }
 
@@ -43,7 +41,7 @@ TEST(CheckLifetimeTest, NoOptionsNoChecks) {
 }
 
 TEST(CheckLifetimeTest, MaxLifetime) {
-  const proto::IndexSpec spec = Spec(0, 86400, false);
+  const IndexSpec spec = Spec(0, 86400, false);
   EXPECT_TRUE(
       CheckLifetime(spec, Doc(Value::Date(kNowMs + 86'400'000)), kNow).ok());
   const absl::Status too_far =
@@ -84,7 +82,7 @@ TEST(CheckLifetimeTest, MaxLifetimeNeedsADate) {
 }
 
 TEST(CheckLifetimeTest, RejectExpired) {
-  const proto::IndexSpec spec = Spec(3600, std::nullopt, true);
+  const IndexSpec spec = Spec(3600, std::nullopt, true);
   EXPECT_TRUE(
       CheckLifetime(spec, Doc(Value::Date(kNowMs - 3'600'000 + 1)), kNow).ok());
   const absl::Status status =

@@ -74,21 +74,21 @@ absl::StatusOr<int64_t> ParseExpireAfterSeconds(const Value& value) {
   }
 }
 
-absl::Status ValidateTtlOptions(const proto::IndexSpec& spec,
+absl::Status ValidateTtlOptions(const IndexSpec& spec,
                                 absl::string_view spec_text) {
-  if (!spec.has_expire_after_seconds()) return absl::OkStatus();
+  if (!spec.expire_after_seconds.has_value()) return absl::OkStatus();
   absl::StatusOr<int64_t> seconds =
-      NormalizeExpireAfterSeconds(spec.expire_after_seconds());
+      NormalizeExpireAfterSeconds(*spec.expire_after_seconds);
   if (!seconds.ok()) {
     return CannotCreate(seconds.status().message(), spec_text);
   }
-  if (spec.key_size() != 1) {
+  if (spec.key.size() != 1) {
     return CannotCreate(
         "TTL indexes are single-field indexes, compound indexes do not "
         "support TTL",
         spec_text);
   }
-  if (spec.key(0).path() == "_id") {
+  if (spec.key[0].path == "_id") {
     std::string message =
         "The field 'expireAfterSeconds' is not valid for an _id index "
         "specification";
@@ -100,12 +100,11 @@ absl::Status ValidateTtlOptions(const proto::IndexSpec& spec,
   return absl::OkStatus();
 }
 
-absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
-                              absl::string_view spec_text) {
+absl::Status NormalizeTtlSpec(IndexSpec* spec, absl::string_view spec_text) {
   RETURN_IF_ERROR(ValidateTtlOptions(*spec, spec_text));
-  if (spec->has_expire_after_seconds()) {
-    spec->set_expire_after_seconds(
-        static_cast<double>(SafeNumberLong(spec->expire_after_seconds())));
+  if (spec->expire_after_seconds.has_value()) {
+    spec->expire_after_seconds =
+        static_cast<double>(SafeNumberLong(*spec->expire_after_seconds));
   }
   return absl::OkStatus();
 }
@@ -116,11 +115,11 @@ bool IsValidStoredExpireAfterSeconds(double value) {
   return truncated >= 0 && truncated <= kMaxExpireAfterSeconds;
 }
 
-std::optional<int64_t> ActiveExpireAfterSeconds(const proto::IndexSpec& spec) {
-  if (!spec.has_expire_after_seconds()) return std::nullopt;
-  const double v = spec.expire_after_seconds();
+std::optional<int64_t> ActiveExpireAfterSeconds(const IndexSpec& spec) {
+  if (!spec.expire_after_seconds.has_value()) return std::nullopt;
+  const double v = *spec.expire_after_seconds;
   if (!IsValidStoredExpireAfterSeconds(v)) return std::nullopt;
-  if (spec.key_size() != 1 || spec.key(0).path() == "_id") return std::nullopt;
+  if (spec.key.size() != 1 || spec.key[0].path == "_id") return std::nullopt;
   return SafeNumberLong(v);  // a fraction is dropped, as MongoDB reads it
 }
 

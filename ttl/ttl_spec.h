@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "document/value.h"
-#include "proto/catalog.pb.h"
+#include "index/index_descriptor.h"
 
 namespace ttldb {
 
@@ -42,12 +42,12 @@ absl::StatusOr<int64_t> NormalizeExpireAfterSeconds(double value);
 // When `spec_text` (the user's spec as JSON) is not empty, messages end with
 // ". Index spec: <spec_text>" (". Specification: <spec_text>" for 197), as
 // MongoDB's do. Does not modify `spec`: see NormalizeTtlSpec.
-absl::Status ValidateTtlOptions(const proto::IndexSpec& spec,
+absl::Status ValidateTtlOptions(const IndexSpec& spec,
                                 absl::string_view spec_text = {});
 
 // ValidateTtlOptions, then stores the truncated value in `spec` so that the
 // catalog only ever holds an integer.
-absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
+absl::Status NormalizeTtlSpec(IndexSpec* spec,
                               absl::string_view spec_text = {});
 
 // The expireAfterSeconds the TTL monitor must use for a spec read from the
@@ -59,7 +59,7 @@ absl::Status NormalizeTtlSpec(proto::IndexSpec* spec,
 // 0: the index is inactive (never deletes) and the monitor counts it in
 // invalidTTLIndexSkips. Use IsTtlIndex to tell the two std::nullopt cases
 // apart.
-std::optional<int64_t> ActiveExpireAfterSeconds(const proto::IndexSpec& spec);
+std::optional<int64_t> ActiveExpireAfterSeconds(const IndexSpec& spec);
 
 // 2147483647: what listIndexes (and so export) shows for a stored
 // expireAfterSeconds that is invalid, as MongoDB's repairIndexSpec does
@@ -73,8 +73,8 @@ inline constexpr int32_t kExpireAfterSecondsForInactiveTtlIndex = 2147483647;
 bool IsValidStoredExpireAfterSeconds(double value);
 
 // True when `spec` declares expireAfterSeconds, valid or not.
-inline bool IsTtlIndex(const proto::IndexSpec& spec) {
-  return spec.has_expire_after_seconds();
+inline bool IsTtlIndex(const IndexSpec& spec) {
+  return spec.expire_after_seconds.has_value();
 }
 
 }  // namespace ttldb

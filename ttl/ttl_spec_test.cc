@@ -10,17 +10,13 @@
 namespace ttldb {
 namespace {
 
-proto::IndexSpec Spec(std::initializer_list<const char*> paths,
-                      std::optional<double> expire_after_seconds) {
-  proto::IndexSpec spec;
-  spec.set_name("idx");
-  for (const char* path : paths) {
-    proto::KeyField* key = spec.add_key();
-    key->set_path(path);
-    key->set_direction(1);
-  }
+IndexSpec Spec(std::initializer_list<const char*> paths,
+               std::optional<double> expire_after_seconds) {
+  IndexSpec spec;
+  spec.name = "idx";
+  for (const char* path : paths) spec.key.push_back({path, 1});
   if (expire_after_seconds.has_value()) {
-    spec.set_expire_after_seconds(*expire_after_seconds);
+    spec.expire_after_seconds = *expire_after_seconds;
   }
   return spec;
 }
@@ -143,13 +139,13 @@ TEST(ValidateTtlOptionsTest, MessagesNameTheSpec) {
 }
 
 TEST(NormalizeTtlSpecTest, StoresTheTruncatedValue) {
-  proto::IndexSpec spec = Spec({"t"}, 3600.75);
+  IndexSpec spec = Spec({"t"}, 3600.75);
   ASSERT_TRUE(NormalizeTtlSpec(&spec).ok());
-  EXPECT_EQ(spec.expire_after_seconds(), 3600.0);
+  EXPECT_EQ(*spec.expire_after_seconds, 3600.0);
 
-  proto::IndexSpec bad = Spec({"t"}, -3);
+  IndexSpec bad = Spec({"t"}, -3);
   ExpectError(NormalizeTtlSpec(&bad), kCannotCreateIndex, kNegative);
-  EXPECT_EQ(bad.expire_after_seconds(), -3.0);  // unchanged on error
+  EXPECT_EQ(*bad.expire_after_seconds, -3.0);  // unchanged on error
 }
 
 TEST(ActiveExpireAfterSecondsTest, ValidValues) {
@@ -180,7 +176,7 @@ TEST(ActiveExpireAfterSecondsTest, AbsentOrInvalidOnDiskIsInactive) {
   for (double bad : {std::nan(""), -1.0, -2147483648.0, 2147483648.0, 9.2e18,
                      -9.2e18, 1e300, std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()}) {
-    proto::IndexSpec spec = Spec({"t"}, bad);
+    IndexSpec spec = Spec({"t"}, bad);
     EXPECT_TRUE(IsTtlIndex(spec));
     EXPECT_EQ(ActiveExpireAfterSeconds(spec), std::nullopt) << bad;
   }

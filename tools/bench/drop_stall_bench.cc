@@ -133,7 +133,7 @@ void Run(const Flags& f) {
   const uint32_t id = engine->GetState("big")->info.id();
   uint32_t index_id = 0;
   for (const auto& idx : engine->GetState("big")->indexes) {
-    if (idx->spec.name() == "userId_1") index_id = idx->spec.id();
+    if (idx->spec.name == "userId_1") index_id = idx->spec.id;
   }
   Print("dropIndex", Measure(
                          engine, {IndexPrefix(id, index_id)},
