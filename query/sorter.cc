@@ -1,8 +1,7 @@
-#include "query/blocking_sort.h"
+#include "query/sorter.h"
 
 #include <algorithm>
 #include <limits>
-#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -10,26 +9,6 @@
 #include "document/bson.h"
 
 namespace ttldb {
-namespace {
-
-struct Entry {
-  std::unique_ptr<Value> doc;  // heap-allocated: the key points into it
-  SortSpec::Key key;
-  uint64_t seq = 0;  // arrival order: the tie-breaker
-  size_t bytes = 0;
-};
-
-absl::Status MemoryLimitError(size_t max_bytes) {
-  return MongoError(
-      absl::StatusCode::kResourceExhausted,
-      kQueryExceededMemoryLimitNoDiskUseAllowed,
-      absl::StrCat("Executor error during find command :: caused by :: Sort "
-                   "exceeded memory limit of ",
-                   max_bytes,
-                   " bytes, but did not opt in to external sorting."));
-}
-
-}  // namespace
 
 size_t SortKeyBytes(const SortSpec::Key& key) {
   size_t n = 4 + 1;
@@ -40,56 +19,131 @@ size_t SortKeyBytes(const SortSpec::Key& key) {
   return n;
 }
 
-absl::StatusOr<std::vector<Value>> BlockingSort(
-    const SortSpec& sort, int64_t skip, int64_t limit, size_t max_bytes,
-    absl::FunctionRef<absl::StatusOr<std::optional<Value>>()> next) {
-  // How many documents to keep: skip + limit, or all without a limit.
-  uint64_t keep = std::numeric_limits<uint64_t>::max();
-  if (limit > 0) {
-    keep = static_cast<uint64_t>(skip) + static_cast<uint64_t>(limit);
+absl::Status SortMemoryLimitError(absl::string_view context, size_t max_bytes) {
+  return MongoError(
+      absl::StatusCode::kResourceExhausted,
+      kQueryExceededMemoryLimitNoDiskUseAllowed,
+      absl::StrCat(context, " :: caused by :: Sort exceeded memory limit of ",
+                   max_bytes,
+                   " bytes, but did not opt in to external sorting."));
+}
+
+Sorter::Sorter(const SortSpec* sort, SorterOptions options)
+    : sort_(sort),
+      options_(std::move(options)),
+      keep_(options_.limit > 0 ? static_cast<uint64_t>(options_.skip) +
+                                     static_cast<uint64_t>(options_.limit)
+                               : std::numeric_limits<uint64_t>::max()) {}
+
+Sorter::~Sorter() = default;
+
+// (key, seq): a strict total order that is the stable sort's.
+bool Sorter::Before(const Entry& a, const Entry& b) const {
+  const int c = sort_->CompareKeys(a.key, b.key);
+  if (c != 0) return c < 0;
+  return a.seq < b.seq;
+}
+
+absl::Status Sorter::Add(Value doc) {
+  Entry e;
+  e.doc = std::make_unique<Value>(std::move(doc));
+  ASSIGN_OR_RETURN(e.key, sort_->KeyOf(*e.doc));
+  e.seq = seq_++;
+  auto before = [this](const Entry& a, const Entry& b) { return Before(a, b); };
+  const bool limited = options_.limit > 0;
+  if (entries_.size() >= keep_) {
+    // Full: the newcomer replaces the worst only if it sorts before it (a
+    // tie loses: it arrived later).
+    if (!Before(e, entries_.front())) return absl::OkStatus();
+    std::pop_heap(entries_.begin(), entries_.end(), before);
+    bytes_ -= entries_.back().bytes;
+    entries_.pop_back();
   }
-  // (key, seq) order: a strict total order that is the stable sort's.
-  auto before = [&sort](const Entry& a, const Entry& b) {
-    int c = sort.CompareKeys(a.key, b.key);
-    if (c != 0) return c < 0;
-    return a.seq < b.seq;
-  };
-  // With a limit, `kept` is a max-heap under `before`: its front is the
-  // worst document kept, the first to go when a better one arrives.
-  std::vector<Entry> kept;
-  size_t bytes = 0;
-  uint64_t seq = 0;
-  while (true) {
-    ASSIGN_OR_RETURN(std::optional<Value> doc, next());
-    if (!doc.has_value()) break;
-    Entry e;
-    e.doc = std::make_unique<Value>(std::move(*doc));
-    ASSIGN_OR_RETURN(e.key, sort.KeyOf(*e.doc));
-    e.seq = seq++;
-    if (kept.size() >= keep) {
-      // Full: the newcomer replaces the worst only if it sorts before it
-      // (a tie loses: it arrived later).
-      if (!before(e, kept.front())) continue;
-      std::pop_heap(kept.begin(), kept.end(), before);
-      bytes -= kept.back().bytes;
-      kept.pop_back();
+  e.bytes = BsonValueSize(*e.doc) + SortKeyBytes(e.key);
+  bytes_ += e.bytes;
+  entries_.push_back(std::move(e));
+  if (limited) std::push_heap(entries_.begin(), entries_.end(), before);
+  if (bytes_ > options_.max_memory_bytes) {
+    if (!options_.spill_directory) {
+      return SortMemoryLimitError(options_.error_context,
+                                  options_.max_memory_bytes);
     }
-    e.bytes = BsonValueSize(*e.doc) + SortKeyBytes(e.key);
-    bytes += e.bytes;
-    if (bytes > max_bytes) return MemoryLimitError(max_bytes);
-    kept.push_back(std::move(e));
-    if (limit > 0) std::push_heap(kept.begin(), kept.end(), before);
+    RETURN_IF_ERROR(Spill());
   }
-  if (limit > 0) {
-    std::sort_heap(kept.begin(), kept.end(), before);
+  return absl::OkStatus();
+}
+
+absl::Status Sorter::Spill() {
+  auto before = [this](const Entry& a, const Entry& b) { return Before(a, b); };
+  if (options_.limit > 0) {
+    std::sort_heap(entries_.begin(), entries_.end(), before);
   } else {
-    std::sort(kept.begin(), kept.end(), before);
+    std::sort(entries_.begin(), entries_.end(), before);
   }
-  std::vector<Value> out;
-  for (uint64_t i = static_cast<uint64_t>(skip); i < kept.size(); ++i) {
-    out.push_back(std::move(*kept[i].doc));
+  ASSIGN_OR_RETURN(std::string dir, options_.spill_directory());
+  ASSIGN_OR_RETURN(std::unique_ptr<SpillFile> file, SpillFile::Create(dir));
+  for (const Entry& e : entries_) RETURN_IF_ERROR(file->Write(*e.doc));
+  RETURN_IF_ERROR(file->FinishWriting());
+  entries_.clear();
+  bytes_ = 0;
+  Run run;
+  run.file = std::move(file);
+  runs_.push_back(std::move(run));
+  return absl::OkStatus();
+}
+
+absl::Status Sorter::Advance(Run* run) {
+  run->doc.reset();
+  ASSIGN_OR_RETURN(std::optional<Value> d, run->file->Read());
+  if (!d.has_value()) return absl::OkStatus();
+  run->doc = std::make_unique<Value>(std::move(*d));
+  ASSIGN_OR_RETURN(run->key, sort_->KeyOf(*run->doc));
+  return absl::OkStatus();
+}
+
+absl::Status Sorter::Finish() {
+  finished_ = true;
+  auto before = [this](const Entry& a, const Entry& b) { return Before(a, b); };
+  if (options_.limit > 0) {
+    std::sort_heap(entries_.begin(), entries_.end(), before);
+  } else {
+    std::sort(entries_.begin(), entries_.end(), before);
   }
-  return out;
+  for (Run& run : runs_) RETURN_IF_ERROR(Advance(&run));
+  return absl::OkStatus();
+}
+
+// The smallest current document over the runs and the in-memory remainder.
+// Every document of a run arrived before every document of a later run and
+// of the remainder, so a tie goes to the earliest run and the remainder
+// comes last: the stable order.
+absl::StatusOr<std::optional<Value>> Sorter::NextInOrder() {
+  Run* best = nullptr;
+  for (Run& run : runs_) {
+    if (run.doc == nullptr) continue;
+    if (best == nullptr || sort_->CompareKeys(run.key, best->key) < 0) {
+      best = &run;
+    }
+  }
+  if (pos_ < entries_.size() &&
+      (best == nullptr ||
+       sort_->CompareKeys(entries_[pos_].key, best->key) < 0)) {
+    return std::optional<Value>(std::move(*entries_[pos_++].doc));
+  }
+  if (best == nullptr) return std::optional<Value>();
+  Value out = std::move(*best->doc);
+  RETURN_IF_ERROR(Advance(best));
+  return std::optional<Value>(std::move(out));
+}
+
+absl::StatusOr<std::optional<Value>> Sorter::Next() {
+  if (!finished_) RETURN_IF_ERROR(Finish());
+  while (true) {
+    if (produced_ >= keep_) return std::optional<Value>();
+    ASSIGN_OR_RETURN(std::optional<Value> doc, NextInOrder());
+    if (!doc.has_value()) return doc;
+    if (produced_++ >= static_cast<uint64_t>(options_.skip)) return doc;
+  }
 }
 
 }  // namespace ttldb

@@ -1,15 +1,15 @@
-// Spill files: runs of documents that a blocking stage ($sort, $group)
-// writes under allowDiskUse when it outgrows its memory bound, and reads
-// back once, in order, to merge them.
+// Spill files: runs of documents that a blocking operation (the sort of a
+// find or of $sort, $group) writes when it outgrows its memory bound under
+// allowDiskUse, and reads back once, in order, to merge them.
 //
-// A file lives in DatabaseAccess::TempDir() (inside the database directory,
-// <db>/_tmp/...) and is removed when its SpillFile is destroyed; the engine
-// removes the whole temporary area at Close and at the next Open, so files
-// left by a crash do not survive. Format: one document per line in ttldb's
-// storage JSON (document/json.h JsonFormat::kStorage), which round-trips
-// every value exactly.
-#ifndef TTLDB_PIPELINE_SPILL_H_
-#define TTLDB_PIPELINE_SPILL_H_
+// A file lives in the directory its creator names (the engine's temporary
+// area, <db>/_tmp, engine/engine.h SpillDirectory) and is removed when its
+// SpillFile is destroyed; the engine removes the whole area at Close and at
+// the next Open, so files left by a crash do not survive. Format: one
+// document per line in ttldb's storage JSON (document/json.h
+// JsonFormat::kStorage), which round-trips every value exactly.
+#ifndef TTLDB_QUERY_SPILL_FILE_H_
+#define TTLDB_QUERY_SPILL_FILE_H_
 
 #include <cstdio>
 #include <memory>
@@ -18,16 +18,18 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "document/value.h"
-#include "pipeline/stage.h"
 
 namespace ttldb {
-namespace agg {
 
 class SpillFile {
  public:
-  // A new empty file for writing.
-  static absl::StatusOr<std::unique_ptr<SpillFile>> Create(RunContext* ctx);
+  // A new empty file for writing in `dir`, which must exist.
+  static absl::StatusOr<std::unique_ptr<SpillFile>> Create(
+      absl::string_view dir);
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
   ~SpillFile();
 
   absl::Status Write(const Value& doc);
@@ -36,20 +38,13 @@ class SpillFile {
   absl::StatusOr<std::optional<Value>> Read();
 
  private:
-  explicit SpillFile(std::string path, std::FILE* f)
+  SpillFile(std::string path, std::FILE* f)
       : path_(std::move(path)), file_(f) {}
   std::string path_;
   std::FILE* file_;
   std::string line_;
 };
 
-// The errors of a blocking stage over its memory bound without
-// allowDiskUse: 292 QueryExceededMemoryLimitNoDiskUseAllowed, worded as
-// MongoDB 8.0's sorter and $group.
-absl::Status SortMemoryLimitError(size_t max_bytes);
-absl::Status GroupMemoryLimitError();
-
-}  // namespace agg
 }  // namespace ttldb
 
-#endif  // TTLDB_PIPELINE_SPILL_H_
+#endif  // TTLDB_QUERY_SPILL_FILE_H_
