@@ -39,7 +39,7 @@ import sys
 # (ParseDocument -> ParseDocumentInto, ToJson -> AppendJson) is not counted
 # again.
 WANT = {
-    "commands": ("ttldb::(anonymous namespace)::Runner::Run(",),
+    "commands": ("ttldb::commands::(anonymous namespace)::Runner::Run(",),
     "bson_to_value": ("ttldb::BsonToValue(",),
     "value_to_bson": ("ttldb::ValueToBson",),
     "json_to_value": ("ttldb::ParseDocumentInto(", "ttldb::ParseDocument(",
