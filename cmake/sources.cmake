@@ -78,7 +78,6 @@ set(TTLDB_SOURCES
   index/key_gen.cc
   pipeline/accumulator.cc
   pipeline/pipeline.cc
-  pipeline/spill.cc
   pipeline/stage_basic.cc
   pipeline/stage_densify.cc
   pipeline/stage_facet.cc
@@ -99,7 +98,6 @@ set(TTLDB_SOURCES
   planner/index_bounds.cc
   planner/planner.cc
   planner/sort_provision.cc
-  query/blocking_sort.cc
   query/doc_validation_error.cc
   query/filter.cc
   query/json_schema.cc
@@ -107,6 +105,8 @@ set(TTLDB_SOURCES
   query/path_values.cc
   query/projection.cc
   query/sort.cc
+  query/sorter.cc
+  query/spill_file.cc
   query/update.cc
   query/upsert_retry.cc
   storage/change_log.cc
@@ -124,6 +124,7 @@ set(TTLDB_SOURCES
   storage/log_sync_env.cc
   storage/read_only_env.cc
   storage/reclaimer.cc
+  storage/spill_directory.cc
   storage/storage_sizes.cc
   storage/unknown_ranges.cc
   storage/write_walk.cc
@@ -184,20 +185,20 @@ set(TTLDB_HEADERS
   index/key_gen.h
   pipeline/accumulator.h
   pipeline/pipeline.h
-  pipeline/spill.h
   pipeline/stage.h
   pipeline/update_pipeline.h
   planner/implication.h
   planner/index_bounds.h
   planner/planner.h
   planner/sort_provision.h
-  query/blocking_sort.h
   query/doc_validation_error.h
   query/filter.h
   query/json_schema.h
   query/partial_filter_check.h
   query/projection.h
   query/sort.h
+  query/sorter.h
+  query/spill_file.h
   query/update.h
   query/upsert_retry.h
   storage/change_log.h
@@ -215,6 +216,7 @@ set(TTLDB_HEADERS
   storage/log_sync_env.h
   storage/read_only_env.h
   storage/reclaimer.h
+  storage/spill_directory.h
   storage/storage_sizes.h
   storage/unknown_ranges.h
   storage/write_walk.h

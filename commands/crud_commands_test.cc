@@ -1030,6 +1030,44 @@ TEST_F(CrudTest, MetaSortKeyAndFindAndModifyFields) {
             R"({"twice":6})");
 }
 
+// find's allowDiskUse (find_command.idl: an optionalBool): past the blocking
+// sort's cap a find without it fails with 292 and MongoDB's message; with it
+// the sort spills and the cursor pages through the whole order. Not a bool:
+// 14 TypeMismatch.
+class SmallSortCapTest : public CommandTest {
+ protected:
+  SmallSortCapTest() {
+    options_.database_options.max_blocking_sort_bytes = 20000;
+  }
+};
+
+TEST_F(SmallSortCapTest, FindAllowDiskUseSpillsPastTheSortCap) {
+  std::string docs;
+  for (int i = 0; i < 500; ++i) {
+    absl::StrAppend(&docs, i == 0 ? "" : ",", R"({"_id": )", i, R"(, "u": )",
+                    (i * 7) % 500, R"(, "pad": "0123456789"})");
+  }
+  Run("test", absl::StrCat(R"({"insert": "c", "documents": [)", docs, "]}"));
+  Value refused =
+      Run("test", R"({"find": "c", "sort": {"u": -1}, "batchSize": 500})");
+  EXPECT_EQ(ToJson(*refused.Get("code")), "292");
+  EXPECT_EQ(refused.Get("errmsg")->string_value(),
+            "Executor error during find command :: caused by :: Sort "
+            "exceeded memory limit of 20000 bytes, but did not opt in to "
+            "external sorting.");
+  Value r = Run("test", R"({"find": "c", "sort": {"u": -1}, "batchSize": 500,
+                            "projection": {"_id": 0, "u": 1},
+                            "allowDiskUse": true})");
+  ASSERT_NE(r.Get("cursor"), nullptr) << ToJson(r);
+  const Value::Array& batch = r.Get("cursor")->Get("firstBatch")->array_items();
+  ASSERT_EQ(batch.size(), 500u);
+  for (int i = 0; i < 500; ++i) {
+    EXPECT_EQ(ToJson(batch[i]), absl::StrCat(R"({"u":)", 499 - i, "}"));
+  }
+  Value bad = Run("test", R"({"find": "c", "allowDiskUse": 1})");
+  EXPECT_EQ(ToJson(*bad.Get("code")), "14") << ToJson(bad);
+}
+
 }  // namespace
 }  // namespace commands
 }  // namespace ttldb

@@ -99,6 +99,9 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
     req.batch_size = *batch;
   }
   ASSIGN_OR_RETURN(req.single_batch, SafeBoolArg(ctx, "singleBatch", false));
+  // find_command.idl: an optionalBool, so a strict bool.
+  ASSIGN_OR_RETURN(req.options.allow_disk_use,
+                   BoolArg(ctx, "allowDiskUse", false));
   // query_request_helper.cpp validateFindCommandRequest: a tailable
   // cursor sorts in natural order only and is not a single batch;
   // awaitData needs tailable. Whether the collection is capped is the

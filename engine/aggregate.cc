@@ -1,12 +1,10 @@
 // Collection::Aggregate: runs an agg::Pipeline with the engine as its
 // agg::DatabaseAccess.
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include "engine/query_exec.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
+#include "storage/spill_directory.h"
 
 namespace ttldb {
 namespace {
@@ -116,21 +115,7 @@ class EngineAccess : public agg::DatabaseAccess {
     return engine_->collection(coll).CreateIndex(keys, options).status();
   }
   absl::StatusOr<std::string> TempDir() override {
-    if (engine_->options().in_memory) {
-      // No file is ever created for an in-memory database.
-      return MongoError(absl::StatusCode::kResourceExhausted,
-                        kQueryExceededMemoryLimitNoDiskUseAllowed,
-                        "allowDiskUse cannot spill: the database is in "
-                        "memory (Options::in_memory)");
-    }
-    std::string dir = engine_->path() + "/_tmp";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-      return absl::InternalError(absl::StrCat(
-          "cannot create the temporary directory ", dir, ": ", ec.message()));
-    }
-    return dir;
+    return SpillDirectory(engine_->path(), engine_->options().in_memory);
   }
   absl::StatusOr<Value> CollStats(absl::string_view coll,
                                   const Value& request) override {
@@ -335,11 +320,6 @@ static absl::Status ResolveInvolvedViews(Engine* engine,
     RETURN_IF_ERROR(engine->ResolveView(name).status());
   }
   return absl::OkStatus();
-}
-
-void RemoveAggregationTempDir(const std::string& db_path) {
-  std::error_code ec;
-  std::filesystem::remove_all(db_path + "/_tmp", ec);
 }
 
 absl::StatusOr<std::unique_ptr<Cursor>> Collection::Aggregate(

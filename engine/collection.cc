@@ -670,8 +670,10 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
   {
     ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
     if (view.has_value()) {
+      AggregateOptions aggregate;
+      aggregate.allow_disk_use = options.allow_disk_use;
       return engine_->collection(view->collection)
-          .Aggregate(FindAsViewPipeline(view->pipeline, f, options));
+          .Aggregate(FindAsViewPipeline(view->pipeline, f, options), aggregate);
     }
   }
   std::shared_ptr<const CollectionState> state = engine_->GetState(name_);

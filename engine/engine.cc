@@ -25,6 +25,7 @@
 #include "storage/leveldb_status.h"
 #include "storage/log_sync_env.h"
 #include "storage/read_only_env.h"
+#include "storage/spill_directory.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 
@@ -200,9 +201,9 @@ absl::Status Engine::Init() {
     }
   }
   // Spill files an aggregation left behind when the process died
-  // (pipeline/spill.h): nothing in <db>/_tmp outlives its cursor.
+  // (storage/spill_directory.h): nothing in <db>/_tmp outlives its cursor.
   if (!options_.read_only && !options_.in_memory) {
-    RemoveAggregationTempDir(path_);
+    RemoveSpillDirectory(path_);
   }
   {
     // touch_min_interval must be well below every TTL index's E
@@ -1030,7 +1031,7 @@ absl::Status Engine::Close() {
   AwaitCommitsLocked();  // grouped writers may have queued meanwhile
   db_.reset();
   if (!options_.read_only && !options_.in_memory) {
-    RemoveAggregationTempDir(path_);
+    RemoveSpillDirectory(path_);
   }
   return absl::OkStatus();
 }

@@ -85,9 +85,6 @@ class EventPipeline {
 absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
     Engine* engine, const std::string& coll, const Value& stages);
 
-// Removes <db_path>/_tmp, the aggregation spill area (engine/aggregate.cc).
-void RemoveAggregationTempDir(const std::string& db_path);
-
 // The pipeline a find on a view runs over the view's collection (MongoDB
 // runs a find on a view as an aggregate: query_request_conversion.cpp
 // asAggregationCommand): the view's stages (`view_pipeline`), then $match

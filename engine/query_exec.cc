@@ -12,11 +12,12 @@
 #include "document/json.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
-#include "query/blocking_sort.h"
+#include "query/sorter.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "storage/leading_entries.h"
 #include "storage/leveldb_status.h"
+#include "storage/spill_directory.h"
 #include "ttl/expiry.h"
 
 namespace ttldb {
@@ -492,6 +493,43 @@ class VectorCursor : public Cursor {
   size_t next_ = 0;
 };
 
+// A blocking sort's results: the sorter's slice (query/sorter.h), each
+// document projected as it leaves. Holds the plan's cursor for Output.
+class SortedCursor : public Cursor {
+ public:
+  SortedCursor(std::unique_ptr<PlanCursor> source,
+               std::unique_ptr<SortSpec> sort, std::unique_ptr<Sorter> sorter,
+               ExecStats* stats)
+      : source_(std::move(source)),
+        sort_(std::move(sort)),
+        sorter_(std::move(sorter)),
+        stats_(stats) {}
+
+  absl::StatusOr<std::optional<Value>> Next() override {
+    if (ended_.has_value()) {
+      if (!ended_->ok()) return *ended_;
+      return std::optional<Value>();
+    }
+    absl::StatusOr<std::optional<Value>> doc = sorter_->Next();
+    if (doc.ok() && doc->has_value()) {
+      if (stats_ != nullptr) ++stats_->returned;
+      absl::StatusOr<Value> out = source_->Output(**std::move(doc));
+      if (out.ok()) return std::optional<Value>(*std::move(out));
+      doc = out.status();
+    }
+    // The end, or an error (a spill file unreadable): Next keeps saying so.
+    ended_ = doc.status();
+    return doc;
+  }
+
+ private:
+  std::unique_ptr<PlanCursor> source_;
+  std::unique_ptr<SortSpec> sort_;  // the sorter's
+  std::unique_ptr<Sorter> sorter_;
+  ExecStats* stats_;
+  std::optional<absl::Status> ended_;
+};
+
 // canonical_query.cpp isValid(): $natural alone in a sort or a hint, and
 // a $natural sort only with no hint or a $natural one of its direction.
 absl::Status CheckNatural(const FindOptions& options) {
@@ -593,6 +631,7 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
   }
   q.skip = options.skip;
   q.limit = options.limit;
+  q.allow_disk_use = options.allow_disk_use;
   q.hint.name = options.hint;
   q.hint.key_pattern = options.hint_keys;
   ASSIGN_OR_RETURN(q.keys, ParseKeyOptions(options));
@@ -616,21 +655,29 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
       engine, std::move(state), std::move(plan), query, now, stats);
   if (source->provides_sort())
     return std::unique_ptr<Cursor>(std::move(source));
-  // Blocking sort: a top-k sort with a limit, a full one (within
-  // Options::max_blocking_sort_bytes) without; NextMatch ignores skip,
-  // limit and projection.
-  ASSIGN_OR_RETURN(std::vector<Value> sorted,
-                   BlockingSort(*query.sort, query.skip, query.limit,
-                                engine->options().max_blocking_sort_bytes,
-                                [&source]() { return source->NextMatch(); }));
-  std::vector<Value> out;
-  out.reserve(sorted.size());
-  for (Value& doc : sorted) {
-    ASSIGN_OR_RETURN(Value one, source->Output(std::move(doc)));
-    out.push_back(std::move(one));
+  // Blocking sort (query/sorter.h): a top-k sort with a limit, a full one
+  // without, within Options::max_blocking_sort_bytes or spilling under
+  // allowDiskUse. Every match is sorted now, so the errors of the sort
+  // (292, a parallel-arrays key) are Find's; the cursor then yields the
+  // sorted slice, projected.
+  SorterOptions o;
+  o.skip = query.skip;
+  o.limit = query.limit;
+  o.max_memory_bytes = engine->options().max_blocking_sort_bytes;
+  if (query.allow_disk_use) {
+    o.spill_directory = [engine] {
+      return SpillDirectory(engine->path(), engine->options().in_memory);
+    };
   }
-  if (stats != nullptr) stats->returned = out.size();
-  return std::unique_ptr<Cursor>(new VectorCursor(std::move(out)));
+  auto owned_sort = std::make_unique<SortSpec>(*std::move(query.sort));
+  auto sorter = std::make_unique<Sorter>(owned_sort.get(), std::move(o));
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<Value> doc, source->NextMatch());
+    if (!doc.has_value()) break;
+    RETURN_IF_ERROR(sorter->Add(*std::move(doc)));
+  }
+  return std::unique_ptr<Cursor>(new SortedCursor(
+      std::move(source), std::move(owned_sort), std::move(sorter), stats));
 }
 
 absl::StatusOr<std::vector<std::string>> MatchingIds(

@@ -101,6 +101,7 @@ struct Query {
   std::optional<SortSpec> sort;
   int64_t skip = 0;
   int64_t limit = 0;
+  bool allow_disk_use = false;
   planner::Hint hint;
   // min / max, returnKey, showRecordId (engine/find_key_options.h).
   KeyOptions keys;

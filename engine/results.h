@@ -24,6 +24,13 @@ struct FindOptions {
   Value sort;
   int64_t skip = 0;
   int64_t limit = 0;  // 0: no limit
+  // MongoDB's allowDiskUse for a sort no index provides: past
+  // Options::max_blocking_sort_bytes the sort writes sorted runs to files in
+  // the database's temporary area (<db>/_tmp, removed with the cursor and
+  // at Close and Open) and merges them, instead of failing with 292
+  // QueryExceededMemoryLimitNoDiskUseAllowed. An in-memory database
+  // (Options::in_memory) never writes files: it fails with 292.
+  bool allow_disk_use = false;
   // How many documents each round trip of the cursor brings (MongoDB's
   // batchSize; 0: the server's default, 101 for the first batch). Only a
   // database opened on a mongodb:// URI has round trips: the embedded

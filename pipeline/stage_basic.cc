@@ -8,9 +8,9 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/json.h"
-#include "pipeline/spill.h"
 #include "pipeline/stages.h"
 #include "query/filter.h"
+#include "query/sorter.h"
 
 namespace ttldb {
 namespace agg {
@@ -304,7 +304,8 @@ class SampleStream : public DocStream {
           sample_[j] = std::move(*d);
         }
         if (total_ > ctx_->max_memory_bytes) {
-          return SortMemoryLimitError(ctx_->max_memory_bytes);
+          return SortMemoryLimitError(kAggregationErrorContext,
+                                      ctx_->max_memory_bytes);
         }
       }
       std::shuffle(sample_.begin(), sample_.end(), rng_);

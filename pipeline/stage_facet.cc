@@ -8,8 +8,8 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "pipeline/pipeline.h"
-#include "pipeline/spill.h"
 #include "pipeline/stages.h"
+#include "query/sorter.h"
 
 namespace ttldb {
 namespace agg {
@@ -34,7 +34,8 @@ class FacetStream : public DocStream {
       if (!d.has_value()) break;
       bytes += BsonValueSize(*d);
       if (bytes > ctx_->max_memory_bytes) {
-        return SortMemoryLimitError(ctx_->max_memory_bytes);
+        return SortMemoryLimitError(kAggregationErrorContext,
+                                    ctx_->max_memory_bytes);
       }
       docs.push_back(std::move(*d));
     }

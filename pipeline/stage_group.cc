@@ -20,9 +20,9 @@
 #include "document/compare.h"
 #include "document/json.h"
 #include "pipeline/accumulator.h"
-#include "pipeline/spill.h"
 #include "pipeline/stages.h"
 #include "query/sort.h"
+#include "query/spill_file.h"
 
 namespace ttldb {
 namespace agg {
@@ -117,7 +117,15 @@ class GroupStream : public DocStream {
       total += bytes - group.bytes;
       group.bytes = bytes;
       if (total > ctx_->max_memory_bytes) {
-        if (!ctx_->allow_disk_use) return GroupMemoryLimitError();
+        if (!ctx_->allow_disk_use) {
+          return MongoError(
+              absl::StatusCode::kResourceExhausted,
+              kQueryExceededMemoryLimitNoDiskUseAllowed,
+              absl::StrCat(kAggregationErrorContext,
+                           " :: caused by :: Exceeded memory limit for "
+                           "$group, but didn't allow external spilling; pass "
+                           "allowDiskUse:true to opt in"));
+        }
         RETURN_IF_ERROR(Spill());
         total = 0;
       }
@@ -154,7 +162,8 @@ class GroupStream : public DocStream {
     std::stable_sort(sorted.begin(), sorted.end(), [this](size_t a, size_t b) {
       return CompareValues(groups_[a].key, groups_[b].key, collator()) < 0;
     });
-    ASSIGN_OR_RETURN(std::unique_ptr<SpillFile> f, SpillFile::Create(ctx_));
+    ASSIGN_OR_RETURN(std::string dir, SpillDirectory(ctx_)());
+    ASSIGN_OR_RETURN(std::unique_ptr<SpillFile> f, SpillFile::Create(dir));
     for (size_t g : sorted) {
       Value::Array partials;
       for (const auto& acc : groups_[g].accs) {

@@ -4,11 +4,14 @@
 #define TTLDB_PIPELINE_STAGES_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "base/status.h"
 #include "document/value.h"
 #include "expr/expression.h"
@@ -18,6 +21,17 @@ namespace ttldb {
 namespace agg {
 
 using StageList = std::vector<std::shared_ptr<StageSpec>>;
+
+// The context of the errors a pipeline's blocking stages give past their
+// memory bound (query/sorter.h SortMemoryLimitError), as MongoDB 8.0 words
+// them.
+inline constexpr absl::string_view kAggregationErrorContext =
+    "PlanExecutor error during aggregation";
+
+// stage_sort.cc: where a blocking stage ($sort, $group) spills under
+// allowDiskUse: the database's temporary area (DatabaseAccess::TempDir),
+// each call counted in ctx->spill_files; nullptr without allowDiskUse.
+std::function<absl::StatusOr<std::string>()> SpillDirectory(RunContext* ctx);
 
 // stage_basic.cc
 absl::Status ParseMatch(const Value& spec, ParseContext* ctx, StageList* out);

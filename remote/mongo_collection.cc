@@ -819,6 +819,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> MongoCollection::Find(
   if (!IsEmptyObject(options.sort)) o.emplace_back("sort", options.sort);
   if (options.skip != 0) o.emplace_back("skip", Value::Int64(options.skip));
   if (options.limit != 0) o.emplace_back("limit", Value::Int64(options.limit));
+  if (options.allow_disk_use) o.emplace_back("allowDiskUse", Value::Bool(true));
   if (options.batch_size > 0) {
     o.emplace_back("batchSize", Value::Int64(options.batch_size));
   }

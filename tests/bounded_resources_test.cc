@@ -2,6 +2,7 @@
 // most skip + limit documents (top-k) and fails past its memory cap with
 // MongoDB's error 292; a large $in is a set lookup, not a linear scan.
 #include <cstdint>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,11 +34,13 @@ class BoundedResourcesTest : public ::testing::Test {
 
   absl::StatusOr<std::vector<Value>> Find(const std::string& filter,
                                           const std::string& sort,
-                                          int64_t skip = 0, int64_t limit = 0) {
+                                          int64_t skip = 0, int64_t limit = 0,
+                                          bool allow_disk_use = false) {
     FindOptions o;
     if (!sort.empty()) o.sort = *ParseDocument(sort);
     o.skip = skip;
     o.limit = limit;
+    o.allow_disk_use = allow_disk_use;
     ASSIGN_OR_RETURN(auto cursor, c().Find(filter, o));
     return cursor->ToVector();
   }
@@ -148,6 +151,58 @@ TEST_F(BoundedResourcesTest, BlockingSortOverCapFails) {
   auto indexed = Find("{}", R"({"u": -1})");
   ASSERT_TRUE(indexed.ok()) << indexed.status();
   EXPECT_EQ(indexed->size(), 1000u);
+}
+
+// find's allowDiskUse (MongoDB's find_command.idl; the sorter of
+// exec/sort_executor.cpp spills to its temporary files): past the cap the
+// sort spills sorted runs to <db>/_tmp and merges them, with exactly the
+// order and slice of the sort that fits, a projection applied as each
+// document leaves; the files go with the cursor.
+TEST_F(BoundedResourcesTest, AllowDiskUseSpillsPastTheCap) {
+  Open(20000);
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(c().InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "u": )",
+                                           i % 10, R"(, "pad": "0123456789"})"))
+                    .ok());
+  }
+  auto refused = Find("{}", R"({"u": -1})");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(ErrorCode(refused.status()), 292);
+  // The order the spilled sort must give: u descending, ties by _id (the
+  // collection scan's order), as the in-memory sort with a large cap gives.
+  std::vector<int> want;
+  for (int u = 9; u >= 0; --u) {
+    for (int i = u; i < 1000; i += 10) want.push_back(i);
+  }
+  auto ids = [](const std::vector<Value>& docs) {
+    std::vector<int> out;
+    for (const Value& d : docs) {
+      out.push_back(static_cast<int>(d.Get("_id")->AsDouble()));
+    }
+    return out;
+  };
+  auto all = Find("{}", R"({"u": -1})", 0, 0, /*allow_disk_use=*/true);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(ids(*all), want);
+  auto slice = Find("{}", R"({"u": -1})", 250, 500, /*allow_disk_use=*/true);
+  ASSERT_TRUE(slice.ok()) << slice.status();
+  EXPECT_EQ(ids(*slice),
+            std::vector<int>(want.begin() + 250, want.begin() + 750));
+  // A projection is applied to the merged documents.
+  FindOptions o;
+  o.sort = *ParseDocument(R"({"u": 1})");
+  o.projection = *ParseDocument(R"({"u": 1, "_id": 0})");
+  o.allow_disk_use = true;
+  auto cursor = c().Find("{}", o);
+  ASSERT_TRUE(cursor.ok()) << cursor.status();
+  auto first = (*cursor)->Next();
+  ASSERT_TRUE(first.ok() && first->has_value());
+  EXPECT_EQ(ToJson(**first), R"({"u":0})");
+  // While the cursor lives its runs are in <db>/_tmp; they go with it.
+  const std::string tmp = dir_.path() + "/_tmp";
+  EXPECT_FALSE(std::filesystem::is_empty(tmp));
+  cursor->reset();
+  EXPECT_TRUE(std::filesystem::is_empty(tmp));
 }
 
 // Review F13: a 500,000-element $in over 20,000 documents without an

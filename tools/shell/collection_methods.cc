@@ -473,8 +473,9 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
   ShellValue next = cursor;
   const bool started =
       cursor.cursor_state != nullptr && cursor.cursor_state->started;
-  if (started && (method == "sort" || method == "limit" || method == "skip" ||
-                  method == "hint" || method == "map")) {
+  if (started &&
+      (method == "sort" || method == "limit" || method == "skip" ||
+       method == "hint" || method == "allowDiskUse" || method == "map")) {
     // The Node driver's AbstractCursor once iteration has begun.
     return absl::InvalidArgumentError(
         "MongoCursorInUseError: Cursor is already initialized");
@@ -536,6 +537,14 @@ absl::StatusOr<ShellValue> Evaluator::CallCursorMethod(
           "MongoServerError[BadValue]: hint must be a string or an object");
     }
     next.find.hint = std::move(hint);
+    return next;
+  }
+  if (method == "allowDiskUse") {
+    // mongosh's cursor.allowDiskUse(allow = true).
+    next.find.allow_disk_use = true;
+    if (!args.empty() && args[0].kind == Kind::kValue) {
+      next.find.allow_disk_use = Truthy(args[0].value);
+    }
     return next;
   }
   if (method == "pretty" || method == "batchSize" || method == "maxTimeMS" ||

@@ -71,6 +71,7 @@ Value FindCommand(absl::string_view coll, const shell::FindRequest& req) {
     cmd.emplace_back("projection", req.projection);
   if (!EmptyObject(req.sort)) cmd.emplace_back("sort", req.sort);
   if (!req.hint.is_null()) cmd.emplace_back("hint", req.hint);
+  if (req.allow_disk_use) cmd.emplace_back("allowDiskUse", Value::Bool(true));
   if (req.skip != 0) cmd.emplace_back("skip", Value::Int64(req.skip));
   if (req.limit != 0) {
     cmd.emplace_back("limit",

@@ -897,7 +897,7 @@ absl::string_view HelpText() {
     show collections                 list the collections of the database
     show dbs                         list the databases
     db.<coll>.insertOne(doc)         insert a document (also insertMany, insert)
-    db.<coll>.find(filter, proj)     query; chain .sort({a: 1}) .skip(n) .limit(n) .hint(index)
+    db.<coll>.find(filter, proj)     query; chain .sort({a: 1}) .skip(n) .limit(n) .hint(index) .allowDiskUse()
     db.<coll>.findOne(filter)        the first match
     db.<coll>.updateOne(filter, up)  update (also updateMany, replaceOne, update)
     db.<coll>.deleteOne(filter)      delete (also deleteMany, remove)

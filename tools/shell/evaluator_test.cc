@@ -324,6 +324,11 @@ TEST_F(EvaluatorTest, HintReachesTheBackend) {
   EXPECT_EQ(ToJson(backend_.last_find.hint), R"({"a":1,"b":-1})");
   EXPECT_EQ(Run("db.c.find().hint({$natural: 1}).itcount()"), "0\n");
   EXPECT_EQ(ToJson(backend_.last_find.hint), R"({"$natural":1})");
+  // cursor.allowDiskUse([allow]) (mongosh's), on to the find command.
+  EXPECT_EQ(Run("db.c.find().sort({a: 1}).allowDiskUse().itcount()"), "0\n");
+  EXPECT_TRUE(backend_.last_find.allow_disk_use);
+  EXPECT_EQ(Run("db.c.find().allowDiskUse(false).itcount()"), "0\n");
+  EXPECT_FALSE(backend_.last_find.allow_disk_use);
   EXPECT_EQ(Run("db.c.find().hint(5)"),
             "! MongoServerError[BadValue]: hint must be a string or an object");
 }

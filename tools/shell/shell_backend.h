@@ -36,6 +36,8 @@ struct FindRequest {
   // cursor.hint(): an index name (string) or key pattern (object, also
   // {$natural: 1}); null: none.
   Value hint;
+  // cursor.allowDiskUse(): a sort past the server's memory bound spills.
+  bool allow_disk_use = false;
 };
 
 // A findOneAndUpdate / findOneAndReplace / findOneAndDelete.

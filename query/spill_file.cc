@@ -1,4 +1,4 @@
-#include "pipeline/spill.h"
+#include "query/spill_file.h"
 
 #include <atomic>
 #include <cerrno>
@@ -9,12 +9,10 @@
 #include "document/json.h"
 
 namespace ttldb {
-namespace agg {
 
-absl::StatusOr<std::unique_ptr<SpillFile>> SpillFile::Create(RunContext* ctx) {
-  ASSIGN_OR_RETURN(std::string dir, ctx->db->TempDir());
+absl::StatusOr<std::unique_ptr<SpillFile>> SpillFile::Create(
+    absl::string_view dir) {
   static std::atomic<uint64_t> next_file{0};
-  ++ctx->spill_files;
   std::string path =
       absl::StrCat(dir, "/spill-", next_file.fetch_add(1), ".jsonl");
   std::FILE* f = std::fopen(path.c_str(), "w+b");
@@ -65,24 +63,4 @@ absl::StatusOr<std::optional<Value>> SpillFile::Read() {
   return std::optional<Value>(std::move(v));
 }
 
-absl::Status SortMemoryLimitError(size_t max_bytes) {
-  return MongoError(
-      absl::StatusCode::kResourceExhausted,
-      kQueryExceededMemoryLimitNoDiskUseAllowed,
-      absl::StrCat("PlanExecutor error during aggregation :: caused by :: "
-                   "Sort exceeded memory limit of ",
-                   max_bytes,
-                   " bytes, but did not opt in to external sorting."));
-}
-
-absl::Status GroupMemoryLimitError() {
-  return MongoError(
-      absl::StatusCode::kResourceExhausted,
-      kQueryExceededMemoryLimitNoDiskUseAllowed,
-      "PlanExecutor error during aggregation :: caused by :: Exceeded memory "
-      "limit for $group, but didn't allow external spilling; pass "
-      "allowDiskUse:true to opt in");
-}
-
-}  // namespace agg
 }  // namespace ttldb
