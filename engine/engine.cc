@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
 #include "document/json.h"
+#include "document/storable.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
@@ -49,17 +50,13 @@ absl::Status ValidateCollectionName(absl::string_view name) {
   if (absl::StartsWith(name, "system.") && name != "system.profile" &&
       name != "system.users")
     return bad("the 'system.' prefix is reserved");
-  // Valid UTF-8: checked by parsing it as a JSON string.
-  std::string json = "\"";
   for (char c : name) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
       return bad(
           "collection names cannot contain quotes, backslashes or "
           "control characters");
-    json.push_back(c);
   }
-  json.push_back('"');
-  if (!ParseValue(json).ok()) return bad("not valid UTF-8");
+  if (!IsValidUtf8(name)) return bad("not valid UTF-8");
   return absl::OkStatus();
 }
 
