@@ -58,7 +58,10 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   AggregateOptions o;
-  ASSIGN_OR_RETURN(o.allow_disk_use, BoolArg(ctx, "allowDiskUse", false));
+  // Absent: the server's allowDiskUseByDefault (query_knobs.idl).
+  ASSIGN_OR_RETURN(o.allow_disk_use,
+                   BoolArg(ctx, "allowDiskUse",
+                           ctx.server->allow_disk_use_by_default.load()));
   o.bypass_document_validation = ctx.write.bypass_document_validation;
   ASSIGN_OR_RETURN(Value let, ObjectArg(ctx, "let"));
   o.let = std::move(let);

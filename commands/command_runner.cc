@@ -545,6 +545,7 @@ class Runner : public CommandRunner {
 std::shared_ptr<ServerState> NewState(const RunnerOptions& options) {
   auto state = std::make_shared<ServerState>();
   state->options = options;
+  state->allow_disk_use_by_default = options.allow_disk_use_by_default;
   state->clock = options.database_options.clock != nullptr
                      ? options.database_options.clock
                      : Clock::Real();

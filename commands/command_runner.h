@@ -62,6 +62,11 @@ struct RunnerOptions {
   // Databases that may exist under the root (DatabaseSet::Open); creating
   // one more fails with 264 TooManyFilesOpen.
   int max_databases = 1000;
+  // MongoDB's allowDiskUseByDefault (query_knobs.idl, true since 6.0): a
+  // find or aggregate that does not say allowDiskUse spills its sort or
+  // $group past the memory bound rather than failing with 292. Also
+  // setParameter / getParameter at run time.
+  bool allow_disk_use_by_default = true;
   // "host:port" as serverStatus.host, hostInfo and whatsmyuri report this
   // server ("" : the machine's hostname and 27017).
   std::string host_port;

@@ -1030,17 +1030,11 @@ TEST_F(CrudTest, MetaSortKeyAndFindAndModifyFields) {
             R"({"twice":6})");
 }
 
-// find's allowDiskUse (find_command.idl: an optionalBool): past the blocking
-// sort's cap a find without it fails with 292 and MongoDB's message; with it
-// the sort spills and the cursor pages through the whole order. Not a bool:
-// 14 TypeMismatch.
-class SmallSortCapTest : public CommandTest {
- protected:
-  SmallSortCapTest() {
-    options_.database_options.max_blocking_sort_bytes = 20000;
-  }
-};
-
+// find's allowDiskUse (find_command.idl: an optionalBool) and the server's
+// allowDiskUseByDefault (query_knobs.idl, true in MongoDB 8.0): past the
+// blocking sort's cap a find spills and the cursor pages through the whole
+// order, unless it says allowDiskUse: false or the parameter is false: then
+// 292 with MongoDB's message. Not a bool: 14 TypeMismatch.
 TEST_F(SmallSortCapTest, FindAllowDiskUseSpillsPastTheSortCap) {
   std::string docs;
   for (int i = 0; i < 500; ++i) {
@@ -1048,22 +1042,42 @@ TEST_F(SmallSortCapTest, FindAllowDiskUseSpillsPastTheSortCap) {
                     (i * 7) % 500, R"(, "pad": "0123456789"})");
   }
   Run("test", absl::StrCat(R"({"insert": "c", "documents": [)", docs, "]}"));
-  Value refused =
-      Run("test", R"({"find": "c", "sort": {"u": -1}, "batchSize": 500})");
+  const std::string want_292 =
+      "Executor error during find command :: caused by :: Sort exceeded "
+      "memory limit of 20000 bytes, but did not opt in to external sorting.";
+  Value refused = Run("test", R"({"find": "c", "sort": {"u": -1},
+                                  "allowDiskUse": false})");
   EXPECT_EQ(ToJson(*refused.Get("code")), "292");
-  EXPECT_EQ(refused.Get("errmsg")->string_value(),
-            "Executor error during find command :: caused by :: Sort "
-            "exceeded memory limit of 20000 bytes, but did not opt in to "
-            "external sorting.");
-  Value r = Run("test", R"({"find": "c", "sort": {"u": -1}, "batchSize": 500,
-                            "projection": {"_id": 0, "u": 1},
-                            "allowDiskUse": true})");
-  ASSERT_NE(r.Get("cursor"), nullptr) << ToJson(r);
-  const Value::Array& batch = r.Get("cursor")->Get("firstBatch")->array_items();
-  ASSERT_EQ(batch.size(), 500u);
-  for (int i = 0; i < 500; ++i) {
-    EXPECT_EQ(ToJson(batch[i]), absl::StrCat(R"({"u":)", 499 - i, "}"));
+  EXPECT_EQ(refused.Get("errmsg")->string_value(), want_292);
+  for (const char* flag : {R"(, "allowDiskUse": true)", ""}) {
+    Value r = Run("test", absl::StrCat(R"({"find": "c", "sort": {"u": -1},
+        "batchSize": 500, "projection": {"_id": 0, "u": 1})",
+                                       flag, "}"));
+    ASSERT_NE(r.Get("cursor"), nullptr) << ToJson(r);
+    const Value::Array& batch =
+        r.Get("cursor")->Get("firstBatch")->array_items();
+    ASSERT_EQ(batch.size(), 500u);
+    for (int i = 0; i < 500; ++i) {
+      EXPECT_EQ(ToJson(batch[i]), absl::StrCat(R"({"u":)", 499 - i, "}"));
+    }
   }
+  EXPECT_EQ(RunJson("admin", R"({"getParameter": 1,
+                                 "allowDiskUseByDefault": 1})"),
+            R"({"allowDiskUseByDefault":true,"ok":1.0})");
+  EXPECT_EQ(RunJson("admin", R"({"setParameter": 1,
+                                 "allowDiskUseByDefault": false})"),
+            R"({"was":true,"ok":1.0})");
+  Value by_default = Run("test", R"({"find": "c", "sort": {"u": -1}})");
+  EXPECT_EQ(ToJson(*by_default.Get("code")), "292");
+  EXPECT_EQ(by_default.Get("errmsg")->string_value(), want_292);
+  // The aggregate's $sort follows the same parameter.
+  Value agg = Run("test", R"({"aggregate": "c", "pipeline": [
+                               {"$sort": {"u": 1}}], "cursor": {}})");
+  EXPECT_EQ(ToJson(*agg.Get("code")), "292") << ToJson(agg);
+  Value spilled = Run("test", R"({"aggregate": "c", "pipeline": [
+                                   {"$sort": {"u": 1}}], "cursor": {},
+                                   "allowDiskUse": true})");
+  EXPECT_NE(spilled.Get("cursor"), nullptr) << ToJson(spilled);
   Value bad = Run("test", R"({"find": "c", "allowDiskUse": 1})");
   EXPECT_EQ(ToJson(*bad.Get("code")), "14") << ToJson(bad);
 }

@@ -99,9 +99,11 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
     req.batch_size = *batch;
   }
   ASSIGN_OR_RETURN(req.single_batch, SafeBoolArg(ctx, "singleBatch", false));
-  // find_command.idl: an optionalBool, so a strict bool.
+  // find_command.idl: an optionalBool, so a strict bool; absent: the
+  // server's allowDiskUseByDefault.
   ASSIGN_OR_RETURN(req.options.allow_disk_use,
-                   BoolArg(ctx, "allowDiskUse", false));
+                   BoolArg(ctx, "allowDiskUse",
+                           ctx.server->allow_disk_use_by_default.load()));
   // query_request_helper.cpp validateFindCommandRequest: a tailable
   // cursor sorts in natural order only and is not a single batch;
   // awaitData needs tailable. Whether the collection is capped is the

@@ -1,7 +1,7 @@
 // getParameter / setParameter for the TTL monitor's run-time parameters
-// (src/mongo/db/ttl/ttl.idl) and featureCompatibilityVersion, which mongosh
-// asks for. A setting applies to every open database and to those opened
-// later.
+// (src/mongo/db/ttl/ttl.idl), allowDiskUseByDefault (query_knobs.idl) and
+// featureCompatibilityVersion, which mongosh asks for. A setting applies to
+// every open database and to those opened later.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -134,6 +134,11 @@ absl::StatusOr<Value> SetParameter(CommandContext& ctx) {
         [&](Options* opt) { opt->ttl_batch_deletes = b; }));
     return Was(Value::Bool(o.ttl_batch_deletes));
   }
+  if (name == "allowDiskUseByDefault") {
+    if (value.type() != ValueType::kBool) return NotBoolean(name, value);
+    return Was(
+        Value::Bool(s->allow_disk_use_by_default.exchange(value.bool_value())));
+  }
   if (name == "ttlMonitorEnabled") {
     if (value.type() != ValueType::kBool) return NotBoolean(name, value);
     const bool b = value.bool_value();
@@ -154,7 +159,9 @@ absl::StatusOr<Value> GetParameter(CommandContext& ctx) {
   Value::Object out;
   auto add = [&](absl::string_view name) {
     Value v;
-    if (name == "ttlMonitorSleepSecs") {
+    if (name == "allowDiskUseByDefault") {
+      v = Value::Bool(ctx.server->allow_disk_use_by_default.load());
+    } else if (name == "ttlMonitorSleepSecs") {
       v = Count(absl::ToInt64Seconds(o.ttl_monitor_sleep));
     } else if (name == "ttlMonitorEnabled") {
       v = Value::Bool(o.ttl_monitor_enabled);
@@ -177,9 +184,9 @@ absl::StatusOr<Value> GetParameter(CommandContext& ctx) {
   const Value& selector = ctx.first();
   if (selector.is_string() && selector.string_value() == "*") {
     for (absl::string_view n :
-         {"featureCompatibilityVersion", "ttlIndexDeleteTargetDocs",
-          "ttlIndexDeleteTargetTimeMS", "ttlMonitorBatchDeletes",
-          "ttlMonitorEnabled", "ttlMonitorSleepSecs",
+         {"allowDiskUseByDefault", "featureCompatibilityVersion",
+          "ttlIndexDeleteTargetDocs", "ttlIndexDeleteTargetTimeMS",
+          "ttlMonitorBatchDeletes", "ttlMonitorEnabled", "ttlMonitorSleepSecs",
           "ttlMonitorSubPassTargetSecs"}) {
       add(n);
     }

@@ -57,6 +57,9 @@ struct ServerState {
   // opcounters, opLatencies, latencyStats, activeClients.
   OpStats op_stats;
 
+  // allowDiskUseByDefault (RunnerOptions; setParameter changes it).
+  std::atomic<bool> allow_disk_use_by_default{true};
+
   // Counters (serverStatus.connections).
   std::atomic<int64_t> connections_current{0};
   std::atomic<int64_t> connections_total{0};

@@ -27,6 +27,7 @@ constexpr char kServeUsage[] =
               [--max-databases N] [--max-cursors N]
               [--setParameter ttlMonitorSleepSecs=N]
               [--setParameter ttlMonitorEnabled=true|false]
+              [--setParameter allowDiskUseByDefault=true|false]
               [--message-timeout-secs N] [--no-change-log] [--quiet]
               [--auth] [--tlsMode disabled|allowTLS|preferTLS|requireTLS]
               [--tlsCertificateKeyFile PEM] [--tlsCAFile PEM]
@@ -150,6 +151,9 @@ int RunServe(int argc, char** argv) {
         ro.database_options.ttl_monitor_sleep = absl::Seconds(n);
       } else if (name == "ttlMonitorEnabled" && (v == "true" || v == "false")) {
         ro.database_options.ttl_monitor_enabled = v == "true";
+      } else if (name == "allowDiskUseByDefault" &&
+                 (v == "true" || v == "false")) {
+        ro.allow_disk_use_by_default = v == "true";
       } else {
         return Usage(absl::StrCat("unsupported --setParameter ", value));
       }
