@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/status.h"
+#include "document/collator.h"
 #include "index/index_spec.h"
 #include "query/filter.h"
 #include "ttl/expiry.h"
@@ -54,7 +55,13 @@ absl::StatusOr<ExpiryRules> ExpiryRules::FromIndexSpecs(
                           reject->type() == ValueType::kBool &&
                           reject->bool_value();
     if (const Value* pf = s.Get("partialFilterExpression")) {
-      ASSIGN_OR_RETURN(Filter f, Filter::Parse(*pf));
+      // Matched in the index's collation, as the engine compiles it.
+      std::shared_ptr<const Collator> collator;
+      if (const Value* collation = s.Get("collation")) {
+        ASSIGN_OR_RETURN(collator, Collator::Make(*collation));
+      }
+      ASSIGN_OR_RETURN(Filter f,
+                       Filter::Parse(*pf, absl::Now(), std::move(collator)));
       rule.partial = std::move(f);
     }
     rep->rules.push_back(std::move(rule));

@@ -9,7 +9,7 @@
 // monitor's semantics: the earliest Date the index's path reaches in the
 // document (an array at the end of the path expanded one level), plus the
 // index's expireAfterSeconds; an index whose partialFilterExpression the
-// document does not match gives no expiry, nor does one with no Date at its
+// document does not match (in the index's collation) gives no expiry, nor does one with no Date at its
 // path or an inactive expireAfterSeconds (NaN, negative). `ttldb import`
 // uses them to skip documents that would be expired on arrival.
 //
@@ -47,7 +47,7 @@ class ExpiryRules {
   // ({key, name, expireAfterSeconds, partialFilterExpression, ...}; what
   // Collection::ListIndexes returns). Specs without an active
   // expireAfterSeconds are ignored; a partialFilterExpression that does not
-  // parse is an error.
+  // parse, or a collation Collator::Make refuses, is an error.
   static absl::StatusOr<ExpiryRules> FromIndexSpecs(
       const std::vector<Value>& index_specs);
 

@@ -122,5 +122,31 @@ TEST_F(ExpiryRulesTest, AgreesWithTheMonitor) {
   EXPECT_EQ(c().CountDocuments("{}").value(), 0);
 }
 
+// A partial filter is matched in its index's collation, by the rules as by
+// the monitor (MongoDB: the index's collation applies to its
+// partialFilterExpression, index_catalog_impl.cpp): with strength 2,
+// "SESSION" matches {kind: "session"}.
+TEST_F(ExpiryRulesTest, CollatedPartialFilterAgreesWithTheMonitor) {
+  ASSERT_TRUE(c().CreateIndex("{\"at\": 1}",
+                              "{\"expireAfterSeconds\": 30, "
+                              "\"partialFilterExpression\": {\"kind\": "
+                              "\"session\"}, \"collation\": {\"locale\": "
+                              "\"en\", \"strength\": 2}}")
+                  .ok());
+  const Value doc = Doc(absl::StrCat(
+      "{\"_id\": 1, \"kind\": \"SESSION\", \"at\": ", DateJson(kTestStart),
+      "}"));
+  const std::optional<absl::Time> expires = c().ExpiresAt(doc).value();
+  ASSERT_TRUE(expires.has_value());
+  EXPECT_EQ(*expires, kTestStart + absl::Seconds(30));
+  EXPECT_EQ(c().ExpiresAt(Doc(absl::StrCat("{\"kind\": \"other\", \"at\": ",
+                                           DateJson(kTestStart), "}")))
+                .value(),
+            std::nullopt);
+  ASSERT_TRUE(c().InsertOne(doc).ok());
+  DatabaseInternal::RunTtlPass(*db_, *expires);
+  EXPECT_EQ(c().CountDocuments("{}").value(), 0);
+}
+
 }  // namespace
 }  // namespace ttldb
