@@ -570,7 +570,8 @@ absl::StatusOr<std::unique_ptr<CommandRunner>> CommandRunner::Open(
   std::shared_ptr<ServerState> state = NewState(options);
   ASSIGN_OR_RETURN(
       state->databases,
-      DatabaseSet::Open(root, options.database_options, options.max_databases));
+      DatabaseSet::Open(root, options.database_options, options.max_databases,
+                        options.open_database));
   state->root = std::string(root);
   ServerState* s = state.get();
   ASSIGN_OR_RETURN(

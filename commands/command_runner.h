@@ -49,9 +49,17 @@ inline Options ServedDatabaseOptions() {
   return o;
 }
 
+// Opens the database in directory `path`, as Database::Open does.
+using DatabaseOpener = std::function<absl::StatusOr<std::unique_ptr<Database>>(
+    absl::string_view path, const Options& options)>;
+
 struct RunnerOptions {
   // Options for every database opened under the root.
   Options database_options = ServedDatabaseOptions();
+  // Opens each database under the root. A test opens them over its own
+  // LevelDB Env with DatabaseInternal::Open (a full disk:
+  // tests/reliability/disk_full_open_test.cc).
+  DatabaseOpener open_database = Database::Open;
   // Cursors idle this long are closed (MongoDB's cursorTimeoutMillis).
   int64_t cursor_timeout_millis = 10 * 60 * 1000;
   // Open cursors one connection may hold; beyond it find/aggregate fail.
@@ -60,7 +68,9 @@ struct RunnerOptions {
   // 1,000 connections could hold a million. Beyond it find/aggregate fail.
   int64_t max_cursors = 100000;
   // Databases that may exist under the root (DatabaseSet::Open); creating
-  // one more fails with 264 TooManyFilesOpen.
+  // one more fails with 264 TooManyFilesOpen. 1,000: about 3,000 threads
+  // and 4,000 file descriptors when all are open; raise the descriptor
+  // limit (ulimit -n) to match (docs/server.md).
   int max_databases = 1000;
   // MongoDB's allowDiskUseByDefault (query_knobs.idl, true since 6.0): a
   // find or aggregate that does not say allowDiskUse spills its sort or

@@ -92,15 +92,18 @@ absl::Status ValidateDatabaseName(absl::string_view name) {
                     absl::StrCat("Invalid database name: '", name, "'"));
 }
 
-DatabaseSet::DatabaseSet(std::string root, Options options, int max_databases)
+DatabaseSet::DatabaseSet(std::string root, Options options, int max_databases,
+                         DatabaseOpener open_database)
     : root_(std::move(root)),
       max_databases_(max_databases),
+      open_database_(std::move(open_database)),
       options_(std::move(options)) {}
 
 DatabaseSet::~DatabaseSet() { Close().IgnoreError(); }
 
 absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
-    absl::string_view root, const Options& options, int max_databases) {
+    absl::string_view root, const Options& options, int max_databases,
+    DatabaseOpener open_database) {
   std::error_code ec;
   fs::create_directories(fs::path(std::string(root)), ec);
   if (ec || !fs::is_directory(fs::path(std::string(root)))) {
@@ -119,8 +122,8 @@ absl::StatusOr<std::unique_ptr<DatabaseSet>> DatabaseSet::Open(
   // A remainder that cannot be deleted now is no database either: tried
   // again at the next start.
   for (const fs::path& t : trash) Reclaim(t).IgnoreError();
-  return std::unique_ptr<DatabaseSet>(
-      new DatabaseSet(std::string(root), options, max_databases));
+  return std::unique_ptr<DatabaseSet>(new DatabaseSet(
+      std::string(root), options, max_databases, std::move(open_database)));
 }
 
 std::unique_ptr<DatabaseSet> DatabaseSet::Single(Database* db,
@@ -133,7 +136,8 @@ std::unique_ptr<DatabaseSet> DatabaseSet::Single(Database* db,
   o.ttl_batch_time_max = db->ttl_batch_time_max();
   o.ttl_batch_deletes = db->ttl_batch_deletes();
   o.ttl_sub_pass_target = db->ttl_sub_pass_target();
-  std::unique_ptr<DatabaseSet> set(new DatabaseSet("", std::move(o), 1));
+  std::unique_ptr<DatabaseSet> set(
+      new DatabaseSet("", std::move(o), 1, DatabaseOpener()));
   set->single_ = db;
   set->single_name_ = std::string(name);
   return set;
@@ -192,13 +196,13 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::Get(
   o.error_if_exists = false;
   o.db_name = key;
   absl::StatusOr<std::unique_ptr<Database>> db =
-      Database::Open(dir.string(), o);
+      open_database_(dir.string(), o);
   if (!db.ok() && exists && IsNoSpace(db.status())) {
     // A full disk: LevelDB cannot write its log and MANIFEST, but the
     // data can still be read (Options::read_only writes nothing).
     o.read_only = true;
     absl::StatusOr<std::unique_ptr<Database>> ro =
-        Database::Open(dir.string(), o);
+        open_database_(dir.string(), o);
     if (ro.ok()) {
       read_only_[key] = std::string(db.status().message());
       db = std::move(ro);
@@ -229,7 +233,7 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::ReopenWritable(
     slot->Close().IgnoreError();
     slot.reset();
     absl::StatusOr<std::unique_ptr<Database>> db =
-        Database::Open(dir.string(), o);
+        open_database_(dir.string(), o);
     if (db.ok()) {
       read_only_.erase(key);
       slot = std::shared_ptr<Database>(*std::move(db));
@@ -238,7 +242,7 @@ absl::StatusOr<std::shared_ptr<Database>> DatabaseSet::ReopenWritable(
     read_only_[key] = std::string(db.status().message());
     o.read_only = true;
     absl::StatusOr<std::unique_ptr<Database>> ro =
-        Database::Open(dir.string(), o);
+        open_database_(dir.string(), o);
     if (!ro.ok()) {
       open_.erase(key);
       read_only_.erase(key);

@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "commands/command_runner.h"
 #include "engine/database.h"
 #include "engine/options.h"
 
@@ -44,12 +45,10 @@ class DatabaseSet {
   // may exist: each open database holds threads (TTL monitor, compactions)
   // and file descriptors, so without a bound any client allowed to insert
   // could exhaust the process's ("Too many open files" at about 5,000).
+  // `open_database` opens each (RunnerOptions::open_database).
   static absl::StatusOr<std::unique_ptr<DatabaseSet>> Open(
-      absl::string_view root, const Options& options,
-      int max_databases = kDefaultMaxDatabases);
-  // 1,000: about 3,000 threads and 4,000 file descriptors when all are
-  // open; raise the descriptor limit (ulimit -n) to match (docs/server.md).
-  static constexpr int kDefaultMaxDatabases = 1000;
+      absl::string_view root, const Options& options, int max_databases,
+      DatabaseOpener open_database);
   // A set over one already open database that answers to every name (the
   // in-process shell: one directory, one database). Not owned: it must
   // outlive the set. Drop and Close leave it open.
@@ -92,7 +91,8 @@ class DatabaseSet {
   absl::Status Close();
 
  private:
-  DatabaseSet(std::string root, Options options, int max_databases);
+  DatabaseSet(std::string root, Options options, int max_databases,
+              DatabaseOpener open_database);
   absl::Status DropDirectory(const std::filesystem::path& dir);
   absl::StatusOr<std::shared_ptr<Database>> ReopenWritable(
       const std::string& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -101,7 +101,8 @@ class DatabaseSet {
 
   const std::string root_;
   const int max_databases_;
-  Database* single_ = nullptr;  // Single(): the one database, not owned
+  const DatabaseOpener open_database_;  // empty for Single()
+  Database* single_ = nullptr;          // Single(): the one database, not owned
   std::string single_name_;
 
   absl::Mutex mu_;

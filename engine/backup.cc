@@ -53,12 +53,10 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
   RETURN_IF_ERROR(CheckOpen());
   const std::string dest(dest_view);
   if (dest.empty()) return absl::InvalidArgumentError("empty backup path");
-  // Files go to the real Env even when this database is read_only (its
-  // LevelDB runs over the in-memory overlay).
-  leveldb::Env* env =
-      options_.env != nullptr ? options_.env : leveldb::Env::Default();
+  // Files go to the files' Env (env_) even when this database is read_only
+  // (its LevelDB runs over the in-memory overlay).
   std::vector<std::string> children;
-  if (env->GetChildren(dest, &children).ok()) {
+  if (env_->GetChildren(dest, &children).ok()) {
     for (const std::string& c : children) {
       if (c != "." && c != "..") {
         return absl::AlreadyExistsError(
@@ -68,13 +66,13 @@ absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
       }
     }
   }
-  leveldb::Status s = MakeDirs(env, dest);
+  leveldb::Status s = MakeDirs(env_, dest);
   if (!s.ok()) {
     return storage::FromLevelDB(
         s, absl::StrCat("creating backup directory '", dest, "'"));
   }
   leveldb::Options lo;
-  lo.env = env;
+  lo.env = env_;
   lo.create_if_missing = true;
   lo.error_if_exists = true;
   lo.write_buffer_size = options_.write_buffer_bytes;

@@ -3,8 +3,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
+#include "engine/database_internal.h"
 #include "engine/engine.h"
 #include "leveldb/db.h"
+#include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "storage/leveldb_status.h"
 
@@ -29,7 +31,16 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(
                      OpenMongoBackend(path, options));
     return std::unique_ptr<Database>(new Database(std::move(backend)));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine, Engine::Open(path, options));
+  return DatabaseInternal::Open(path, options, TestingOptions());
+}
+
+absl::StatusOr<std::unique_ptr<Database>> DatabaseInternal::Open(
+    absl::string_view path, const Options& options,
+    const TestingOptions& testing) {
+  leveldb::Env* env =
+      testing.env != nullptr ? testing.env : leveldb::Env::Default();
+  ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
+                   Engine::Open(path, options, env));
   return std::unique_ptr<Database>(new Database(std::move(engine)));
 }
 

@@ -95,10 +95,11 @@ void Engine::Log(LogLevel level, absl::string_view message) const {
   if (options_.logger) options_.logger(level, message);
 }
 
-Engine::Engine(std::string path, const Options& options)
+Engine::Engine(std::string path, const Options& options, leveldb::Env* env)
     : path_(std::move(path)),
       options_(options),
       clock_(options.clock != nullptr ? options.clock : Clock::Real()),
+      env_(env),
       index_usage_(clock_) {
   if (options.doc_cache_bytes > 0) {
     doc_cache_ = std::make_unique<DocCache>(options.doc_cache_bytes);
@@ -107,6 +108,7 @@ Engine::Engine(std::string path, const Options& options)
 
 absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
                                                      const Options& options,
+                                                     leveldb::Env* env,
                                                      bool repair) {
   if (options.ttl_monitor_sleep <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
@@ -133,7 +135,7 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
         "in_memory cannot be combined with read_only or error_if_exists: an "
         "in-memory database starts empty");
   }
-  std::unique_ptr<Engine> engine(new Engine(std::string(path), options));
+  std::unique_ptr<Engine> engine(new Engine(std::string(path), options, env));
   engine->repair_ = repair;
   RETURN_IF_ERROR(engine->Init());
   return engine;
@@ -154,7 +156,7 @@ absl::Status Engine::Init() {
         leveldb::NewBloomFilterPolicy(options_.bloom_bits_per_key));
     lopts.filter_policy = filter_policy_.get();
   }
-  if (options_.env != nullptr) lopts.env = options_.env;
+  lopts.env = env_;
   if (options_.in_memory) {
     mem_env_.reset(leveldb::NewMemEnv(lopts.env));
     lopts.env = mem_env_.get();

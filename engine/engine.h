@@ -95,10 +95,14 @@ Value FindAsViewPipeline(const Value& view_pipeline, const Value& filter,
 
 class Engine : public TtlStore {
  public:
-  // `repair`: for engine/repair.cc after LevelDB's RepairDB: a missing
-  // meta record is rebuilt from the catalog instead of refused.
+  // The database in `path`, its files read and written through `env` (not
+  // owned; it must outlive the engine): leveldb::Env::Default(), or what a
+  // test injects (engine/database_internal.h's TestingOptions). `repair`:
+  // for engine/repair.cc after LevelDB's RepairDB: a missing meta record is
+  // rebuilt from the catalog instead of refused.
   static absl::StatusOr<std::unique_ptr<Engine>> Open(absl::string_view path,
                                                       const Options& options,
+                                                      leveldb::Env* env,
                                                       bool repair = false);
   ~Engine() override;
   absl::Status Close();
@@ -548,7 +552,7 @@ class Engine : public TtlStore {
   std::map<std::string, std::string> CatalogDamage() const;
 
  private:
-  Engine(std::string path, const Options& options);
+  Engine(std::string path, const Options& options, leveldb::Env* env);
   absl::Status Init();
   absl::Status LoadCatalog();
   // DataLoss if the directory holds LevelDB files but no CURRENT file.
@@ -706,6 +710,8 @@ class Engine : public TtlStore {
   const std::string path_;
   const Options options_;
   Clock* const clock_;
+  // The files' Env (Open's `env`), under the ones below.
+  leveldb::Env* const env_;
   // Options::in_memory's Env (owns the files), and the adapter that sends
   // LevelDB's messages to Options::logger. Both outlive db_.
   std::unique_ptr<leveldb::Env> mem_env_;

@@ -79,10 +79,11 @@ std::unique_ptr<Database> Open(const std::string& path, Clock* clock,
                                int64_t compact_after = 20'000) {
   Options options;
   options.clock = clock;
-  options.env = env;
   options.ttl_monitor_enabled = false;
   options.ttl_compact_after_deletes = compact_after;
-  auto db = Database::Open(path, options);
+  TestingOptions testing;
+  testing.env = env;
+  auto db = DatabaseInternal::Open(path, options, testing);
   EXPECT_TRUE(db.ok()) << db.status();
   return db.ok() ? std::move(*db) : nullptr;
 }

@@ -13,10 +13,6 @@
 #include "base/log.h"
 #include "document/value.h"
 
-namespace leveldb {
-class Env;
-}
-
 namespace ttldb {
 
 class Clock;
@@ -207,10 +203,6 @@ struct Options {
   // Wall clock for cutoffs and $currentDate, steady clock for the monitor's
   // sleep. nullptr: the real clock. Not owned; must outlive the database.
   Clock* clock = nullptr;
-  // LevelDB Env for file access (fault injection). nullptr: the default.
-  // With in_memory, the memory Env is layered over it (it then only serves
-  // the clock and threads).
-  leveldb::Env* env = nullptr;
 };
 
 // The heap a database holds beyond the documents in flight

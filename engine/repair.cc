@@ -371,8 +371,7 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
 absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path_view,
                                             const Options& options) {
   const std::string path(path_view);
-  leveldb::Env* env =
-      options.env != nullptr ? options.env : leveldb::Env::Default();
+  leveldb::Env* env = leveldb::Env::Default();
   RepairReport report;
   {
     // RepairDB does not lock: hold the lock so that a Database that has the
@@ -401,13 +400,13 @@ absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path_view,
   eo.hide_expired = false;  // keep and index every stored document
   eo.touch_min_interval = absl::ZeroDuration();
   {
-    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, /*repair=*/true));
+    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, env, /*repair=*/true));
     Repairer repairer(engine.get());
     RETURN_IF_ERROR(repairer.FixCatalog(&report));
     RETURN_IF_ERROR(engine->Close());
   }
   {
-    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, /*repair=*/true));
+    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, env, /*repair=*/true));
     Repairer repairer(engine.get());
     ASSIGN_OR_RETURN(std::vector<std::string> names,
                      engine->ListCollectionNames());

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
 #include "document/json.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
@@ -24,7 +25,12 @@ class DiskFullOpenTest : public ::testing::Test {
   void Open() {
     commands::RunnerOptions options;
     options.database_options.ttl_monitor_enabled = false;
-    options.database_options.env = &env_;
+    options.open_database = [this](absl::string_view path,
+                                   const Options& database_options) {
+      TestingOptions testing;
+      testing.env = &env_;
+      return DatabaseInternal::Open(path, database_options, testing);
+    };
     auto r = commands::CommandRunner::Open(tmp_.path(), options);
     ASSERT_TRUE(r.ok()) << r.status();
     runner_ = *std::move(r);

@@ -1,7 +1,7 @@
 // A leveldb::Env that injects I/O faults, for fault-injection tests.
 //
 //   FaultEnv env;                       // wraps leveldb::Env::Default()
-//   options.env = &env;
+//   testing.env = &env;  // DatabaseInternal::Open (engine/database_internal.h)
 //   env.Inject(FaultKind::kSync, ".log");   // every log sync now fails
 //   ...
 //   env.ClearAll();

@@ -53,12 +53,13 @@ class FaultTest : public ::testing::Test {
 
   absl::Status TryOpen(bool monitor = false) {
     Options options;
-    options.env = &env_;
     options.clock = monitor ? nullptr : &clock_;
     // The monitor thread runs but starts disabled; tests enable it.
     options.ttl_monitor_enabled = false;
     options.ttl_monitor_sleep = absl::Milliseconds(50);
-    auto db = Database::Open(dir_.path(), options);
+    TestingOptions testing;
+    testing.env = &env_;
+    auto db = DatabaseInternal::Open(dir_.path(), options, testing);
     if (!db.ok()) return db.status();
     db_ = std::move(*db);
     return absl::OkStatus();

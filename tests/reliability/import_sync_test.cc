@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
@@ -21,9 +22,10 @@ class ImportSyncTest : public ::testing::Test {
  protected:
   void SetUp() override {
     Options options;
-    options.env = &env_;
     options.ttl_monitor_enabled = false;
-    auto db = Database::Open(dir_.path(), options);
+    TestingOptions testing;
+    testing.env = &env_;
+    auto db = DatabaseInternal::Open(dir_.path(), options, testing);
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
     // The catalog write is synced anyway: create the collection first.

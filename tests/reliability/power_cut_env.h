@@ -4,7 +4,7 @@
 // every byte that was not synced.
 //
 //   PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
-//   options.env = &env;
+//   testing.env = &env;  // DatabaseInternal::Open (engine/database_internal.h)
 //   env.ArmCut(120);   // the 120th file mutation from now fails: power is off
 //   ... writes; one fails with IOError "power cut" ...
 //   db.reset();                       // close (nothing more reaches "disk")

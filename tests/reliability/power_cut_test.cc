@@ -287,15 +287,20 @@ std::string Apply(Database& db, FakeClock& clock, const Op& op) {
   return "?";
 }
 
-Options DbOptions(FakeClock* clock, leveldb::Env* env, bool hide_expired) {
+// The database in `path` of `env` (a PowerCutEnv), as every run opens it.
+absl::StatusOr<std::unique_ptr<Database>> OpenDb(absl::string_view path,
+                                                 FakeClock* clock,
+                                                 leveldb::Env* env,
+                                                 bool hide_expired) {
   Options options;
   options.clock = clock;
-  options.env = env;
   options.ttl_monitor_enabled = false;  // passes are explicit operations
   options.hide_expired = hide_expired;
   options.write_buffer_bytes = 64 << 10;   // LevelDB's minimum
   options.ttl_compact_after_deletes = 50;  // compactions inside TTL passes
-  return options;
+  TestingOptions testing;
+  testing.env = env;
+  return DatabaseInternal::Open(path, options, testing);
 }
 
 std::set<std::string> Lines(const std::string& dump) {
@@ -441,7 +446,7 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
   {
     PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
     FakeClock clock(kTestStart);
-    auto db = Database::Open("/ref", DbOptions(&clock, &env, hide_expired));
+    auto db = OpenDb("/ref", &clock, &env, hide_expired);
     EXPECT_TRUE(db.ok()) << db.status();
     if (!db.ok()) return result;
     dumps.push_back(*RawDump(**db, clock));
@@ -459,11 +464,10 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
   // Victim: the same operations until the power goes.
   PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
   FakeClock clock(kTestStart);
-  const Options options = DbOptions(&clock, &env, hide_expired);
   size_t lo = 0;  // the state must include at least the first lo ops
   size_t hi = 0;  // and at most the first hi ops
   {
-    auto db = Database::Open("/victim", options);
+    auto db = OpenDb("/victim", &clock, &env, hide_expired);
     EXPECT_TRUE(db.ok()) << db.status();
     if (!db.ok()) return result;
     env.ArmCut(
@@ -494,7 +498,7 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
   const leveldb::Status restored = env.RestorePower();
   EXPECT_TRUE(restored.ok()) << restored.ToString();
 
-  auto db = Database::Open("/victim", options);
+  auto db = OpenDb("/victim", &clock, &env, hide_expired);
   EXPECT_TRUE(db.ok()) << where_seed
                        << "reopen after the power cut: " << db.status();
   if (!db.ok()) return result;
@@ -561,8 +565,7 @@ RoundResult RunRound(uint32_t seed, int n_ops, double cut_fraction,
   {
     PowerCutEnv ref_env(leveldb::NewMemEnv(leveldb::Env::Default()));
     FakeClock ref_clock(kTestStart);
-    auto ref =
-        Database::Open("/ref2", DbOptions(&ref_clock, &ref_env, hide_expired));
+    auto ref = OpenDb("/ref2", &ref_clock, &ref_env, hide_expired);
     EXPECT_TRUE(ref.ok()) << ref.status();
     if (!ref.ok()) return result;
     for (int64_t i = 0; i < matched; ++i) Apply(**ref, ref_clock, ops[i]);
@@ -629,9 +632,8 @@ TEST(PowerCutTest, SyncedCallThatWritesNothingMakesEarlierWritesDurable) {
     SCOPED_TRACE(test.name);
     PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
     FakeClock clock(kTestStart);
-    const Options options = DbOptions(&clock, &env, true);
     {
-      auto db = Database::Open("/db", options);
+      auto db = OpenDb("/db", &clock, &env, true);
       ASSERT_TRUE(db.ok()) << db.status();
       Collection& c = (*db)->collection("c");
       ASSERT_TRUE((*db)->CreateCollection("c").ok());  // synced
@@ -646,7 +648,7 @@ TEST(PowerCutTest, SyncedCallThatWritesNothingMakesEarlierWritesDurable) {
       env.CutNow();
     }
     ASSERT_TRUE(env.RestorePower().ok());
-    auto db = Database::Open("/db", options);
+    auto db = OpenDb("/db", &clock, &env, true);
     ASSERT_TRUE(db.ok()) << db.status();
     EXPECT_EQ(*(*db)->collection("c").CountDocuments("{}"), 3);
     EXPECT_TRUE(ValidateAll(**db).ok());
@@ -666,9 +668,8 @@ TEST(PowerCutTest, CreateIndexOnNewCollectionIsAllOrNothing) {
     SCOPED_TRACE(absl::StrCat("cut at file operation ", cut));
     PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
     FakeClock clock(kTestStart);
-    const Options options = DbOptions(&clock, &env, true);
     {
-      auto db = Database::Open("/db", options);
+      auto db = OpenDb("/db", &clock, &env, true);
       ASSERT_TRUE(db.ok()) << db.status();
       env.ArmCut(cut);
       auto made = (*db)->collection("c").CreateIndex(
@@ -677,7 +678,7 @@ TEST(PowerCutTest, CreateIndexOnNewCollectionIsAllOrNothing) {
       env.CutNow();
     }
     ASSERT_TRUE(env.RestorePower().ok());
-    auto db = Database::Open("/db", options);
+    auto db = OpenDb("/db", &clock, &env, true);
     ASSERT_TRUE(db.ok()) << db.status();
     auto names = (*db)->ListCollectionNames();
     ASSERT_TRUE(names.ok());
@@ -697,7 +698,7 @@ TEST(PowerCutTest, CreateIndexOnNewCollectionIsAllOrNothing) {
 TEST(PowerCutTest, RefusedCreateIndexCreatesNoCollection) {
   PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
   FakeClock clock(kTestStart);
-  auto db = Database::Open("/db", DbOptions(&clock, &env, true));
+  auto db = OpenDb("/db", &clock, &env, true);
   ASSERT_TRUE(db.ok()) << db.status();
   auto made =
       (*db)->collection("c").CreateIndex(R"({"a": 1})", R"({"name": "_id_"})");
@@ -715,10 +716,9 @@ TEST(PowerCutTest, RefusedCreateIndexCreatesNoCollection) {
 TEST(PowerCutTest, SyncedWriteAfterALogSwitchCoversTheOldLog) {
   PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
   FakeClock clock(kTestStart);
-  const Options options = DbOptions(&clock, &env, true);
   int inserted = 0;
   {
-    auto db = Database::Open("/db", options);
+    auto db = OpenDb("/db", &clock, &env, true);
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_TRUE((*db)->CreateCollection("c").ok());
     Collection& c = (*db)->collection("c");
@@ -741,7 +741,7 @@ TEST(PowerCutTest, SyncedWriteAfterALogSwitchCoversTheOldLog) {
     env.ReleaseHeld();
   }
   ASSERT_TRUE(env.RestorePower().ok());
-  auto db = Database::Open("/db", options);
+  auto db = OpenDb("/db", &clock, &env, true);
   ASSERT_TRUE(db.ok()) << db.status();
   EXPECT_EQ(*(*db)->collection("c").CountDocuments("{}"), inserted);
   EXPECT_TRUE(ValidateAll(**db).ok());
@@ -752,9 +752,8 @@ TEST(PowerCutTest, SyncedWriteAfterALogSwitchCoversTheOldLog) {
 TEST(PowerCutTest, UnsyncedWritesAreLostWithoutASync) {
   PowerCutEnv env(leveldb::NewMemEnv(leveldb::Env::Default()));
   FakeClock clock(kTestStart);
-  const Options options = DbOptions(&clock, &env, true);
   {
-    auto db = Database::Open("/db", options);
+    auto db = OpenDb("/db", &clock, &env, true);
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_TRUE((*db)->CreateCollection("c").ok());
     Collection& c = (*db)->collection("c");
@@ -768,7 +767,7 @@ TEST(PowerCutTest, UnsyncedWritesAreLostWithoutASync) {
     env.CutNow();
   }
   ASSERT_TRUE(env.RestorePower().ok());
-  auto db = Database::Open("/db", options);
+  auto db = OpenDb("/db", &clock, &env, true);
   ASSERT_TRUE(db.ok()) << db.status();
   // 0..3 (the synced insert covers those before it); 4 is lost.
   EXPECT_EQ(*(*db)->collection("c").CountDocuments("{}"), 4);

@@ -20,6 +20,7 @@
 #include "document/json.h"
 #include "engine/collection.h"
 #include "engine/database.h"
+#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
 #include "tests/reliability/fault_env.h"
@@ -161,9 +162,10 @@ TEST(ReadOnly, OpensAndReadsWithoutAnyWrite) {
   NoWriteEnv env;
   Options o = Quiet();
   o.read_only = true;
-  o.env = &env;
+  TestingOptions testing;
+  testing.env = &env;
   {
-    auto db = Database::Open(dir.path(), o);
+    auto db = DatabaseInternal::Open(dir.path(), o, testing);
     ASSERT_TRUE(db.ok()) << db.status();
     ReadEverything(db->get());
     // Writes are refused by ttldb itself.
@@ -189,8 +191,9 @@ TEST(ReadOnly, DoesNotCreateAMissingLockFile) {
   NoWriteEnv env;
   Options o = Quiet();
   o.read_only = true;
-  o.env = &env;
-  auto db = Database::Open(dir.path(), o);
+  TestingOptions testing;
+  testing.env = &env;
+  auto db = DatabaseInternal::Open(dir.path(), o, testing);
   ASSERT_TRUE(db.ok()) << db.status();
   ReadEverything(db->get());
   ASSERT_TRUE((*db)->Close().ok());
@@ -220,10 +223,10 @@ TEST(ReadOnly, OpensOnAFullDisk) {
   Populate(dir.path());
   FaultEnv env;
   env.Inject(FaultKind::kDiskFull, "");
-  Options rw = Quiet();
-  rw.env = &env;
+  TestingOptions testing;
+  testing.env = &env;
   {
-    auto db = Database::Open(dir.path(), rw);
+    auto db = DatabaseInternal::Open(dir.path(), Quiet(), testing);
     if (db.ok()) {
       // If it opened, its first write fails: the disk is full.
       EXPECT_FALSE(
@@ -235,9 +238,8 @@ TEST(ReadOnly, OpensOnAFullDisk) {
   const auto before = Snapshot(dir.path());
   Options ro = Quiet();
   ro.read_only = true;
-  ro.env = &env;
   {
-    auto db = Database::Open(dir.path(), ro);
+    auto db = DatabaseInternal::Open(dir.path(), ro, testing);
     ASSERT_TRUE(db.ok()) << db.status();
     ReadEverything(db->get());
     ASSERT_TRUE((*db)->Close().ok());
