@@ -17,13 +17,6 @@ absl::Status NonNegative(absl::string_view field, int64_t v) {
                    "' value must be >= 0, actual value '", v, "'"));
 }
 
-// Features of find that ttldb does not have: refused rather than ignored,
-// so a query never silently means something else.
-absl::Status Unsupported(absl::string_view what) {
-  return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
-                    absl::StrCat("ttldb does not support ", what));
-}
-
 }  // namespace
 
 absl::Status ApplyHint(const CommandContext& ctx, FindOptions* options) {
