@@ -9,7 +9,7 @@ too: a consumer sets `copts = TTLDB_COPTS` on its own targets (or builds with
 """
 
 # Clang's thread-safety analysis on ttldb's own code: the ABSL_GUARDED_BY /
-# ABSL_EXCLUSIVE_LOCKS_REQUIRED annotations (base/mutex.h, engine/engine.h)
+# ABSL_EXCLUSIVE_LOCKS_REQUIRED annotations (base/mutex.h, engine/db_impl.h)
 # are checked by every clang build (scripts/test.sh builds with clang, so CI
 # checks them on each run) and a violation fails it. gcc has no such
 # analysis and rejects the flag, so consumers' gcc builds and --config=opt

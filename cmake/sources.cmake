@@ -39,7 +39,7 @@ set(TTLDB_SOURCES
   engine/doc_validation.cc
   engine/document_validation_error.cc
   engine/duplicate_key_error.cc
-  engine/engine.cc
+  engine/db_impl.cc
   engine/expiry_rules.cc
   engine/explain_write.cc
   engine/find_and_modify.cc

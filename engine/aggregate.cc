@@ -16,7 +16,7 @@
 #include "engine/collection.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/query_exec.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
@@ -52,7 +52,7 @@ class EngineAccess : public agg::DatabaseAccess {
   using DatabaseNamedFn =
       std::function<absl::StatusOr<std::shared_ptr<Database>>(
           absl::string_view)>;
-  EngineAccess(Engine* engine, DatabaseNamedFn database_named,
+  EngineAccess(DbImpl* engine, DatabaseNamedFn database_named,
                StatsSource stats_source = {})
       : engine_(engine),
         database_named_(std::move(database_named)),
@@ -139,7 +139,7 @@ class EngineAccess : public agg::DatabaseAccess {
       return absl::InternalError(
           absl::StrCat("database ", name, " could not be opened"));
     }
-    Engine* engine = DatabaseInternal::engine(*db);
+    DbImpl* engine = DatabaseInternal::engine(*db);
     if (engine == engine_) return this;
     Other& other = others_[std::string(name)];
     other.db = std::move(db);
@@ -156,7 +156,7 @@ class EngineAccess : public agg::DatabaseAccess {
     std::unique_ptr<EngineAccess> access;
   };
 
-  Engine* engine_;
+  DbImpl* engine_;
   DatabaseNamedFn database_named_;
   StatsSource stats_source_;
 
@@ -199,7 +199,7 @@ class AggregateCursor : public Cursor {
 };
 
 absl::StatusOr<std::unique_ptr<AggregateCursor>> Prepare(
-    Engine* engine, const std::string& coll, const DocArg& pipeline,
+    DbImpl* engine, const std::string& coll, const DocArg& pipeline,
     const AggregateOptions& options) {
   auto spec = pipeline.ResolveAny();
   if (!spec.ok()) {
@@ -268,14 +268,14 @@ class EventPipelineImpl : public EventPipeline {
     return out->Next();
   }
 
-  Engine* engine_ = nullptr;
+  DbImpl* engine_ = nullptr;
   std::unique_ptr<AggregateCursor> cursor_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
-    Engine* engine, const std::string& coll, const Value& stages) {
+    DbImpl* engine, const std::string& coll, const Value& stages) {
   auto p = std::make_unique<EventPipelineImpl>();
   p->engine_ = engine;
   ASSIGN_OR_RETURN(
@@ -310,7 +310,7 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
 // involved namespaces first (run_aggregate.cpp): a view past the depth
 // limit fails the whole aggregate with 165 (views_validation.js), before
 // any sub-pipeline runs.
-static absl::Status ResolveInvolvedViews(Engine* engine,
+static absl::Status ResolveInvolvedViews(DbImpl* engine,
                                          const DocArg& pipeline) {
   auto spec = pipeline.ResolveAny();
   if (!spec.ok() || !spec->is_array()) return absl::OkStatus();

@@ -5,8 +5,8 @@
 // Database and Collection as it would on a directory.
 //
 // How the public classes use it: a Database opened on a directory holds an
-// Engine and no backend; one opened on a mongodb:// URI holds a
-// DatabaseBackend and no Engine. Each public method starts with one test
+// DbImpl and no backend; one opened on a mongodb:// URI holds a
+// DatabaseBackend and no DbImpl. Each public method starts with one test
 // of its backend pointer (a predictable branch, no virtual call) and hands
 // the call over when it is set, so the embedded path runs exactly the code
 // it ran before; per-document loops never cross this seam (a cursor is

@@ -24,7 +24,7 @@
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/database.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
@@ -49,7 +49,7 @@ leveldb::Status MakeDirs(leveldb::Env* env, const std::string& dir) {
 
 }  // namespace
 
-absl::StatusOr<BackupStats> Engine::Backup(absl::string_view dest_view) {
+absl::StatusOr<BackupStats> DbImpl::Backup(absl::string_view dest_view) {
   RETURN_IF_ERROR(CheckOpen());
   const std::string dest(dest_view);
   if (dest.empty()) return absl::InvalidArgumentError("empty backup path");

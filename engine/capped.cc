@@ -17,7 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "storage/leveldb_status.h"
 #include "storage/storage_sizes.h"
 
@@ -89,7 +89,7 @@ int64_t AdjustCappedMax(int64_t max) {
              : max;
 }
 
-absl::StatusOr<Engine::CappedTotals> Engine::CappedDeleteLocked(
+absl::StatusOr<DbImpl::CappedTotals> DbImpl::CappedDeleteLocked(
     const CollectionState& state, const std::string& encoded_id, int64_t bytes,
     Evictions* evictions) {
   // The totals and the scan below must see every earlier write.

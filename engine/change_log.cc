@@ -18,7 +18,7 @@
 #include "catalog/index_spec_proto.h"
 #include "document/compare.h"
 #include "document/json.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -200,7 +200,7 @@ class DiffBuilder {
 
 }  // namespace
 
-void Engine::AppendChangeLocked(const ChangeRecord& record,
+void DbImpl::AppendChangeLocked(const ChangeRecord& record,
                                 leveldb::WriteBatch* batch) {
   change_seq_ = NextChangeSeq(change_seq_, clock_->WallNow());
   const std::string key = ChangeLogKey(change_seq_);
@@ -211,7 +211,7 @@ void Engine::AppendChangeLocked(const ChangeRecord& record,
   change_appended_.store(change_seq_, std::memory_order_release);
 }
 
-void Engine::LogDocumentChangeLocked(const CollectionState& state,
+void DbImpl::LogDocumentChangeLocked(const CollectionState& state,
                                      const Value* old_doc, const Value* new_doc,
                                      absl::string_view new_json,
                                      bool replacement, bool expired,
@@ -246,7 +246,7 @@ void Engine::LogDocumentChangeLocked(const CollectionState& state,
   AppendChangeLocked(r, batch);
 }
 
-void Engine::LogCatalogChangeLocked(absl::string_view coll,
+void DbImpl::LogCatalogChangeLocked(absl::string_view coll,
                                     absl::string_view to,
                                     leveldb::WriteBatch* batch) {
   if (!change_log_on()) return;
@@ -258,7 +258,7 @@ void Engine::LogCatalogChangeLocked(absl::string_view coll,
   AppendChangeLocked(r, batch);
 }
 
-void Engine::LogDdlLocked(ChangeOp op, absl::string_view coll,
+void DbImpl::LogDdlLocked(ChangeOp op, absl::string_view coll,
                           const Value& description,
                           leveldb::WriteBatch* batch) {
   if (!change_log_on()) return;
@@ -270,7 +270,7 @@ void Engine::LogDdlLocked(ChangeOp op, absl::string_view coll,
   AppendChangeLocked(r, batch);
 }
 
-void Engine::LogCreateLocked(const proto::CollectionInfo& info,
+void DbImpl::LogCreateLocked(const proto::CollectionInfo& info,
                              leveldb::WriteBatch* batch) {
   if (!change_log_on()) return;
   // The create oplog entry's fields but `create` (create_collection.cpp):
@@ -293,7 +293,7 @@ void Engine::LogCreateLocked(const proto::CollectionInfo& info,
   }
 }
 
-void Engine::LogExpiredKeyLocked(const CollectionState& state,
+void DbImpl::LogExpiredKeyLocked(const CollectionState& state,
                                  absl::string_view encoded_id,
                                  leveldb::WriteBatch* batch) {
   if (!change_log_on()) return;
@@ -308,7 +308,7 @@ void Engine::LogExpiredKeyLocked(const CollectionState& state,
   AppendChangeLocked(r, batch);
 }
 
-void Engine::PublishChanges() {
+void DbImpl::PublishChanges() {
   const uint64_t appended = change_appended_.load(std::memory_order_acquire);
   change_committed_.store(appended);
   if (change_waiters_.load() > 0) {
@@ -317,17 +317,17 @@ void Engine::PublishChanges() {
   }
 }
 
-uint64_t Engine::LastChangeSeq() {
+uint64_t DbImpl::LastChangeSeq() {
   MutexLock l(&write_mu_);
   return change_seq_;
 }
 
-void Engine::WakeChangeWaiters() {
+void DbImpl::WakeChangeWaiters() {
   MutexLock l(&change_mu_);
   change_cv_.SignalAll();
 }
 
-void Engine::WaitForChanges(uint64_t after, absl::Duration timeout,
+void DbImpl::WaitForChanges(uint64_t after, absl::Duration timeout,
                             const std::atomic<bool>* interrupted) {
   const absl::Time deadline = absl::Now() + timeout;
   MutexLock l(&change_mu_);
@@ -341,7 +341,7 @@ void Engine::WaitForChanges(uint64_t after, absl::Duration timeout,
   change_waiters_.fetch_sub(1);
 }
 
-absl::Status Engine::ReadChanges(
+absl::Status DbImpl::ReadChanges(
     uint64_t after, size_t max,
     std::vector<std::pair<uint64_t, ChangeRecord>>* out) {
   RETURN_IF_ERROR(CheckOpen());
@@ -364,7 +364,7 @@ absl::Status Engine::ReadChanges(
   return absl::OkStatus();
 }
 
-absl::Status Engine::RecoverChangeLog() {
+absl::Status DbImpl::RecoverChangeLog() {
   std::string trimmed;
   leveldb::Status s =
       db_->Get(storage::VerifiedRead(), ChangeLogTrimmedKey(), &trimmed);
@@ -445,7 +445,7 @@ absl::Status Engine::RecoverChangeLog() {
   return absl::OkStatus();
 }
 
-void Engine::AfterPass(absl::Time now) {
+void DbImpl::AfterPass(absl::Time now) {
   absl::Status s = TrimChangeLog(now);
   if (!s.ok()) {
     Log(LogLevel::kWarning,
@@ -453,7 +453,7 @@ void Engine::AfterPass(absl::Time now) {
   }
 }
 
-absl::Status Engine::TrimChangeLog(absl::Time now) {
+absl::Status DbImpl::TrimChangeLog(absl::Time now) {
   if (options_.read_only) return absl::OkStatus();
   const bool by_age = options_.change_log_retention > absl::ZeroDuration();
   const int64_t cutoff_millis =

@@ -23,7 +23,7 @@
 #include "engine/backend.h"
 #include "engine/collection.h"
 #include "engine/database.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "storage/change_log.h"
 
 namespace ttldb {
@@ -125,7 +125,7 @@ const char* OperationType(ChangeOp op) {
 
 class ChangeStreamImpl : public ChangeStream {
  public:
-  ChangeStreamImpl(Engine* engine, std::string coll,
+  ChangeStreamImpl(DbImpl* engine, std::string coll,
                    ChangeStreamOptions options,
                    std::unique_ptr<EventPipeline> pipeline, uint64_t position)
       : engine_(engine),
@@ -339,7 +339,7 @@ class ChangeStreamImpl : public ChangeStream {
     return Value::MakeObject(std::move(ev));
   }
 
-  Engine* const engine_;
+  DbImpl* const engine_;
   const std::string coll_;  // empty: every collection of the database
   const ChangeStreamOptions options_;
   std::unique_ptr<EventPipeline> pipeline_;
@@ -356,7 +356,7 @@ class ChangeStreamImpl : public ChangeStream {
 };
 
 absl::StatusOr<std::unique_ptr<ChangeStream>> OpenStream(
-    Engine* engine, const std::string& coll, const ChangeStreamOptions& o) {
+    DbImpl* engine, const std::string& coll, const ChangeStreamOptions& o) {
   RETURN_IF_ERROR(engine->CheckOpen());
   if (!engine->options().change_log) {
     return MongoError(absl::StatusCode::kFailedPrecondition,

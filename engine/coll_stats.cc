@@ -15,7 +15,7 @@
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/collection.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/index_usage.h"
 #include "storage/storage_sizes.h"
 
@@ -64,7 +64,7 @@ absl::Status CollStatsPartError(absl::string_view part, int code,
 
 }  // namespace
 
-absl::StatusOr<Value> CollStatsDocument(Engine* engine, absl::string_view coll,
+absl::StatusOr<Value> CollStatsDocument(DbImpl* engine, absl::string_view coll,
                                         const Value& request,
                                         const StatsSource& source) {
   const std::string ns = absl::StrCat(engine->options().db_name, ".", coll);
@@ -115,7 +115,7 @@ absl::StatusOr<Value> CollStatsDocument(Engine* engine, absl::string_view coll,
 }
 
 absl::StatusOr<std::vector<Value>> IndexStatsDocuments(
-    Engine* engine, absl::string_view coll, const StatsSource& source) {
+    DbImpl* engine, absl::string_view coll, const StatsSource& source) {
   ASSIGN_OR_RETURN(std::vector<Value> docs,
                    engine->collection(coll).IndexStats());
   const Value host = Value::String(HostName(source));

@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "document/value.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 
 namespace ttldb {
 
@@ -30,7 +30,7 @@ struct StatsSource {
 // asks. storageStats, count and queryExecStats of a collection that does
 // not exist fail as MongoDB's: 26 / 2 / 26 "Unable to retrieve <part> in
 // $collStats stage :: caused by :: Collection [<ns>] not found.".
-absl::StatusOr<Value> CollStatsDocument(Engine* engine, absl::string_view coll,
+absl::StatusOr<Value> CollStatsDocument(DbImpl* engine, absl::string_view coll,
                                         const Value& request,
                                         const StatsSource& source);
 
@@ -40,7 +40,7 @@ Value MissingCollectionStats(int64_t scale);
 
 // $indexStats: Collection::IndexStats with `host` after each `key`.
 absl::StatusOr<std::vector<Value>> IndexStatsDocuments(
-    Engine* engine, absl::string_view coll, const StatsSource& source);
+    DbImpl* engine, absl::string_view coll, const StatsSource& source);
 
 }  // namespace ttldb
 

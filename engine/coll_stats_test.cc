@@ -14,7 +14,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/db_fixture.h"

@@ -1,5 +1,5 @@
 // Collection: documents in, documents out. Reads plan and stream from a
-// snapshot (query_exec.cc); writes go through Engine::WriteDocumentLocked.
+// snapshot (query_exec.cc); writes go through DbImpl::WriteDocumentLocked.
 #include "engine/collection.h"
 
 #include <algorithm>
@@ -14,9 +14,9 @@
 #include "document/json.h"
 #include "document/path.h"
 #include "engine/backend.h"
+#include "engine/db_impl.h"
 #include "engine/doc_arg_internal.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/engine.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
 #include "engine/update_parse.h"
@@ -106,8 +106,8 @@ absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
       options, engine_->Insert(name_, std::move(value), options, storage_json));
 }
 
-// InsertMany without the final sync (Engine::SyncIfRequested).
-static absl::Status InsertManyUnsynced(Engine* engine, const std::string& name,
+// InsertMany without the final sync (DbImpl::SyncIfRequested).
+static absl::Status InsertManyUnsynced(DbImpl* engine, const std::string& name,
                                        absl::Span<const DocArg> docs,
                                        std::vector<Value>* inserted_ids,
                                        const WriteOptions& options) {
@@ -183,9 +183,9 @@ struct WriteRequest {
 // Applies `request` to one document (under write_mu_). Returns whether it
 // was modified (or deleted).
 static absl::StatusOr<bool> ApplyToDocument(
-    Engine* engine, const CollectionState& state, const WriteRequest& request,
+    DbImpl* engine, const CollectionState& state, const WriteRequest& request,
     const Value& doc, absl::Time now, const WriteOptions& options,
-    std::optional<size_t> matched, Engine::ExpiredRemovals* removed)
+    std::optional<size_t> matched, DbImpl::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
@@ -263,9 +263,9 @@ static absl::StatusOr<bool> ApplyToDocument(
 // Applies `request` to the documents `filter` matches (the first one unless
 // multi), each under the writers' lock.
 static absl::StatusOr<UpdateResult> ApplyToMatches(
-    Engine* engine, const std::string& coll, const Filter& filter,
+    DbImpl* engine, const std::string& coll, const Filter& filter,
     const WriteRequest& request, absl::Time now, const WriteOptions& options,
-    Engine::ExpiredRemovals* removed) {
+    DbImpl::ExpiredRemovals* removed) {
   UpdateResult result;
   auto state = engine->GetState(coll);
   // Candidates from a snapshot, without the lock; each is re-read and
@@ -308,8 +308,8 @@ static absl::StatusOr<UpdateResult> ApplyToMatches(
       }
       // Under the lock (grouped: this document's commit is awaited after
       // it, so the next writer's checks overlap this one's LevelDB write),
-      // after the queued commits of this document (Engine::GroupedWrite).
-      Engine::GroupedWrite group(engine);
+      // after the queued commits of this document (DbImpl::GroupedWrite).
+      DbImpl::GroupedWrite group(engine);
       bool gone = false;
       absl::Status one = [&]() -> absl::Status {
         WritersLock l(engine, WritersLock::Grouped());
@@ -365,7 +365,7 @@ static absl::StatusOr<UpdateResult> ApplyToMatches(
 }
 
 // The shared body of update, replace, delete and touch.
-static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
+static absl::StatusOr<UpdateResult> RunWrite(DbImpl* engine,
                                              const std::string& coll,
                                              const Filter& filter,
                                              const WriteRequest& request,
@@ -377,7 +377,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
   const absl::Time now = engine->clock()->WallNow();
   // Hidden documents this call's writes removed: handed to the expiry
   // listener when the call returns, outside the writers' lock.
-  Engine::ExpiredRemovals removed;
+  DbImpl::ExpiredRemovals removed;
   absl::Cleanup deliver = [&] {
     engine->DeliverExpiredRemovals(coll, &removed);
   };
@@ -422,7 +422,7 @@ static absl::StatusOr<UpdateResult> RunWrite(Engine* engine,
 
 // A write's filter, comparing strings in `collation` (null: the collection's
 // default).
-static absl::StatusOr<Filter> ParseFilterArg(Engine* engine,
+static absl::StatusOr<Filter> ParseFilterArg(DbImpl* engine,
                                              const std::string& name,
                                              const DocArg& arg,
                                              const Value& collation) {
@@ -438,7 +438,7 @@ static absl::StatusOr<Filter> ParseFilterArg(Engine* engine,
 // (multi) takes only the first, ReplaceOne (replacement_only) only the
 // second.
 static absl::StatusOr<UpdateResult> UpdateCall(
-    Engine* engine, const std::string& name, const DocArg& filter,
+    DbImpl* engine, const std::string& name, const DocArg& filter,
     const DocArg& doc, absl::string_view what, bool multi,
     bool replacement_only, const UpdateOptions& update_options,
     const WriteOptions& options) {

@@ -23,7 +23,7 @@
 namespace ttldb {
 
 class CollectionBackend;
-class Engine;
+class DbImpl;
 
 // MongoDB's NamespaceString::validCollectionName as ttldb applies it: OK for
 // 1..120 bytes of valid UTF-8 without '$', NUL, quotes, backslashes or
@@ -64,7 +64,7 @@ absl::Status ValidateCollectionName(absl::string_view name);
 // EstimatedDocumentCount() count it until it is deleted.
 class Collection {
  public:
-  Collection(Engine* engine, std::string name)
+  Collection(DbImpl* engine, std::string name)
       : engine_(engine), name_(std::move(name)) {}
   // A handle whose calls go to `backend` (a MongoDB deployment:
   // engine/backend.h), which must outlive it.
@@ -425,7 +425,7 @@ class Collection {
   absl::StatusOr<int64_t> CollectionScans();
 
  private:
-  Engine* const engine_;
+  DbImpl* const engine_;
   // Set for a handle of a database opened on a mongodb:// URI (engine_ is
   // then null); every method hands its call over to it.
   CollectionBackend* const backend_ = nullptr;

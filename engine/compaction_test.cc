@@ -1,4 +1,4 @@
-// The engine's background compaction thread (Engine::ScheduleCompaction),
+// The engine's background compaction thread (DbImpl::ScheduleCompaction),
 // and the compaction of what a big TTL pass swept, on that thread after the
 // pass (in the pass without hide_expired) (Options::ttl_compact_after_deletes;
 // issue 19).
@@ -10,7 +10,7 @@
 #include "base/clock.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/test_util.h"
@@ -36,7 +36,7 @@ TEST(CompactionTest, ScheduleWaitAndCloseWithQueuedRanges) {
   FakeClock clock(kStart);
   auto db = OpenDb(dir.path(), &clock);
   ASSERT_NE(db, nullptr);
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   engine->WaitForCompactions();  // nothing queued: returns
   for (int i = 0; i < 50; ++i) {
     engine->ScheduleCompaction(absl::StrCat("I", i), absl::StrCat("I", i, "~"));
@@ -123,7 +123,7 @@ TEST(CompactionTest, BigSweepCompactsWhatItSwept) {
 
 // The pass compacts the expired range of the TTL index, and of the
 // documents only the runs of deleted keys with no live key between them
-// (engine/ttl_sweep.cc, Engine::CompactSwept). Observed through the
+// (engine/ttl_sweep.cc, DbImpl::CompactSwept). Observed through the
 // engine's counters, not timing.
 
 // Time-ordered _ids (as ObjectIds): the expired documents are the lowest
@@ -148,13 +148,13 @@ TEST(CompactionTest, TimeOrderedIdsCompactTheRunOfDeletedDocuments) {
                                  R"(, "pad": "0123456789abcdef"})"))
             .ok());
   }
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   engine->db()->CompactRange(nullptr, nullptr);
   const uint64_t docs_before = TableBytes(*db, "D", "E");
   TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
   engine->WaitForCompactions();
   EXPECT_EQ(stats.deleted_documents, kExpired);
-  const Engine::TtlCompactionCounts n = engine->TtlCompactions();
+  const DbImpl::TtlCompactionCounts n = engine->TtlCompactions();
   EXPECT_EQ(n.index_ranges, 1);
   EXPECT_EQ(n.document_runs, 1);
   // About half the documents' bytes left with the run.
@@ -192,13 +192,13 @@ TEST(CompactionTest, InterleavedDeletionsDoNotCompactTheDocuments) {
                                  R"(, "pad": "0123456789abcdef"})"))
             .ok());
   }
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   engine->db()->CompactRange(nullptr, nullptr);
   const uint64_t index_before = TableBytes(*db, "I", "J");
   TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
   engine->WaitForCompactions();
   EXPECT_EQ(stats.deleted_documents, kDocs / 2);
-  const Engine::TtlCompactionCounts n = engine->TtlCompactions();
+  const DbImpl::TtlCompactionCounts n = engine->TtlCompactions();
   EXPECT_EQ(n.index_ranges, 1);
   EXPECT_EQ(n.document_runs, 0);
   // One sample per 64 deleted documents, each checked.
@@ -236,7 +236,7 @@ int64_t CompactedWhenThePassReturns(Database& db, absl::Notification* release) {
         c.InsertOne(absl::StrCat(R"({"_id": )", i, R"(, "at": )", old, "}"))
             .ok());
   }
-  Engine* engine = DatabaseInternal::engine(db);
+  DbImpl* engine = DatabaseInternal::engine(db);
   engine->ScheduleCompactionTask([release] { release->WaitForNotification(); });
   EXPECT_EQ(DatabaseInternal::RunTtlPass(db, kStart).deleted_documents, 21'000);
   return engine->TtlCompactions().index_ranges;
@@ -257,7 +257,7 @@ TEST(CompactionTest, ThePassDoesNotWaitForItsCompaction) {
   ASSERT_TRUE(c.InsertOne(R"({"_id": "w"})").ok());
   EXPECT_EQ(DatabaseInternal::RunTtlPass(*db, kStart).deleted_documents, 0);
   release.Notify();
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   engine->WaitForCompactions();
   EXPECT_EQ(engine->TtlCompactions().index_ranges, 1);
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);

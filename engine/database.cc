@@ -4,7 +4,7 @@
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
@@ -12,7 +12,7 @@
 
 namespace ttldb {
 
-Database::Database(std::unique_ptr<Engine> engine)
+Database::Database(std::unique_ptr<DbImpl> engine)
     : engine_(std::move(engine)) {}
 
 Database::Database(std::unique_ptr<DatabaseBackend> backend)
@@ -39,8 +39,8 @@ absl::StatusOr<std::unique_ptr<Database>> DatabaseInternal::Open(
     const TestingOptions& testing) {
   leveldb::Env* env =
       testing.env != nullptr ? testing.env : leveldb::Env::Default();
-  ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
-                   Engine::Open(path, options, env));
+  ASSIGN_OR_RETURN(std::unique_ptr<DbImpl> engine,
+                   DbImpl::Open(path, options, env));
   return std::unique_ptr<Database>(new Database(std::move(engine)));
 }
 

@@ -30,7 +30,7 @@
 namespace ttldb {
 
 class DatabaseBackend;
-class Engine;
+class DbImpl;
 
 // A database: one directory holding one LevelDB, or one database of a
 // MongoDB deployment (Open with a mongodb:// URI). Safe for concurrent use
@@ -222,12 +222,12 @@ class Database {
   // ttldb's own tests and tools reach the engine through
   // engine/database_internal.h (not part of the public API).
   friend class DatabaseInternal;
-  explicit Database(std::unique_ptr<Engine> engine);
+  explicit Database(std::unique_ptr<DbImpl> engine);
   explicit Database(std::unique_ptr<DatabaseBackend> backend);
   // Exactly one is set: the embedded engine (a directory) or the backend
   // of a mongodb:// URI (engine/backend.h), to which every method hands
   // its call over.
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<DbImpl> engine_;
   std::unique_ptr<DatabaseBackend> backend_;
 };
 

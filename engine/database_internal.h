@@ -24,7 +24,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "engine/database.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/options.h"
 #include "leveldb/env.h"
 #include "ttl/metrics.h"
@@ -50,7 +50,7 @@ class DatabaseInternal {
       const TestingOptions& testing);
 
   // The engine behind `db`; valid for the Database's life.
-  static Engine* engine(Database& db) { return db.engine_.get(); }
+  static DbImpl* engine(Database& db) { return db.engine_.get(); }
 
   // Runs one complete TTL pass synchronously with `now` as the wall time of
   // its cutoff, on the calling thread, as the monitor would. Safe while the

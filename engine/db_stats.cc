@@ -6,7 +6,7 @@
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/database.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "storage/storage_sizes.h"
 
 namespace ttldb {

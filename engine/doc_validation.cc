@@ -9,8 +9,8 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/backend.h"
+#include "engine/db_impl.h"
 #include "engine/document_validation_error.h"
-#include "engine/engine.h"
 #include "query/doc_validation_error.h"
 
 namespace ttldb {
@@ -164,7 +164,7 @@ absl::Status CompileValidation(const proto::CollectionInfo& info,
   return absl::OkStatus();
 }
 
-absl::Status Engine::CheckValidationLocked(const CollectionState& state,
+absl::Status DbImpl::CheckValidationLocked(const CollectionState& state,
                                            const Value* old_doc,
                                            const Value& new_doc,
                                            const WriteOptions& options) {
@@ -203,7 +203,7 @@ absl::Status Engine::CheckValidationLocked(const CollectionState& state,
   return absl::OkStatus();
 }
 
-absl::Status Engine::CreateCollection(absl::string_view name,
+absl::Status DbImpl::CreateCollection(absl::string_view name,
                                       bool must_not_exist,
                                       const ValidationOptions& validation) {
   RETURN_IF_ERROR(CheckWritable());
@@ -246,7 +246,7 @@ absl::Status Engine::CreateCollection(absl::string_view name,
   return CommitNewCollectionLocked(std::move(info)).status();
 }
 
-absl::StatusOr<Value> Engine::CollModValidation(absl::string_view coll,
+absl::StatusOr<Value> DbImpl::CollModValidation(absl::string_view coll,
                                                 const Value& command) {
   ValidationOptions options;
   for (const auto& [name, value] : command.object_fields()) {
@@ -338,7 +338,7 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
   return enabled->bool_value();
 }
 
-Value Engine::ListedCollectionOptions(const proto::CollectionInfo& info) {
+Value DbImpl::ListedCollectionOptions(const proto::CollectionInfo& info) {
   Value::Object out;
   if (info.capped()) {
     // listCollections' options as create stored them: capped, size, max.
@@ -379,7 +379,7 @@ absl::StatusOr<Value> Collection::Options() {
   RETURN_IF_ERROR(engine_->CheckOpen());
   std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
   if (state == nullptr) return Value::MakeObject();
-  return Engine::ListedCollectionOptions(state->info);
+  return DbImpl::ListedCollectionOptions(state->info);
 }
 
 }  // namespace ttldb

@@ -7,7 +7,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/collection.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/update_parse.h"
 #include "query/filter.h"
 #include "query/update.h"

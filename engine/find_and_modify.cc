@@ -14,8 +14,8 @@
 #include "document/compare.h"
 #include "engine/backend.h"
 #include "engine/collection.h"
+#include "engine/db_impl.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/engine.h"
 #include "engine/query_exec.h"
 #include "engine/update_parse.h"
 #include "query/projection.h"
@@ -61,7 +61,7 @@ absl::Status CheckIdUnchanged(const Value& before, const Value& after) {
 // insert failed on a duplicate key that MongoDB's rule
 // (query/upsert_retry.h) says another upsert of the same document caused.
 absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
-    Engine* engine, const std::string& coll, FamKind kind,
+    DbImpl* engine, const std::string& coll, FamKind kind,
     const DocArg& filter_arg, const DocArg* update_arg,
     const FindOneAndModifyOptions& fam, const WriteOptions& options,
     bool* upsert_collided) {
@@ -119,7 +119,7 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     return std::optional<Value>(std::move(out));
   };
 
-  Engine::ExpiredRemovals removed;
+  DbImpl::ExpiredRemovals removed;
   absl::Cleanup deliver = [&] {
     engine->DeliverExpiredRemovals(coll, &removed);
   };
@@ -230,7 +230,7 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
 // are both under the writers' lock, so no other writer can come between
 // them; the retry is kept for the rule's sake, bounded as in collection.cc.
 absl::StatusOr<std::optional<Value>> FindAndModify(
-    Engine* engine, const std::string& coll, FamKind kind,
+    DbImpl* engine, const std::string& coll, FamKind kind,
     const DocArg& filter_arg, const DocArg* update_arg,
     const FindOneAndModifyOptions& fam, const WriteOptions& options) {
   RETURN_IF_ERROR(engine->RefuseView(coll));

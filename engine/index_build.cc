@@ -14,8 +14,8 @@
 #include "base/sync_point.h"
 #include "catalog/index_spec_proto.h"
 #include "document/json.h"
+#include "engine/db_impl.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/engine.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -82,12 +82,12 @@ absl::Duration ThreadCpuTime() {
 
 }  // namespace
 
-IndexBuildTracker* Engine::BuildTrackerLocked(const IndexState& index) {
+IndexBuildTracker* DbImpl::BuildTrackerLocked(const IndexState& index) {
   auto it = index_builds_.find(index.prefix);
   return it == index_builds_.end() ? nullptr : &it->second;
 }
 
-void Engine::NoteBuildWritesLocked(const CollectionState& state,
+void DbImpl::NoteBuildWritesLocked(const CollectionState& state,
                                    absl::Span<const std::string> doc_keys) {
   for (const auto& idx : state.building) {
     IndexBuildTracker* tracker = BuildTrackerLocked(*idx);
@@ -98,7 +98,7 @@ void Engine::NoteBuildWritesLocked(const CollectionState& state,
   }
 }
 
-std::shared_ptr<const CollectionState> Engine::StateByIdLocked(
+std::shared_ptr<const CollectionState> DbImpl::StateByIdLocked(
     uint32_t coll_id) {
   MutexLock l(&catalog_mu_);
   for (const auto& [name, state] : states_) {
@@ -107,7 +107,7 @@ std::shared_ptr<const CollectionState> Engine::StateByIdLocked(
   return nullptr;
 }
 
-absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::BuildStateLocked(
+absl::StatusOr<std::shared_ptr<const CollectionState>> DbImpl::BuildStateLocked(
     uint32_t coll_id, uint32_t index_id) {
   if (!CheckOpen().ok()) return ShutdownError();
   std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
@@ -119,7 +119,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::BuildStateLocked(
   return state;
 }
 
-absl::StatusOr<Engine::IndexBuildStart> Engine::RegisterIndexBuildLocked(
+absl::StatusOr<DbImpl::IndexBuildStart> DbImpl::RegisterIndexBuildLocked(
     const CollectionState& state, IndexSpec spec) {
   // The id is reserved durably with the registration: a crash during the
   // build leaves entries under an id that is never handed out again, and
@@ -140,7 +140,7 @@ absl::StatusOr<Engine::IndexBuildStart> Engine::RegisterIndexBuildLocked(
   return start;
 }
 
-absl::StatusOr<std::string> Engine::RunIndexBuild(
+absl::StatusOr<std::string> DbImpl::RunIndexBuild(
     IndexBuildStart start, const IndexBuildProgress& progress) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id;
@@ -148,7 +148,7 @@ absl::StatusOr<std::string> Engine::RunIndexBuild(
   db_->ReleaseSnapshot(start.snapshot);
   start.snapshot = nullptr;
   if (status.ok() && start.spec.unique) status = CheckUniqueBuild(start);
-  TTLDB_SYNC_POINT("Engine::RunIndexBuild:BeforeCommit");
+  TTLDB_SYNC_POINT("DbImpl::RunIndexBuild:BeforeCommit");
   if (status.ok()) status = CommitIndexBuild(start);
   if (!status.ok() && ErrorCode(status) != kInterruptedAtShutdown) {
     absl::Status abandoned = AbandonIndexBuild(coll_id, index_id);
@@ -173,7 +173,7 @@ absl::StatusOr<std::string> Engine::RunIndexBuild(
   return start.spec.name;
 }
 
-absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
+absl::Status DbImpl::ScanIntoIndexBuild(const IndexBuildStart& start,
                                         const IndexBuildProgress& progress) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id;
@@ -304,7 +304,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
       for (const auto& [k, v] : chunk.puts) batch.Put(k, v);
 
       key_time += absl::Now() - phase;
-      TTLDB_SYNC_POINT("Engine::ScanIntoIndexBuild:BeforeChunkCommit");
+      TTLDB_SYNC_POINT("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit");
       const absl::Time wait_start = absl::Now();
       WritersLock l(this, MutexLock::First());
       const absl::Duration waited = absl::Now() - wait_start;
@@ -366,7 +366,7 @@ absl::Status Engine::ScanIntoIndexBuild(const IndexBuildStart& start,
   return absl::OkStatus();
 }
 
-absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
+absl::Status DbImpl::CheckUniqueBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id;
   const std::string prefix = IndexPrefix(coll_id, index_id);
@@ -435,7 +435,7 @@ absl::Status Engine::CheckUniqueBuild(const IndexBuildStart& start) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
+absl::Status DbImpl::CommitIndexBuild(const IndexBuildStart& start) {
   const uint32_t coll_id = start.state->info.id();
   const uint32_t index_id = start.spec.id;
   const std::string prefix = IndexPrefix(coll_id, index_id);
@@ -490,7 +490,7 @@ absl::Status Engine::CommitIndexBuild(const IndexBuildStart& start) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
+absl::Status DbImpl::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   const std::string prefix = IndexPrefix(coll_id, index_id);
   auto move_to_abandoned = [&]() -> absl::Status {
     WritersLock l(this, MutexLock::First());
@@ -523,7 +523,7 @@ absl::Status Engine::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   return CommitCatalogLocked(info, &batch).status();
 }
 
-absl::Status Engine::CleanInterruptedBuildsLocked() {
+absl::Status DbImpl::CleanInterruptedBuildsLocked() {
   std::vector<std::shared_ptr<const CollectionState>> states;
   {
     MutexLock l(&catalog_mu_);

@@ -41,8 +41,8 @@
 
 namespace ttldb {
 
-// The in-memory state of one index build, kept by the Engine by index
-// prefix. Protected by Engine::write_mu_.
+// The in-memory state of one index build, kept by the DbImpl by index
+// prefix. Protected by DbImpl::write_mu_.
 struct IndexBuildTracker {
   // Document keys <= this were committed by the scan (or the scan is over:
   // every key is below it); writers maintain them like any index.

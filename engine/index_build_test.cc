@@ -38,7 +38,7 @@ class IndexBuildTest : public DbTest {
   void TearDown() override { SyncPoint::ClearAll(); }
 
   Collection& c() { return db_->collection("c"); }
-  Engine* engine() { return DatabaseInternal::engine(*db_); }
+  DbImpl* engine() { return DatabaseInternal::engine(*db_); }
 
   // Inserts n documents {_id: i, a: i % 1000, u: i, t: <date>} in batches.
   void Load(int n) {
@@ -182,7 +182,7 @@ TEST_F(IndexBuildTest, BuildingTtlIndexIsInvisibleUntilPublished) {
   int64_t deleted_during = -1;
   std::string hint_during;
   int chunks = 0;
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 1) return;
     deleted_during =
         DatabaseInternal::RunTtlPass(*db_, clock_.WallNow() + absl::Hours(10))
@@ -211,7 +211,7 @@ TEST_F(IndexBuildTest, BuildingTtlIndexIsInvisibleUntilPublished) {
 TEST_F(IndexBuildTest, UniqueBuildFailsOnDuplicateInsertedDuringBuild) {
   Load(5'000);
   int chunks = 0;
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 2) return;
     // u: 4000 is ahead of the scan, u: 10 behind it.
     ASSERT_TRUE(c().InsertOne(R"({"_id": "dup1", "u": 4000})").ok());
@@ -253,11 +253,11 @@ TEST_F(IndexBuildTest, UniqueBuildFailsOnDuplicateInsertedDuringBuild) {
 TEST_F(IndexBuildTest, UniqueBuildSucceedsWhenTheDuplicateIsGoneAtCommit) {
   Load(5'000);
   int chunks = 0;
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 2) return;
     ASSERT_TRUE(c().InsertOne(R"({"_id": "dup1", "u": 4000})").ok());
   });
-  SyncPoint::Set("Engine::RunIndexBuild:BeforeCommit", [&] {
+  SyncPoint::Set("DbImpl::RunIndexBuild:BeforeCommit", [&] {
     ASSERT_TRUE(c().DeleteOne(R"({"_id": "dup1"})").ok());
   });
   auto built = c().CreateIndex(R"({"u": 1})", R"({"unique": true})");
@@ -288,7 +288,7 @@ TEST_F(IndexBuildTest, CloseDuringBuildLeavesNoHalfBuiltIndex) {
   std::thread closer;
   // The second of three chunks (2,000 documents each, engine/
   // index_build.cc kScanChunkDocs): the first one's entries exist.
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 1) return;
     closer = std::thread([&] { ASSERT_TRUE(db_->Close().ok()); });
     // Until Close has begun (it then waits for this build to stop).
@@ -338,7 +338,7 @@ TEST_F(IndexBuildTest, TtlDeletesDuringBuildKeepTheNewIndexExact) {
   int chunks = 0;
   int64_t deleted = 0;
   // Before the second of two chunks: the first one's entries exist.
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 1) return;
     deleted =
         DatabaseInternal::RunTtlPass(*db_, clock_.WallNow() + absl::Hours(1))
@@ -358,7 +358,7 @@ TEST_F(IndexBuildTest, SecondCreateIndexDuringBuild) {
   absl::StatusOr<std::string> conflicting = std::string();
   absl::StatusOr<std::string> identical = std::string();
   std::thread second;
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit", [&] {
     if (chunks++ != 1) return;
     conflicting = c().CreateIndex(R"({"a": 1})", R"({"unique": true})");
     second = std::thread([&] { identical = c().CreateIndex(R"({"a": 1})"); });
@@ -380,7 +380,7 @@ TEST_F(IndexBuildTest, SecondCreateIndexDuringBuild) {
 // are scanned in two chunks of 3, 3,000 small ones in two chunks too.
 TEST_F(IndexBuildTest, ChunksAreBoundedByDocumentsAndBytes) {
   int chunks = 0;
-  SyncPoint::Set("Engine::ScanIntoIndexBuild:BeforeChunkCommit",
+  SyncPoint::Set("DbImpl::ScanIntoIndexBuild:BeforeChunkCommit",
                  [&] { ++chunks; });
   const std::string pad(1536 * 1024, 'x');
   for (int i = 0; i < 6; ++i) {

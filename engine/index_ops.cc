@@ -9,7 +9,7 @@
 #include "catalog/index_spec_proto.h"
 #include "document/json.h"
 #include "engine/backend.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
@@ -123,7 +123,7 @@ absl::Status CheckIndexConflicts(
 
 }  // namespace
 
-absl::StatusOr<std::string> Engine::CreateIndex(
+absl::StatusOr<std::string> DbImpl::CreateIndex(
     absl::string_view coll, const Value& keys, const Value& options,
     const IndexBuildProgress& progress) {
   RETURN_IF_ERROR(CheckWritable());
@@ -242,7 +242,7 @@ absl::StatusOr<std::string> Engine::CreateIndex(
   return RunIndexBuild(*std::move(start), progress);
 }
 
-absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
+absl::StatusOr<std::string> DbImpl::CreateCollectionWithIndexLocked(
     absl::string_view coll, IndexSpec spec) {
   // A missing collection is created with its first index in one synced
   // batch, as MongoDB creates both in one WriteUnitOfWork
@@ -265,7 +265,7 @@ absl::StatusOr<std::string> Engine::CreateCollectionWithIndexLocked(
   return spec.name;
 }
 
-absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
+absl::Status DbImpl::DropIndex(absl::string_view coll, absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(CheckCollection(coll));
   if (name == "_id_") {
@@ -312,7 +312,7 @@ absl::Status Engine::DropIndex(absl::string_view coll, absl::string_view name) {
   return ReclaimIndex(coll_id, dropped_id);
 }
 
-absl::StatusOr<Value> Engine::CollMod(absl::string_view coll,
+absl::StatusOr<Value> DbImpl::CollMod(absl::string_view coll,
                                       const Value& command) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(CheckCollection(coll));

@@ -13,7 +13,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
@@ -26,7 +26,7 @@ struct Fixture {
   FakeClock clock{kTestStart};
   std::unique_ptr<Database> db;
   Collection* coll = nullptr;
-  Engine* engine = nullptr;
+  DbImpl* engine = nullptr;
 
   explicit Fixture(size_t cache_bytes) {
     Options options;

@@ -22,7 +22,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "storage/keys.h"
@@ -37,7 +37,7 @@ struct Fixture {
   TempDir dir;
   FakeClock clock{kTestStart};
   std::unique_ptr<Database> db;
-  Engine* engine = nullptr;
+  DbImpl* engine = nullptr;
 
   Fixture() { Open(); }
   void Open() {

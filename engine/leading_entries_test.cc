@@ -23,7 +23,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/repair.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
@@ -107,7 +107,7 @@ Counts CountsOf(Database& db, const std::string& coll,
   const IndexState* index = FindIndex(db, coll, name);
   EXPECT_NE(index, nullptr);
   if (index == nullptr) return out;
-  Engine* engine = DatabaseInternal::engine(db);
+  DbImpl* engine = DatabaseInternal::engine(db);
   out.tracked = engine->leading_entries().Get(index->prefix);
   const std::string end = LeadingEntries::DateBracket(index->prefix);
   std::unique_ptr<leveldb::Iterator> it(
@@ -149,7 +149,7 @@ void ExpireAPrefix(Database& db, Collection& c, const std::string& pad) {
     }
     ASSERT_TRUE(c.InsertOne(doc).ok());
   }
-  Engine* engine = DatabaseInternal::engine(db);
+  DbImpl* engine = DatabaseInternal::engine(db);
   engine->db()->CompactRange(nullptr, nullptr);
   EXPECT_EQ(DatabaseInternal::RunTtlPass(db, kNow).deleted_documents, kExpired);
   leveldb::Slice b("~"), e("~~");
@@ -439,7 +439,7 @@ TEST(LeadingEntriesTest, DeletionAfterTheSnapshotIsStillReturned) {
 // Time-ordered _ids (as ObjectIds): the expired documents are a prefix of
 // the _id order, where a collection scan starts. After the pass, and
 // before any compaction (here: never), the scan starts at the first live
-// document (Engine::doc_floor_), reading a few blocks, not the 5,000
+// document (DbImpl::doc_floor_), reading a few blocks, not the 5,000
 // tombstones' and the documents they shadow. Fails without the floor.
 TEST(DocFloorTest, CollectionScanAfterAPrefixExpired) {
   TempDir dir;

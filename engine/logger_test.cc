@@ -123,7 +123,7 @@ TEST(LoggerTest, SkippedInvalidIndexAndCompactions) {
             "TTL: skipping index 't_1' of collection 'c': its "
             "expireAfterSeconds is invalid");
 
-  Engine* engine = DatabaseInternal::engine(**db);
+  DbImpl* engine = DatabaseInternal::engine(**db);
   engine->ScheduleCompaction("a", "z");
   engine->WaitForCompactions();
   EXPECT_EQ(

@@ -43,7 +43,7 @@ std::string PlanSummary(const QueryPlan& plan) {
   return out;
 }
 
-void RecordPlanUse(Engine* engine, const CollectionState& state,
+void RecordPlanUse(DbImpl* engine, const CollectionState& state,
                    const QueryPlan& plan) {
   if (OpCounters* counters = CurrentOpCounters();
       counters != nullptr && counters->plan_summary.empty()) {
@@ -132,7 +132,7 @@ KeyRanges Subtract(const KeyRanges& ranges,
 
 }  // namespace
 
-void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan) {
+void SkipExpiredEntries(const DbImpl& engine, absl::Time now, QueryPlan* plan) {
   if (!engine.options().hide_expired) return;
   if (plan->kind != QueryPlan::Kind::kIndexScan || plan->index == nullptr) {
     return;
@@ -179,7 +179,7 @@ absl::StatusOr<Value> ProjectForFind(const Query& query, const Value& doc) {
 // hides expired documents, skips, limits and projects.
 class PlanCursor : public Cursor {
  public:
-  PlanCursor(Engine* engine, std::shared_ptr<const CollectionState> state,
+  PlanCursor(DbImpl* engine, std::shared_ptr<const CollectionState> state,
              QueryPlan plan, Query query, absl::Time now, ExecStats* stats)
       : engine_(engine),
         state_(std::move(state)),
@@ -197,7 +197,7 @@ class PlanCursor : public Cursor {
     const bool none_before =
         leading_eligible &&
         engine_->leading_entries().KnownNone(plan_.index->prefix);
-    // Likewise the collection's floor (Engine::doc_floor_): raised after
+    // Likewise the collection's floor (DbImpl::doc_floor_): raised after
     // deletions commit, lowered before an insert commits.
     std::string scan_start;
     if (plan_.kind == QueryPlan::Kind::kCollectionScan) {
@@ -462,7 +462,7 @@ class PlanCursor : public Cursor {
     return absl::OkStatus();
   }
 
-  Engine* const engine_;
+  DbImpl* const engine_;
   const std::shared_ptr<const CollectionState> state_;
   QueryPlan plan_;
   const Query query_;
@@ -639,7 +639,7 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
 }
 
 absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
-    Engine* engine, std::shared_ptr<const CollectionState> state, Query query,
+    DbImpl* engine, std::shared_ptr<const CollectionState> state, Query query,
     absl::Time now, ExecStats* stats) {
   if (state == nullptr) return std::unique_ptr<Cursor>(new VectorCursor({}));
   const SortSpec* sort = query.sort.has_value() ? &*query.sort : nullptr;
@@ -681,7 +681,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
 }
 
 absl::StatusOr<std::vector<std::string>> MatchingIds(
-    Engine* engine, const std::shared_ptr<const CollectionState>& state,
+    DbImpl* engine, const std::shared_ptr<const CollectionState>& state,
     const Filter& filter, int64_t limit, absl::Time now) {
   std::vector<std::string> ids;
   if (state == nullptr) return ids;

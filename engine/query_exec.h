@@ -13,7 +13,7 @@
 #include "absl/time/time.h"
 #include "document/value.h"
 #include "engine/cursor.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/find_key_options.h"
 #include "engine/results.h"
 #include "planner/planner.h"
@@ -66,7 +66,7 @@ std::string PlanSummary(const QueryPlan& plan);
 // engine's IndexUsage ($indexStats, $collStats' queryExecStats), and gives
 // the thread's operation (base/op_context.h) its planSummary if it has
 // none yet. Every query that runs a plan calls it once; explain does not.
-void RecordPlanUse(Engine* engine, const CollectionState& state,
+void RecordPlanUse(DbImpl* engine, const CollectionState& state,
                    const QueryPlan& plan);
 
 // Chooses a plan for `filter` (and `sort`, if any) with
@@ -85,7 +85,7 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
 // them (issue 19). Values of other types (null, numbers, strings, ...)
 // never expire and stay in the ranges. Does nothing for other plans, other
 // indexes, or with hide_expired off.
-void SkipExpiredEntries(const Engine& engine, absl::Time now, QueryPlan* plan);
+void SkipExpiredEntries(const DbImpl& engine, absl::Time now, QueryPlan* plan);
 
 // Counters of one execution, for explain.
 struct ExecStats {
@@ -127,7 +127,7 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
 // index (RecordPlanUse), as MongoDB's explain does not count in
 // $indexStats.
 absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
-    Engine* engine, std::shared_ptr<const CollectionState> state, Query query,
+    DbImpl* engine, std::shared_ptr<const CollectionState> state, Query query,
     absl::Time now, ExecStats* stats = nullptr);
 
 // Encoded _ids of the documents matching `filter` (at most `limit`, 0: all),
@@ -135,7 +135,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
 // by _id equality or $in, the ids themselves are returned unread (they may
 // not exist or match): the caller must re-read and re-match each one.
 absl::StatusOr<std::vector<std::string>> MatchingIds(
-    Engine* engine, const std::shared_ptr<const CollectionState>& state,
+    DbImpl* engine, const std::shared_ptr<const CollectionState>& state,
     const Filter& filter, int64_t limit, absl::Time now);
 
 }  // namespace ttldb

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "storage/json_field_scan.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
@@ -11,7 +11,7 @@
 
 namespace ttldb {
 
-absl::StatusOr<bool> Engine::ReadDocumentJson(const CollectionState& state,
+absl::StatusOr<bool> DbImpl::ReadDocumentJson(const CollectionState& state,
                                               absl::string_view encoded_id,
                                               std::string* json) {
   const std::string key = DocumentKey(state.info.id(), encoded_id);
@@ -32,7 +32,7 @@ absl::StatusOr<bool> Engine::ReadDocumentJson(const CollectionState& state,
   return true;
 }
 
-absl::StatusOr<bool> Engine::IsHiddenJson(const CollectionState& state,
+absl::StatusOr<bool> DbImpl::IsHiddenJson(const CollectionState& state,
                                           absl::string_view json,
                                           absl::Time now) const {
   if (!options_.hide_expired) return false;

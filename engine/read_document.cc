@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "storage/doc_cache.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
@@ -64,7 +64,7 @@ absl::Status ParseStored(const CollectionState& state, const std::string& json,
 
 }  // namespace
 
-absl::StatusOr<bool> Engine::ReadDocumentInto(const CollectionState& state,
+absl::StatusOr<bool> DbImpl::ReadDocumentInto(const CollectionState& state,
                                               absl::string_view encoded_id,
                                               const leveldb::Snapshot* snapshot,
                                               Value* out) {
@@ -91,7 +91,7 @@ absl::StatusOr<bool> Engine::ReadDocumentInto(const CollectionState& state,
   return true;
 }
 
-absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentImpl(
+absl::StatusOr<std::shared_ptr<const Value>> DbImpl::ReadDocumentImpl(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot, bool* parsed_here) {
   *parsed_here = false;

@@ -11,7 +11,7 @@
 #include "base/status.h"
 #include "document/json.h"
 #include "engine/database.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -94,10 +94,10 @@ absl::StatusOr<std::map<uint32_t, int64_t>> IdsWithData(leveldb::DB* db,
 
 }  // namespace
 
-// Friend of Engine: the catalog fixes and index rebuilds of RepairDatabase.
+// Friend of DbImpl: the catalog fixes and index rebuilds of RepairDatabase.
 class Repairer {
  public:
-  explicit Repairer(Engine* engine) : e_(engine) {}
+  explicit Repairer(DbImpl* engine) : e_(engine) {}
 
   absl::Status FixCatalog(RepairReport* report);
   absl::Status Rebuild(const CollectionState& state,
@@ -111,7 +111,7 @@ class Repairer {
     return id;
   }
 
-  Engine* const e_;
+  DbImpl* const e_;
 };
 
 absl::Status Repairer::FixCatalog(RepairReport* report) {
@@ -400,13 +400,13 @@ absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path_view,
   eo.hide_expired = false;  // keep and index every stored document
   eo.touch_min_interval = absl::ZeroDuration();
   {
-    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, env, /*repair=*/true));
+    ASSIGN_OR_RETURN(auto engine, DbImpl::Open(path, eo, env, /*repair=*/true));
     Repairer repairer(engine.get());
     RETURN_IF_ERROR(repairer.FixCatalog(&report));
     RETURN_IF_ERROR(engine->Close());
   }
   {
-    ASSIGN_OR_RETURN(auto engine, Engine::Open(path, eo, env, /*repair=*/true));
+    ASSIGN_OR_RETURN(auto engine, DbImpl::Open(path, eo, env, /*repair=*/true));
     Repairer repairer(engine.get());
     ASSIGN_OR_RETURN(std::vector<std::string> names,
                      engine->ListCollectionNames());

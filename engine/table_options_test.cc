@@ -9,7 +9,7 @@
 #include "document/value.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "storage/keys.h"
@@ -44,7 +44,7 @@ void Fill(Database& db, int first = 0) {
 
 // The documents' key range and its size on disk in tables.
 uint64_t TableBytes(Database& db, int first = 0) {
-  Engine& e = *DatabaseInternal::engine(db);
+  DbImpl& e = *DatabaseInternal::engine(db);
   const uint32_t id = e.GetState("c")->info.id();
   const std::string lo = DocumentKey(id, EncodeId(Value::Int32(first)));
   const std::string hi = DocumentKey(id, EncodeId(Value::Int32(first + kDocs)));
@@ -58,7 +58,7 @@ uint64_t TableBytes(Database& db, int first = 0) {
 // offset of a key is the offset of the block holding it, so consecutive
 // keys in one block give the same offset.
 int DocumentBlocks(Database& db) {
-  Engine& e = *DatabaseInternal::engine(db);
+  DbImpl& e = *DatabaseInternal::engine(db);
   const uint32_t id = e.GetState("c")->info.id();
   std::set<uint64_t> offsets;
   for (int i = 0; i < kDocs; ++i) {

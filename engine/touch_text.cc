@@ -93,10 +93,10 @@ void SetStoredTextSetOnCacheHitsForTesting(bool splice) {
 uint64_t StoredTextSetsForTesting() { return g_sets.load(); }
 
 absl::StatusOr<TextSet> SetDateInStoredText(
-    Engine* engine, const CollectionState& state, const Filter& filter,
+    DbImpl* engine, const CollectionState& state, const Filter& filter,
     const std::string& encoded_id, const TextSetRequest& request,
     absl::Time now, const WriteOptions& options,
-    Engine::ExpiredRemovals* removed) {
+    DbImpl::ExpiredRemovals* removed) {
   // A validated collection takes the general path, which checks the whole
   // new document (engine/doc_validation.cc).
   if (!g_enabled.load(std::memory_order_relaxed) ||

@@ -4,7 +4,7 @@
 // it again (docs/benchmarks-history.md "Round 5, session 8: touch").
 //
 // The result is exactly the general path's (collection.cc ApplyToDocument:
-// Value::Set of the field, then Engine::WriteDocumentLocked): the new text
+// Value::Set of the field, then DbImpl::WriteDocumentLocked): the new text
 // is the old text with the field's value text replaced by the date's
 // storage form (or, when the field is absent, `,"f":<date>` before the
 // closing brace, where Value::Set appends it), and the index entries come
@@ -41,7 +41,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -67,10 +67,10 @@ bool FilterReadsOnlyId(const Filter& filter);
 // Sets the field of document `encoded_id` (the caller holds write_mu_ and
 // will match `filter` itself on kFallback). `removed` as WriteDocumentLocked.
 absl::StatusOr<TextSet> SetDateInStoredText(
-    Engine* engine, const CollectionState& state, const Filter& filter,
+    DbImpl* engine, const CollectionState& state, const Filter& filter,
     const std::string& encoded_id, const TextSetRequest& request,
     absl::Time now, const WriteOptions& options,
-    Engine::ExpiredRemovals* removed)
+    DbImpl::ExpiredRemovals* removed)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_);
 
 // Tests: switch the path off (every call answers kFallback), and count the

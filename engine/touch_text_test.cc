@@ -25,7 +25,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/test_util.h"

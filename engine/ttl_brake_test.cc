@@ -13,7 +13,7 @@
 #include "base/sync_point.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

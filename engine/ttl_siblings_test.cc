@@ -28,7 +28,7 @@ const absl::Time kStart = kTestStart;
 class TtlSiblingsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    SyncPoint::Set("Engine::DeleteExpired:ReadDocument", [this] { ++reads_; });
+    SyncPoint::Set("DbImpl::DeleteExpired:ReadDocument", [this] { ++reads_; });
     Open();
   }
   void TearDown() override {
@@ -313,7 +313,7 @@ TEST_F(TtlSiblingsTest, FormatOneDatabaseIsReadAndUpgraded) {
       DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
       10);
   // Opening a format-1 database now rebuilds its keys for format 3
-  // (Engine::LoadCatalog), which writes the entries with their siblings:
+  // (DbImpl::LoadCatalog), which writes the entries with their siblings:
   // the monitor no longer reads the documents.
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
@@ -63,7 +63,7 @@ int64_t ToMillisSaturated(absl::Time t) {
 
 }  // namespace
 
-leveldb::Status Engine::CommitDeletes(
+leveldb::Status DbImpl::CommitDeletes(
     leveldb::WriteBatch* batch, const std::vector<std::string>& doc_keys) {
   if (doc_cache_ != nullptr) doc_cache_->BeginWrites(doc_keys);
   leveldb::Status s = Commit(leveldb::WriteOptions(), batch);
@@ -71,7 +71,7 @@ leveldb::Status Engine::CommitDeletes(
   return s;
 }
 
-std::optional<TtlIndexRef> Engine::GetTtlIndex(const TtlIndexRef& ref) {
+std::optional<TtlIndexRef> DbImpl::GetTtlIndex(const TtlIndexRef& ref) {
   if (!CheckOpen().ok()) return std::nullopt;
   std::shared_ptr<const CollectionState> state = GetState(ref.collection);
   if (state == nullptr || state->info.id() != ref.collection_id) {
@@ -88,7 +88,7 @@ std::optional<TtlIndexRef> Engine::GetTtlIndex(const TtlIndexRef& ref) {
   return std::nullopt;
 }
 
-std::vector<TtlIndexRef> Engine::ListTtlIndexes() {
+std::vector<TtlIndexRef> DbImpl::ListTtlIndexes() {
   std::vector<TtlIndexRef> out;
   if (!CheckOpen().ok()) return out;
   MutexLock l(&catalog_mu_);
@@ -107,7 +107,7 @@ std::vector<TtlIndexRef> Engine::ListTtlIndexes() {
   return out;
 }
 
-absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
+absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
                                                      absl::Time cutoff,
                                                      int64_t max_docs,
                                                      absl::Time deadline) {
@@ -178,7 +178,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   std::vector<SiblingIndex> siblings;
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
-    TTLDB_SYNC_POINT("Engine::DeleteExpired:BeforeChunk");
+    TTLDB_SYNC_POINT("DbImpl::DeleteExpired:BeforeChunk");
     // One chunk: scan and delete under the writers' lock in one walk, so no
     // entry can change between being seen and being deleted, and the lock
     // is held for at most kEntriesPerChunk entries.
@@ -231,7 +231,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
         // Read and re-check the document; delete every entry it derives.
         const std::string encoded_id(id);
         if (!seen.insert(encoded_id).second) continue;  // another entry
-        TTLDB_SYNC_POINT("Engine::DeleteExpired:ReadDocument");
+        TTLDB_SYNC_POINT("DbImpl::DeleteExpired:ReadDocument");
         ASSIGN_OR_RETURN(std::optional<Value> doc,
                          ReadDocument(*state, encoded_id));
         ++result.examined_documents;
@@ -256,7 +256,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
       it.reset();
       const int64_t n = deleted_keys.size();
-      // The collection's floor (Engine::doc_floor_): known from the first
+      // The collection's floor (DbImpl::doc_floor_): known from the first
       // chunk on (one Seek), and moved past this chunk's deletions when
       // they include it, by a walk over the keys they delete (still live
       // here, before the commit); raised after the commit.
@@ -371,7 +371,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
   // tombstones: compacted before the pass returns, as before, outside the
   // writers' lock.
   if (compact) {
-    TTLDB_SYNC_POINT("Engine::DeleteExpired:Compact");
+    TTLDB_SYNC_POINT("DbImpl::DeleteExpired:Compact");
     if (options_.hide_expired) {
       ScheduleCompactionTask([this, begin = range.begin, end = range.end,
                               sample = std::move(doc_sample),
@@ -415,7 +415,7 @@ absl::StatusOr<TtlBatchResult> Engine::DeleteExpired(const TtlIndexRef& ref,
 // the pass compacts, the first query, the sweep"): the pass's work evicted
 // the CPU caches, not the blocks a query needs; Seeks and Gets into the
 // compacted ranges here did not change it.
-void Engine::CompactSwept(const std::string& index_begin,
+void DbImpl::CompactSwept(const std::string& index_begin,
                           const std::string& index_end,
                           std::vector<std::string> doc_sample,
                           int64_t sample_stride) {
@@ -477,7 +477,7 @@ void Engine::CompactSwept(const std::string& index_begin,
                    absl::FormatDuration(absl::Now() - start)));
 }
 
-std::optional<absl::Time> Engine::EarliestDate(const TtlIndexRef& ref) {
+std::optional<absl::Time> DbImpl::EarliestDate(const TtlIndexRef& ref) {
   if (!CheckOpen().ok()) return std::nullopt;
   auto state = GetState(ref.collection);
   if (state == nullptr || state->info.id() != ref.collection_id) {

@@ -11,7 +11,7 @@
 #include "document/json.h"
 #include "engine/backend.h"
 #include "engine/collection.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"

@@ -31,7 +31,7 @@
 #include "base/log.h"
 #include "base/status.h"
 #include "document/json.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/keys.h"
@@ -256,7 +256,7 @@ void InvolvedCollections(const Value& stages, std::set<std::string>* out) {
   InvolvedCollectionsAt(stages, out, 0);
 }
 
-absl::Status Engine::LoadViewsLocked() {
+absl::Status DbImpl::LoadViewsLocked() {
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(storage::VerifiedRead()));
   const std::string prefix(1, kViewTag);
@@ -289,14 +289,14 @@ absl::Status Engine::LoadViewsLocked() {
   return absl::OkStatus();
 }
 
-std::optional<ViewDefinition> Engine::GetView(absl::string_view name) const {
+std::optional<ViewDefinition> DbImpl::GetView(absl::string_view name) const {
   MutexLock l(&catalog_mu_);
   auto it = views_.find(name);
   if (it == views_.end()) return std::nullopt;
   return it->second;
 }
 
-std::vector<ViewDefinition> Engine::ListViews() const {
+std::vector<ViewDefinition> DbImpl::ListViews() const {
   MutexLock l(&catalog_mu_);
   std::vector<ViewDefinition> out;
   out.reserve(views_.size());
@@ -304,7 +304,7 @@ std::vector<ViewDefinition> Engine::ListViews() const {
   return out;
 }
 
-absl::StatusOr<std::optional<Engine::ResolvedView>> Engine::ResolveView(
+absl::StatusOr<std::optional<DbImpl::ResolvedView>> DbImpl::ResolveView(
     absl::string_view name) const {
   MutexLock l(&catalog_mu_);
   if (views_.empty()) return std::nullopt;
@@ -331,7 +331,7 @@ absl::StatusOr<std::optional<Engine::ResolvedView>> Engine::ResolveView(
                                  kMaxViewDepth));
 }
 
-absl::Status Engine::RefuseView(absl::string_view name) const {
+absl::Status DbImpl::RefuseView(absl::string_view name) const {
   MutexLock l(&catalog_mu_);
   if (views_.empty() || views_.find(name) == views_.end()) {
     return absl::OkStatus();
@@ -341,7 +341,7 @@ absl::Status Engine::RefuseView(absl::string_view name) const {
       absl::StrCat("Namespace ", name, " is a view, not a collection"));
 }
 
-absl::Status Engine::PutViewLocked(const ViewDefinition& view, bool replace) {
+absl::Status DbImpl::PutViewLocked(const ViewDefinition& view, bool replace) {
   RETURN_IF_ERROR(ValidateViewOn(view.view_on));
   RETURN_IF_ERROR(ValidateViewPipeline(view.name, view.pipeline));
   proto::ViewInfo info;
@@ -374,7 +374,7 @@ absl::Status Engine::PutViewLocked(const ViewDefinition& view, bool replace) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::CreateView(absl::string_view name,
+absl::Status DbImpl::CreateView(absl::string_view name,
                                 absl::string_view view_on,
                                 const Value& pipeline) {
   RETURN_IF_ERROR(CheckWritable());
@@ -387,7 +387,7 @@ absl::Status Engine::CreateView(absl::string_view name,
       /*replace=*/false);
 }
 
-absl::Status Engine::ModifyView(absl::string_view name,
+absl::Status DbImpl::ModifyView(absl::string_view name,
                                 absl::string_view view_on,
                                 const Value& pipeline) {
   RETURN_IF_ERROR(CheckWritable());
@@ -401,7 +401,7 @@ absl::Status Engine::ModifyView(absl::string_view name,
       /*replace=*/true);
 }
 
-absl::StatusOr<bool> Engine::DropViewLocked(absl::string_view name) {
+absl::StatusOr<bool> DbImpl::DropViewLocked(absl::string_view name) {
   if (!GetView(name).has_value()) return false;
   leveldb::WriteBatch batch;
   batch.Delete(ViewKey(name));

@@ -13,8 +13,8 @@
 #include "document/json.h"
 #include "document/path.h"
 #include "document/storable.h"
+#include "engine/db_impl.h"
 #include "engine/duplicate_key_error.h"
-#include "engine/engine.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
@@ -97,7 +97,7 @@ absl::Status ValidateForStorage(const Value& doc) {
 
 // A commit queued by WriteDocumentLocked for its GroupedWrite, with what
 // the write does once its batch is in LevelDB.
-struct Engine::GroupedWrite::Pending {
+struct DbImpl::GroupedWrite::Pending {
   explicit Pending(storage::CommitQueue* queue) : writer(queue) {}
   storage::CommitQueue::Writer writer;
   leveldb::WriteBatch batch;
@@ -114,24 +114,24 @@ struct Engine::GroupedWrite::Pending {
 
 namespace {
 // The calling thread's innermost GroupedWrite (of any engine).
-thread_local Engine::GroupedWrite* current_grouped_write = nullptr;
+thread_local DbImpl::GroupedWrite* current_grouped_write = nullptr;
 }  // namespace
 
-Engine::GroupedWrite::GroupedWrite(Engine* engine)
+DbImpl::GroupedWrite::GroupedWrite(DbImpl* engine)
     : engine_(engine), outer_(current_grouped_write) {
   current_grouped_write = this;
 }
 
-Engine::GroupedWrite::~GroupedWrite() {
+DbImpl::GroupedWrite::~GroupedWrite() {
   (void)Finish();
   current_grouped_write = outer_;
 }
 
-absl::Status Engine::GroupedWrite::Finish() {
+absl::Status DbImpl::GroupedWrite::Finish() {
   if (pending_ == nullptr) return absl::OkStatus();
   std::unique_ptr<Pending> p = std::move(pending_);
   const leveldb::Status s = engine_->commit_queue_.Await(&p->writer);
-  Engine& e = *engine_;
+  DbImpl& e = *engine_;
   if (p->bracket) {
     // No later write of the key has begun: its writer waits for this one
     // (AwaitCommitsOfLocked) until Done below.
@@ -153,7 +153,7 @@ absl::Status Engine::GroupedWrite::Finish() {
   return absl::OkStatus();
 }
 
-Engine::GroupedWrite* Engine::CurrentGroupedWrite() {
+DbImpl::GroupedWrite* DbImpl::CurrentGroupedWrite() {
   for (GroupedWrite* g = current_grouped_write; g != nullptr; g = g->outer_) {
     if (g->engine_ == this) return g;
   }
@@ -195,7 +195,7 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
                           Value::MakeObject(std::move(value))};
 }
 
-bool Engine::IsHidden(const CollectionState& state, const Value& doc,
+bool DbImpl::IsHidden(const CollectionState& state, const Value& doc,
                       absl::Time now) const {
   if (!options_.hide_expired) return false;
   for (const auto& idx : state.indexes) {
@@ -206,7 +206,7 @@ bool Engine::IsHidden(const CollectionState& state, const Value& doc,
   return false;
 }
 
-absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
+absl::StatusOr<std::optional<Value>> DbImpl::ReadDocument(
     const CollectionState& state, absl::string_view encoded_id,
     const leveldb::Snapshot* snapshot) {
   std::optional<Value> doc(std::in_place);
@@ -216,13 +216,13 @@ absl::StatusOr<std::optional<Value>> Engine::ReadDocument(
   return doc;
 }
 
-absl::StatusOr<std::shared_ptr<const Value>> Engine::ReadDocumentShared(
+absl::StatusOr<std::shared_ptr<const Value>> DbImpl::ReadDocumentShared(
     const CollectionState& state, absl::string_view encoded_id) {
   bool parsed_here = false;
   return ReadDocumentImpl(state, encoded_id, nullptr, &parsed_here);
 }
 
-absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
+absl::StatusOr<bool> DbImpl::MayHoldDocumentLocked(const CollectionState& state,
                                                    const std::string& doc_key) {
   auto bound = doc_key_bound_.find(state.info.id());
   if (bound == doc_key_bound_.end()) {
@@ -252,7 +252,7 @@ absl::StatusOr<bool> Engine::MayHoldDocumentLocked(const CollectionState& state,
   return doc_key <= bound->second;
 }
 
-absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
+absl::StatusOr<std::string> DbImpl::FindUniqueConflictLocked(
     absl::string_view entry_key, absl::string_view encoded_id,
     const std::vector<std::string>& ignore) {
   // entry_key = prefix key encoded_id; another document holds the same key
@@ -280,7 +280,7 @@ absl::StatusOr<std::string> Engine::FindUniqueConflictLocked(
   return std::string();
 }
 
-absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
+absl::Status DbImpl::CheckUniqueLocked(const CollectionState& state,
                                        const IndexState& index,
                                        absl::string_view entry_key,
                                        absl::string_view encoded_id) {
@@ -290,7 +290,7 @@ absl::Status Engine::CheckUniqueLocked(const CollectionState& state,
   return absl::OkStatus();
 }
 
-void Engine::DeliverExpiredRemovals(absl::string_view coll,
+void DbImpl::DeliverExpiredRemovals(absl::string_view coll,
                                     ExpiredRemovals* removed) {
   if (removed->empty()) return;
   for (const Value& doc : *removed) {
@@ -303,7 +303,7 @@ void Engine::DeliverExpiredRemovals(absl::string_view coll,
   removed->clear();
 }
 
-void Engine::NoteTtlEntryLocked(const IndexState& index,
+void DbImpl::NoteTtlEntryLocked(const IndexState& index,
                                 const std::string& key) {
   TtlCursor& cursor = ttl_cursors_[index.prefix];
   if (cursor.min_added.empty() || key < cursor.min_added) {
@@ -312,7 +312,7 @@ void Engine::NoteTtlEntryLocked(const IndexState& index,
   if (!cursor.resume.empty() && key < cursor.resume) cursor.resume.clear();
 }
 
-absl::Status Engine::EvictLocked(const CollectionState& state,
+absl::Status DbImpl::EvictLocked(const CollectionState& state,
                                  const std::string& encoded_id, Value doc,
                                  Evictions* evictions, bool expired) {
   DocumentWriter writer(state, &evictions->batch);
@@ -325,7 +325,7 @@ absl::Status Engine::EvictLocked(const CollectionState& state,
   return absl::OkStatus();
 }
 
-absl::Status Engine::WriteDocumentLocked(
+absl::Status DbImpl::WriteDocumentLocked(
     const CollectionState& state, const Value* old_doc, const Value* new_doc,
     const WriteOptions& options, ExpiredRemovals* removed_expired,
     std::shared_ptr<const Value> cache_new_doc,
@@ -673,7 +673,7 @@ absl::Status Engine::WriteDocumentLocked(
   }
   for (const auto& [prefix, n] : leading_up) leading_.Add(*prefix, n);
   if (inserting && any_doc_floor_.load()) {
-    // Before the commit (Engine::doc_floor_): a scan whose snapshot holds
+    // Before the commit (DbImpl::doc_floor_): a scan whose snapshot holds
     // this document then starts at or below it.
     LowerDocFloorLocked(state.info.id(), doc_key);
   }
@@ -735,7 +735,7 @@ absl::Status Engine::WriteDocumentLocked(
   return absl::OkStatus();
 }
 
-absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
+absl::StatusOr<Value> DbImpl::Insert(absl::string_view coll, Value doc,
                                      const WriteOptions& options,
                                      absl::string_view input_json) {
   RETURN_IF_ERROR(CheckWritable());
@@ -780,7 +780,7 @@ absl::StatusOr<Value> Engine::Insert(absl::string_view coll, Value doc,
   return id;
 }
 
-absl::StatusOr<Value> Engine::InsertLocked(absl::string_view coll, Value doc,
+absl::StatusOr<Value> DbImpl::InsertLocked(absl::string_view coll, Value doc,
                                            const WriteOptions& options,
                                            ExpiredRemovals* removed,
                                            absl::string_view input_json) {

@@ -11,7 +11,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "engine/touch_text.h"
 #include "fuzz/fuzz_db.h"
 #include "leveldb/db.h"

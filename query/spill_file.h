@@ -3,7 +3,7 @@
 // allowDiskUse, and reads back once, in order, to merge them.
 //
 // A file lives in the directory its creator names (the engine's temporary
-// area, <db>/_tmp, engine/engine.h SpillDirectory) and is removed when its
+// area, <db>/_tmp, engine/db_impl.h SpillDirectory) and is removed when its
 // SpillFile is destroyed; the engine removes the whole area at Close and at
 // the next Open, so files left by a crash do not survive. Format: one
 // document per line in ttldb's storage JSON (document/json.h

@@ -96,7 +96,7 @@ class DocCache {
   void EndWrites(const std::vector<std::string>& keys);
   // EndWrite, then caches `doc` as the key's new version (write-through).
   // Only the writer that committed `doc` may call it, still holding the
-  // writers' lock or, for a grouped commit (Engine::GroupedWrite), before
+  // writers' lock or, for a grouped commit (DbImpl::GroupedWrite), before
   // its queued commit is done (later writers of the key wait for that), so
   // no later write of the key can have ended yet.
   void EndWriteWith(absl::string_view key, std::shared_ptr<const Value> doc,

@@ -7,7 +7,7 @@
 // (insertDocument / updateDocument / deleteDocument).
 //
 // Contract:
-//  - The caller holds the writers' lock (Engine::write_mu_) from reading the
+//  - The caller holds the writers' lock (DbImpl::write_mu_) from reading the
 //    old version of a document and checking what must be checked (unique
 //    keys, hidden documents) until it has committed the batch, or queued it
 //    for a group commit (storage/commit_queue.h) naming the keys later

@@ -16,7 +16,7 @@ namespace ttldb {
 // in the other indexes (storage/entry_value.h); format 1 databases are read
 // as they are and upgraded at open. 3: every number in an index key ends
 // with an exactness byte, so that Decimal128 values fit between doubles;
-// older databases get their keys rebuilt at open (Engine::LoadCatalog).
+// older databases get their keys rebuilt at open (DbImpl::LoadCatalog).
 // Bump on any change to keys.cc, key_codec.cc, entry_value.cc, the storage
 // JSON or catalog.proto semantics.
 inline constexpr uint32_t kFormatVersion = 3;

@@ -13,7 +13,7 @@
 // pending work).
 //
 // Bounded: each batch deletes at most kBatchKeys keys or kBatchBytes of
-// keys, written unsynced through Engine::Commit (so a write failure is
+// keys, written unsynced through DbImpl::Commit (so a write failure is
 // sticky like any other); Stop returns after the batch in progress.
 //
 // Thread-safe. Internal to the engine.
@@ -52,18 +52,18 @@ class Reclaimer {
   // and moves *begin just past the last key deleted: the next batch seeks
   // there instead of stepping over every tombstone written so far (a seek
   // from the range's start makes deleting a range quadratic). Used by the
-  // reclaimer and by Engine::DeleteRange. Returns the iterator's status.
+  // reclaimer and by DbImpl::DeleteRange. Returns the iterator's status.
   static leveldb::Status NextDeleteBatch(leveldb::DB* db, std::string* begin,
                                          const std::string& end,
                                          leveldb::WriteBatch* batch, int* n,
                                          bool* more);
 
   struct Hooks {
-    // Writes a batch of deletes (Engine::Commit).
+    // Writes a batch of deletes (DbImpl::Commit).
     std::function<leveldb::Status(leveldb::WriteBatch*)> commit;
-    // Queues [begin, end) for compaction (Engine::ScheduleCompaction).
+    // Queues [begin, end) for compaction (DbImpl::ScheduleCompaction).
     std::function<void(std::string begin, std::string end)> compact;
-    // Messages (Engine::Log).
+    // Messages (DbImpl::Log).
     std::function<void(LogLevel level, absl::string_view message)> log;
   };
 

@@ -46,7 +46,7 @@ struct CatalogIds {
     //
     // No crash leaves entries there (checked for issue 19): an index id is
     // reserved before anything is written under it. A build's registration
-    // (Engine::RegisterIndexBuildLocked) raises next_index_id and lists the
+    // (DbImpl::RegisterIndexBuildLocked) raises next_index_id and lists the
     // spec in building_indexes in one synced catalog write, before the scan
     // or any writer puts an entry; a collection created by createIndex
     // (CreateCollectionWithIndexLocked) is empty and its catalog entry,

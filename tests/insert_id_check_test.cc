@@ -1,5 +1,5 @@
 // The _id existence check of an insert: skipped only for a document key
-// above every key the collection has stored (Engine::doc_key_bound_), so a
+// above every key the collection has stored (DbImpl::doc_key_bound_), so a
 // duplicate _id is refused (11000, nothing written) wherever it lies, after
 // a reopen, after deletes and drops, for generated ObjectIds and numbers.
 // Expected answers: MongoDB's unique _id index (jstests/core/write/insert/

@@ -297,7 +297,7 @@ TEST_F(TtlEngineTest, DocumentTouchedDuringThePassIsKept) {
   // client touches 1 and deletes 2 before the monitor takes the lock.
   std::atomic<bool> fired{false};
   Database* db = db_.get();
-  SyncPoint::Set("Engine::DeleteExpired:BeforeChunk", [&] {
+  SyncPoint::Set("DbImpl::DeleteExpired:BeforeChunk", [&] {
     if (fired.exchange(true)) return;
     Collection& cc = db->collection("sessions");
     // Hidden documents do not match user writes, so touch by a fresh
@@ -329,7 +329,7 @@ TEST_F(TtlEngineTest, MongoModeTouchDuringThePassIsNeverDeleted) {
   clock_.Advance(absl::Minutes(5));
   Database* db = db_.get();
   std::atomic<int> fired{0};
-  SyncPoint::Set("Engine::DeleteExpired:BeforeChunk", [&] {
+  SyncPoint::Set("DbImpl::DeleteExpired:BeforeChunk", [&] {
     if (fired++ > 0) return;
     Collection& cc = db->collection("sessions");
     auto r = cc.UpdateMany(R"({"_id": {"$in": [1, 3]}})",

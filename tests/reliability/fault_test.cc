@@ -14,7 +14,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/reliability/db_dump.h"
@@ -307,7 +307,7 @@ TEST_F(FaultTest, TtlPassSurvivesFailingRead) {
 }
 
 // A failed delete batch (log write error) leaves the documents and counts
-// the failure; writes are then refused until reopen (see Engine::Commit),
+// the failure; writes are then refused until reopen (see DbImpl::Commit),
 // and after the reopen the next pass deletes them.
 TEST_F(FaultTest, TtlPassAfterFailingWrite) {
   Collection& c = db_->collection("c");

@@ -35,7 +35,7 @@
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
@@ -408,7 +408,7 @@ TEST_F(ReclaimTest, WriterIsNotBlockedWhileADroppedCollectionIsDeleted) {
   EXPECT_EQ(Count(*db, DocumentPrefix(big_id)), 0);
 }
 
-// Issue 19: Engine::DeleteRange (used when an index build is abandoned, at
+// Issue 19: DbImpl::DeleteRange (used when an index build is abandoned, at
 // open for interrupted builds, and by repair) seeked from the range's start
 // for every batch, stepping over all the tombstones written so far
 // (quadratic: 3.4-3.8 s for 1,000,000 keys, ~1.0 s now; tools/bench/
@@ -420,7 +420,7 @@ TEST_F(ReclaimTest, WriterIsNotBlockedWhileADroppedCollectionIsDeleted) {
 TEST_F(ReclaimTest, DeleteRangeDeletesEveryKeyOfTheRangeAndNothingElse) {
   auto db = Open();
   ASSERT_NE(db, nullptr);
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   leveldb::DB* ldb = engine->db();
   const std::string begin = IndexPrefix(900, 2);
   const std::string end = KeyPrefixEnd(begin);

@@ -1,4 +1,4 @@
-// Engine::DeleteRange over a large range (issue 19): writes --keys index
+// DbImpl::DeleteRange over a large range (issue 19): writes --keys index
 // entries under an index id no catalog entry names (as an abandoned index
 // build leaves them), then times DeleteRange over them, and checks that
 // every key of the range is gone and the keys beside it are intact. Each
@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
@@ -61,7 +61,7 @@ double RunOnce(int64_t keys) {
   auto opened = Database::Open(absl::StrCat(tmpl, "/db"), options);
   Check(opened.ok(), opened.status().ToString());
   std::unique_ptr<Database> db = std::move(*opened);
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   leveldb::DB* ldb = engine->db();
   // Ids 1000/1 to 1000/3: the range deleted is the middle one.
   const std::string before = IndexPrefix(1000, 1);

@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
@@ -43,7 +43,7 @@ void Check(const absl::Status& s) {
 
 // Whether any key starts with `prefix` (a seek through the internal
 // engine: the drop may have returned before its keys are deleted).
-bool AnyKey(Engine* engine, const std::string& prefix) {
+bool AnyKey(DbImpl* engine, const std::string& prefix) {
   std::unique_ptr<leveldb::Iterator> it(
       engine->db()->NewIterator(leveldb::ReadOptions()));
   it->Seek(prefix);
@@ -59,7 +59,7 @@ struct Window {
 // compactions queued meanwhile are done, and measures the writer in that
 // window.
 template <typename Drop>
-Window Measure(Engine* engine, const std::vector<std::string>& prefixes,
+Window Measure(DbImpl* engine, const std::vector<std::string>& prefixes,
                Drop drop, const TimedWriter& writer) {
   Window w;
   const int64_t start = NowNanos();
@@ -100,7 +100,7 @@ void Run(const Flags& f) {
   auto opened = Database::Open(dir, options);
   Check(opened.status());
   std::unique_ptr<Database> db = std::move(*opened);
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   Collection& big = db->collection("big");
   Check(big.CreateIndex(R"({"userId": 1})").status());
   Check(big.CreateIndex(R"({"group": 1})").status());

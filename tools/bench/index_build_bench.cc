@@ -26,7 +26,7 @@
 #include "base/log.h"
 #include "engine/database.h"
 #include "engine/database_internal.h"
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
 
@@ -72,7 +72,7 @@ RunResult RunOnce(const Flags& f, int run) {
   auto opened = Database::Open(root + "/db", options);
   Check(opened.status());
   std::unique_ptr<Database> db = std::move(*opened);
-  Engine* engine = DatabaseInternal::engine(*db);
+  DbImpl* engine = DatabaseInternal::engine(*db);
   Collection& coll = db->collection("sessions");
   Check(coll.CreateIndex(R"({"accessTime": 1})",
                          absl::StrCat(R"({"expireAfterSeconds": )",

@@ -131,7 +131,7 @@ int Main(int argc, char** argv) {
     MakeDoc(i, LiveAccess(i, nullptr), 256, &json);
     if (!coll.InsertOne(json).ok()) Die("insert");
   }
-  Engine* engine = DatabaseInternal::engine(**db);
+  DbImpl* engine = DatabaseInternal::engine(**db);
   leveldb::DB* ldb = engine->db();
 
   Rng rng(5);

@@ -1,5 +1,5 @@
 // Opening, closing and the catalog of a ttldb database.
-#include "engine/engine.h"
+#include "engine/db_impl.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -91,11 +91,11 @@ class LevelDbLogger : public leveldb::Logger {
 
 }  // namespace
 
-void Engine::Log(LogLevel level, absl::string_view message) const {
+void DbImpl::Log(LogLevel level, absl::string_view message) const {
   if (options_.logger) options_.logger(level, message);
 }
 
-Engine::Engine(std::string path, const Options& options, leveldb::Env* env)
+DbImpl::DbImpl(std::string path, const Options& options, leveldb::Env* env)
     : path_(std::move(path)),
       options_(options),
       clock_(options.clock != nullptr ? options.clock : Clock::Real()),
@@ -106,7 +106,7 @@ Engine::Engine(std::string path, const Options& options, leveldb::Env* env)
   }
 }
 
-absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
+absl::StatusOr<std::unique_ptr<DbImpl>> DbImpl::Open(absl::string_view path,
                                                      const Options& options,
                                                      leveldb::Env* env,
                                                      bool repair) {
@@ -135,13 +135,13 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(absl::string_view path,
         "in_memory cannot be combined with read_only or error_if_exists: an "
         "in-memory database starts empty");
   }
-  std::unique_ptr<Engine> engine(new Engine(std::string(path), options, env));
+  std::unique_ptr<DbImpl> engine(new DbImpl(std::string(path), options, env));
   engine->repair_ = repair;
   RETURN_IF_ERROR(engine->Init());
   return engine;
 }
 
-absl::Status Engine::Init() {
+absl::Status DbImpl::Init() {
   leveldb::Options lopts;
   lopts.create_if_missing = options_.create_if_missing && !options_.read_only;
   lopts.error_if_exists = options_.error_if_exists;
@@ -257,7 +257,7 @@ absl::Status Engine::Init() {
   return absl::OkStatus();
 }
 
-absl::Status Engine::CheckNotOrphaned(leveldb::Env* env) const {
+absl::Status DbImpl::CheckNotOrphaned(leveldb::Env* env) const {
   if (env->FileExists(path_ + "/CURRENT")) return absl::OkStatus();
   std::vector<std::string> children;
   if (!env->GetChildren(path_, &children).ok()) return absl::OkStatus();
@@ -288,7 +288,7 @@ absl::Status Engine::CheckNotOrphaned(leveldb::Env* env) const {
                    storage::kRepairAdvice));
 }
 
-absl::Status Engine::LoadCatalog() {
+absl::Status DbImpl::LoadCatalog() {
   uint32_t stored_version = 0;  // 0: a new database
   std::string meta_value;
   leveldb::Status s = db_->Get(storage::VerifiedRead(), MetaKey(), &meta_value);
@@ -455,7 +455,7 @@ absl::Status Engine::LoadCatalog() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<uint32_t> Engine::MaxIdInData() const {
+absl::StatusOr<uint32_t> DbImpl::MaxIdInData() const {
   uint32_t max_id = 0;
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(storage::VerifiedRead()));
@@ -480,7 +480,7 @@ absl::StatusOr<uint32_t> Engine::MaxIdInData() const {
   return max_id;
 }
 
-absl::Status Engine::RekeyLocked(const CollectionState& state) {
+absl::Status DbImpl::RekeyLocked(const CollectionState& state) {
   const uint32_t id = state.info.id();
   RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
                               KeyPrefixEnd(CollectionIndexPrefix(id))));
@@ -554,7 +554,7 @@ absl::StatusOr<std::shared_ptr<const Collator>> CompileCollation(
 
 }  // namespace
 
-absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
+absl::StatusOr<std::shared_ptr<const CollectionState>> DbImpl::Compile(
     const proto::CollectionInfo& info) const {
   auto state = std::make_shared<CollectionState>();
   state->info = info;
@@ -606,7 +606,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>> Engine::Compile(
   return std::shared_ptr<const CollectionState>(std::move(state));
 }
 
-void Engine::Publish(const std::string& name,
+void DbImpl::Publish(const std::string& name,
                      std::shared_ptr<const CollectionState> state) {
   if (leading_tracking_) TrackLeading(GetState(name).get(), state.get());
   MutexLock l(&catalog_mu_);
@@ -617,7 +617,7 @@ void Engine::Publish(const std::string& name,
   }
 }
 
-std::shared_ptr<const CollectionState> Engine::GetState(
+std::shared_ptr<const CollectionState> DbImpl::GetState(
     absl::string_view name) {
   MutexLock l(&catalog_mu_);
   auto it = states_.find(name);
@@ -625,7 +625,7 @@ std::shared_ptr<const CollectionState> Engine::GetState(
   return it->second;
 }
 
-Collection& Engine::collection(absl::string_view name) {
+Collection& DbImpl::collection(absl::string_view name) {
   MutexLock l(&catalog_mu_);
   auto it = handles_.find(name);
   if (it != handles_.end()) return *it->second;
@@ -635,13 +635,13 @@ Collection& Engine::collection(absl::string_view name) {
   return ref;
 }
 
-absl::Status Engine::CheckOpen() const {
+absl::Status DbImpl::CheckOpen() const {
   MutexLock l(&catalog_mu_);
   if (closed_) return absl::FailedPreconditionError("database is closed");
   return absl::OkStatus();
 }
 
-absl::Status Engine::CheckCollection(absl::string_view name) const {
+absl::Status DbImpl::CheckCollection(absl::string_view name) const {
   MutexLock l(&catalog_mu_);
   if (closed_) return absl::FailedPreconditionError("database is closed");
   auto it = damaged_.find(name);
@@ -653,12 +653,12 @@ absl::Status Engine::CheckCollection(absl::string_view name) const {
                    "drop the collection"));
 }
 
-std::map<std::string, std::string> Engine::CatalogDamage() const {
+std::map<std::string, std::string> DbImpl::CatalogDamage() const {
   MutexLock l(&catalog_mu_);
   return std::map<std::string, std::string>(damaged_.begin(), damaged_.end());
 }
 
-absl::Status Engine::CheckWritable() const {
+absl::Status DbImpl::CheckWritable() const {
   RETURN_IF_ERROR(CheckOpen());
   if (options_.read_only) {
     return absl::FailedPreconditionError(
@@ -667,12 +667,12 @@ absl::Status Engine::CheckWritable() const {
   return write_error_.Refusal();
 }
 
-leveldb::Status Engine::Commit(const leveldb::WriteOptions& options,
+leveldb::Status DbImpl::Commit(const leveldb::WriteOptions& options,
                                leveldb::WriteBatch* batch) {
   return commit_queue_.Write(options, batch);
 }
 
-leveldb::Status Engine::CommitNow(const leveldb::WriteOptions& options,
+leveldb::Status DbImpl::CommitNow(const leveldb::WriteOptions& options,
                                   leveldb::WriteBatch* batch) {
   if (write_error_.IsSet()) return write_error_.RefusedWrite();
   if (options.sync) log_unsynced_.store(false);
@@ -690,7 +690,7 @@ leveldb::Status Engine::CommitNow(const leveldb::WriteOptions& options,
   return s;
 }
 
-absl::Status Engine::SyncIfRequested(const WriteOptions& options,
+absl::Status DbImpl::SyncIfRequested(const WriteOptions& options,
                                      absl::Status result) {
   if (!options.sync || !log_unsynced_.load()) return result;
   absl::Status s = [&]() -> absl::Status {
@@ -707,14 +707,14 @@ absl::Status Engine::SyncIfRequested(const WriteOptions& options,
   return result.ok() ? s : result;
 }
 
-absl::Status Engine::SaveMetaLocked(leveldb::WriteBatch* batch) {
+absl::Status DbImpl::SaveMetaLocked(leveldb::WriteBatch* batch) {
   std::string value;
   meta_.SerializeToString(&value);
   batch->Put(MetaKey(), value);
   return absl::OkStatus();
 }
 
-absl::Status Engine::PutCatalogLocked(const proto::CollectionInfo& info,
+absl::Status DbImpl::PutCatalogLocked(const proto::CollectionInfo& info,
                                       leveldb::WriteBatch* batch) {
   std::string value;
   info.SerializeToString(&value);
@@ -723,7 +723,7 @@ absl::Status Engine::PutCatalogLocked(const proto::CollectionInfo& info,
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
-Engine::CommitCatalogLocked(const proto::CollectionInfo& info,
+DbImpl::CommitCatalogLocked(const proto::CollectionInfo& info,
                             leveldb::WriteBatch* batch) {
   RETURN_IF_ERROR(PutCatalogLocked(info, batch));
   leveldb::WriteOptions wo;
@@ -739,7 +739,7 @@ Engine::CommitCatalogLocked(const proto::CollectionInfo& info,
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
-Engine::GetOrCreateLocked(absl::string_view name) {
+DbImpl::GetOrCreateLocked(absl::string_view name) {
   if (auto state = GetState(name)) return state;
   RETURN_IF_ERROR(ValidateCollectionName(name));
   proto::CollectionInfo info;
@@ -749,7 +749,7 @@ Engine::GetOrCreateLocked(absl::string_view name) {
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
-Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
+DbImpl::CommitNewCollectionLocked(proto::CollectionInfo info) {
   // A view's name is taken (createIndexes, an upsert on a view: 166).
   RETURN_IF_ERROR(RefuseView(info.name()));
   info.set_id(meta_.next_collection_id());
@@ -769,12 +769,12 @@ Engine::CommitNewCollectionLocked(proto::CollectionInfo info) {
   return state;
 }
 
-absl::Status Engine::CreateCollection(absl::string_view name,
+absl::Status DbImpl::CreateCollection(absl::string_view name,
                                       bool must_not_exist) {
   return CreateCollection(name, must_not_exist, ValidationOptions());
 }
 
-absl::StatusOr<std::vector<std::string>> Engine::ListCollectionNames() {
+absl::StatusOr<std::vector<std::string>> DbImpl::ListCollectionNames() {
   RETURN_IF_ERROR(CheckOpen());
   MutexLock l(&catalog_mu_);
   std::vector<std::string> names;
@@ -782,7 +782,7 @@ absl::StatusOr<std::vector<std::string>> Engine::ListCollectionNames() {
   return names;
 }
 
-absl::Status Engine::DeleteRange(const std::string& begin,
+absl::Status DbImpl::DeleteRange(const std::string& begin,
                                  const std::string& end) {
   // In batches, so that a huge collection does not build a huge batch; each
   // batch resumes after the last key the previous one deleted. A crash
@@ -808,7 +808,7 @@ absl::Status Engine::DeleteRange(const std::string& begin,
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
+absl::StatusOr<bool> DbImpl::DropCollection(absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
   uint32_t id = 0;
   {
@@ -824,7 +824,7 @@ absl::StatusOr<bool> Engine::DropCollection(absl::string_view name) {
   return true;
 }
 
-absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
+absl::StatusOr<std::optional<uint32_t>> DbImpl::DropCollectionLocked(
     absl::string_view name) {
   auto state = GetState(name);
   if (state == nullptr) {
@@ -864,7 +864,7 @@ absl::StatusOr<std::optional<uint32_t>> Engine::DropCollectionLocked(
   return state->info.id();
 }
 
-absl::Status Engine::ReclaimCollection(uint32_t id) {
+absl::Status DbImpl::ReclaimCollection(uint32_t id) {
   if (reclaimer_ == nullptr) {
     RETURN_IF_ERROR(
         DeleteRange(DocumentPrefix(id), KeyPrefixEnd(DocumentPrefix(id))));
@@ -879,7 +879,7 @@ absl::Status Engine::ReclaimCollection(uint32_t id) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::ReclaimIndex(uint32_t collection_id, uint32_t index_id) {
+absl::Status DbImpl::ReclaimIndex(uint32_t collection_id, uint32_t index_id) {
   const std::string prefix = IndexPrefix(collection_id, index_id);
   if (reclaimer_ == nullptr) return DeleteRange(prefix, KeyPrefixEnd(prefix));
   reclaimer_->Add(prefix, KeyPrefixEnd(prefix),
@@ -888,7 +888,7 @@ absl::Status Engine::ReclaimIndex(uint32_t collection_id, uint32_t index_id) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::StartReclaimer() {
+absl::Status DbImpl::StartReclaimer() {
   Reclaimer::Hooks hooks;
   hooks.commit = [this](leveldb::WriteBatch* batch) {
     return Commit(leveldb::WriteOptions(), batch);
@@ -923,28 +923,28 @@ absl::Status Engine::StartReclaimer() {
   return absl::OkStatus();
 }
 
-CatalogIds Engine::CatalogIdsLocked() {
+CatalogIds DbImpl::CatalogIdsLocked() {
   MutexLock l(&catalog_mu_);
   CatalogIds ids = damaged_ids_;
   for (const auto& [name, state] : states_) ids.Add(state->info);
   return ids;
 }
 
-const leveldb::Snapshot* Engine::SnapshotWithCatalogIds(CatalogIds* ids) {
+const leveldb::Snapshot* DbImpl::SnapshotWithCatalogIds(CatalogIds* ids) {
   WritersLock l(this);
   *ids = CatalogIdsLocked();
   return db_->GetSnapshot();
 }
 
-void Engine::WaitForReclaim() {
+void DbImpl::WaitForReclaim() {
   if (reclaimer_ != nullptr) reclaimer_->WaitIdle();
 }
 
-Reclaimer::Stats Engine::ReclaimStats() const {
+Reclaimer::Stats DbImpl::ReclaimStats() const {
   return reclaimer_ != nullptr ? reclaimer_->stats() : Reclaimer::Stats();
 }
 
-absl::Status Engine::RenameCollection(absl::string_view from,
+absl::Status DbImpl::RenameCollection(absl::string_view from,
                                       absl::string_view to, bool drop_target) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(to));
@@ -994,7 +994,7 @@ absl::Status Engine::RenameCollection(absl::string_view from,
   return ReclaimCollection(dropped->info.id());
 }
 
-absl::Status Engine::Close() {
+absl::Status DbImpl::Close() {
   {
     MutexLock l(&catalog_mu_);
     if (closed_) return absl::OkStatus();
@@ -1035,7 +1035,7 @@ absl::Status Engine::Close() {
   return absl::OkStatus();
 }
 
-void Engine::ScheduleCompaction(std::string begin, std::string end) {
+void DbImpl::ScheduleCompaction(std::string begin, std::string end) {
   MutexLock l(&compact_mu_);
   if (compact_stop_) return;
   // Coalesce with every queued range it overlaps or touches.
@@ -1052,14 +1052,14 @@ void Engine::ScheduleCompaction(std::string begin, std::string end) {
   compact_cv_.SignalAll();
 }
 
-void Engine::ScheduleCompactionTask(std::function<void()> task) {
+void DbImpl::ScheduleCompactionTask(std::function<void()> task) {
   MutexLock l(&compact_mu_);
   if (compact_stop_) return;
   compact_tasks_.push_back(std::move(task));
   compact_cv_.SignalAll();
 }
 
-std::string Engine::DocScanStart(uint32_t coll_id,
+std::string DbImpl::DocScanStart(uint32_t coll_id,
                                  const std::string& doc_prefix) {
   if (!any_doc_floor_.load()) return doc_prefix;
   MutexLock l(&floor_mu_);
@@ -1068,26 +1068,26 @@ std::string Engine::DocScanStart(uint32_t coll_id,
   return it->second;
 }
 
-std::optional<std::string> Engine::DocFloorLocked(uint32_t coll_id) {
+std::optional<std::string> DbImpl::DocFloorLocked(uint32_t coll_id) {
   MutexLock l(&floor_mu_);
   auto it = doc_floor_.find(coll_id);
   if (it == doc_floor_.end()) return std::nullopt;
   return it->second;
 }
 
-void Engine::SetDocFloorLocked(uint32_t coll_id, std::string key) {
+void DbImpl::SetDocFloorLocked(uint32_t coll_id, std::string key) {
   MutexLock l(&floor_mu_);
   doc_floor_[coll_id] = std::move(key);
   any_doc_floor_.store(true);
 }
 
-void Engine::LowerDocFloorLocked(uint32_t coll_id, const std::string& key) {
+void DbImpl::LowerDocFloorLocked(uint32_t coll_id, const std::string& key) {
   MutexLock l(&floor_mu_);
   auto it = doc_floor_.find(coll_id);
   if (it != doc_floor_.end() && key < it->second) it->second = key;
 }
 
-void Engine::CountLeading(const IndexState& index) {
+void DbImpl::CountLeading(const IndexState& index) {
   const std::string end = LeadingEntries::DateBracket(index.prefix);
   std::unique_ptr<leveldb::Iterator> it(
       db_->NewIterator(storage::VerifiedRead()));
@@ -1105,7 +1105,7 @@ void Engine::CountLeading(const IndexState& index) {
   }
 }
 
-void Engine::TrackLeading(const CollectionState* before,
+void DbImpl::TrackLeading(const CollectionState* before,
                           const CollectionState* after) {
   if (before != nullptr) {
     for (const auto& idx : before->indexes) {
@@ -1127,7 +1127,7 @@ void Engine::TrackLeading(const CollectionState* before,
   }
 }
 
-void Engine::WaitForCompactions() {
+void DbImpl::WaitForCompactions() {
   MutexLock l(&compact_mu_);
   while ((!compact_queue_.empty() || !compact_tasks_.empty() ||
           compact_running_) &&
@@ -1136,7 +1136,7 @@ void Engine::WaitForCompactions() {
   }
 }
 
-void Engine::CompactionLoop() {
+void DbImpl::CompactionLoop() {
   MutexLock l(&compact_mu_);
   while (true) {
     while (compact_queue_.empty() && compact_tasks_.empty() && !compact_stop_) {
@@ -1173,6 +1173,6 @@ void Engine::CompactionLoop() {
   compact_cv_.SignalAll();
 }
 
-Engine::~Engine() { Close().IgnoreError(); }
+DbImpl::~DbImpl() { Close().IgnoreError(); }
 
 }  // namespace ttldb

@@ -1,8 +1,8 @@
 // The engine behind Database and Collection: LevelDB, the catalog, the
 // write path and the TtlStore the monitor deletes through. Internal: users
 // go through engine/database.h and engine/collection.h.
-#ifndef TTLDB_ENGINE_ENGINE_H_
-#define TTLDB_ENGINE_ENGINE_H_
+#ifndef TTLDB_ENGINE_DB_IMPL_H_
+#define TTLDB_ENGINE_DB_IMPL_H_
 
 #ifndef TTLDB_INTERNAL
 #error \
@@ -83,7 +83,7 @@ class EventPipeline {
   virtual absl::StatusOr<std::optional<Value>> Apply(Value event) = 0;
 };
 absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
-    Engine* engine, const std::string& coll, const Value& stages);
+    DbImpl* engine, const std::string& coll, const Value& stages);
 
 // The pipeline a find on a view runs over the view's collection (MongoDB
 // runs a find on a view as an aggregate: query_request_conversion.cpp
@@ -93,18 +93,18 @@ absl::StatusOr<std::unique_ptr<EventPipeline>> PrepareEventPipeline(
 Value FindAsViewPipeline(const Value& view_pipeline, const Value& filter,
                          const FindOptions& options);
 
-class Engine : public TtlStore {
+class DbImpl : public TtlStore {
  public:
   // The database in `path`, its files read and written through `env` (not
   // owned; it must outlive the engine): leveldb::Env::Default(), or what a
   // test injects (engine/database_internal.h's TestingOptions). `repair`:
   // for engine/repair.cc after LevelDB's RepairDB: a missing meta record is
   // rebuilt from the catalog instead of refused.
-  static absl::StatusOr<std::unique_ptr<Engine>> Open(absl::string_view path,
+  static absl::StatusOr<std::unique_ptr<DbImpl>> Open(absl::string_view path,
                                                       const Options& options,
                                                       leveldb::Env* env,
                                                       bool repair = false);
-  ~Engine() override;
+  ~DbImpl() override;
   absl::Status Close();
 
   Collection& collection(absl::string_view name);
@@ -317,7 +317,7 @@ class Engine : public TtlStore {
   // writes during an index build or deletes commits at once as before.
   class GroupedWrite {
    public:
-    explicit GroupedWrite(Engine* engine);
+    explicit GroupedWrite(DbImpl* engine);
     ~GroupedWrite();  // Finish()es a queued commit (its status is lost)
     GroupedWrite(const GroupedWrite&) = delete;
     GroupedWrite& operator=(const GroupedWrite&) = delete;
@@ -326,9 +326,9 @@ class Engine : public TtlStore {
     absl::Status Finish();
 
    private:
-    friend class Engine;
+    friend class DbImpl;
     struct Pending;  // engine/write_path.cc
-    Engine* const engine_;
+    DbImpl* const engine_;
     GroupedWrite* const outer_;  // the thread's previous one (nesting)
     std::unique_ptr<Pending> pending_;
   };
@@ -552,7 +552,7 @@ class Engine : public TtlStore {
   std::map<std::string, std::string> CatalogDamage() const;
 
  private:
-  Engine(std::string path, const Options& options, leveldb::Env* env);
+  DbImpl(std::string path, const Options& options, leveldb::Env* env);
   absl::Status Init();
   absl::Status LoadCatalog();
   // DataLoss if the directory holds LevelDB files but no CURRENT file.
@@ -875,29 +875,29 @@ class Engine : public TtlStore {
   friend class Repairer;
 };
 
-// Engine::write_mu_, taken by a writer. The plain form (and First) then
+// DbImpl::write_mu_, taken by a writer. The plain form (and First) then
 // waits for the commits still queued by grouped writers
-// (Engine::AwaitCommitsLocked), so that whatever its holder reads, every
+// (DbImpl::AwaitCommitsLocked), so that whatever its holder reads, every
 // earlier write is in LevelDB; Grouped does not wait: the writers of one
-// document (Engine::GroupedWrite) wait only for the queued commits of the
-// keys they read (Engine::AwaitCommitsOfLocked).
+// document (DbImpl::GroupedWrite) wait only for the queued commits of the
+// keys they read (DbImpl::AwaitCommitsOfLocked).
 class ABSL_SCOPED_LOCKABLE WritersLock {
  public:
-  explicit WritersLock(Engine* engine)
+  explicit WritersLock(DbImpl* engine)
       ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
       : mu_(&engine->write_mu_) {
     mu_->Lock();
     engine->commit_queue_.AwaitAll();
   }
   // With Mutex::LockFirst().
-  WritersLock(Engine* engine, MutexLock::First)
+  WritersLock(DbImpl* engine, MutexLock::First)
       ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
       : mu_(&engine->write_mu_) {
     mu_->LockFirst();
     engine->commit_queue_.AwaitAll();
   }
   struct Grouped {};
-  WritersLock(Engine* engine, Grouped)
+  WritersLock(DbImpl* engine, Grouped)
       ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
       : mu_(&engine->write_mu_) {
     mu_->Lock();
@@ -940,4 +940,4 @@ absl::Status CompileValidation(const proto::CollectionInfo& info,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_ENGINE_H_
+#endif  // TTLDB_ENGINE_DB_IMPL_H_
