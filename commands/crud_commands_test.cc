@@ -1035,6 +1035,13 @@ TEST_F(CrudTest, MetaSortKeyAndFindAndModifyFields) {
 // blocking sort's cap a find spills and the cursor pages through the whole
 // order, unless it says allowDiskUse: false or the parameter is false: then
 // 292 with MongoDB's message. Not a bool: 14 TypeMismatch.
+class SmallSortCapTest : public CommandTest {
+ protected:
+  SmallSortCapTest() {
+    options_.database_options.max_blocking_sort_bytes = 20000;
+  }
+};
+
 TEST_F(SmallSortCapTest, FindAllowDiskUseSpillsPastTheSortCap) {
   std::string docs;
   for (int i = 0; i < 500; ++i) {

@@ -34,6 +34,11 @@ T Check(absl::StatusOr<T> v, const char* what) {
 // it is a positive integer.
 bool ParsePositiveFlag(const char* arg, const char* name, int64_t* out);
 
+// The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID): what the
+// measuring aids (decode_cost, codec_cost) time, so the machine's load does
+// not count.
+int64_t ThreadCpuNanos();
+
 // The TTL every workload uses: 1 h. Live documents are younger, expired
 // ones are at least 2 h old.
 inline constexpr int64_t kExpireAfterSeconds = 3600;

@@ -11,8 +11,6 @@
 // each step on the benchmark documents (tools/bench/bench_util.cc MakeDoc)
 // and prints their sizes in both forms. Not a test; a measuring aid.
 //   codec_cost [--ops=200000] [--bytes=256]
-#include <time.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -30,20 +28,14 @@ namespace ttldb {
 namespace bench {
 namespace {
 
-int64_t CpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
-}
-
 // The best of 7 trials of `ops` calls of step(i), i cycling over the
 // documents, in CPU ns per call.
 double BestNanos(int64_t ops, int docs, const std::function<void(int)>& step) {
   double best = 1e18;
   for (int trial = 0; trial < 7; ++trial) {
-    const int64_t t0 = CpuNanos();
+    const int64_t t0 = ThreadCpuNanos();
     for (int64_t k = 0; k < ops; ++k) step(static_cast<int>(k % docs));
-    best = std::min(best, double(CpuNanos() - t0) / double(ops));
+    best = std::min(best, double(ThreadCpuNanos() - t0) / double(ops));
   }
   return best;
 }

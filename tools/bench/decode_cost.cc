@@ -4,8 +4,6 @@
 // and the CPU time of building the tree apart from freeing it, on the cold
 // workload's 256 B documents. Not a test; a measuring aid.
 //   decode_cost [--ops=200000] [--bytes=256]
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -38,12 +36,6 @@ void operator delete(void* p, size_t) noexcept { std::free(p); }
 namespace ttldb {
 namespace bench {
 namespace {
-
-int64_t CpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
-}
 
 int Main(int argc, char** argv) {
   int64_t ops = 200000, bytes = 256;
@@ -80,32 +72,32 @@ int Main(int argc, char** argv) {
   for (int trial = 0; trial < 7; ++trial) {
     int64_t build = 0, freeing = 0;
     for (int64_t done = 0; done < ops; done += kDocs) {
-      int64_t t0 = CpuNanos();
+      int64_t t0 = ThreadCpuNanos();
       for (int i = 0; i < kDocs; ++i) {
         kept[i] = *ParseDocument(docs[i], StoredJsonParseOptions());
       }
-      int64_t t1 = CpuNanos();
+      int64_t t1 = ThreadCpuNanos();
       for (int i = 0; i < kDocs; ++i) kept[i] = Value();
-      int64_t t2 = CpuNanos();
+      int64_t t2 = ThreadCpuNanos();
       build += t1 - t0;
       freeing += t2 - t1;
     }
     const int64_t n = (ops + kDocs - 1) / kDocs * kDocs;
     best_build = std::min(best_build, double(build) / n);
     best_free = std::min(best_free, double(freeing) / n);
-    int64_t t0 = CpuNanos();
+    int64_t t0 = ThreadCpuNanos();
     for (int64_t k = 0; k < ops; ++k) {
       auto d = ParseDocument(docs[k % kDocs], StoredJsonParseOptions());
       if (!d.ok()) Die("parse");
     }
-    best_both = std::min(best_both, double(CpuNanos() - t0) / ops);
+    best_both = std::min(best_both, double(ThreadCpuNanos() - t0) / ops);
     Value src = *ParseDocument(docs[1], StoredJsonParseOptions());
-    t0 = CpuNanos();
+    t0 = ThreadCpuNanos();
     for (int64_t k = 0; k < ops; ++k) {
       Value c = src;
       (void)c;
     }
-    best_copy = std::min(best_copy, double(CpuNanos() - t0) / ops);
+    best_copy = std::min(best_copy, double(ThreadCpuNanos() - t0) / ops);
   }
   // The read path's hand-over of the decoded tree, old and new: session 7's
   // chain (ParseDocument's StatusOr, make_shared, optional,
@@ -113,7 +105,7 @@ int Main(int argc, char** argv) {
   // the StatusOr that FindById returns. Both free the tree.
   double best_chain = 1e18, best_direct = 1e18;
   for (int trial = 0; trial < 7; ++trial) {
-    int64_t t0 = CpuNanos();
+    int64_t t0 = ThreadCpuNanos();
     for (int64_t k = 0; k < ops; ++k) {
       auto read = [&]() -> absl::StatusOr<std::optional<Value>> {
         auto doc = ParseDocument(docs[k % kDocs], StoredJsonParseOptions());
@@ -129,8 +121,8 @@ int Main(int argc, char** argv) {
       absl::StatusOr<Value> v = find();
       if (!v.ok()) Die("find");
     }
-    best_chain = std::min(best_chain, double(CpuNanos() - t0) / ops);
-    t0 = CpuNanos();
+    best_chain = std::min(best_chain, double(ThreadCpuNanos() - t0) / ops);
+    t0 = ThreadCpuNanos();
     for (int64_t k = 0; k < ops; ++k) {
       auto find = [&]() -> absl::StatusOr<Value> {
         absl::StatusOr<Value> doc(absl::in_place);
@@ -143,7 +135,7 @@ int Main(int argc, char** argv) {
       absl::StatusOr<Value> v = find();
       if (!v.ok()) Die("find");
     }
-    best_direct = std::min(best_direct, double(CpuNanos() - t0) / ops);
+    best_direct = std::min(best_direct, double(ThreadCpuNanos() - t0) / ops);
   }
   printf(
       "read hand-over incl. parse+free, CPU ns/doc, best of 7: session "
