@@ -2,7 +2,6 @@
 // read path alone, in a loop, on the same 256 B documents as ttldb_bench's
 // cold workloads (issue 19). Not a test; a measuring aid.
 //   read_breakdown [--docs=200000] [--ops=20000] [--dir=/tmp/read_breakdown]
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -29,13 +28,6 @@ namespace bench {
 namespace {
 
 int64_t LiveAccess(int64_t i, void*) { return kNowMillis - (i % 60'000); }
-
-// This thread's CPU time: a loaded machine's preemptions do not count.
-int64_t CpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
-}
 
 double NsPerOp(int64_t ns, int64_t n) {
   return static_cast<double>(ns) / static_cast<double>(n);
@@ -75,9 +67,9 @@ int Main(int argc, char** argv) {
     auto best = [&](const char* what, auto&& body) {
       double best_ns = 1e18;
       for (int trial = 0; trial < 7; ++trial) {
-        const int64_t t0 = CpuNanos();
+        const int64_t t0 = ThreadCpuNanos();
         for (int64_t k = 0; k < ops; ++k) body(k);
-        best_ns = std::min(best_ns, NsPerOp(CpuNanos() - t0, ops));
+        best_ns = std::min(best_ns, NsPerOp(ThreadCpuNanos() - t0, ops));
       }
       printf("%-40s %8.1f ns/op (CPU, best of 7)\n", what, best_ns);
     };

@@ -12,7 +12,6 @@
 // Rounds of --ops touches of each in turn: each round's p50, and the
 // median (min-max) of those over --rounds.
 //   touch_breakdown [--size=2048] [--docs=20000] [--ops=2000] [--rounds=7]
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,12 +30,6 @@
 namespace ttldb {
 namespace bench {
 namespace {
-
-int64_t ThreadCpuNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
 
 void CheckOk(const absl::Status& s, const char* what) {
   if (!s.ok()) Die(absl::StrCat(what, ": ", s.ToString()));
