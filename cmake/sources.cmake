@@ -35,11 +35,11 @@ set(TTLDB_SOURCES
   engine/coll_stats.cc
   engine/collection.cc
   engine/database.cc
+  engine/db_impl.cc
   engine/db_stats.cc
   engine/doc_validation.cc
   engine/document_validation_error.cc
   engine/duplicate_key_error.cc
-  engine/db_impl.cc
   engine/expiry_rules.cc
   engine/explain_write.cc
   engine/find_and_modify.cc
