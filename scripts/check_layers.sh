@@ -73,10 +73,15 @@ KNOWN = {
     ("delete", "engine/repair.cc", "WriteBatch::Delete"),
     # A view's catalog key ('V', DropViewLocked) goes with the catalog too.
     ("delete", "engine/views.cc", "WriteBatch::Delete"),
+    # The legacy users' store (commands/user_store.h, <root>/system.users)
+    # opens a LevelDB of its own; users in a database of the set remove it.
+    ("include", "commands/user_store.cc", "leveldb"),
 }
 
 SKIP_DIRS = {".git", "node_modules", "third_party", "docs", "scripts", "cmake"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# LevelDB's headers as <leveldb/...> (the project's own includes are "...").
+ANGLE_LEVELDB = re.compile(r'^\s*#\s*include\s+<leveldb/', re.M)
 BATCH_DELETE = re.compile(r'\b(batch|evictions->batch|wb)\s*(\.|->)\s*Delete\(')
 LEVELDB_NAME = re.compile(r'#\s*include\s*[<"]leveldb/|\bleveldb::|'
                           r'\bnamespace\s+leveldb\b')
@@ -125,6 +130,8 @@ for path in sorted(sources()):
             found.add(("internal", path, inc))
         if top == "remote" and dep == "engine" and inc not in REMOTE_ENGINE:
             found.add(("internal", path, inc))
+    if top not in LEVELDB_OK and ANGLE_LEVELDB.search(code):
+        found.add(("include", path, "leveldb"))
     if top in LAYERS and top not in ("storage", "catalog") and \
             BATCH_DELETE.search(code):
         found.add(("delete", path, "WriteBatch::Delete"))
