@@ -49,7 +49,7 @@ struct Db {
     // The stores are compared key by key: the change log's update events
     // are built from the documents each path reads (all fields, or only
     // those the keys need), which differ for documents with a field name
-    // twice; tests/change_stream_test.cc checks the events.
+    // twice; engine/change_stream_test.cc checks the events.
     options.change_log = false;
     db = std::move(Database::Open(dir.path(), options).value());
     coll = &db->collection("c");

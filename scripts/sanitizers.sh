@@ -53,7 +53,7 @@ ASAN_TESTS=(
   //tests:engine_test //tests:find_and_modify_test
   //tests:hidden_writes_test //tests:in_memory_test
   //tests:interrupt_test
-  //tests:matcher_conformance_test //tests:multikey_test
+  //tests:matcher_conformance_test
   //tests:positional_test //tests:raw_read_test
   # Hostile and damaged input.
   //tests/reliability:hostile_input_test //tests/reliability:fault_test
