@@ -52,10 +52,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(CompareValues(updated, *doc) == 0, "a failed Apply changed it");
     return 0;
   }
-  // A pipeline's expressions may build what the storage form cannot hold
-  // ({$date: "x"} through $literal, ...): the engine refuses such a
-  // document before writing (document/storable.h), and so does this check.
-  if (update_doc->is_array() && !CheckStorable(updated).ok()) return 0;
+  // An update may build what the storage form cannot hold: a pipeline's
+  // {$date: "x"} through $literal, or an operator's nested Extended JSON
+  // keyword beside other fields ({$set: {"a.$[i].$date": 1}}, found by this
+  // target in CI). The engine's write path refuses such a document with
+  // CheckStorable's message before writing (engine/write_path.cc), so the
+  // round trip below is the property of a storable result only.
+  if (absl::Status storable = CheckStorable(updated); !storable.ok()) {
+    FUZZ_CHECK(!storable.message().empty(), "unstorable without a message");
+    return 0;
+  }
   const std::string out = ToJson(updated, JsonFormat::kStorage);
   auto again = ParseValue(out, ParseOptions{1 << 30, 1 << 20});
   FUZZ_CHECK(again.ok(), out + " -> " + std::string(again.status().message()));

@@ -54,7 +54,7 @@ class HostileInputTest : public DbTest {
                 R"({"_id": 1, "v": 1, "s": "str", "arr": [1, 2], "dup": 7,
                              "at": {"$date": "2027-06-01T00:00:00Z"}})",
                 R"({"_id": 2, "v": 2, "s": "x", "arr": [], "dup": 7,
-                             "n": {"x": 1}})",
+                             "n": {"x": 1}, "ns": [{"x": 1}]})",
                 R"({"_id": 3, "v": 3, "dup": 8})",
             })
             .ok());
@@ -247,6 +247,18 @@ TEST_F(HostileInputTest, Catalog) {
        }) {
     update(bad, R"({"_id": 1})", bad);
   }
+  // A nested Extended JSON keyword beside other fields: the storage form
+  // (Extended JSON) would read {"$date": 1, "x": 1} back as a malformed Date
+  // (found by fuzz/update_fuzz in CI), so the write path refuses it.
+  update("nested $date beside a field", R"({"_id": 2})",
+         R"({"$set": {"n.$date": 1}})");
+  cases.push_back({"updateOne nested $date through an array filter", [&c] {
+                     UpdateOptions o;
+                     o.array_filters = {*ParseValue(R"({"i.x": 1})")};
+                     return S(c.UpdateOne(R"({"_id": 2})",
+                                          R"({"$set": {"ns.$[i].$date": 1}})",
+                                          o));
+                   }});
   cases.push_back(
       {"replaceOne with operators", [&c] {
          return S(c.ReplaceOne(R"({"_id": 1})", R"({"$set": {"v": 9}})"));
