@@ -186,7 +186,7 @@ static absl::StatusOr<bool> ApplyToDocument(
     DbImpl* engine, const CollectionState& state, const WriteRequest& request,
     const Value& doc, absl::Time now, const WriteOptions& options,
     std::optional<size_t> matched, DbImpl::ExpiredRemovals* removed)
-    ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_) {
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_lock()) {
   if (request.kind == WriteKind::kDelete) {
     RETURN_IF_ERROR(
         engine->WriteDocumentLocked(state, &doc, nullptr, options, nullptr));

@@ -298,11 +298,6 @@ class DbImpl : public TtlStore {
   // must hide it (Options::hide_expired).
   bool IsHidden(const CollectionState& state, const Value& doc,
                 absl::Time now) const;
-  // The writers' lock. Take it with WritersLock (below), which also waits
-  // for the commits still queued (commit_queue_), except for the grouped
-  // writers of one document (GroupedWrite), which wait only for those of
-  // the keys they read.
-  Mutex write_mu_;
 
   // ---- Group commit (storage/commit_queue.h) -------------------------------
   // A write call whose document's commit is queued under write_mu_ and
@@ -423,6 +418,12 @@ class DbImpl : public TtlStore {
   void AppendChangeLocked(const ChangeRecord& record,
                           leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The writers' lock (private: taken only through WritersLock), to name in
+  // the lock annotations of the engine's free functions. A const Mutex
+  // cannot be locked.
+  const Mutex& write_lock() const ABSL_LOCK_RETURNED(write_mu_) {
+    return write_mu_;
+  }
   // The sequence number of the last event committed (takes write_mu_, so
   // no write is between its append and its commit).
   uint64_t LastChangeSeq() ABSL_LOCKS_EXCLUDED(write_mu_);
@@ -454,10 +455,6 @@ class DbImpl : public TtlStore {
   // The LevelDB write of one group (commit_queue_'s write function).
   leveldb::Status CommitNow(const leveldb::WriteOptions& options,
                             leveldb::WriteBatch* batch);
-  storage::CommitQueue commit_queue_{
-      [this](const leveldb::WriteOptions& o, leveldb::WriteBatch* b) {
-        return CommitNow(o, b);
-      }};
 
   // Ends a write call made with WriteOptions::sync: if LevelDB's log may
   // hold a commit that was not synced (the call wrote nothing, as an update
@@ -552,6 +549,19 @@ class DbImpl : public TtlStore {
   std::map<std::string, std::string> CatalogDamage() const;
 
  private:
+  friend class WritersLock;
+  // The writers' lock. Take it with WritersLock (below), which also waits
+  // for the commits still queued (commit_queue_), except for the grouped
+  // writers of one document (GroupedWrite), which wait only for those of
+  // the keys they read.
+  Mutex write_mu_;
+  // Group commit's queue (storage/commit_queue.h): Commit's batches, written
+  // by CommitNow.
+  storage::CommitQueue commit_queue_{
+      [this](const leveldb::WriteOptions& o, leveldb::WriteBatch* b) {
+        return CommitNow(o, b);
+      }};
+
   DbImpl(std::string path, const Options& options, leveldb::Env* env);
   absl::Status Init();
   absl::Status LoadCatalog();

@@ -71,7 +71,7 @@ absl::StatusOr<TextSet> SetDateInStoredText(
     const std::string& encoded_id, const TextSetRequest& request,
     absl::Time now, const WriteOptions& options,
     DbImpl::ExpiredRemovals* removed)
-    ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_mu_);
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(engine->write_lock());
 
 // Tests: switch the path off (every call answers kFallback), and count the
 // documents it wrote (kModified) since the process started.
