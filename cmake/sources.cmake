@@ -8,7 +8,10 @@ set(TTLDB_SOURCES
   base/start_thread.cc
   base/status.cc
   base/sync_point.cc
+  catalog/catalog_entries.cc
+  catalog/compile.cc
   catalog/index_spec_proto.cc
+  catalog/validation_rules.cc
   document/bson_hash.cc
   document/bson_size.cc
   document/collator.cc
@@ -123,6 +126,7 @@ set(TTLDB_SOURCES
   storage/leveldb_status.cc
   storage/log_sync_env.cc
   storage/read_only_env.cc
+  storage/rebuild_keys.cc
   storage/reclaimer.cc
   storage/spill_directory.cc
   storage/storage_sizes.cc
@@ -152,7 +156,10 @@ set(TTLDB_HEADERS
   base/start_thread.h
   base/status.h
   base/sync_point.h
+  catalog/catalog_entries.h
+  catalog/compile.h
   catalog/index_spec_proto.h
+  catalog/validation_rules.h
   document/bson.h
   document/bson_hash.h
   document/collator.h
@@ -215,6 +222,7 @@ set(TTLDB_HEADERS
   storage/leveldb_status.h
   storage/log_sync_env.h
   storage/read_only_env.h
+  storage/rebuild_keys.h
   storage/reclaimer.h
   storage/spill_directory.h
   storage/storage_sizes.h

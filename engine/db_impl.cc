@@ -12,6 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "base/start_thread.h"
 #include "base/status.h"
+#include "catalog/catalog_entries.h"
+#include "catalog/compile.h"
 #include "catalog/index_spec_proto.h"
 #include "document/json.h"
 #include "document/storable.h"
@@ -26,6 +28,7 @@
 #include "storage/leveldb_status.h"
 #include "storage/log_sync_env.h"
 #include "storage/read_only_env.h"
+#include "storage/rebuild_keys.h"
 #include "storage/spill_directory.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
@@ -365,86 +368,38 @@ absl::Status DbImpl::LoadCatalog() {
     meta_.set_format_version(kFormatVersion);
     leveldb::WriteBatch batch;
     RETURN_IF_ERROR(SaveMetaLocked(&batch));
-    if (rekey_pending) batch.Put(RekeyMarkerKey(), "");
+    if (rekey_pending) storage::PutRekeyMarker(&batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
     if (!ws.ok()) return storage::FromLevelDB(ws, "write");
   }
 
-  // The catalog. A damaged entry (unparsable, invalid, or naming an id
-  // another entry uses too: two collections sharing storage) is set aside
-  // with what is wrong, and the healthy collections open (issue 18 item 3).
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(storage::VerifiedRead()));
-  const std::string prefix(1, kCatalogTag);
-  std::map<std::string, std::shared_ptr<const CollectionState>> healthy;
-  std::map<std::string, std::string, std::less<>> damaged;
-  std::map<uint32_t, std::vector<std::string>> names_by_id;
-  CatalogIds damaged_ids;  // of the damaged entries (for the reclaimer)
-  uint32_t max_id = 0;
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    const std::string name = it->key().ToString().substr(1);
-    proto::CollectionInfo info;
-    if (!info.ParseFromArray(it->value().data(), it->value().size())) {
-      damaged[name] = "its catalog entry is corrupt (it does not parse)";
-      damaged_ids.unparsed_entry = true;
-      continue;
-    }
-    max_id = std::max(max_id, info.id());
-    if (info.name() != name || info.id() == 0) {
-      damaged[name] =
-          absl::StrCat("its catalog entry is corrupt (it names collection '",
-                       info.name(), "' with id ", info.id(), ")");
-      damaged_ids.Add(info, /*damaged=*/true);
-      continue;
-    }
-    absl::StatusOr<std::shared_ptr<const CollectionState>> state =
-        Compile(info);
-    if (!state.ok()) {
-      damaged[name] = absl::StrCat("its catalog entry is corrupt (",
-                                   state.status().message(), ")");
-      damaged_ids.Add(info, /*damaged=*/true);
-      continue;
-    }
-    names_by_id[info.id()].push_back(name);
-    healthy[name] = *std::move(state);
-  }
-  if (!it->status().ok())
-    return storage::FromLevelDB(it->status(), "reading the catalog");
-  for (const auto& [id, names] : names_by_id) {
-    if (names.size() < 2) continue;
-    for (const std::string& name : names) {
-      damaged[name] =
-          absl::StrCat("its catalog entry gives it collection id ", id,
-                       ", which collections '", absl::StrJoin(names, "', '"),
-                       "' share, so their documents cannot be told apart");
-      damaged_ids.Add(healthy[name]->info, /*damaged=*/true);
-      healthy.erase(name);
-    }
-  }
+  // The catalog (catalog/catalog_entries.h): a damaged entry is set aside
+  // with what is wrong, and the healthy collections open.
+  ASSIGN_OR_RETURN(LoadedCollections catalog, LoadCollections(db_.get()));
   // No new collection may reuse an id that holds data or is in the catalog
   // (a lost or stale meta record would hand it out again).
-  ASSIGN_OR_RETURN(const uint32_t data_max_id, MaxIdInData());
-  const uint32_t needed = std::max(max_id, data_max_id) + 1;
+  ASSIGN_OR_RETURN(const uint32_t data_max_id,
+                   MaxCollectionIdInData(db_.get()));
+  const uint32_t needed = std::max(catalog.max_id, data_max_id) + 1;
   if (meta_.next_collection_id() < needed) {
     meta_.set_next_collection_id(needed);
     if (!options_.read_only) RETURN_IF_ERROR(persist_meta());
   }
-  for (auto& [name, state] : healthy) {
+  for (auto& [name, state] : catalog.healthy) {
     if (rekey_pending) loaded.push_back(state);
     Publish(name, std::move(state));
   }
   {
     MutexLock l(&catalog_mu_);
-    damaged_ = std::move(damaged);
-    damaged_ids_ = std::move(damaged_ids);
+    damaged_ = std::move(catalog.damaged);
+    damaged_ids_ = std::move(catalog.damaged_ids);
   }
   if (rekey_pending) {
     for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
     leveldb::WriteBatch batch;
-    batch.Delete(RekeyMarkerKey());
+    storage::DeleteRekeyMarker(&batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
@@ -455,155 +410,17 @@ absl::Status DbImpl::LoadCatalog() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<uint32_t> DbImpl::MaxIdInData() const {
-  uint32_t max_id = 0;
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(storage::VerifiedRead()));
-  for (char tag : {kDocumentTag, kIndexTag}) {
-    // The last key with this tag: its id is the highest.
-    it->Seek(std::string(1, static_cast<char>(tag + 1)));
-    if (it->Valid()) {
-      it->Prev();
-    } else {
-      it->SeekToLast();
-    }
-    if (!it->status().ok())
-      return storage::FromLevelDB(it->status(), "reading the database");
-    if (!it->Valid()) continue;
-    const leveldb::Slice key = it->key();
-    if (key.size() < 5 || key[0] != tag) continue;
-    const auto* b = reinterpret_cast<const unsigned char*>(key.data()) + 1;
-    const uint32_t id = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-                        (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-    max_id = std::max(max_id, id);
-  }
-  return max_id;
-}
-
 absl::Status DbImpl::RekeyLocked(const CollectionState& state) {
   const uint32_t id = state.info.id();
   RETURN_IF_ERROR(DeleteRange(CollectionIndexPrefix(id),
                               KeyPrefixEnd(CollectionIndexPrefix(id))));
-  std::vector<const IndexState*> all;
-  for (const auto& idx : state.indexes) all.push_back(idx.get());
-  // The iterator reads a snapshot: the rewritten document keys it does not
-  // see again.
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(storage::VerifiedRead()));
-  leveldb::WriteBatch batch;
-  int in_batch = 0;
-  DocKeys doc_keys;
-  for (it->Seek(state.doc_prefix);
-       it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
-    const absl::string_view json(it->value().data(), it->value().size());
-    absl::StatusOr<Value> parsed =
-        ParseDocument(json, StoredJsonParseOptions());
-    if (!parsed.ok()) return absl::DataLossError(parsed.status().message());
-    const Value& doc = *parsed;
-    const Value* doc_id = doc.Get("_id");
-    if (doc_id == nullptr) continue;
-    const std::string encoded_id = EncodeId(*doc_id);
-    const std::string key = DocumentKey(id, encoded_id);
-    if (key != it->key().ToString()) {
-      batch.Delete(it->key());
-      batch.Put(key, it->value());
-      ++in_batch;
-    }
-    RETURN_IF_ERROR(ComputeDocKeys(all, doc, encoded_id, &doc_keys));
-    for (size_t t = 0; t < all.size(); ++t) {
-      for (const std::string& k : doc_keys.keys[t]) {
-        batch.Put(k, EntryValueFor(all, doc_keys, t, encoded_id));
-        ++in_batch;
-      }
-    }
-    if (in_batch >= 1000) {
-      leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-      if (!s.ok()) return storage::FromLevelDB(s, "write");
-      batch.Clear();
-      in_batch = 0;
-    }
-  }
-  if (!it->status().ok()) {
-    return storage::FromLevelDB(
-        it->status(),
-        absl::StrCat("reading collection '", state.info.name(), "'"));
-  }
-  leveldb::Status s = Commit(leveldb::WriteOptions(), &batch);
-  if (!s.ok()) return storage::FromLevelDB(s, "write");
-  return absl::OkStatus();
-}
-
-namespace {
-
-// A stored collation (a resolved spec, written by this code) compiled; a
-// damaged one is DataLoss, as a damaged partial filter is.
-absl::StatusOr<std::shared_ptr<const Collator>> CompileCollation(
-    const std::string& json, const std::string& collection) {
-  absl::StatusOr<Value> spec = ParseDocument(json);
-  absl::StatusOr<std::shared_ptr<const Collator>> c =
-      spec.ok()
-          ? Collator::Make(*spec)
-          : absl::StatusOr<std::shared_ptr<const Collator>>(spec.status());
-  if (!c.ok()) {
-    return absl::DataLossError(
-        absl::StrCat("collection '", collection,
-                     "': corrupt collation: ", c.status().message()));
-  }
-  return *c;
-}
-
-}  // namespace
-
-absl::StatusOr<std::shared_ptr<const CollectionState>> DbImpl::Compile(
-    const proto::CollectionInfo& info) const {
-  auto state = std::make_shared<CollectionState>();
-  state->info = info;
-  state->doc_prefix = DocumentPrefix(info.id());
-  if (!info.collation_json().empty()) {
-    ASSIGN_OR_RETURN(state->collator,
-                     CompileCollation(info.collation_json(), info.name()));
-  }
-  auto compile = [&](const proto::IndexSpec& stored)
-      -> absl::StatusOr<std::shared_ptr<const IndexState>> {
-    auto idx = std::make_shared<IndexState>();
-    idx->spec = IndexSpecFromProto(stored);
-    const IndexSpec& spec = idx->spec;
-    idx->prefix = IndexPrefix(info.id(), spec.id);
-    if (!spec.collation_json.empty()) {
-      ASSIGN_OR_RETURN(idx->collator,
-                       CompileCollation(spec.collation_json, info.name()));
-    }
-    if (!spec.partial_filter_json.empty()) {
-      auto filter_doc = ParseDocument(spec.partial_filter_json);
-      if (!filter_doc.ok()) {
-        return absl::DataLossError(
-            absl::StrCat("collection '", info.name(), "' index '", spec.name,
-                         "': corrupt partialFilterExpression: ",
-                         filter_doc.status().message()));
-      }
-      // MongoDB matches a partial filter in its index's collation.
-      auto filter = Filter::Parse(*filter_doc, absl::Now(), idx->collator);
-      if (!filter.ok()) {
-        return absl::DataLossError(absl::StrCat(
-            "collection '", info.name(), "' index '", spec.name,
-            "': invalid partialFilterExpression: ", filter.status().message()));
-      }
-      idx->partial.emplace(std::move(*filter));
-    }
-    idx->ttl_seconds = ActiveExpireAfterSeconds(spec);
-    idx->multikey = spec.multikey.value_or(true);
-    return std::shared_ptr<const IndexState>(std::move(idx));
-  };
-  for (const proto::IndexSpec& spec : info.indexes()) {
-    ASSIGN_OR_RETURN(auto idx, compile(spec));
-    state->indexes.push_back(std::move(idx));
-  }
-  for (const proto::IndexSpec& spec : info.building_indexes()) {
-    ASSIGN_OR_RETURN(auto idx, compile(spec));
-    state->building.push_back(std::move(idx));
-  }
-  RETURN_IF_ERROR(CompileValidation(info, state.get()));
-  return std::shared_ptr<const CollectionState>(std::move(state));
+  storage::RebuildStats stats;
+  return storage::RebuildCollectionKeys(
+      db_.get(), state, storage::Unreadable::kFail,
+      [this](leveldb::WriteBatch* batch) {
+        return Commit(leveldb::WriteOptions(), batch);
+      },
+      nullptr, &stats);
 }
 
 void DbImpl::Publish(const std::string& name,
@@ -708,24 +525,14 @@ absl::Status DbImpl::SyncIfRequested(const WriteOptions& options,
 }
 
 absl::Status DbImpl::SaveMetaLocked(leveldb::WriteBatch* batch) {
-  std::string value;
-  meta_.SerializeToString(&value);
-  batch->Put(MetaKey(), value);
-  return absl::OkStatus();
-}
-
-absl::Status DbImpl::PutCatalogLocked(const proto::CollectionInfo& info,
-                                      leveldb::WriteBatch* batch) {
-  std::string value;
-  info.SerializeToString(&value);
-  batch->Put(CatalogKey(info.name()), value);
+  PutMetaEntry(meta_, batch);
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
 DbImpl::CommitCatalogLocked(const proto::CollectionInfo& info,
                             leveldb::WriteBatch* batch) {
-  RETURN_IF_ERROR(PutCatalogLocked(info, batch));
+  PutCollectionEntry(info, batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, batch);
@@ -733,7 +540,7 @@ DbImpl::CommitCatalogLocked(const proto::CollectionInfo& info,
     return storage::FromLevelDB(
         s, absl::StrCat("writing the catalog of '", info.name(), "'"));
   }
-  ASSIGN_OR_RETURN(auto state, Compile(info));
+  ASSIGN_OR_RETURN(auto state, CompileCollection(info));
   Publish(info.name(), state);
   return state;
 }
@@ -838,7 +645,7 @@ absl::StatusOr<std::optional<uint32_t>> DbImpl::DropCollectionLocked(
       if (damaged_.find(name) == damaged_.end()) return std::nullopt;
     }
     leveldb::WriteBatch batch;
-    batch.Delete(CatalogKey(name));
+    DeleteCollectionEntry(name, &batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status s = Commit(wo, &batch);
@@ -853,7 +660,7 @@ absl::StatusOr<std::optional<uint32_t>> DbImpl::DropCollectionLocked(
   // and a new one of the same name gets a new id. Its drop event goes with
   // it (engine/change_log.cc).
   leveldb::WriteBatch batch;
-  batch.Delete(CatalogKey(name));
+  DeleteCollectionEntry(name, &batch);
   LogCatalogChangeLocked(name, "", &batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
@@ -977,7 +784,7 @@ absl::Status DbImpl::RenameCollection(absl::string_view from,
     proto::CollectionInfo info = state->info;
     info.set_name(std::string(to));
     leveldb::WriteBatch batch;
-    batch.Delete(CatalogKey(from));
+    DeleteCollectionEntry(from, &batch);
     LogCatalogChangeLocked(from, to, &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     Publish(std::string(from), nullptr);

@@ -570,12 +570,8 @@ class DbImpl : public TtlStore {
   // Rewrites a collection's document keys and all its index entries in the
   // current encoding (an upgrade from an older format). Requires write_mu_.
   absl::Status RekeyLocked(const CollectionState& state);
-  // The highest collection id any document or index entry is stored under
-  // (0 when there is none).
-  absl::StatusOr<uint32_t> MaxIdInData() const;
-  // Compiles `info` and publishes it under `name` (nullptr removes).
-  absl::StatusOr<std::shared_ptr<const CollectionState>> Compile(
-      const proto::CollectionInfo& info) const;
+  // Publishes a compiled entry (catalog/compile.h) under `name` (nullptr
+  // removes).
   void Publish(const std::string& name,
                std::shared_ptr<const CollectionState> state);
   // The collection's state, creating the collection if needed.
@@ -586,9 +582,6 @@ class DbImpl : public TtlStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::StatusOr<std::shared_ptr<const CollectionState>> GetOrCreateLocked(
       absl::string_view name) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  absl::Status PutCatalogLocked(const proto::CollectionInfo& info,
-                                leveldb::WriteBatch* batch)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Adds `info` to `batch`, writes the batch durably (sync: catalog changes
   // are rare), and publishes the recompiled collection; returns it.
   absl::StatusOr<std::shared_ptr<const CollectionState>> CommitCatalogLocked(
@@ -920,18 +913,9 @@ class ABSL_SCOPED_LOCKABLE WritersLock {
   Mutex* const mu_;
 };
 
-// Document validation's rules (engine/doc_validation.cc). A validator: an
-// object, without $where / $text / $near / $nearSphere / $geoNear /
-// $function (224 QueryFeatureNotAllowed), that parses as a filter; {} is
-// none (nullptr). A level: strict, moderate or off; an action: error or
-// warn (2 BadValue otherwise).
-absl::StatusOr<std::shared_ptr<const Filter>> ParseValidator(
-    const Value& validator);
-absl::Status CheckValidationLevel(absl::string_view level);
 // {enabled: bool}, create's / collMod's changeStreamPreAndPostImages.
 absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
                                            absl::string_view command);
-absl::Status CheckValidationAction(absl::string_view action);
 // Capped collections' bounds (engine/capped.cc), as create.idl and
 // coll_mod.idl check them: a size 1 to 1 PiB, a max below 2^31, else 51024
 // "BSON field '<field>' value must be ...". A number of the safeInt64
@@ -943,10 +927,6 @@ absl::Status CheckCappedSize(int64_t size, absl::string_view field);
 absl::Status CheckCappedMax(int64_t max, absl::string_view field);
 // MongoDB's adjustCappedMaxDocs: a max <= 0 is stored as 0x7fffffff.
 int64_t AdjustCappedMax(int64_t max);
-// Compiles info's validation fields into `state` (DataLoss for a stored
-// validator that no longer parses).
-absl::Status CompileValidation(const proto::CollectionInfo& info,
-                               CollectionState* state);
 
 }  // namespace ttldb
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
+#include "catalog/compile.h"
 #include "document/json.h"
 #include "engine/database.h"
 #include "engine/db_impl.h"
@@ -19,6 +20,7 @@
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "storage/rebuild_keys.h"
 
 namespace ttldb {
 namespace {
@@ -147,7 +149,7 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
     for (const proto::IndexSpec& spec : info->indexes()) {
       proto::CollectionInfo one = kept;
       *one.add_indexes() = spec;
-      if (e_->Compile(one).ok()) {
+      if (CompileCollection(one).ok()) {
         *kept.add_indexes() = spec;
         max_index_id = std::max(max_index_id, spec.id());
       } else {
@@ -284,79 +286,30 @@ absl::Status Repairer::Rebuild(const CollectionState& state,
   }
   RETURN_IF_ERROR(e_->DeleteRange(index_prefix, KeyPrefixEnd(index_prefix)));
 
-  std::vector<const IndexState*> all;
-  for (const auto& idx : state.indexes) all.push_back(idx.get());
-  std::vector<bool> multikey(all.size(), false);
-  std::set<std::string> kept_ids;
-  std::unique_ptr<leveldb::Iterator> it(
-      db->NewIterator(storage::VerifiedRead()));
-  leveldb::WriteBatch batch;
-  int in_batch = 0;
-  DocKeys doc_keys;
-  auto flush = [&]() -> absl::Status {
-    leveldb::Status s = e_->Commit(leveldb::WriteOptions(), &batch);
-    if (!s.ok()) return storage::FromLevelDB(s, "write");
-    batch.Clear();
-    in_batch = 0;
-    return absl::OkStatus();
-  };
-  for (it->Seek(state.doc_prefix);
-       it->Valid() && it->key().starts_with(state.doc_prefix); it->Next()) {
-    const absl::string_view json(it->value().data(), it->value().size());
-    absl::StatusOr<Value> parsed =
-        ParseDocument(json, StoredJsonParseOptions());
-    const Value* doc_id =
-        parsed.ok() && parsed->is_object() ? parsed->Get("_id") : nullptr;
-    if (doc_id == nullptr) {
-      batch.Delete(it->key());
-      ++out->unreadable_documents;
-      ++in_batch;
-      continue;
-    }
-    const std::string encoded_id = EncodeId(*doc_id);
-    if (!kept_ids.insert(encoded_id).second) {
-      // A second copy under another key of a document already kept.
-      batch.Delete(it->key());
-      ++out->unreadable_documents;
-      ++in_batch;
-      continue;
-    }
-    const std::string key = DocumentKey(id, encoded_id);
-    if (key != it->key().ToString()) {
-      batch.Delete(it->key());
-      batch.Put(key, it->value());
-      ++out->moved_documents;
-      ++in_batch;
-    }
-    ++out->documents;
-    named.erase(encoded_id);
-    RETURN_IF_ERROR(ComputeDocKeys(all, *parsed, encoded_id, &doc_keys));
-    for (size_t t = 0; t < all.size(); ++t) {
-      if (doc_keys.multikey[t]) multikey[t] = true;
-      for (const std::string& k : doc_keys.keys[t]) {
-        batch.Put(k, EntryValueFor(all, doc_keys, t, encoded_id));
-        ++out->index_entries_rebuilt;
-        ++in_batch;
-      }
-    }
-    if (in_batch >= 1000) RETURN_IF_ERROR(flush());
-  }
-  if (!it->status().ok()) {
-    return storage::FromLevelDB(
-        it->status(),
-        absl::StrCat("reading collection '", state.info.name(), "'"));
-  }
-  RETURN_IF_ERROR(flush());
+  storage::RebuildStats stats;
+  RETURN_IF_ERROR(storage::RebuildCollectionKeys(
+      db, state, storage::Unreadable::kDelete,
+      [this](leveldb::WriteBatch* batch) {
+        return e_->Commit(leveldb::WriteOptions(), batch);
+      },
+      [&named](absl::string_view encoded_id) {
+        named.erase(std::string(encoded_id));
+      },
+      &stats));
+  out->documents = stats.documents;
+  out->unreadable_documents = stats.unreadable_documents;
+  out->moved_documents = stats.moved_documents;
+  out->index_entries_rebuilt = stats.index_entries;
   out->lost_documents = static_cast<int64_t>(named.size());
   // Multikey flags as the documents now are.
   proto::CollectionInfo info = state.info;
   bool changed = false;
   for (int i = 0; i < info.indexes_size(); ++i) {
     proto::IndexSpec* spec = info.mutable_indexes(i);
-    for (size_t t = 0; t < all.size(); ++t) {
-      if (all[t]->spec.id != spec->id()) continue;
-      if (!spec->has_multikey() || spec->multikey() != multikey[t]) {
-        spec->set_multikey(multikey[t]);
+    for (size_t t = 0; t < state.indexes.size(); ++t) {
+      if (state.indexes[t]->spec.id != spec->id()) continue;
+      if (!spec->has_multikey() || spec->multikey() != stats.multikey[t]) {
+        spec->set_multikey(stats.multikey[t]);
         changed = true;
       }
     }

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/log.h"
 #include "base/status.h"
+#include "catalog/catalog_entries.h"
 #include "document/json.h"
 #include "engine/db_impl.h"
 #include "engine/view_pipeline.h"
@@ -257,32 +258,19 @@ void InvolvedCollections(const Value& stages, std::set<std::string>* out) {
 }
 
 absl::Status DbImpl::LoadViewsLocked() {
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(storage::VerifiedRead()));
-  const std::string prefix(1, kViewTag);
-  std::map<std::string, ViewDefinition, std::less<>> views;
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    const std::string name = it->key().ToString().substr(1);
-    proto::ViewInfo info;
-    absl::StatusOr<Value> pipeline = absl::InternalError("unparsed");
-    if (info.ParseFromArray(it->value().data(), it->value().size()) &&
-        info.name() == name) {
-      pipeline = ParseValue(info.pipeline_json());
-    }
-    if (!pipeline.ok() || !pipeline->is_array()) {
-      // A damaged entry hides only its own view (dropping the name
-      // removes it).
-      Log(LogLevel::kWarning,
-          absl::StrCat("view '", name,
-                       "': its catalog entry is corrupt; the view is left "
-                       "out until it is dropped and created again"));
-      continue;
-    }
-    views[name] = ViewDefinition{name, info.view_on(), *std::move(pipeline)};
+  ASSIGN_OR_RETURN(LoadedViews loaded, LoadViews(db_.get()));
+  for (const std::string& name : loaded.damaged) {
+    Log(LogLevel::kWarning,
+        absl::StrCat("view '", name,
+                     "': its catalog entry is corrupt; the view is left "
+                     "out until it is dropped and created again"));
   }
-  if (!it->status().ok()) {
-    return storage::FromLevelDB(it->status(), "reading the views");
+  std::map<std::string, ViewDefinition, std::less<>> views;
+  for (StoredView& v : loaded.views) {
+    std::string name = v.name;
+    views.emplace(std::move(name),
+                  ViewDefinition{std::move(v.name), std::move(v.view_on),
+                                 std::move(v.pipeline)});
   }
   MutexLock l(&catalog_mu_);
   views_ = std::move(views);
@@ -361,7 +349,7 @@ absl::Status DbImpl::PutViewLocked(const ViewDefinition& view, bool replace) {
     RETURN_IF_ERROR(CheckViewGraph(views_, view));
   }
   leveldb::WriteBatch batch;
-  batch.Put(ViewKey(view.name), info.SerializeAsString());
+  PutViewEntry(info, &batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
@@ -404,7 +392,7 @@ absl::Status DbImpl::ModifyView(absl::string_view name,
 absl::StatusOr<bool> DbImpl::DropViewLocked(absl::string_view name) {
   if (!GetView(name).has_value()) return false;
   leveldb::WriteBatch batch;
-  batch.Delete(ViewKey(name));
+  DeleteViewEntry(name, &batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);

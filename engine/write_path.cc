@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/status.h"
+#include "catalog/catalog_entries.h"
+#include "catalog/compile.h"
 #include "document/bson.h"
 #include "document/compare.h"
 #include "document/json.h"
@@ -571,8 +573,8 @@ absl::Status DbImpl::WriteDocumentLocked(
     // a snapshot taken after the commit then also sees the flag (the
     // planner re-checks it after taking its snapshot). If the commit fails
     // the flag is merely conservative (and writes are refused from then on).
-    ASSIGN_OR_RETURN(auto compiled, Compile(*multikey_info));
-    RETURN_IF_ERROR(PutCatalogLocked(*multikey_info, &batch));
+    ASSIGN_OR_RETURN(auto compiled, CompileCollection(*multikey_info));
+    PutCollectionEntry(*multikey_info, &batch);
     Publish(multikey_info->name(), std::move(compiled));
   }
   leveldb::WriteOptions wo;
@@ -581,7 +583,7 @@ absl::Status DbImpl::WriteDocumentLocked(
     proto::DatabaseMeta meta = meta_;
     meta.set_next_collection_id(create->id() + 1);
     batch.Put(MetaKey(), meta.SerializeAsString());
-    RETURN_IF_ERROR(PutCatalogLocked(*create, &batch));
+    PutCollectionEntry(*create, &batch);
     wo.sync = true;  // catalog changes are always synced
   }
   // Written through only if a re-read would give exactly *new_doc;
@@ -844,7 +846,7 @@ absl::StatusOr<Value> DbImpl::InsertLocked(absl::string_view coll, Value doc,
     create->set_id(meta_.next_collection_id());
     create->set_name(std::string(coll));
     create->set_next_index_id(1);
-    ASSIGN_OR_RETURN(state, Compile(*create));
+    ASSIGN_OR_RETURN(state, CompileCollection(*create));
   }
   RETURN_IF_ERROR(CheckValidationLocked(*state, nullptr, *stored, options));
   RETURN_IF_ERROR(

@@ -66,13 +66,6 @@ REMOTE_ENGINE = PUBLIC | {"engine/backend.h"}
 # Today's violations, each removed by a step of issue 32 (keep sorted). An
 # entry that no longer occurs fails the check: delete it.
 KNOWN = {
-    # The catalog-key deletes and the open-time re-key in db_impl.cc go with
-    # the catalog to catalog/; repair's deletes go to storage/ with its
-    # mechanism (issue 32, change 1).
-    ("delete", "engine/db_impl.cc", "WriteBatch::Delete"),
-    ("delete", "engine/repair.cc", "WriteBatch::Delete"),
-    # A view's catalog key ('V', DropViewLocked) goes with the catalog too.
-    ("delete", "engine/views.cc", "WriteBatch::Delete"),
     # The legacy users' store (commands/user_store.h, <root>/system.users)
     # opens a LevelDB of its own; users in a database of the set remove it.
     ("include", "commands/user_store.cc", "leveldb"),
