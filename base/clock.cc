@@ -1,4 +1,4 @@
-#include "base/clock.h"
+#include "ttldb/clock.h"
 
 #include <chrono>
 

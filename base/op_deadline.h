@@ -19,7 +19,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 
 namespace ttldb {
 

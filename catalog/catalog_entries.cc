@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "catalog/compile.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 

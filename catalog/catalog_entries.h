@@ -21,7 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"

@@ -7,7 +7,7 @@
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
 #include "catalog/validation_rules.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "storage/keys.h"
 #include "ttl/ttl_spec.h"
 

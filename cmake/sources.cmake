@@ -146,96 +146,23 @@ set(TTLDB_PROTOS
 )
 
 set(TTLDB_HEADERS
-  base/clock.h
-  base/error_codes.h
-  base/log.h
-  base/md5.h
-  base/mutex.h
-  base/op_context.h
-  base/op_deadline.h
-  base/start_thread.h
-  base/status.h
-  base/sync_point.h
-  catalog/catalog_entries.h
-  catalog/compile.h
-  catalog/index_spec_proto.h
-  catalog/validation_rules.h
-  document/bson.h
-  document/bson_hash.h
-  document/collator.h
-  document/compare.h
-  document/decimal128.h
-  document/json.h
-  document/json_fast_parse.h
-  document/json_syntax.h
-  document/path.h
-  document/path_keys.h
-  document/regex.h
-  document/shell_format.h
-  document/storable.h
-  document/value.h
-  engine/change_stream.h
-  engine/collection.h
-  engine/cursor.h
-  engine/database.h
-  engine/doc_arg.h
-  engine/document_validation_error.h
-  engine/duplicate_key_error.h
-  engine/expiry_rules.h
-  engine/options.h
-  engine/repair.h
-  engine/results.h
-  expr/expression.h
-  index/index_descriptor.h
-  index/index_spec.h
-  index/key_codec.h
-  index/key_gen.h
-  pipeline/accumulator.h
-  pipeline/pipeline.h
-  pipeline/stage.h
-  pipeline/update_pipeline.h
-  planner/implication.h
-  planner/index_bounds.h
-  planner/planner.h
-  planner/sort_provision.h
-  query/doc_validation_error.h
-  query/filter.h
-  query/json_schema.h
-  query/partial_filter_check.h
-  query/projection.h
-  query/sort.h
-  query/sorter.h
-  query/spill_file.h
-  query/update.h
-  query/upsert_retry.h
-  storage/change_log.h
-  storage/collection_state.h
-  storage/commit_queue.h
-  storage/doc_cache.h
-  storage/document_writer.h
-  storage/entry_value.h
-  storage/index_keys.h
-  storage/insert_form.h
-  storage/json_field_scan.h
-  storage/keys.h
-  storage/leading_entries.h
-  storage/leveldb_status.h
-  storage/log_sync_env.h
-  storage/read_only_env.h
-  storage/rebuild_keys.h
-  storage/reclaimer.h
-  storage/spill_directory.h
-  storage/storage_sizes.h
-  storage/unknown_ranges.h
-  storage/write_walk.h
-  ttl/expiry.h
-  ttl/lifetime.h
-  ttl/metrics.h
-  ttl/monitor.h
-  ttl/schedule.h
-  ttl/touch_interval.h
-  ttl/ttl_spec.h
-  ttl/ttl_store.h
+  include/ttldb/change_stream.h
+  include/ttldb/clock.h
+  include/ttldb/collection.h
+  include/ttldb/cursor.h
+  include/ttldb/database.h
+  include/ttldb/decimal128.h
+  include/ttldb/doc_arg.h
+  include/ttldb/document_validation_error.h
+  include/ttldb/duplicate_key_error.h
+  include/ttldb/expiry_rules.h
+  include/ttldb/json.h
+  include/ttldb/logger.h
+  include/ttldb/options.h
+  include/ttldb/repair.h
+  include/ttldb/results.h
+  include/ttldb/ttl_metrics.h
+  include/ttldb/value.h
 )
 
 set(TTLDB_DEFINES
@@ -248,8 +175,8 @@ set(TTLDB_TESTING_SOURCES
 )
 
 set(TTLDB_TESTING_HEADERS
-  testing/matchers.h
-  testing/ttldb_testing.h
+  include/ttldb/testing/matchers.h
+  include/ttldb/testing/ttldb_testing.h
 )
 
 set(TTLDB_TESTING_DEFINES

@@ -9,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/sync_point.h"
 #include "commands/command_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
-#include "testing/ttldb_testing.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace commands {

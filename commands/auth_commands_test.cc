@@ -19,7 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "base/sha256.h"
 #include "commands/auth_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "commands/auth_test_util.h"
 #include "commands/scram.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

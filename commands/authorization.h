@@ -38,7 +38,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "commands/user_store.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

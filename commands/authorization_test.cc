@@ -22,7 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands/auth_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -23,7 +23,7 @@
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace commands {

@@ -15,7 +15,7 @@
 
 #include "absl/strings/string_view.h"
 #include "commands/user_store.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

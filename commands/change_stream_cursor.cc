@@ -11,7 +11,7 @@
 #include "commands/reply.h"
 #include "commands/server_state.h"
 #include "document/bson.h"
-#include "engine/change_stream.h"
+#include "ttldb/change_stream.h"
 
 namespace ttldb {
 namespace commands {

@@ -1,6 +1,6 @@
 // aggregate with a leading $changeStream (document_source_change_stream.idl)
 // and the getMore of its cursor: a tailable, awaitData cursor over
-// Collection::Watch / Database::Watch (engine/change_stream.h) whose
+// Collection::Watch / Database::Watch (ttldb/change_stream.h) whose
 // replies carry postBatchResumeToken (cursor_response.idl), which the
 // drivers resume from. Internal to commands/.
 #ifndef TTLDB_COMMANDS_CHANGE_STREAM_CURSOR_H_
@@ -13,7 +13,7 @@
 #include "absl/time/time.h"
 #include "commands/command_context.h"
 #include "commands/cursor_store.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -20,8 +20,8 @@
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
 #include "document/compare.h"
-#include "document/json.h"
-#include "engine/collection.h"
+#include "ttldb/json.h"
+#include "ttldb/collection.h"
 #include "query/filter.h"
 
 namespace ttldb {
@@ -242,7 +242,7 @@ absl::Status CreateViewCommand(CommandContext& ctx, const std::string& coll,
 // create: an empty collection (create_collection.cpp). Creating one that
 // exists with the same (here: no) options succeeds, as in MongoDB 8.0
 // (jstests/core/ddl/create_collection.js). validator, validationLevel and
-// validationAction are document validation (engine/options.h
+// validationAction are document validation (ttldb/options.h
 // ValidationOptions). Fields create does not know are 40415; options ttldb
 // has no counterpart for (capped, timeseries, views, ...) are refused with
 // InvalidOptions, not ignored.

@@ -19,7 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "commands/command_context.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -23,7 +23,7 @@
 #include "commands/scram.h"
 #include "commands/server_state.h"
 #include "commands/write_concern.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -31,9 +31,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "commands/connection.h"
-#include "document/value.h"
-#include "engine/database.h"
-#include "engine/options.h"
+#include "ttldb/value.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
 
 namespace ttldb {
 namespace commands {
@@ -134,7 +134,7 @@ class CommandRunner {
   virtual void SetHostPort(absl::string_view host_port) { (void)host_port; }
 
   // Calls `fn` on every database open now, by name (tests run TTL passes
-  // on them with testing/ttldb_testing.h's RunTtlPass). `fn` must not run
+  // on them with ttldb/testing/ttldb_testing.h's RunTtlPass). `fn` must not run
   // commands on this runner.
   virtual void ForEachOpenDatabase(
       const std::function<void(const std::string& name, Database* db)>& fn) {

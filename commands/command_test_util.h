@@ -12,9 +12,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "commands/command_runner.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -24,7 +24,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/operation_registry.h"
 #include "commands/reply.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/pipeline.h"
 #include "query/filter.h"
 

@@ -15,7 +15,7 @@
 #include "commands/server_state.h"
 #include "commands/tailable_cursor.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "commands/command_context.h"
 #include "commands/cursor_store.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

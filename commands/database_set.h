@@ -29,8 +29,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "commands/command_runner.h"
-#include "engine/database.h"
-#include "engine/options.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,8 +7,8 @@
 #include "base/status.h"
 #include "commands/command_args.h"
 #include "commands/write_statements.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "commands/command_context.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands/command_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -15,7 +15,7 @@
 #include "commands/find_request.h"
 #include "commands/reply.h"
 #include "commands/write_statements.h"
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 
 namespace ttldb {
 namespace commands {

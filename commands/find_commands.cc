@@ -15,8 +15,8 @@
 #include "commands/find_request.h"
 #include "commands/reply.h"
 #include "commands/tailable_cursor.h"
-#include "engine/collection.h"
-#include "engine/options.h"
+#include "ttldb/collection.h"
+#include "ttldb/options.h"
 
 namespace ttldb {
 namespace commands {

@@ -125,7 +125,7 @@ absl::StatusOr<FindRequest> ParseFindRequest(const CommandContext& ctx) {
                       "'tailable'");
   }
   // find_command.idl: returnKey and showRecordId are bools, min and max
-  // objects; their rules are the engine's (FindOptions, engine/results.h).
+  // objects; their rules are the engine's (FindOptions, ttldb/results.h).
   ASSIGN_OR_RETURN(req.options.return_key,
                    SafeBoolArg(ctx, "returnKey", false));
   ASSIGN_OR_RETURN(req.options.show_record_id,

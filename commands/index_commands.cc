@@ -13,7 +13,7 @@
 #include "commands/command_context.h"
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 
 namespace ttldb {
 namespace commands {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "commands/command_test_util.h"
 #include "gtest/gtest.h"
 

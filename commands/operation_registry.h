@@ -24,7 +24,7 @@
 #include "absl/time/time.h"
 #include "base/op_context.h"
 #include "commands/connection.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -16,7 +16,7 @@
 #include "commands/profiler.h"
 #include "commands/reply.h"
 #include "commands/server_state.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "query/filter.h"
 
 namespace ttldb {

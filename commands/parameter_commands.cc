@@ -14,7 +14,7 @@
 #include "commands/command_args.h"
 #include "commands/command_context.h"
 #include "commands/reply.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -10,9 +10,9 @@
 #include "commands/operation_registry.h"
 #include "commands/server_state.h"
 #include "document/bson.h"
-#include "engine/collection.h"
-#include "engine/database.h"
-#include "engine/options.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
 #include "query/filter.h"
 
 namespace ttldb {

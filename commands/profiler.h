@@ -32,7 +32,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 class Database;

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "base/status.h"
-#include "engine/document_validation_error.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/document_validation_error.h"
+#include "ttldb/duplicate_key_error.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "commands/server_state.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/operation_registry.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

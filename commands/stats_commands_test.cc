@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "commands/command_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -13,7 +13,7 @@
 #include "commands/command_args.h"
 #include "commands/cursor_reply.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

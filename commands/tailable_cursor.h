@@ -3,7 +3,7 @@
 // stays open at the end of the collection, and whose getMore returns the
 // documents inserted since; with awaitData the getMore waits up to its
 // maxTimeMS (1 s when absent) for one, woken by the collection's change
-// stream (the wake-up of change stream getMores, engine/change_stream.h).
+// stream (the wake-up of change stream getMores, ttldb/change_stream.h).
 //
 // The position is the largest _id returned (or, when none was, the largest
 // in the collection when the find began): a getMore at the end reads the
@@ -26,8 +26,8 @@
 #include "commands/command_context.h"
 #include "commands/cursor_store.h"
 #include "commands/find_request.h"
-#include "document/value.h"
-#include "engine/change_stream.h"
+#include "ttldb/value.h"
+#include "ttldb/change_stream.h"
 
 namespace ttldb {
 namespace commands {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/reply.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

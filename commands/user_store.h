@@ -43,7 +43,7 @@
 #include "absl/synchronization/mutex.h"
 #include "commands/database_set.h"
 #include "commands/scram.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/command_test_util.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -14,7 +14,7 @@
 #include "commands/command_context.h"
 #include "commands/reply.h"
 #include "commands/write_statements.h"
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 
 namespace ttldb {
 namespace commands {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
-#include "engine/results.h"
+#include "ttldb/value.h"
+#include "ttldb/results.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/md5.h"
-#include "document/decimal128.h"
+#include "ttldb/decimal128.h"
 
 namespace ttldb {
 namespace {

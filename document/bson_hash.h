@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

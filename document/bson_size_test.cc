@@ -4,7 +4,7 @@
 #include <string>
 
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

@@ -9,7 +9,7 @@
 
 #include "base/status.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

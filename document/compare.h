@@ -2,7 +2,7 @@
 #ifndef TTLDB_DOCUMENT_COMPARE_H_
 #define TTLDB_DOCUMENT_COMPARE_H_
 
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

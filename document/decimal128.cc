@@ -1,4 +1,4 @@
-#include "document/decimal128.h"
+#include "ttldb/decimal128.h"
 
 #include <cmath>
 #include <cstring>

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -1,7 +1,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -2,7 +2,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

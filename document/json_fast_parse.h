@@ -18,8 +18,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/json.h"
-#include "document/value.h"
+#include "ttldb/json.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace json_internal {

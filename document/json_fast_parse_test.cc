@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -1,4 +1,4 @@
-#include "document/json.h"
+#include "ttldb/json.h"
 
 #include <cmath>
 #include <cstring>

@@ -7,7 +7,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

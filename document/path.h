@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

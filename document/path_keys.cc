@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 
 namespace ttldb {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -1,7 +1,7 @@
 #include "document/shell_format.h"
 
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 
@@ -64,7 +64,7 @@ bool IsValidUtf8(absl::string_view s) {
 namespace {
 
 // The keys that make an object an Extended JSON type wrapper when read
-// back (document/json.h).
+// back (ttldb/json.h).
 bool IsWrapperKeyword(absl::string_view name) {
   static constexpr absl::string_view kKeywords[] = {
       "$oid",          "$date",          "$numberLong", "$numberInt",

@@ -1,4 +1,4 @@
-#include "document/value.h"
+#include "ttldb/value.h"
 
 #include <atomic>
 #include <ctime>

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/coll_stats.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "engine/query_exec.h"

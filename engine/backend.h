@@ -14,7 +14,7 @@
 //
 // A backend's errors are those of the embedded engine: absl::Status with
 // MongoDB's code (base/status.h), the duplicate key error built by
-// engine/duplicate_key_error.h (keyPattern / keyValue payloads), so that a
+// ttldb/duplicate_key_error.h (keyPattern / keyValue payloads), so that a
 // caller cannot tell the two apart by its error handling. An operation a
 // backend cannot provide fails with Unimplemented, 115 CommandNotSupported,
 // naming the operation (the defaults below).
@@ -34,14 +34,14 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "document/value.h"
-#include "engine/change_stream.h"
-#include "engine/collection.h"
-#include "engine/cursor.h"
-#include "engine/doc_arg.h"
-#include "engine/options.h"
-#include "engine/results.h"
-#include "ttl/metrics.h"
+#include "ttldb/value.h"
+#include "ttldb/change_stream.h"
+#include "ttldb/collection.h"
+#include "ttldb/cursor.h"
+#include "ttldb/doc_arg.h"
+#include "ttldb/options.h"
+#include "ttldb/results.h"
+#include "ttldb/ttl_metrics.h"
 
 namespace ttldb {
 

@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"

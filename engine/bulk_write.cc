@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 
 namespace ttldb {
 namespace {

@@ -17,7 +17,7 @@
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"

@@ -5,7 +5,7 @@
 // operationType, clusterTime, wallTime, fullDocument, ns, documentKey,
 // updateDescription; the post-image and pre-image stages add fullDocument
 // and fullDocumentBeforeChange after them).
-#include "engine/change_stream.h"
+#include "ttldb/change_stream.h"
 
 #include <atomic>
 #include <deque>
@@ -19,10 +19,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/backend.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "storage/change_log.h"
 

@@ -1,21 +1,21 @@
-// Change streams end to end through the public API (engine/change_stream.h):
+// Change streams end to end through the public API (ttldb/change_stream.h):
 // the change log on a real LevelDB in a temporary directory, an injected
 // clock, TTL passes run on demand (never sleeping for expiry). Expected
 // event shapes: MongoDB's src/mongo/db/pipeline/
 // change_stream_event_transform.cpp and jstests/change_streams/
 // (change_stream.js for insert/update/replace/delete, lookup_pre_image.js
 // for fullDocumentBeforeChange, resume_from_high_water_mark_token.js).
-#include "engine/change_stream.h"
+#include "ttldb/change_stream.h"
 
 #include <algorithm>
 #include <atomic>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "engine/db_impl.h"
 
 namespace ttldb {

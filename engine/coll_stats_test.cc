@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 // Collection: documents in, documents out. Reads plan and stream from a
 // snapshot (query_exec.cc); writes go through DbImpl::WriteDocumentLocked.
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 
 #include <algorithm>
 #include <set>
@@ -11,12 +11,12 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "engine/doc_arg_internal.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/duplicate_key_error.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
 #include "engine/update_parse.h"

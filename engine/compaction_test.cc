@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
-#include "base/clock.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

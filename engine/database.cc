@@ -1,4 +1,4 @@
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"

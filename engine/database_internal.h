@@ -1,4 +1,4 @@
-// What the public API (engine/database.h) hides, for ttldb's own tests,
+// What the public API (ttldb/database.h) hides, for ttldb's own tests,
 // tools and test-support library: the engine behind a Database (its
 // leveldb::DB, write mutex, monitor), a synchronous TTL pass, and an Open
 // with what only tests inject (TestingOptions). Internal: the Bazel target
@@ -15,7 +15,7 @@
 
 #ifndef TTLDB_INTERNAL
 #error \
-    "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
+    "This header is internal to ttldb. Use the public API (ttldb/database.h; //:ttldb) or, in tests, ttldb/testing/ttldb_testing.h (//testing:ttldb_testing)."
 #endif
 
 #include <memory>
@@ -23,11 +23,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "engine/db_impl.h"
-#include "engine/options.h"
+#include "ttldb/options.h"
 #include "leveldb/env.h"
-#include "ttl/metrics.h"
+#include "ttldb/ttl_metrics.h"
 
 namespace ttldb {
 

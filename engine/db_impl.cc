@@ -15,7 +15,7 @@
 #include "catalog/catalog_entries.h"
 #include "catalog/compile.h"
 #include "catalog/index_spec_proto.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/storable.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -240,7 +240,7 @@ absl::Status DbImpl::Init() {
       &compact_thread_, [this] { CompactionLoop(); }, "compactions"));
   // Garbage of drops and index builds a crash or Close interrupted: found
   // now, deleted in the background. Repair decides about unnamed ids
-  // itself (engine/repair.h); read_only writes nothing.
+  // itself (ttldb/repair.h); read_only writes nothing.
   if (!options_.read_only && !repair_) RETURN_IF_ERROR(StartReclaimer());
 
   MonitorOptions config;

@@ -1,12 +1,12 @@
 // The engine behind Database and Collection: LevelDB, the catalog, the
 // write path and the TtlStore the monitor deletes through. Internal: users
-// go through engine/database.h and engine/collection.h.
+// go through ttldb/database.h and ttldb/collection.h.
 #ifndef TTLDB_ENGINE_DB_IMPL_H_
 #define TTLDB_ENGINE_DB_IMPL_H_
 
 #ifndef TTLDB_INTERNAL
 #error \
-    "This header is internal to ttldb. Use the public API (engine/database.h; //:ttldb) or, in tests, testing/ttldb_testing.h (//testing:ttldb_testing)."
+    "This header is internal to ttldb. Use the public API (ttldb/database.h; //:ttldb) or, in tests, ttldb/testing/ttldb_testing.h (//testing:ttldb_testing)."
 #endif
 
 #include <atomic>
@@ -22,15 +22,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/mutex.h"
-#include "document/value.h"
-#include "engine/collection.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/value.h"
+#include "ttldb/collection.h"
+#include "ttldb/duplicate_key_error.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
-#include "engine/options.h"
+#include "ttldb/options.h"
 #include "index/index_descriptor.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"

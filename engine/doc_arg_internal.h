@@ -9,15 +9,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
-#include "engine/doc_arg.h"
+#include "ttldb/value.h"
+#include "ttldb/doc_arg.h"
 
 namespace ttldb {
 
 class DocArgInternal {
  public:
   // DocArg::Resolve, for inserts: when the JSON text is already the
-  // document's storage form (ParseDocumentNotingForm in document/json.h),
+  // document's storage form (ParseDocumentNotingForm in ttldb/json.h),
   // also sets *storage_json to it (a view into `arg`), else to empty, so
   // that the write path can store it without serializing the document again.
   static absl::StatusOr<Value> ResolveNotingForm(

@@ -1,10 +1,10 @@
-#include "engine/document_validation_error.h"
+#include "ttldb/document_validation_error.h"
 
 #include <string>
 
 #include "absl/strings/cord.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

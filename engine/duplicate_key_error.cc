@@ -1,11 +1,11 @@
-#include "engine/duplicate_key_error.h"
+#include "ttldb/duplicate_key_error.h"
 
 #include <string>
 
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/expiry_rules.h"
+#include "ttldb/expiry_rules.h"
 
 #include <algorithm>
 #include <cmath>

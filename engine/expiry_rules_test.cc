@@ -1,7 +1,7 @@
-// Collection::TtlRules / ExpiresAt (engine/expiry_rules.h): the expiry the
+// Collection::TtlRules / ExpiresAt (ttldb/expiry_rules.h): the expiry the
 // collection's TTL indexes give a document that is not stored, and that it
 // agrees with what the TTL monitor deletes.
-#include "engine/expiry_rules.h"
+#include "ttldb/expiry_rules.h"
 
 #include <memory>
 #include <optional>
@@ -10,10 +10,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"

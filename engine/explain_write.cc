@@ -5,8 +5,8 @@
 // written: no lock is taken, nothing reaches DocumentWriter.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/collection.h"
+#include "ttldb/json.h"
+#include "ttldb/collection.h"
 #include "engine/db_impl.h"
 #include "engine/update_parse.h"
 #include "query/filter.h"

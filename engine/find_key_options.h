@@ -1,5 +1,5 @@
 // The find options that speak of index keys and record ids: min / max,
-// returnKey and showRecordId (FindOptions, engine/results.h). Internal to
+// returnKey and showRecordId (FindOptions, ttldb/results.h). Internal to
 // query execution (engine/query_exec.cc).
 #ifndef TTLDB_ENGINE_FIND_KEY_OPTIONS_H_
 #define TTLDB_ENGINE_FIND_KEY_OPTIONS_H_
@@ -8,8 +8,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "document/value.h"
-#include "engine/results.h"
+#include "ttldb/value.h"
+#include "ttldb/results.h"
 #include "storage/collection_state.h"
 
 namespace ttldb {

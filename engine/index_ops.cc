@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"

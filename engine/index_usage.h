@@ -15,7 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/mutex.h"
 
 namespace ttldb {

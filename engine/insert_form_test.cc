@@ -1,5 +1,5 @@
 // Inserts whose JSON text is already the storage form are stored as that
-// text (storage/insert_form.h, ParseDocumentNotingForm in document/json.h).
+// text (storage/insert_form.h, ParseDocumentNotingForm in ttldb/json.h).
 // The stored bytes must be exactly what serializing the document writes,
 // for every input, shortcut or not; errors must be unchanged and change
 // nothing. MongoDB stores _id first (insert.cpp fixDocumentForInsert: an
@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

@@ -12,7 +12,7 @@
 #include <shared_mutex>
 
 #include "absl/status/statusor.h"
-#include "engine/cursor.h"
+#include "ttldb/cursor.h"
 
 namespace ttldb {
 

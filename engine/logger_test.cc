@@ -1,4 +1,4 @@
-// Options::logger (base/log.h): TTL passes, LevelDB's messages, and the
+// Options::logger (ttldb/logger.h): TTL passes, LevelDB's messages, and the
 // default that writes nothing.
 #include <filesystem>
 #include <memory>
@@ -9,9 +9,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "base/log.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/logger.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"

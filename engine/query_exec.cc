@@ -9,7 +9,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "query/sorter.h"

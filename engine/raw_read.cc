@@ -2,7 +2,7 @@
 // parse (Collection::FindByIdJson), for services that forward JSON.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "storage/json_field_scan.h"
 #include "storage/keys.h"

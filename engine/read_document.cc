@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "storage/doc_cache.h"
 #include "storage/keys.h"

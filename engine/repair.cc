@@ -1,4 +1,4 @@
-#include "engine/repair.h"
+#include "ttldb/repair.h"
 
 #include <algorithm>
 #include <map>
@@ -10,8 +10,8 @@
 #include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "catalog/compile.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"

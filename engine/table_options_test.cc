@@ -1,4 +1,4 @@
-// LevelDB's table options in Options (engine/options.h): block_size_bytes
+// LevelDB's table options in Options (ttldb/options.h): block_size_bytes
 // and compress_blocks are refused out of range, take effect on the tables
 // written (observed through LevelDB, not timing), and a database written
 // with one setting opens and reads under another.
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "document/value.h"
-#include "engine/database.h"
+#include "ttldb/value.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

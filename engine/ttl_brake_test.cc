@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/sync_point.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"

@@ -7,10 +7,10 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/sync_point.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"

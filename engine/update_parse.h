@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/update.h"
 
 namespace ttldb {

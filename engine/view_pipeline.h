@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

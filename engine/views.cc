@@ -28,10 +28,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "base/log.h"
+#include "ttldb/logger.h"
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"

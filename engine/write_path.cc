@@ -12,11 +12,11 @@
 #include "catalog/compile.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 #include "document/storable.h"
 #include "engine/db_impl.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/duplicate_key_error.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
@@ -319,7 +319,7 @@ absl::Status DbImpl::EvictLocked(const CollectionState& state,
                                  Evictions* evictions, bool expired) {
   DocumentWriter writer(state, &evictions->batch);
   RETURN_IF_ERROR(writer.Remove(encoded_id, doc, &evictions->removed));
-  // A TTL deletion: its event says so (engine/change_stream.h).
+  // A TTL deletion: its event says so (ttldb/change_stream.h).
   LogDocumentChangeLocked(state, &doc, nullptr, {}, /*replacement=*/false,
                           expired, &evictions->batch);
   evictions->ids.push_back(encoded_id);

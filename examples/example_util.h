@@ -14,10 +14,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
-#include "testing/ttldb_testing.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 #define EXAMPLE_CHECK(cond)                                                    \
   do {                                                                         \
@@ -40,7 +40,7 @@
 namespace ttldb {
 
 // An example's world: a database and the clock its TTL cutoffs use, from
-// the test-support library (testing/ttldb_testing.h) a service's own tests
+// the test-support library (ttldb/testing/ttldb_testing.h) a service's own tests
 // use. The monitor thread is off; the example runs a pass when it says time
 // passed, exactly as a test would (in a service the monitor runs by
 // itself).

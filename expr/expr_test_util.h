@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "expr/expression.h"
 #include "gtest/gtest.h"
 

@@ -11,7 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "expr/date_util.h"
 #include "expr/ops_util.h"
 

@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "expr/expression.h"
 
 namespace ttldb {

@@ -16,10 +16,10 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/op_deadline.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "fuzz/fuzz_db.h"
 #include "fuzz/fuzz_util.h"
 

@@ -17,7 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 
 namespace {

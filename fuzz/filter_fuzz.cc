@@ -1,7 +1,7 @@
 // Filter parsing and matching: "<filter JSON>\n<document JSON>". Never
 // crashes; a parsed filter matches any document without error, and asking
 // for MatchDetails does not change the verdict.
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "query/filter.h"
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "fuzz/fuzz_util.h"
 

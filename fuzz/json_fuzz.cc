@@ -5,7 +5,7 @@
 // byte for byte its serialization, identical to ParseDocument's, and
 // storable.
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/storable.h"
 #include "fuzz/fuzz_util.h"
 

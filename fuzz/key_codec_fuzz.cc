@@ -2,7 +2,7 @@
 // equal to x, in both directions, and the bytewise order of two encodings
 // is the order of the values (reversed for descending).
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "index/key_codec.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/storable.h"
 #include "fuzz/fuzz_util.h"
 #include "pipeline/update_pipeline.h"

@@ -6,7 +6,7 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "server/message.h"
 

@@ -9,7 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "document/collator.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "document/compare.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path_keys.h"
 #include "gtest/gtest.h"
 #include "index/index_spec.h"

@@ -12,7 +12,7 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/stage.h"
 
 namespace ttldb {

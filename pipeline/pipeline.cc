@@ -7,7 +7,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/stages.h"
 
 namespace ttldb {

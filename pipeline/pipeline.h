@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "expr/expression.h"
 #include "pipeline/stage.h"
 

@@ -20,7 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "expr/expression.h"
 
 namespace ttldb {

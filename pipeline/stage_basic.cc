@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/stages.h"
 #include "query/filter.h"
 #include "query/sorter.h"

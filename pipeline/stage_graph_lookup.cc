@@ -21,7 +21,7 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 #include "pipeline/stages.h"
 

@@ -9,7 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/stages.h"
 
 namespace ttldb {

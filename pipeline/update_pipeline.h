@@ -18,7 +18,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/update.h"
 
 namespace ttldb {

@@ -14,7 +14,7 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "pipeline/accumulator.h"
 #include "pipeline/stage.h"
 

@@ -7,7 +7,7 @@
 #include "document/bson_hash.h"
 #include "document/collator.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/path.h"
 #include "index/key_codec.h"
 

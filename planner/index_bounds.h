@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/filter.h"
 
 namespace ttldb {

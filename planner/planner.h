@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "index/index_descriptor.h"
 #include "planner/index_bounds.h"
 #include "query/filter.h"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/test_doc.h"
 

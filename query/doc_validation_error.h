@@ -15,7 +15,7 @@
 #ifndef TTLDB_QUERY_DOC_VALIDATION_ERROR_H_
 #define TTLDB_QUERY_DOC_VALIDATION_ERROR_H_
 
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/filter.h"
 
 namespace ttldb {

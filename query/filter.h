@@ -40,7 +40,7 @@
 #include "absl/time/time.h"
 #include "document/collator.h"
 #include "document/regex.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "expr/expression.h"
 #include "query/json_schema.h"
 

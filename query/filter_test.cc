@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/test_doc.h"
 

@@ -34,7 +34,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

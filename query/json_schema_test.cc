@@ -6,7 +6,7 @@
 #include "query/json_schema.h"
 
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/doc_validation_error.h"
 #include "query/filter.h"

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/shell_format.h"
 
 namespace ttldb {

@@ -8,7 +8,7 @@
 
 #include "absl/strings/string_view.h"
 #include "document/path.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace query_internal {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/filter.h"
 #include "query/sort.h"
 

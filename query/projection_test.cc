@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/filter.h"
 #include "query/test_doc.h"

@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "document/collator.h"
 #include "document/path_keys.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

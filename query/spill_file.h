@@ -6,7 +6,7 @@
 // area, <db>/_tmp, engine/db_impl.h SpillDirectory) and is removed when its
 // SpillFile is destroyed; the engine removes the whole area at Close and at
 // the next Open, so files left by a crash do not survive. Format: one
-// document per line in ttldb's storage JSON (document/json.h
+// document per line in ttldb's storage JSON (ttldb/json.h
 // JsonFormat::kStorage), which round-trips every value exactly.
 #ifndef TTLDB_QUERY_SPILL_FILE_H_
 #define TTLDB_QUERY_SPILL_FILE_H_
@@ -19,7 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

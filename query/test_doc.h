@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "document/json.h"
-#include "document/value.h"
+#include "ttldb/json.h"
+#include "ttldb/value.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

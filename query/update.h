@@ -41,7 +41,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/filter.h"
 #include "query/sort.h"
 

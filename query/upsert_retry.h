@@ -20,7 +20,7 @@
 #ifndef TTLDB_QUERY_UPSERT_RETRY_H_
 #define TTLDB_QUERY_UPSERT_RETRY_H_
 
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "query/filter.h"
 
 namespace ttldb {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace remote {

@@ -1,6 +1,6 @@
 #include "remote/hidden_filter.h"
 
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "engine/change_stream.h"
+#include "ttldb/change_stream.h"
 #include "remote/remote_context.h"
 
 namespace ttldb {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "engine/cursor.h"
+#include "ttldb/cursor.h"
 #include "remote/client_pool.h"
 
 typedef struct _mongoc_cursor_t mongoc_cursor_t;

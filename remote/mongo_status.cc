@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/duplicate_key_error.h"
 #include "remote/bson_doc.h"
 
 namespace ttldb {

@@ -1,7 +1,7 @@
 // MongoDB's errors, as libmongoc reports them, turned into the statuses the
 // embedded engine returns for the same errors: the same MongoDB code, the
 // same absl code, the duplicate key error with its keyPattern / keyValue
-// (engine/duplicate_key_error.h). Internal to //remote.
+// (ttldb/duplicate_key_error.h). Internal to //remote.
 #ifndef TTLDB_REMOTE_MONGO_STATUS_H_
 #define TTLDB_REMOTE_MONGO_STATUS_H_
 
@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace remote {

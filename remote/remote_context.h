@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "remote/client_pool.h"
 
 namespace ttldb {

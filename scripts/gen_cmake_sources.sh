@@ -3,9 +3,10 @@
 # library target (Bazel's BUILD files are the one place they are written):
 #   TTLDB_SOURCES  the .cc files compiled into the library
 #   TTLDB_PROTOS   the .proto files generated into it (protoc)
-#   TTLDB_HEADERS  the headers installed with it: every `hdrs` in the
-#                  library's dependency closure (what its public headers
-#                  can reach), not the private headers in `srcs`
+#   TTLDB_HEADERS  the headers installed with it: the public headers
+#                  (include/ttldb/, the `hdrs` of //include's targets in
+#                  the library's dependency closure); check_layers.sh
+#                  checks that they include nothing else of ttldb
 #   TTLDB_DEFINES  the `defines` and `local_defines` of ttldb's targets in
 #                  that closure (third_party's come with the CMake packages)
 #   TTLDB_TESTING_SOURCES, TTLDB_TESTING_HEADERS, TTLDB_TESTING_DEFINES
@@ -70,7 +71,7 @@ new=$(
   block TTLDB_PROTOS $(grep '\.proto$' <<<"$sources")
   echo
   # shellcheck disable=SC2046
-  block TTLDB_HEADERS $(grep '\.h$' <<<"$hdrs")
+  block TTLDB_HEADERS $(grep '^include/ttldb/.*\.h$' <<<"$hdrs")
   echo
   # shellcheck disable=SC2086
   block TTLDB_DEFINES $defines
@@ -79,7 +80,7 @@ new=$(
   block TTLDB_TESTING_SOURCES $(grep '\.cc$' <<<"$testing_sources")
   echo
   # shellcheck disable=SC2046
-  block TTLDB_TESTING_HEADERS $(grep '\.h$' <<<"$testing_hdrs")
+  block TTLDB_TESTING_HEADERS $(grep '^include/ttldb/.*\.h$' <<<"$testing_hdrs")
   echo
   # shellcheck disable=SC2086
   block TTLDB_TESTING_DEFINES $testing_defines

@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "server/transport.h"
 
 namespace ttldb {

@@ -38,7 +38,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace server {

@@ -6,7 +6,7 @@
 
 #include "base/status.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "server/crc32c.h"
 

@@ -22,7 +22,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "base/log.h"
+#include "ttldb/logger.h"
 #include "base/start_thread.h"
 #include "base/status.h"
 #include "commands/connection.h"

@@ -52,7 +52,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "base/log.h"
+#include "ttldb/logger.h"
 #include "commands/command_runner.h"
 #include "server/transport.h"
 

@@ -3,7 +3,7 @@
 // kept in the database's own LevelDB under a tag of its own, so that the
 // record goes into the same atomic WriteBatch as the change it describes:
 // an acknowledged write has its record, and no crash leaves one without
-// the other. Change streams (engine/change_stream.h, the $changeStream
+// the other. Change streams (ttldb/change_stream.h, the $changeStream
 // stage of ttldb serve) read it. docs/change_streams.md and docs/format.md
 // describe it; DO NOT CHANGE the tags and op bytes below: they are on disk.
 //
@@ -16,7 +16,7 @@
 //                    'k' documentKey, 'f' fullDocument (post-image),
 //                    'u' updateDescription, 'p' the pre-image, 'o' a DDL
 //                    event's operationDescription: each its storage JSON
-//                    (document/json.h, JsonFormat::kStorage)
+//                    (ttldb/json.h, JsonFormat::kStorage)
 //
 // seq is the change's clusterTime as a Timestamp, (seconds << 32) |
 // increment: it grows with every record (NextChangeSeq), survives restarts

@@ -14,7 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"

@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "storage/collection_state.h"
 
 namespace ttldb {

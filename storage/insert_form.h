@@ -1,5 +1,5 @@
 // An insert whose JSON text is already the document's storage form
-// (ParseDocumentNotingForm, document/json.h) is stored as that text: no
+// (ParseDocumentNotingForm, ttldb/json.h) is stored as that text: no
 // serialization, and none of the walks that only guard what serialization
 // and re-reading could change (CheckStorable, ReparsesIdentically; the BSON
 // size below a bound). Measured: about 1,000 of a 256 B insert's ~8,600
@@ -11,8 +11,8 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "document/json.h"
-#include "document/value.h"
+#include "ttldb/json.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

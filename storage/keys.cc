@@ -19,7 +19,7 @@
 //                   descending field. Multikey documents have one entry per
 //                   array element.
 //   storage-json := the document as ttldb's storage JSON
-//                   (document/json.h, JsonFormat::kStorage): relaxed
+//                   (ttldb/json.h, JsonFormat::kStorage): relaxed
 //                   Extended JSON that keeps int32/int64/double exact.
 //
 // The entry value repeats encoded-id so that the TTL monitor and index scans

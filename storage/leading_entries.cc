@@ -1,6 +1,6 @@
 #include "storage/leading_entries.h"
 
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "index/key_codec.h"
 #include "storage/collection_state.h"
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "document/storable.h"
 #include "index/key_codec.h"
 #include "storage/index_keys.h"

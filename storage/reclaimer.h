@@ -31,7 +31,7 @@
 #include <thread>
 
 #include "absl/strings/string_view.h"
-#include "base/log.h"
+#include "ttldb/logger.h"
 #include "base/mutex.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"

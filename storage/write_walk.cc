@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "document/decimal128.h"
-#include "document/json.h"
+#include "ttldb/decimal128.h"
+#include "ttldb/json.h"
 #include "document/storable.h"
 #include "storage/doc_cache.h"
 

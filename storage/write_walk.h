@@ -11,7 +11,7 @@
 #include <cstddef>
 
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -1,9 +1,9 @@
-#include "testing/matchers.h"
+#include "ttldb/testing/matchers.h"
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/compare.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

@@ -1,4 +1,4 @@
-#include "testing/ttldb_testing.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 // The test-support library, used as a service's test would use it.
-#include "testing/ttldb_testing.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 #include <filesystem>
 #include <optional>
@@ -7,10 +7,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/matchers.h"
+#include "ttldb/testing/matchers.h"
 
 namespace {
 

@@ -21,11 +21,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/op_deadline.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"
 

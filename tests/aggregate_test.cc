@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "expr/expression.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/matchers.h"
+#include "ttldb/testing/matchers.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

@@ -6,9 +6,9 @@
 
 #include <memory>
 
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"

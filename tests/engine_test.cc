@@ -4,11 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

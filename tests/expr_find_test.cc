@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 

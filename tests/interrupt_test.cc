@@ -8,8 +8,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

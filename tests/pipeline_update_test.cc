@@ -12,9 +12,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/change_stream.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/change_stream.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "tests/db_fixture.h"
 
 namespace ttldb {

@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"

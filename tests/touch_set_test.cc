@@ -1,5 +1,5 @@
 // Collection::Touch(filter, field) is UpdateOne-many with
-// {$set: {field: now}} (engine/collection.h). For a top-level field it no
+// {$set: {field: now}} (ttldb/collection.h). For a top-level field it no
 // longer parses that update: it sets the field on its copy of the document
 // (engine/collection.cc ApplyToDocument). This test runs Touch on one
 // database and UpdateMany with the $set on a twin, over documents where the
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/database_internal.h"
 #include "tests/db_fixture.h"
 

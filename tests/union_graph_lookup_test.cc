@@ -5,7 +5,7 @@
 // document_source_graph_lookup.cpp.
 #include <string>
 
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/document_validation_error.h"
+#include "ttldb/json.h"
+#include "ttldb/document_validation_error.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 

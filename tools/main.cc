@@ -56,7 +56,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/version.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "tools/import_export.h"
 #include "tools/ops_commands.h"
 #include "tools/serve.h"

@@ -4,7 +4,7 @@
 //   ttldb backup --db DIR --out DEST [--quiet]
 //   ttldb backup --host HOST[:PORT] --out DEST [--quiet]
 //
-// repair runs RepairDatabase (engine/repair.h) on the closed database in
+// repair runs RepairDatabase (ttldb/repair.h) on the closed database in
 // DIR and prints its report; the exit status is 0 when every collection
 // validates afterwards, 1 otherwise or on error.
 //

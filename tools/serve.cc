@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "base/log.h"
+#include "ttldb/logger.h"
 #include "commands/command_runner.h"
 #include "server/server.h"
 

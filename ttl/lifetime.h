@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "index/index_descriptor.h"
 
 namespace ttldb {

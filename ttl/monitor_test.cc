@@ -4,7 +4,7 @@
 #include <limits>
 #include <thread>
 
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/sync_point.h"
 #include "gtest/gtest.h"
 #include "ttl/fake_ttl_store.h"

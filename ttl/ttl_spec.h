@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 #include "index/index_descriptor.h"
 
 namespace ttldb {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 int main() {
   auto db = ttldb::Database::Open(

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 int main() {
   auto db = ttldb::Database::Open(

@@ -4,11 +4,11 @@
 #include <optional>
 
 #include "absl/time/time.h"
-#include "engine/collection.h"
+#include "ttldb/collection.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/matchers.h"
-#include "testing/ttldb_testing.h"
+#include "ttldb/testing/matchers.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace {
 

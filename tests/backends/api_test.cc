@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/duplicate_key_error.h"
+#include "ttldb/json.h"
+#include "ttldb/duplicate_key_error.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
 

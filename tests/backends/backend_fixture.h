@@ -35,12 +35,12 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "commands/command_runner.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "server/server.h"
-#include "testing/ttldb_testing.h"
+#include "ttldb/testing/ttldb_testing.h"
 #include "tests/test_util.h"
 
 namespace ttldb {

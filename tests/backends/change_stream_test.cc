@@ -3,7 +3,7 @@
 // deletions in commit order, a pipeline over them, and resuming after a
 // token. On the remote backend, libmongoc's change stream on the
 // deployment's $changeStream (remote/mongo_change_stream.h).
-#include "engine/change_stream.h"
+#include "ttldb/change_stream.h"
 
 #include <optional>
 #include <string>
@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
 

@@ -2,7 +2,7 @@
 // URI: a clear error naming the target to link, nothing else changed.
 #include "absl/strings/match.h"
 #include "base/status.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 
 namespace ttldb {

@@ -5,7 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
 

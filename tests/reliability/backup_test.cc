@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/collection.h"
-#include "engine/cursor.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/collection.h"
+#include "ttldb/cursor.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"

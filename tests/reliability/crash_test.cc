@@ -17,8 +17,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/crash_log.h"
 #include "tests/reliability/db_dump.h"

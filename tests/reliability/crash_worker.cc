@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "tests/reliability/crash_log.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/fault_env.h"

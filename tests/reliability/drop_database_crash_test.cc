@@ -18,7 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 

@@ -13,7 +13,7 @@
 
 #include "base/sync_point.h"
 #include "commands/command_runner.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

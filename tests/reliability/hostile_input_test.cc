@@ -9,10 +9,10 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
+#include "ttldb/clock.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/reliability/db_dump.h"

@@ -17,9 +17,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"

@@ -2,7 +2,7 @@
 // then the catalog fixed and every index rebuilt from the documents, with a
 // report of what was lost. A corrupted block loses only the documents in
 // it, not the collection. Real LevelDB databases damaged on disk.
-#include "engine/repair.h"
+#include "ttldb/repair.h"
 
 #include <filesystem>
 #include <fstream>
@@ -15,9 +15,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
-#include "engine/collection.h"
-#include "engine/database.h"
+#include "ttldb/json.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"

@@ -28,7 +28,7 @@
 #include "base/sync_point.h"
 #include "commands/command_runner.h"
 #include "document/bson.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "server/message.h"
 #include "tests/test_util.h"

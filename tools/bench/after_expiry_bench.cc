@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "document/json.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"

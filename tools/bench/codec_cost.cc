@@ -20,8 +20,8 @@
 
 #include "absl/status/statusor.h"
 #include "document/bson.h"
-#include "document/json.h"
-#include "document/value.h"
+#include "ttldb/json.h"
+#include "ttldb/value.h"
 #include "tools/bench/bench_util.h"
 
 namespace ttldb {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "document/json.h"
-#include "document/value.h"
+#include "ttldb/json.h"
+#include "ttldb/value.h"
 #include "tools/bench/bench_util.h"
 
 namespace {

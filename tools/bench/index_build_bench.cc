@@ -22,9 +22,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "base/log.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/logger.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"

@@ -19,8 +19,8 @@
 #include <memory>
 #include <vector>
 
-#include "document/value.h"
-#include "engine/options.h"
+#include "ttldb/value.h"
+#include "ttldb/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"

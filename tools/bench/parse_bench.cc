@@ -2,7 +2,7 @@
 
 #include <simdjson.h>
 
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "tools/bench/store.h"
 
 namespace ttldb {

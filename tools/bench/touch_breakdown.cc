@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/touch_text.h"
 #include "tools/bench/bench_util.h"

@@ -1,11 +1,11 @@
-// ttldb through its public API (engine/database.h, engine/collection.h),
+// ttldb through its public API (ttldb/database.h, ttldb/collection.h),
 // with the monitor off and sweeps run by DatabaseInternal::RunTtlPass at a
 // fixed "now".
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "base/clock.h"
-#include "engine/database.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"

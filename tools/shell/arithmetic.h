@@ -19,7 +19,7 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace shell {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "document/json.h"
+#include "ttldb/json.h"
 #include "tools/shell/interrupt.h"
 
 namespace ttldb {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "commands/command_runner.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 #include "tools/shell/shell_backend.h"
 
 namespace ttldb {

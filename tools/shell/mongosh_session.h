@@ -18,7 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "commands/command_runner.h"
-#include "engine/database.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 

@@ -24,15 +24,15 @@
 // - Wrapper objects become scalars and do not count towards max_depth.
 // - Each thread keeps one simdjson parser and a padded copy buffer, sized by
 //   the largest input it has parsed.
-#ifndef TTLDB_DOCUMENT_JSON_H_
-#define TTLDB_DOCUMENT_JSON_H_
+#ifndef TTLDB_JSON_H_
+#define TTLDB_JSON_H_
 
 #include <cstddef>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -113,4 +113,4 @@ bool ParseIsoDate(absl::string_view text, int64_t* millis);
 
 }  // namespace ttldb
 
-#endif  // TTLDB_DOCUMENT_JSON_H_
+#endif  // TTLDB_JSON_H_

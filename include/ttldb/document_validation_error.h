@@ -4,13 +4,13 @@
 // errInfo {failingDocumentId: <_id>, details: {operatorName, ...}}, which
 // the command layer adds to the write error (or the command's error reply)
 // as the field errInfo, after code and before errmsg.
-#ifndef TTLDB_ENGINE_DOCUMENT_VALIDATION_ERROR_H_
-#define TTLDB_ENGINE_DOCUMENT_VALIDATION_ERROR_H_
+#ifndef TTLDB_DOCUMENT_VALIDATION_ERROR_H_
+#define TTLDB_DOCUMENT_VALIDATION_ERROR_H_
 
 #include <optional>
 
 #include "absl/status/status.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -22,4 +22,4 @@ std::optional<Value> GetDocumentValidationErrInfo(const absl::Status& status);
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_DOCUMENT_VALIDATION_ERROR_H_
+#endif  // TTLDB_DOCUMENT_VALIDATION_ERROR_H_

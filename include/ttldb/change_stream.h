@@ -22,15 +22,15 @@
 // resumes after a restart from the token it last saw, without loss or
 // duplicates, as long as the log still holds it (Options::
 // change_log_retention, change_log_max_bytes; else 286).
-#ifndef TTLDB_ENGINE_CHANGE_STREAM_H_
-#define TTLDB_ENGINE_CHANGE_STREAM_H_
+#ifndef TTLDB_CHANGE_STREAM_H_
+#define TTLDB_CHANGE_STREAM_H_
 
 #include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -96,4 +96,4 @@ class ChangeStream {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_CHANGE_STREAM_H_
+#endif  // TTLDB_CHANGE_STREAM_H_

@@ -10,8 +10,8 @@
 // server's Decimal128::toString, libbson and the shell's bson library share.
 //
 // A Decimal128 is a plain value: copyable, thread-compatible.
-#ifndef TTLDB_DOCUMENT_DECIMAL128_H_
-#define TTLDB_DOCUMENT_DECIMAL128_H_
+#ifndef TTLDB_DECIMAL128_H_
+#define TTLDB_DECIMAL128_H_
 
 #include <cstdint>
 #include <string>
@@ -127,4 +127,4 @@ class Decimal128 {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_DOCUMENT_DECIMAL128_H_
+#endif  // TTLDB_DECIMAL128_H_

@@ -3,8 +3,8 @@
 // and run the TTL monitor's pass" without sleeping. Bazel:
 // @ttldb//testing:ttldb_testing (testonly).
 //
-//   #include "testing/matchers.h"
-//   #include "testing/ttldb_testing.h"
+//   #include "ttldb/testing/matchers.h"
+//   #include "ttldb/testing/ttldb_testing.h"
 //
 //   TEST(SessionStoreTest, IdleSessionsExpire) {
 //     auto db = ttldb_testing::TestDatabase::Open().value();
@@ -23,11 +23,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "base/clock.h"
-#include "engine/collection.h"
-#include "engine/database.h"
-#include "engine/options.h"
-#include "ttl/metrics.h"
+#include "ttldb/clock.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
+#include "ttldb/ttl_metrics.h"
 
 namespace ttldb_testing {
 

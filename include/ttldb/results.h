@@ -1,6 +1,6 @@
 // Result types of Collection calls.
-#ifndef TTLDB_ENGINE_RESULTS_H_
-#define TTLDB_ENGINE_RESULTS_H_
+#ifndef TTLDB_RESULTS_H_
+#define TTLDB_RESULTS_H_
 
 #include <cstdint>
 #include <functional>
@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -248,4 +248,4 @@ struct ViewDefinition {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_RESULTS_H_
+#endif  // TTLDB_RESULTS_H_

@@ -1,7 +1,7 @@
 // The clocks ttldb reads, injectable through Options so that tests control
 // time instead of sleeping.
-#ifndef TTLDB_BASE_CLOCK_H_
-#define TTLDB_BASE_CLOCK_H_
+#ifndef TTLDB_CLOCK_H_
+#define TTLDB_CLOCK_H_
 
 #include <atomic>
 
@@ -49,4 +49,4 @@ class FakeClock : public Clock {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_BASE_CLOCK_H_
+#endif  // TTLDB_CLOCK_H_

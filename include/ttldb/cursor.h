@@ -1,11 +1,11 @@
 // A streaming cursor over the results of Collection::Find.
-#ifndef TTLDB_ENGINE_CURSOR_H_
-#define TTLDB_ENGINE_CURSOR_H_
+#ifndef TTLDB_CURSOR_H_
+#define TTLDB_CURSOR_H_
 
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -33,4 +33,4 @@ class Cursor {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_CURSOR_H_
+#endif  // TTLDB_CURSOR_H_

@@ -10,8 +10,8 @@
 //       "2026-11-21T10:00:00Z"}})"));
 //   RETURN_IF_ERROR(log.UpdateOne(R"({"pageID": 100})",
 //       R"({"$currentDate": {"accessTime": true}})").status());
-#ifndef TTLDB_ENGINE_DATABASE_H_
-#define TTLDB_ENGINE_DATABASE_H_
+#ifndef TTLDB_DATABASE_H_
+#define TTLDB_DATABASE_H_
 
 #include <map>
 #include <memory>
@@ -22,10 +22,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "document/value.h"
-#include "engine/collection.h"
-#include "engine/options.h"
-#include "ttl/metrics.h"
+#include "ttldb/value.h"
+#include "ttldb/collection.h"
+#include "ttldb/options.h"
+#include "ttldb/ttl_metrics.h"
 
 namespace ttldb {
 
@@ -197,7 +197,7 @@ class Database {
   // Enables or disables the monitor at run time (MongoDB's
   // ttlMonitorEnabled). A disabled monitor finishes its current batch and
   // stops the pass there. The test-support library's passes
-  // (testing/ttldb_testing.h) still run.
+  // (ttldb/testing/ttldb_testing.h) still run.
   absl::Status SetTtlMonitorEnabled(bool enabled);
   absl::Duration ttl_monitor_sleep() const;
   bool ttl_monitor_enabled() const;
@@ -233,4 +233,4 @@ class Database {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_DATABASE_H_
+#endif  // TTLDB_DATABASE_H_

@@ -2,8 +2,8 @@
 // passes, compactions, errors ttldb recovered from (a failed TTL batch, an
 // invalid TTL index skipped) and LevelDB's own messages. The default (an
 // empty hook) writes nothing.
-#ifndef TTLDB_BASE_LOG_H_
-#define TTLDB_BASE_LOG_H_
+#ifndef TTLDB_LOGGER_H_
+#define TTLDB_LOGGER_H_
 
 #include <functional>
 
@@ -41,4 +41,4 @@ using Logger = std::function<void(LogLevel level, absl::string_view message)>;
 
 }  // namespace ttldb
 
-#endif  // TTLDB_BASE_LOG_H_
+#endif  // TTLDB_LOGGER_H_

@@ -4,8 +4,8 @@
 // insertion order (as BSON does) and may be looked up by name. Values are
 // copyable and movable; they are not thread-safe for concurrent mutation but
 // a const Value may be read from many threads.
-#ifndef TTLDB_DOCUMENT_VALUE_H_
-#define TTLDB_DOCUMENT_VALUE_H_
+#ifndef TTLDB_VALUE_H_
+#define TTLDB_VALUE_H_
 
 #include <array>
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "document/decimal128.h"
+#include "ttldb/decimal128.h"
 
 namespace ttldb {
 
@@ -229,4 +229,4 @@ class Value {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_DOCUMENT_VALUE_H_
+#endif  // TTLDB_VALUE_H_

@@ -37,8 +37,8 @@
 // the catalog entries repaired and how. Documents in a dropped block that
 // no surviving index entry names are lost without a count (LevelDB's
 // repair does not count the entries of a block it cannot read).
-#ifndef TTLDB_ENGINE_REPAIR_H_
-#define TTLDB_ENGINE_REPAIR_H_
+#ifndef TTLDB_REPAIR_H_
+#define TTLDB_REPAIR_H_
 
 #include <cstdint>
 #include <string>
@@ -46,8 +46,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
-#include "engine/options.h"
+#include "ttldb/value.h"
+#include "ttldb/options.h"
 
 namespace ttldb {
 
@@ -85,4 +85,4 @@ absl::StatusOr<RepairReport> RepairDatabase(absl::string_view path,
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_REPAIR_H_
+#endif  // TTLDB_REPAIR_H_

@@ -6,14 +6,14 @@
 // key pattern ({a: 1}) and the colliding values ({a: 1}), which the command
 // layer adds to the write error (or the command's error reply) as the
 // fields keyPattern and keyValue, after code and before errmsg.
-#ifndef TTLDB_ENGINE_DUPLICATE_KEY_ERROR_H_
-#define TTLDB_ENGINE_DUPLICATE_KEY_ERROR_H_
+#ifndef TTLDB_DUPLICATE_KEY_ERROR_H_
+#define TTLDB_DUPLICATE_KEY_ERROR_H_
 
 #include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -37,4 +37,4 @@ std::optional<DuplicateKeyInfo> GetDuplicateKeyInfo(const absl::Status& status);
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_DUPLICATE_KEY_ERROR_H_
+#endif  // TTLDB_DUPLICATE_KEY_ERROR_H_

@@ -1,6 +1,6 @@
 // Options for opening a ttldb database and for single calls.
-#ifndef TTLDB_ENGINE_OPTIONS_H_
-#define TTLDB_ENGINE_OPTIONS_H_
+#ifndef TTLDB_OPTIONS_H_
+#define TTLDB_OPTIONS_H_
 
 #include <atomic>
 #include <cstddef>
@@ -10,8 +10,8 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "base/log.h"
-#include "document/value.h"
+#include "ttldb/logger.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -153,7 +153,7 @@ struct Options {
   // write and TTL deletion (storage/doc_cache.h). 0 disables it.
   size_t doc_cache_bytes = 8 << 20;
 
-  // --- Change log (change streams: engine/change_stream.h) ---
+  // --- Change log (change streams: ttldb/change_stream.h) ---
   // Beyond a standalone mongod: every committed insert, update, replace,
   // delete and TTL deletion appends its event to a log kept in the same
   // atomic WriteBatch (storage/change_log.h), which Collection::Watch,
@@ -196,7 +196,7 @@ struct Options {
   // write that makes the database refuse writes until reopened (error), and
   // LevelDB's own messages (debug; they then no longer go to the LOG file
   // in the database directory). Empty (the default): nothing is written.
-  // See base/log.h for the threads it runs on.
+  // See ttldb/logger.h for the threads it runs on.
   Logger logger;
 
   // --- Injected world (tests) ---
@@ -291,4 +291,4 @@ struct WriteOptions {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_OPTIONS_H_
+#endif  // TTLDB_OPTIONS_H_

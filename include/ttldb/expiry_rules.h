@@ -14,8 +14,8 @@
 // uses them to skip documents that would be expired on arrival.
 //
 // Thread-safe: an ExpiryRules is immutable and cheap to copy.
-#ifndef TTLDB_ENGINE_EXPIRY_RULES_H_
-#define TTLDB_ENGINE_EXPIRY_RULES_H_
+#ifndef TTLDB_EXPIRY_RULES_H_
+#define TTLDB_EXPIRY_RULES_H_
 
 #include <memory>
 #include <optional>
@@ -24,7 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -69,4 +69,4 @@ class ExpiryRules {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_EXPIRY_RULES_H_
+#endif  // TTLDB_EXPIRY_RULES_H_

@@ -1,6 +1,6 @@
 // A collection of JSON documents with secondary and TTL indexes.
-#ifndef TTLDB_ENGINE_COLLECTION_H_
-#define TTLDB_ENGINE_COLLECTION_H_
+#ifndef TTLDB_COLLECTION_H_
+#define TTLDB_COLLECTION_H_
 
 #include <cstdint>
 #include <memory>
@@ -12,13 +12,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "document/value.h"
-#include "engine/change_stream.h"
-#include "engine/cursor.h"
-#include "engine/doc_arg.h"
-#include "engine/expiry_rules.h"
-#include "engine/options.h"
-#include "engine/results.h"
+#include "ttldb/value.h"
+#include "ttldb/change_stream.h"
+#include "ttldb/cursor.h"
+#include "ttldb/doc_arg.h"
+#include "ttldb/expiry_rules.h"
+#include "ttldb/options.h"
+#include "ttldb/results.h"
 
 namespace ttldb {
 
@@ -301,7 +301,7 @@ class Collection {
   absl::StatusOr<Value> ExplainAggregate(const DocArg& pipeline,
                                          const AggregateOptions& options = {});
 
-  // ---- Change streams (engine/change_stream.h) -----------------------------
+  // ---- Change streams (ttldb/change_stream.h) -----------------------------
 
   // MongoDB's collection.watch(): the changes of this collection committed
   // after the call (or after options' resume point), in commit order, from
@@ -347,7 +347,7 @@ class Collection {
   absl::StatusOr<std::vector<Value>> ListIndexes();
 
   // The rules of the collection's TTL indexes as they are now, to apply to
-  // documents that are not stored (engine/expiry_rules.h). Works on a remote
+  // documents that are not stored (ttldb/expiry_rules.h). Works on a remote
   // handle too (built from ListIndexes). No TTL index, or no collection:
   // rules under which nothing expires.
   absl::StatusOr<ttldb::ExpiryRules> TtlRules();
@@ -434,4 +434,4 @@ class Collection {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_COLLECTION_H_
+#endif  // TTLDB_COLLECTION_H_

@@ -1,7 +1,7 @@
 // A document argument given either as JSON text (Extended JSON) or as a
 // Value, so every API call accepts both without overloads.
-#ifndef TTLDB_ENGINE_DOC_ARG_H_
-#define TTLDB_ENGINE_DOC_ARG_H_
+#ifndef TTLDB_DOC_ARG_H_
+#define TTLDB_DOC_ARG_H_
 
 #include <memory>
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "document/value.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
@@ -54,4 +54,4 @@ class DocArg {
 
 }  // namespace ttldb
 
-#endif  // TTLDB_ENGINE_DOC_ARG_H_
+#endif  // TTLDB_DOC_ARG_H_
