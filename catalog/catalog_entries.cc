@@ -6,9 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "catalog/compile.h"
-#include "ttldb/json.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

@@ -21,12 +21,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "proto/catalog.pb.h"
 #include "storage/collection_state.h"
 #include "storage/unknown_ranges.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

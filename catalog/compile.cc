@@ -7,9 +7,9 @@
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
 #include "catalog/validation_rules.h"
-#include "ttldb/json.h"
 #include "storage/keys.h"
 #include "ttl/ttl_spec.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

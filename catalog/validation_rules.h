@@ -16,8 +16,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "query/filter.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/sync_point.h"
 #include "commands/command_test_util.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 #include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {

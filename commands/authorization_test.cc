@@ -22,8 +22,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "commands/auth_test_util.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -34,8 +34,8 @@
 #include "commands/database_set.h"
 #include "commands/reply.h"
 #include "commands/write_statements.h"
-#include "ttldb/json.h"
 #include "ttldb/collection.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -20,9 +20,9 @@
 #include "commands/cursor_reply.h"
 #include "commands/reply.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
-#include "ttldb/collection.h"
 #include "query/filter.h"
+#include "ttldb/collection.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -14,8 +14,8 @@
 #include "commands/authorization.h"
 #include "commands/connection.h"
 #include "commands/server_state.h"
-#include "ttldb/value.h"
 #include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

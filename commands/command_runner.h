@@ -31,9 +31,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "commands/connection.h"
-#include "ttldb/value.h"
 #include "ttldb/database.h"
 #include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

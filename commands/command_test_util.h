@@ -12,10 +12,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "commands/command_runner.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -13,13 +13,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "ttldb/clock.h"
 #include "base/sha256.h"
 #include "commands/auth_test_util.h"
 #include "commands/command_test_util.h"
 #include "commands/cursor_store.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -24,9 +24,9 @@
 #include "commands/cursor_reply.h"
 #include "commands/operation_registry.h"
 #include "commands/reply.h"
-#include "ttldb/json.h"
 #include "pipeline/pipeline.h"
 #include "query/filter.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -41,11 +41,11 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "commands/connection.h"
-#include "ttldb/value.h"
+#include "ttldb/clock.h"
 #include "ttldb/cursor.h"
 #include "ttldb/database.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "commands/command_test_util.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

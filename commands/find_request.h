@@ -8,8 +8,8 @@
 
 #include "absl/status/statusor.h"
 #include "commands/command_context.h"
-#include "ttldb/value.h"
 #include "ttldb/results.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "commands/command_test_util.h"
 #include "gtest/gtest.h"
+#include "ttldb/clock.h"
 
 namespace ttldb {
 namespace commands {

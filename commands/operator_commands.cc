@@ -16,8 +16,8 @@
 #include "commands/profiler.h"
 #include "commands/reply.h"
 #include "commands/server_state.h"
-#include "ttldb/json.h"
 #include "query/filter.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

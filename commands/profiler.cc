@@ -10,10 +10,10 @@
 #include "commands/operation_registry.h"
 #include "commands/server_state.h"
 #include "document/bson.h"
+#include "query/filter.h"
 #include "ttldb/collection.h"
 #include "ttldb/database.h"
 #include "ttldb/options.h"
-#include "query/filter.h"
 
 namespace ttldb {
 namespace commands {

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "base/mutex.h"
 #include "commands/command_runner.h"
 #include "commands/cursor_store.h"
@@ -20,6 +19,7 @@
 #include "commands/profiler.h"
 #include "commands/server_log.h"
 #include "commands/user_store.h"
+#include "ttldb/clock.h"
 #include "ttldb/value.h"
 
 namespace ttldb {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "commands/command_test_util.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -26,8 +26,8 @@
 #include "commands/command_context.h"
 #include "commands/cursor_store.h"
 #include "commands/find_request.h"
-#include "ttldb/value.h"
 #include "ttldb/change_stream.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "commands/command_test_util.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,8 +7,8 @@
 #define TTLDB_COMMANDS_WRITE_CONCERN_H_
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "ttldb/results.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace commands {

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

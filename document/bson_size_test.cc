@@ -4,8 +4,8 @@
 #include <string>
 
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

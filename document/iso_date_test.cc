@@ -1,8 +1,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

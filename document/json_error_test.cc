@@ -2,8 +2,8 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

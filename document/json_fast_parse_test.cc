@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace json_internal {

@@ -20,9 +20,9 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/json_fast_parse.h"
 #include "document/json_syntax.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

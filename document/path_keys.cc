@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/path.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

@@ -6,8 +6,8 @@
 
 #include "absl/strings/match.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

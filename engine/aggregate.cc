@@ -9,18 +9,18 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
 #include "engine/backend.h"
 #include "engine/coll_stats.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "engine/query_exec.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/spill_directory.h"
+#include "ttldb/clock.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -34,7 +34,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "ttldb/value.h"
 #include "ttldb/change_stream.h"
 #include "ttldb/collection.h"
 #include "ttldb/cursor.h"
@@ -42,6 +41,7 @@
 #include "ttldb/options.h"
 #include "ttldb/results.h"
 #include "ttldb/ttl_metrics.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

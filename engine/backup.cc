@@ -23,12 +23,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
-#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -17,13 +17,13 @@
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

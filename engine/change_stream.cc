@@ -19,12 +19,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "engine/backend.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "storage/change_log.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

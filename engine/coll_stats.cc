@@ -14,10 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
-#include "ttldb/collection.h"
 #include "engine/db_impl.h"
 #include "engine/index_usage.h"
 #include "storage/storage_sizes.h"
+#include "ttldb/collection.h"
 
 namespace ttldb {
 namespace {

@@ -13,8 +13,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "engine/db_impl.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -11,14 +11,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

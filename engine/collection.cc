@@ -11,18 +11,18 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/path.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "engine/doc_arg_internal.h"
-#include "ttldb/duplicate_key_error.h"
 #include "engine/query_exec.h"
 #include "engine/touch_text.h"
 #include "engine/update_parse.h"
 #include "query/update.h"
 #include "query/upsert_retry.h"
 #include "storage/keys.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -23,10 +23,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "ttldb/database.h"
 #include "engine/db_impl.h"
-#include "ttldb/options.h"
 #include "leveldb/env.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
 #include "ttldb/ttl_metrics.h"
 
 namespace ttldb {

@@ -15,7 +15,6 @@
 #include "catalog/catalog_entries.h"
 #include "catalog/compile.h"
 #include "catalog/index_spec_proto.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
@@ -32,6 +31,7 @@
 #include "storage/spill_directory.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

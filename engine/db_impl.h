@@ -22,15 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "ttldb/clock.h"
 #include "base/mutex.h"
-#include "ttldb/value.h"
-#include "ttldb/collection.h"
-#include "ttldb/duplicate_key_error.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
-#include "ttldb/options.h"
 #include "index/index_descriptor.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -49,6 +44,11 @@
 #include "storage/unknown_ranges.h"
 #include "ttl/monitor.h"
 #include "ttl/ttl_store.h"
+#include "ttldb/clock.h"
+#include "ttldb/collection.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace leveldb {
 class Cache;

@@ -5,9 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "engine/backend.h"
-#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "storage/storage_sizes.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 

@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "ttldb/doc_arg.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -8,11 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "catalog/validation_rules.h"
-#include "ttldb/json.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
-#include "ttldb/document_validation_error.h"
 #include "query/doc_validation_error.h"
+#include "ttldb/document_validation_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -5,12 +5,12 @@
 // written: no lock is taken, nothing reaches DocumentWriter.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/collection.h"
 #include "engine/db_impl.h"
 #include "engine/update_parse.h"
 #include "query/filter.h"
 #include "query/update.h"
+#include "ttldb/collection.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

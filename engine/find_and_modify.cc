@@ -13,15 +13,15 @@
 #include "base/sync_point.h"
 #include "document/compare.h"
 #include "engine/backend.h"
-#include "ttldb/collection.h"
 #include "engine/db_impl.h"
-#include "ttldb/duplicate_key_error.h"
 #include "engine/query_exec.h"
 #include "engine/update_parse.h"
 #include "query/projection.h"
 #include "query/update.h"
 #include "query/upsert_retry.h"
 #include "storage/keys.h"
+#include "ttldb/collection.h"
+#include "ttldb/duplicate_key_error.h"
 
 namespace ttldb {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
-#include "ttldb/results.h"
 #include "storage/collection_state.h"
+#include "ttldb/results.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

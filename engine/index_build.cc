@@ -13,15 +13,15 @@
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "catalog/index_spec_proto.h"
-#include "ttldb/json.h"
 #include "engine/db_impl.h"
-#include "ttldb/duplicate_key_error.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -17,18 +17,18 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
-#include "ttldb/duplicate_key_error.h"
 #include "gtest/gtest.h"
 #include "index/key_codec.h"
 #include "storage/keys.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

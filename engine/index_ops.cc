@@ -7,7 +7,6 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "catalog/index_spec_proto.h"
-#include "ttldb/json.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"
@@ -18,6 +17,7 @@
 #include "storage/leveldb_status.h"
 #include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -15,8 +15,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "base/mutex.h"
+#include "ttldb/clock.h"
 
 namespace ttldb {
 

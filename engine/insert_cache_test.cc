@@ -8,15 +8,15 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -1,5 +1,7 @@
 // Options::logger (ttldb/logger.h): TTL passes, LevelDB's messages, and the
 // default that writes nothing.
+#include "ttldb/logger.h"
+
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -9,15 +11,14 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/logger.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -9,7 +9,6 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "ttldb/json.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "query/sorter.h"
@@ -19,6 +18,7 @@
 #include "storage/leveldb_status.h"
 #include "storage/spill_directory.h"
 #include "ttl/expiry.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

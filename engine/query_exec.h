@@ -11,15 +11,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
-#include "ttldb/cursor.h"
 #include "engine/db_impl.h"
 #include "engine/find_key_options.h"
-#include "ttldb/results.h"
 #include "planner/planner.h"
 #include "query/filter.h"
 #include "query/projection.h"
 #include "query/sort.h"
+#include "ttldb/cursor.h"
+#include "ttldb/results.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -2,12 +2,12 @@
 // parse (Collection::FindByIdJson), for services that forward JSON.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "storage/json_field_scan.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "ttl/expiry.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 

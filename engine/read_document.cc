@@ -7,11 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "storage/doc_cache.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -10,8 +10,6 @@
 #include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "catalog/compile.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
@@ -21,6 +19,8 @@
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "storage/rebuild_keys.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

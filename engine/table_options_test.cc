@@ -6,14 +6,14 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/value.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace {

@@ -5,11 +5,11 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "storage/doc_cache.h"
 #include "storage/json_field_scan.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -9,13 +9,13 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/sync_point.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "query/update.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -8,15 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "engine/backend.h"
-#include "ttldb/collection.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "storage/storage_sizes.h"
+#include "ttldb/collection.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -28,15 +28,15 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/logger.h"
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
-#include "ttldb/json.h"
 #include "engine/db_impl.h"
 #include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 namespace {

@@ -12,11 +12,9 @@
 #include "catalog/compile.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/path.h"
 #include "document/storable.h"
 #include "engine/db_impl.h"
-#include "ttldb/duplicate_key_error.h"
 #include "index/key_codec.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
@@ -27,6 +25,8 @@
 #include "storage/write_walk.h"
 #include "ttl/expiry.h"
 #include "ttl/lifetime.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

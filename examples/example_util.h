@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "ttldb/clock.h"
-#include "ttldb/json.h"
 #include "ttldb/database.h"
+#include "ttldb/json.h"
 #include "ttldb/testing/ttldb_testing.h"
 
 #define EXAMPLE_CHECK(cond)                                                    \
@@ -40,9 +40,9 @@
 namespace ttldb {
 
 // An example's world: a database and the clock its TTL cutoffs use, from
-// the test-support library (ttldb/testing/ttldb_testing.h) a service's own tests
-// use. The monitor thread is off; the example runs a pass when it says time
-// passed, exactly as a test would (in a service the monitor runs by
+// the test-support library (ttldb/testing/ttldb_testing.h) a service's own
+// tests use. The monitor thread is off; the example runs a pass when it says
+// time passed, exactly as a test would (in a service the monitor runs by
 // itself).
 struct ExampleDb {
   explicit ExampleDb(const char* name)

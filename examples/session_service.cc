@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace {
 

@@ -11,9 +11,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
-#include "ttldb/json.h"
 #include "expr/date_util.h"
 #include "expr/ops_util.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
-#include "ttldb/value.h"
 #include "expr/expression.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

@@ -16,12 +16,12 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "base/op_deadline.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "fuzz/fuzz_db.h"
 #include "fuzz/fuzz_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/json.h"
 
 namespace {
 

@@ -17,8 +17,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
+#include "ttldb/json.h"
 
 namespace {
 

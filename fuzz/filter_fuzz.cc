@@ -1,9 +1,9 @@
 // Filter parsing and matching: "<filter JSON>\n<document JSON>". Never
 // crashes; a parsed filter matches any document without error, and asking
 // for MatchDetails does not change the verdict.
-#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "query/filter.h"
+#include "ttldb/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ttldb;

@@ -5,9 +5,9 @@
 // byte for byte its serialization, identical to ParseDocument's, and
 // storable.
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
 #include "fuzz/fuzz_util.h"
+#include "ttldb/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ttldb;

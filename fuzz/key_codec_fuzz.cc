@@ -2,9 +2,9 @@
 // equal to x, in both directions, and the bytewise order of two encodings
 // is the order of the values (reversed for descending).
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "index/key_codec.h"
+#include "ttldb/json.h"
 
 namespace {
 int Sign(int x) { return (x > 0) - (x < 0); }

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
 #include "fuzz/fuzz_util.h"
 #include "pipeline/update_pipeline.h"
 #include "query/update.h"
+#include "ttldb/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ttldb;

@@ -6,9 +6,9 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "fuzz/fuzz_util.h"
 #include "server/message.h"
+#include "ttldb/json.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "index/index_descriptor.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

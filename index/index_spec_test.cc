@@ -3,8 +3,8 @@
 #include <string>
 
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "document/compare.h"
-#include "ttldb/value.h"
 #include "gtest/gtest.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace {

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
-#include "ttldb/value.h"
 #include "index/index_descriptor.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

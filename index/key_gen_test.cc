@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/path_keys.h"
 #include "gtest/gtest.h"
 #include "index/index_spec.h"
 #include "index/key_codec.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -12,8 +12,8 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "pipeline/stage.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -7,8 +7,8 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "pipeline/stages.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "expr/expression.h"
 #include "pipeline/stage.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

@@ -20,8 +20,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
-#include "ttldb/value.h"
 #include "expr/expression.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

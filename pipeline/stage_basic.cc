@@ -7,10 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "pipeline/stages.h"
 #include "query/filter.h"
 #include "query/sorter.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -21,10 +21,10 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/path.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -18,11 +18,11 @@
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "pipeline/accumulator.h"
 #include "pipeline/stages.h"
 #include "query/sort.h"
 #include "query/spill_file.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

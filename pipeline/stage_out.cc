@@ -11,9 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/path.h"
 #include "pipeline/stages.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

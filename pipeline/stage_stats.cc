@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "pipeline/stages.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

@@ -9,8 +9,8 @@
 #include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "pipeline/stages.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace agg {

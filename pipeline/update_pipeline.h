@@ -18,8 +18,8 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "query/update.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

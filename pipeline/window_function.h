@@ -22,9 +22,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "expr/expression.h"
 #include "query/sort.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

@@ -7,9 +7,9 @@
 #include "document/bson_hash.h"
 #include "document/collator.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
 #include "document/path.h"
 #include "index/key_codec.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace planner {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "ttldb/value.h"
 #include "query/filter.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace planner {

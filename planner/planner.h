@@ -12,11 +12,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "ttldb/value.h"
 #include "index/index_descriptor.h"
 #include "planner/index_bounds.h"
 #include "query/filter.h"
 #include "query/sort.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace planner {

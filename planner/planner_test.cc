@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/test_doc.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace planner {

@@ -15,8 +15,8 @@
 #ifndef TTLDB_QUERY_DOC_VALIDATION_ERROR_H_
 #define TTLDB_QUERY_DOC_VALIDATION_ERROR_H_
 
-#include "ttldb/value.h"
 #include "query/filter.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

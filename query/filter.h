@@ -40,9 +40,9 @@
 #include "absl/time/time.h"
 #include "document/collator.h"
 #include "document/regex.h"
-#include "ttldb/value.h"
 #include "expr/expression.h"
 #include "query/json_schema.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/test_doc.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

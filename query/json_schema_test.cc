@@ -6,11 +6,11 @@
 #include "query/json_schema.h"
 
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/doc_validation_error.h"
 #include "query/filter.h"
 #include "query/test_doc.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/shell_format.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

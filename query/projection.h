@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "query/filter.h"
 #include "query/sort.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {

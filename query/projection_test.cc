@@ -4,10 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/filter.h"
 #include "query/test_doc.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -18,9 +18,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "query/sort.h"
 #include "query/spill_file.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -12,10 +12,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "query/sort.h"
 #include "query/test_doc.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "gtest/gtest.h"
 #include "ttldb/json.h"
 #include "ttldb/value.h"
-#include "gtest/gtest.h"
 
 namespace ttldb {
 

@@ -41,9 +41,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "ttldb/value.h"
 #include "query/filter.h"
 #include "query/sort.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -20,8 +20,8 @@
 #ifndef TTLDB_QUERY_UPSERT_RETRY_H_
 #define TTLDB_QUERY_UPSERT_RETRY_H_
 
-#include "ttldb/value.h"
 #include "query/filter.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

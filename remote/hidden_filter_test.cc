@@ -1,7 +1,7 @@
 #include "remote/hidden_filter.h"
 
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace remote {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ttldb/change_stream.h"
 #include "remote/remote_context.h"
+#include "ttldb/change_stream.h"
 
 namespace ttldb {
 namespace remote {

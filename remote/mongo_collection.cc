@@ -11,13 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
-#include "ttldb/duplicate_key_error.h"
 #include "remote/bson_doc.h"
 #include "remote/mongo_change_stream.h"
 #include "remote/mongo_cursor.h"
 #include "remote/mongo_status.h"
 #include "remote/reply.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace remote {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ttldb/cursor.h"
 #include "remote/client_pool.h"
+#include "ttldb/cursor.h"
 
 typedef struct _mongoc_cursor_t mongoc_cursor_t;
 

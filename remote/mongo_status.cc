@@ -7,8 +7,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/duplicate_key_error.h"
 #include "remote/bson_doc.h"
+#include "ttldb/duplicate_key_error.h"
 
 namespace ttldb {
 namespace remote {

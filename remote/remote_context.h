@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "remote/client_pool.h"
+#include "ttldb/clock.h"
 
 namespace ttldb {
 namespace remote {

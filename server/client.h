@@ -10,8 +10,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
 #include "server/transport.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace server {

@@ -6,9 +6,9 @@
 
 #include "base/status.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "server/crc32c.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace server {

@@ -22,13 +22,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "ttldb/logger.h"
 #include "base/start_thread.h"
 #include "base/status.h"
 #include "commands/connection.h"
 #include "document/compare.h"
 #include "server/message.h"
 #include "server/socket_io.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 namespace server {

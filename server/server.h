@@ -52,9 +52,9 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "ttldb/logger.h"
 #include "commands/command_runner.h"
 #include "server/transport.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 namespace server {

@@ -38,11 +38,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "ttldb/value.h"
 #include "leveldb/write_batch.h"
 #include "storage/collection_state.h"
 #include "storage/entry_value.h"
 #include "storage/index_keys.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

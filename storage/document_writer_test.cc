@@ -14,12 +14,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "storage/entry_value.h"
 #include "storage/keys.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

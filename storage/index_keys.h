@@ -12,8 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "ttldb/value.h"
 #include "storage/collection_state.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

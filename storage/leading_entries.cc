@@ -1,8 +1,8 @@
 #include "storage/leading_entries.h"
 
-#include "ttldb/value.h"
 #include "index/key_codec.h"
 #include "storage/collection_state.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace {

@@ -6,12 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
 #include "index/key_codec.h"
 #include "storage/index_keys.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace storage {

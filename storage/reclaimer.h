@@ -31,10 +31,10 @@
 #include <thread>
 
 #include "absl/strings/string_view.h"
-#include "ttldb/logger.h"
 #include "base/mutex.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <string>
 
-#include "ttldb/decimal128.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
 #include "storage/doc_cache.h"
+#include "ttldb/decimal128.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

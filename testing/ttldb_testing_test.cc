@@ -7,10 +7,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/value.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ttldb/testing/matchers.h"
+#include "ttldb/value.h"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "expr/expression.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ttldb/testing/matchers.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
+#include "ttldb/testing/matchers.h"
 
 namespace ttldb {
 namespace {

@@ -13,9 +13,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -18,11 +18,11 @@
 #include "absl/synchronization/barrier.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -8,10 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "document/compare.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
@@ -19,6 +16,9 @@
 #include "storage/keys.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -14,13 +14,13 @@
 
 #include "absl/base/config.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

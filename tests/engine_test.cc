@@ -4,13 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -30,12 +30,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "query/sort.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -8,10 +8,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

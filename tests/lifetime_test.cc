@@ -1,15 +1,15 @@
 // Bounded lifetimes: maxLifetimeSeconds and rejectExpired on TTL indexes,
 // at every way in, with an injected clock.
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ttldb/testing/matchers.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
+#include "ttldb/testing/matchers.h"
 
 namespace ttldb {
 namespace {

@@ -12,12 +12,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/change_stream.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/change_stream.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "ttldb/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

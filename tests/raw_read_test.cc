@@ -5,8 +5,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
 #include "tests/db_fixture.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

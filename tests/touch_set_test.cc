@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

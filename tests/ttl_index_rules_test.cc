@@ -7,10 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
@@ -19,6 +16,9 @@
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

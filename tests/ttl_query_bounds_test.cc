@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
 #include "engine/database_internal.h"
 #include "tests/db_fixture.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -5,9 +5,9 @@
 // document_source_graph_lookup.cpp.
 #include <string>
 
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/aggregate_fixture.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/document_validation_error.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
+#include "ttldb/document_validation_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {
@@ -206,8 +206,7 @@ TEST_F(ValidationTest, NowIsTheWriteTime) {
   Collection& t = db_->collection("t");
   // kTestStart + 1 hour.
   const std::string later = R"({"ts": {"$date": "2027-01-15T09:00:00Z"}})";
-  EXPECT_EQ(ErrorCode(t.InsertOne(later).status()),
-            kDocumentValidationFailure);
+  EXPECT_EQ(ErrorCode(t.InsertOne(later).status()), kDocumentValidationFailure);
   clock_.Advance(absl::Hours(2));
   EXPECT_TRUE(t.InsertOne(later).ok());
 }

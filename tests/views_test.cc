@@ -9,8 +9,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "tests/db_fixture.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -39,8 +39,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
 #include "ttldb/database.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

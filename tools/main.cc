@@ -56,7 +56,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/version.h"
-#include "ttldb/database.h"
 #include "tools/import_export.h"
 #include "tools/ops_commands.h"
 #include "tools/serve.h"
@@ -66,6 +65,7 @@
 #include "tools/shell/mongosh_session.h"
 #include "tools/shell/parser.h"
 #include "tools/shell/repl.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

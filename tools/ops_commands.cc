@@ -8,11 +8,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/database.h"
-#include "ttldb/repair.h"
 #include "server/client.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/value_format.h"
+#include "ttldb/database.h"
+#include "ttldb/repair.h"
 
 namespace ttldb {
 namespace {

@@ -13,9 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "ttldb/logger.h"
 #include "commands/command_runner.h"
 #include "server/server.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
 #include "index/index_descriptor.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

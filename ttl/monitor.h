@@ -36,11 +36,11 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "base/mutex.h"
+#include "ttl/ttl_store.h"
 #include "ttldb/clock.h"
 #include "ttldb/logger.h"
-#include "base/mutex.h"
 #include "ttldb/ttl_metrics.h"
-#include "ttl/ttl_store.h"
 
 namespace ttldb {
 

@@ -4,10 +4,10 @@
 #include <limits>
 #include <thread>
 
-#include "ttldb/clock.h"
 #include "base/sync_point.h"
 #include "gtest/gtest.h"
 #include "ttl/fake_ttl_store.h"
+#include "ttldb/clock.h"
 
 namespace ttldb {
 namespace {

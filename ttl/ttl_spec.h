@@ -10,8 +10,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "index/index_descriptor.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "ttldb/json.h"
+#include "gtest/gtest.h"
 #include "ttldb/collection.h"
 #include "ttldb/cursor.h"
 #include "ttldb/database.h"
-#include "gtest/gtest.h"
+#include "ttldb/json.h"
 
 namespace {
 

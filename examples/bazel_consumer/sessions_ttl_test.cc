@@ -4,9 +4,9 @@
 #include <optional>
 
 #include "absl/time/time.h"
-#include "ttldb/collection.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ttldb/collection.h"
 #include "ttldb/testing/matchers.h"
 #include "ttldb/testing/ttldb_testing.h"
 

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "ttldb/json.h"
 #include "ttldb/collection.h"
 #include "ttldb/cursor.h"
 #include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace {
 

@@ -12,13 +12,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "ttldb/value.h"
 #include "ttldb/change_stream.h"
 #include "ttldb/cursor.h"
 #include "ttldb/doc_arg.h"
 #include "ttldb/expiry_rules.h"
 #include "ttldb/options.h"
 #include "ttldb/results.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

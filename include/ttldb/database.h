@@ -22,10 +22,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
 #include "ttldb/collection.h"
 #include "ttldb/options.h"
 #include "ttldb/ttl_metrics.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

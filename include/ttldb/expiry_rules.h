@@ -9,9 +9,10 @@
 // monitor's semantics: the earliest Date the index's path reaches in the
 // document (an array at the end of the path expanded one level), plus the
 // index's expireAfterSeconds; an index whose partialFilterExpression the
-// document does not match (in the index's collation) gives no expiry, nor does one with no Date at its
-// path or an inactive expireAfterSeconds (NaN, negative). `ttldb import`
-// uses them to skip documents that would be expired on arrival.
+// document does not match (in the index's collation) gives no expiry, nor does
+// one with no Date at its path or an inactive expireAfterSeconds (NaN,
+// negative). `ttldb import` uses them to skip documents that would be expired
+// on arrival.
 //
 // Thread-safe: an ExpiryRules is immutable and cheap to copy.
 #ifndef TTLDB_EXPIRY_RULES_H_

@@ -46,8 +46,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 

@@ -9,10 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/duplicate_key_error.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
+#include "ttldb/duplicate_key_error.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

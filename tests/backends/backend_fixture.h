@@ -35,13 +35,13 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "commands/command_runner.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "server/server.h"
-#include "ttldb/testing/ttldb_testing.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 

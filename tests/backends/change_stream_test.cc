@@ -12,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

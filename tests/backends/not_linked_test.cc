@@ -2,8 +2,8 @@
 // URI: a clear error naming the target to link, nothing else changed.
 #include "absl/strings/match.h"
 #include "base/status.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

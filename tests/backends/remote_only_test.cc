@@ -5,9 +5,9 @@
 
 #include "absl/strings/match.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tests/backends/backend_fixture.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -13,8 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "ttldb/database.h"
+#include "ttldb/json.h"
 
 int main() {
   using namespace ttldb;

@@ -11,13 +11,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

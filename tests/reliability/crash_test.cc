@@ -17,12 +17,12 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/crash_log.h"
 #include "tests/reliability/db_dump.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -13,9 +13,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "tests/reliability/crash_log.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

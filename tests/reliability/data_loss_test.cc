@@ -15,15 +15,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/value.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "storage/keys.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace {

@@ -11,11 +11,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "ttldb/json.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -18,9 +18,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "commands/command_runner.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -9,10 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
@@ -20,6 +17,9 @@
 #include "tests/reliability/db_dump.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

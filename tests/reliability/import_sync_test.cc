@@ -8,12 +8,12 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
 #include "tools/import_export.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -35,8 +35,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "ttldb/clock.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
@@ -44,6 +42,8 @@
 #include "tests/reliability/db_dump.h"
 #include "tests/reliability/power_cut_env.h"
 #include "tests/test_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -17,14 +17,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
-#include "ttldb/collection.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
 #include "tests/reliability/fault_env.h"
 #include "tests/test_util.h"
+#include "ttldb/collection.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

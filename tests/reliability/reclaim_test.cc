@@ -32,8 +32,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/sync_point.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "gtest/gtest.h"
@@ -44,6 +42,8 @@
 #include "storage/keys.h"
 #include "storage/reclaimer.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/database.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace {

@@ -28,10 +28,10 @@
 #include "base/sync_point.h"
 #include "commands/command_runner.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "server/message.h"
 #include "tests/test_util.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace server {

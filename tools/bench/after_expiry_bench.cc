@@ -21,13 +21,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace bench {

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/json.h"
 #include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

@@ -20,9 +20,9 @@
 
 #include "absl/status/statusor.h"
 #include "document/bson.h"
+#include "tools/bench/bench_util.h"
 #include "ttldb/json.h"
 #include "ttldb/value.h"
-#include "tools/bench/bench_util.h"
 
 namespace ttldb {
 namespace bench {

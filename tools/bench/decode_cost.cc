@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tools/bench/bench_util.h"
 #include "ttldb/json.h"
 #include "ttldb/value.h"
-#include "tools/bench/bench_util.h"
 
 namespace {
 thread_local long long g_news = 0;

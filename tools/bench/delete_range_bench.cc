@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
@@ -24,6 +23,7 @@
 #include "leveldb/write_batch.h"
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace bench {

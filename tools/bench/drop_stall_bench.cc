@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace bench {

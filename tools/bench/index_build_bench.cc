@@ -22,13 +22,13 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/logger.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/logger.h"
 
 namespace ttldb {
 namespace bench {

@@ -15,17 +15,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "ttldb/clock.h"
 #include "document/bson.h"
-#include "ttldb/json.h"
 #include "document/storable.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 #include "storage/doc_cache.h"
 #include "storage/write_walk.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace bench {

@@ -19,8 +19,6 @@
 #include <memory>
 #include <vector>
 
-#include "ttldb/value.h"
-#include "ttldb/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -30,6 +28,8 @@
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
+#include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace bench {

@@ -2,8 +2,8 @@
 
 #include <simdjson.h>
 
-#include "ttldb/json.h"
 #include "tools/bench/store.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace bench {

@@ -14,14 +14,14 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "ttldb/clock.h"
-#include "ttldb/json.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "leveldb/db.h"
 #include "storage/doc_cache.h"
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace bench {

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "engine/touch_text.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace bench {

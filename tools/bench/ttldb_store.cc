@@ -4,11 +4,11 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "ttldb/clock.h"
-#include "ttldb/database.h"
 #include "engine/database_internal.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
+#include "ttldb/clock.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 namespace bench {

@@ -23,9 +23,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "ttldb/value.h"
-#include "ttldb/database.h"
-#include "ttldb/options.h"
 #include "index/key_codec.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -34,6 +31,9 @@
 #include "storage/entry_value.h"
 #include "storage/keys.h"
 #include "tools/bench/bench_util.h"
+#include "ttldb/database.h"
+#include "ttldb/options.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace bench {

@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "tools/shell/interrupt.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace {

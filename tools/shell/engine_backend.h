@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "commands/command_runner.h"
-#include "ttldb/database.h"
 #include "tools/shell/shell_backend.h"
+#include "ttldb/database.h"
 
 namespace ttldb {
 

@@ -60,10 +60,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "ttldb/value.h"
 #include "tools/shell/parser.h"
 #include "tools/shell/shell_backend.h"
 #include "tools/shell/value_format.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace shell {

@@ -10,9 +10,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "tools/shell/evaluator.h"
 #include "tools/shell/parser.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 namespace shell {

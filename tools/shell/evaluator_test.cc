@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
-#include "ttldb/json.h"
 #include "gtest/gtest.h"
 #include "tools/shell/interrupt.h"
+#include "ttldb/json.h"
 
 namespace ttldb {
 namespace shell {

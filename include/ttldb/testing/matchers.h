@@ -31,8 +31,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ttldb/value.h"
 #include "gmock/gmock.h"
+#include "ttldb/value.h"
 
 namespace ttldb {
 
