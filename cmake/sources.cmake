@@ -9,6 +9,7 @@ set(TTLDB_SOURCES
   base/status.cc
   base/sync_point.cc
   catalog/catalog_entries.cc
+  catalog/collection_catalog.cc
   catalog/compile.cc
   catalog/index_spec_proto.cc
   catalog/validation_rules.cc

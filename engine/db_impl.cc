@@ -210,8 +210,7 @@ absl::Status DbImpl::Init() {
   {
     // touch_min_interval must be well below every TTL index's E
     // (ttl/touch_interval.h).
-    MutexLock l(&catalog_mu_);
-    for (const auto& [name, state] : states_) {
+    for (const auto& [name, state] : catalog_.Snapshot()) {
       for (const auto& idx : state->indexes) {
         if (!idx->ttl_seconds.has_value()) continue;
         RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval,
@@ -225,14 +224,11 @@ absl::Status DbImpl::Init() {
     // (storage/leading_entries.h), once the keys are in the current
     // encoding; Publish keeps them up to date from here on.
     WritersLock wl(this);
-    std::vector<std::shared_ptr<const CollectionState>> states;
-    {
-      MutexLock l(&catalog_mu_);
-      for (const auto& [name, state] : states_) states.push_back(state);
-    }
     // Not in repair, which rewrites index entries after opening.
     if (!repair_) {
-      for (const auto& state : states) TrackLeading(nullptr, state.get());
+      for (const auto& [name, state] : catalog_.Snapshot()) {
+        TrackLeading(nullptr, state.get());
+      }
       leading_tracking_ = true;
     }
   }
@@ -391,11 +387,8 @@ absl::Status DbImpl::LoadCatalog() {
     if (rekey_pending) loaded.push_back(state);
     Publish(name, std::move(state));
   }
-  {
-    MutexLock l(&catalog_mu_);
-    damaged_ = std::move(catalog.damaged);
-    damaged_ids_ = std::move(catalog.damaged_ids);
-  }
+  catalog_.SetDamaged(std::move(catalog.damaged),
+                      std::move(catalog.damaged_ids));
   if (rekey_pending) {
     for (const auto& state : loaded) RETURN_IF_ERROR(RekeyLocked(*state));
     leveldb::WriteBatch batch;
@@ -426,20 +419,12 @@ absl::Status DbImpl::RekeyLocked(const CollectionState& state) {
 void DbImpl::Publish(const std::string& name,
                      std::shared_ptr<const CollectionState> state) {
   if (leading_tracking_) TrackLeading(GetState(name).get(), state.get());
-  MutexLock l(&catalog_mu_);
-  if (state == nullptr) {
-    states_.erase(name);
-  } else {
-    states_[name] = std::move(state);
-  }
+  catalog_.Publish(name, std::move(state));
 }
 
 std::shared_ptr<const CollectionState> DbImpl::GetState(
     absl::string_view name) {
-  MutexLock l(&catalog_mu_);
-  auto it = states_.find(name);
-  if (it == states_.end()) return nullptr;
-  return it->second;
+  return catalog_.Get(name);
 }
 
 Collection& DbImpl::collection(absl::string_view name) {
@@ -459,20 +444,18 @@ absl::Status DbImpl::CheckOpen() const {
 }
 
 absl::Status DbImpl::CheckCollection(absl::string_view name) const {
-  MutexLock l(&catalog_mu_);
-  if (closed_) return absl::FailedPreconditionError("database is closed");
-  auto it = damaged_.find(name);
-  if (it == damaged_.end()) return absl::OkStatus();
+  RETURN_IF_ERROR(CheckOpen());
+  std::optional<std::string> damage = catalog_.Damage(name);
+  if (!damage.has_value()) return absl::OkStatus();
   return MongoError(
       absl::StatusCode::kDataLoss, kDataCorruptionDetected,
-      absl::StrCat("collection '", name, "' cannot be used: ", it->second,
+      absl::StrCat("collection '", name, "' cannot be used: ", *damage,
                    ". Run `ttldb repair` on the database, or "
                    "drop the collection"));
 }
 
 std::map<std::string, std::string> DbImpl::CatalogDamage() const {
-  MutexLock l(&catalog_mu_);
-  return std::map<std::string, std::string>(damaged_.begin(), damaged_.end());
+  return catalog_.AllDamage();
 }
 
 absl::Status DbImpl::CheckWritable() const {
@@ -583,10 +566,7 @@ absl::Status DbImpl::CreateCollection(absl::string_view name,
 
 absl::StatusOr<std::vector<std::string>> DbImpl::ListCollectionNames() {
   RETURN_IF_ERROR(CheckOpen());
-  MutexLock l(&catalog_mu_);
-  std::vector<std::string> names;
-  for (const auto& [name, state] : states_) names.push_back(name);
-  return names;
+  return catalog_.Names();
 }
 
 absl::Status DbImpl::DeleteRange(const std::string& begin,
@@ -640,18 +620,14 @@ absl::StatusOr<std::optional<uint32_t>> DbImpl::DropCollectionLocked(
     if (view) return 0;
     // A collection whose catalog entry is damaged: dropping it removes the
     // entry (its data, under an id nobody knows, stays as garbage).
-    {
-      MutexLock cl(&catalog_mu_);
-      if (damaged_.find(name) == damaged_.end()) return std::nullopt;
-    }
+    if (!catalog_.Damage(name).has_value()) return std::nullopt;
     leveldb::WriteBatch batch;
     DeleteCollectionEntry(name, &batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status s = Commit(wo, &batch);
     if (!s.ok()) return storage::FromLevelDB(s, "write");
-    MutexLock cl(&catalog_mu_);
-    damaged_.erase(damaged_.find(name));
+    catalog_.ForgetDamaged(name);
     // Its data (if its id is known, perhaps shared with another entry) is
     // left to the next open, which reclaims what no entry names then.
     return 0;
@@ -730,12 +706,7 @@ absl::Status DbImpl::StartReclaimer() {
   return absl::OkStatus();
 }
 
-CatalogIds DbImpl::CatalogIdsLocked() {
-  MutexLock l(&catalog_mu_);
-  CatalogIds ids = damaged_ids_;
-  for (const auto& [name, state] : states_) ids.Add(state->info);
-  return ids;
-}
+CatalogIds DbImpl::CatalogIdsLocked() { return catalog_.Ids(); }
 
 const leveldb::Snapshot* DbImpl::SnapshotWithCatalogIds(CatalogIds* ids) {
   WritersLock l(this);

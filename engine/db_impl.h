@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "base/mutex.h"
+#include "catalog/collection_catalog.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
@@ -858,18 +859,14 @@ class DbImpl : public TtlStore {
   // The first failed LevelDB write, if any (see Commit).
   storage::StickyWriteError write_error_;
 
+  // The published collections and the damaged entries
+  // (catalog/collection_catalog.h; its own leaf mutex).
+  CollectionCatalog catalog_;
+  // The handles, whether Close ran, and the views.
   mutable Mutex catalog_mu_;
-  std::map<std::string, std::shared_ptr<const CollectionState>, std::less<>>
-      states_ ABSL_GUARDED_BY(catalog_mu_);
   std::map<std::string, std::unique_ptr<Collection>, std::less<>> handles_
       ABSL_GUARDED_BY(catalog_mu_);
   bool closed_ ABSL_GUARDED_BY(catalog_mu_) = false;
-  // Collections whose catalog entry is damaged: name -> what is wrong.
-  std::map<std::string, std::string, std::less<>> damaged_
-      ABSL_GUARDED_BY(catalog_mu_);
-  // The ids of the damaged entries that parse, and whether one does not:
-  // the reclaimer leaves their data (and any unnamed id's) to repair.
-  CatalogIds damaged_ids_ ABSL_GUARDED_BY(catalog_mu_);
   // The views, by name (engine/views.cc); changed under write_mu_ too.
   std::map<std::string, ViewDefinition, std::less<>> views_
       ABSL_GUARDED_BY(catalog_mu_);

@@ -100,11 +100,7 @@ void DbImpl::NoteBuildWritesLocked(const CollectionState& state,
 
 std::shared_ptr<const CollectionState> DbImpl::StateByIdLocked(
     uint32_t coll_id) {
-  MutexLock l(&catalog_mu_);
-  for (const auto& [name, state] : states_) {
-    if (state->info.id() == coll_id) return state;
-  }
-  return nullptr;
+  return catalog_.GetById(coll_id);
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>> DbImpl::BuildStateLocked(
@@ -525,13 +521,10 @@ absl::Status DbImpl::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
 
 absl::Status DbImpl::CleanInterruptedBuildsLocked() {
   std::vector<std::shared_ptr<const CollectionState>> states;
-  {
-    MutexLock l(&catalog_mu_);
-    for (const auto& [name, state] : states_) {
-      if (!state->info.building_indexes().empty() ||
-          !state->info.abandoned_index_ids().empty()) {
-        states.push_back(state);
-      }
+  for (const auto& [name, state] : catalog_.Snapshot()) {
+    if (!state->info.building_indexes().empty() ||
+        !state->info.abandoned_index_ids().empty()) {
+      states.push_back(state);
     }
   }
   for (const auto& state : states) {

@@ -121,10 +121,8 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
   WritersLock wl(e_);
   std::map<std::string, std::string> damage = e_->CatalogDamage();
   std::set<uint32_t> known;
-  {
-    MutexLock l(&e_->catalog_mu_);
-    for (const auto& [name, state] : e_->states_)
-      known.insert(state->info.id());
+  for (const auto& [name, state] : e_->catalog_.Snapshot()) {
+    known.insert(state->info.id());
   }
   leveldb::DB* db = e_->db();
   ASSIGN_OR_RETURN(auto doc_ids, IdsWithData(db, kDocumentTag));

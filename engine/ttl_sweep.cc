@@ -91,8 +91,7 @@ std::optional<TtlIndexRef> DbImpl::GetTtlIndex(const TtlIndexRef& ref) {
 std::vector<TtlIndexRef> DbImpl::ListTtlIndexes() {
   std::vector<TtlIndexRef> out;
   if (!CheckOpen().ok()) return out;
-  MutexLock l(&catalog_mu_);
-  for (const auto& [name, state] : states_) {
+  for (const auto& [name, state] : catalog_.Snapshot()) {
     for (const auto& idx : state->indexes) {
       if (!idx->spec.expire_after_seconds.has_value()) continue;
       TtlIndexRef ref;
