@@ -31,6 +31,10 @@ absl::Status MongoError(absl::StatusCode kind, int mongo_code,
   return s;
 }
 
+absl::Status MongoInvalidArgument(int mongo_code, absl::string_view message) {
+  return MongoError(absl::StatusCode::kInvalidArgument, mongo_code, message);
+}
+
 int ErrorCode(const absl::Status& status) {
   auto payload = status.GetPayload(kCodeUrl);
   if (!payload.has_value()) return 0;

@@ -55,6 +55,10 @@ std::string MongoCodeName(int code);
 absl::Status MongoError(absl::StatusCode kind, int mongo_code,
                         absl::string_view message);
 
+// MongoError(kInvalidArgument, ...): the error of bad input (a malformed
+// update, projection, ...).
+absl::Status MongoInvalidArgument(int mongo_code, absl::string_view message);
+
 // The MongoDB code carried by `status`, or 0 if none.
 int ErrorCode(const absl::Status& status);
 

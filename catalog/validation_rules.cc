@@ -8,10 +8,6 @@
 namespace ttldb {
 namespace {
 
-absl::Status BadValue(absl::string_view msg) {
-  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, msg);
-}
-
 // Operators MongoDB refuses in a validator (collection_impl.cpp
 // parseValidator: no JavaScript, no $text, no geoNear), anywhere in it.
 absl::Status CheckAllowedOperators(const Value& v, int depth) {
@@ -78,16 +74,18 @@ absl::Status CheckValidationLevel(absl::string_view level) {
   if (level == "strict" || level == "moderate" || level == "off") {
     return absl::OkStatus();
   }
-  return BadValue(absl::StrCat("Enumeration value '", level,
-                               "' for field 'validationLevel' is not a "
-                               "valid value."));
+  return MongoInvalidArgument(
+      kBadValue, absl::StrCat("Enumeration value '", level,
+                              "' for field 'validationLevel' is not a "
+                              "valid value."));
 }
 
 absl::Status CheckValidationAction(absl::string_view action) {
   if (action == "error" || action == "warn") return absl::OkStatus();
-  return BadValue(absl::StrCat("Enumeration value '", action,
-                               "' for field 'validationAction' is not a "
-                               "valid value."));
+  return MongoInvalidArgument(
+      kBadValue, absl::StrCat("Enumeration value '", action,
+                              "' for field 'validationAction' is not a "
+                              "valid value."));
 }
 
 }  // namespace ttldb

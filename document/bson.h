@@ -57,6 +57,16 @@ size_t BsonDocumentSize(const Value& doc);
 // The BSON size of one value as an element's value (no type byte or name).
 size_t BsonValueSize(const Value& v);
 
+// The length of array element i's name: the digits of i ("0", "1", ...).
+inline size_t BsonIndexNameSize(size_t i) {
+  size_t n = 1;
+  while (i >= 10) {
+    i /= 10;
+    ++n;
+  }
+  return n;
+}
+
 // 200: MongoDB's BSONDepth::kDefaultMaxAllowableDepth.
 constexpr int kMaxBsonDepth = 200;
 

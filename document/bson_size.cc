@@ -3,19 +3,6 @@
 #include "document/bson.h"
 
 namespace ttldb {
-namespace {
-
-// Digits of a decimal array index: the element's name.
-size_t IndexNameSize(size_t i) {
-  size_t n = 1;
-  while (i >= 10) {
-    i /= 10;
-    ++n;
-  }
-  return n;
-}
-
-}  // namespace
 
 size_t BsonValueSize(const Value& v) {
   switch (v.type()) {
@@ -49,7 +36,7 @@ size_t BsonValueSize(const Value& v) {
       size_t n = 4 + 1;
       const Value::Array& items = v.array_items();
       for (size_t i = 0; i < items.size(); ++i) {
-        n += 1 + IndexNameSize(i) + 1 + BsonValueSize(items[i]);
+        n += 1 + BsonIndexNameSize(i) + 1 + BsonValueSize(items[i]);
       }
       return n;
     }

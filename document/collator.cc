@@ -51,8 +51,8 @@ absl::Status Error(int code, absl::string_view message) {
 std::string SpecText(const Value& spec) { return ToJson(spec); }
 
 // bsonExtractTypedField's wrong-type error (bson_extract.cpp).
-absl::Status WrongType(absl::string_view field, absl::string_view expected,
-                       const Value& v) {
+absl::Status ExtractWrongType(absl::string_view field,
+                              absl::string_view expected, const Value& v) {
   return Error(kTypeMismatch,
                absl::StrCat("\"", field, "\" had the wrong type. Expected ",
                             expected, ", found ", TypeName(v.type())));
@@ -63,7 +63,7 @@ absl::StatusOr<std::optional<bool>> BoolField(const Value& spec,
                                               absl::string_view field) {
   const Value* v = spec.Get(field);
   if (v == nullptr) return std::optional<bool>();
-  if (v->type() != ValueType::kBool) return WrongType(field, "bool", *v);
+  if (v->type() != ValueType::kBool) return ExtractWrongType(field, "bool", *v);
   return std::optional<bool>(v->bool_value());
 }
 
@@ -71,7 +71,8 @@ absl::StatusOr<std::optional<std::string>> StringField(
     const Value& spec, absl::string_view field) {
   const Value* v = spec.Get(field);
   if (v == nullptr) return std::optional<std::string>();
-  if (v->type() != ValueType::kString) return WrongType(field, "string", *v);
+  if (v->type() != ValueType::kString)
+    return ExtractWrongType(field, "string", *v);
   return std::optional<std::string>(v->string_value());
 }
 
@@ -176,7 +177,7 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
     return Error(kNoSuchKey, "Missing expected field \"locale\"");
   }
   if (locale_value->type() != ValueType::kString) {
-    return WrongType(kLocale, "string", *locale_value);
+    return ExtractWrongType(kLocale, "string", *locale_value);
   }
   const std::string& locale_id = locale_value->string_value();
   if (locale_id.find('\0') != std::string::npos) {

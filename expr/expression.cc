@@ -14,9 +14,7 @@ namespace ttldb {
 namespace agg {
 namespace {
 
-absl::Status ExprError(int code, absl::string_view message) {
-  return MongoError(absl::StatusCode::kInvalidArgument, code, message);
-}
+using internal::ExprError;
 
 // A constant value.
 class LiteralExpr : public Expression {

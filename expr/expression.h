@@ -177,6 +177,11 @@ void RegisterOperator(absl::string_view name, OperatorParser parser);
 // (including "" and []) is true.
 bool IsTruthy(const std::optional<Value>& v);
 
+// MongoDB's Value::nullish(): missing or null (ttldb has no undefined).
+inline bool Nullish(const std::optional<Value>& v) {
+  return !v.has_value() || v->is_null();
+}
+
 }  // namespace agg
 }  // namespace ttldb
 

@@ -24,12 +24,12 @@ using internal::TypeNameOf;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct Bounds {
+struct TrigBounds {
   double lo, hi;
   bool lo_open, hi_open;
 };
 
-std::string BoundsText(const Bounds& b) {
+std::string BoundsText(const TrigBounds& b) {
   auto num = [](double d) {
     if (std::isinf(d)) return std::string(d < 0 ? "-inf" : "inf");
     return internal::FormatDoubleForMessage(d);
@@ -39,7 +39,7 @@ std::string BoundsText(const Bounds& b) {
 }
 
 template <double (*F)(double)>
-ExprResult Unary(const char* op, const Bounds& b, std::vector<Opt>& a) {
+ExprResult Unary(const char* op, const TrigBounds& b, std::vector<Opt>& a) {
   const Opt& v = a[0];
   if (Nullish(v)) return internal::Null();
   if (!v->is_number()) {
@@ -65,11 +65,11 @@ ExprResult Unary(const char* op, const Bounds& b, std::vector<Opt>& a) {
   return Ok(Value::Double(r));
 }
 
-constexpr Bounds kAll{-kInf, kInf, false, false};
-constexpr Bounds kFinite{-kInf, kInf, true, true};
-constexpr Bounds kUnit{-1, 1, false, false};
-constexpr Bounds kOpenUnit{-1, 1, true, true};
-constexpr Bounds kAtLeastOne{1, kInf, false, false};
+constexpr TrigBounds kAll{-kInf, kInf, false, false};
+constexpr TrigBounds kFinite{-kInf, kInf, true, true};
+constexpr TrigBounds kUnit{-1, 1, false, false};
+constexpr TrigBounds kOpenUnit{-1, 1, true, true};
+constexpr TrigBounds kAtLeastOne{1, kInf, false, false};
 
 double DegToRad(double d) { return d * M_PI / 180.0; }
 double RadToDeg(double r) { return r * 180.0 / M_PI; }

@@ -46,7 +46,7 @@ ExprResult IsNumberOp(std::vector<Opt>& a) {
 
 // A $convert target: one of ttldb's types, or a BSON type ttldb does not
 // model (named only for the "Unsupported conversion" message).
-struct Target {
+struct ConvertTarget {
   std::optional<ValueType> type;
   std::string name;
 };
@@ -84,10 +84,10 @@ const std::vector<Alias>& Aliases() {
   return *aliases;
 }
 
-absl::StatusOr<Target> ComputeTarget(const Value& to) {
+absl::StatusOr<ConvertTarget> ComputeTarget(const Value& to) {
   if (to.is_string()) {
     for (const Alias& a : Aliases()) {
-      if (to.string_value() == a.name) return Target{a.type, a.name};
+      if (to.string_value() == a.name) return ConvertTarget{a.type, a.name};
     }
     return ExprError(2, absl::StrCat("Unknown type name: ", to.string_value()));
   }
@@ -98,7 +98,7 @@ absl::StatusOr<Target> ComputeTarget(const Value& to) {
     }
     int64_t code = internal::NumToLong(to);
     for (const Alias& a : Aliases()) {
-      if (a.code == code) return Target{a.type, a.name};
+      if (a.code == code) return ConvertTarget{a.type, a.name};
     }
     return ExprError(kFailedToParse,
                      absl::StrCat("In $convert, numeric value for 'to' does "
@@ -115,13 +115,13 @@ absl::Status Failure(absl::string_view msg) {
   return ExprError(kConversionFailure, msg);
 }
 
-absl::Status Unsupported(const Value& in, const Target& t) {
+absl::Status Unsupported(const Value& in, const ConvertTarget& t) {
   return Failure(absl::StrCat("Unsupported conversion from ",
                               TypeName(in.type()), " to ", t.name,
                               " in $convert with no onError value"));
 }
 
-absl::Status Overflow(absl::string_view shown) {
+absl::Status ConvertOverflow(absl::string_view shown) {
   return Failure(
       absl::StrCat("Conversion would overflow target type in "
                    "$convert with no onError value: ",
@@ -154,7 +154,7 @@ absl::StatusOr<int64_t> DoubleToInt(double d, bool to_int) {
                   ? (d >= std::numeric_limits<int32_t>::lowest() &&
                      d <= std::numeric_limits<int32_t>::max())
                   : (d >= -9223372036854775808.0 && d < 9223372036854775808.0);
-  if (!fits) return Overflow(internal::FormatDoubleForMessage(d));
+  if (!fits) return ConvertOverflow(internal::FormatDoubleForMessage(d));
   return static_cast<int64_t>(d);
 }
 
@@ -173,7 +173,7 @@ absl::StatusOr<int64_t> DecimalToInt(const Decimal128& d, bool to_int) {
   if (!d.TruncToInt64(&v) ||
       (to_int && (v < std::numeric_limits<int32_t>::min() ||
                   v > std::numeric_limits<int32_t>::max()))) {
-    return Overflow(d.ToString());
+    return ConvertOverflow(d.ToString());
   }
   return v;
 }
@@ -230,7 +230,7 @@ absl::StatusOr<Value> ParseNumber(const std::string& s, ValueType t) {
 }
 
 // The conversion of a non-null `in` to `t` (performConversion).
-absl::StatusOr<Value> Convert(const Value& in, const Target& t) {
+absl::StatusOr<Value> Convert(const Value& in, const ConvertTarget& t) {
   if (!t.type.has_value()) return Unsupported(in, t);
   const ValueType to = *t.type;
   const ValueType from = in.type();
@@ -263,7 +263,7 @@ absl::StatusOr<Value> Convert(const Value& in, const Target& t) {
         case ValueType::kDecimal: {
           double d = in.decimal_value().ToDouble();
           if (std::isinf(d) && !in.decimal_value().IsInfinite()) {
-            return Overflow(in.decimal_value().ToString());
+            return ConvertOverflow(in.decimal_value().ToString());
           }
           return Value::Double(d);
         }
@@ -290,7 +290,7 @@ absl::StatusOr<Value> Convert(const Value& in, const Target& t) {
           if (to_int &&
               (in.int64_value() < std::numeric_limits<int32_t>::min() ||
                in.int64_value() > std::numeric_limits<int32_t>::max())) {
-            return Overflow("");
+            return ConvertOverflow("");
           }
           return make(in.int64_value());
         case ValueType::kDouble: {
@@ -417,9 +417,9 @@ class ConvertExpr : public Expression {
   ExprResult Evaluate(const Value& doc, Variables* vars) const override {
     ASSIGN_OR_RETURN(Opt to, to_->Evaluate(doc, vars));
     ASSIGN_OR_RETURN(Opt input, input_->Evaluate(doc, vars));
-    std::optional<Target> target;
+    std::optional<ConvertTarget> target;
     if (!Nullish(to)) {
-      ASSIGN_OR_RETURN(Target t, ComputeTarget(*to));
+      ASSIGN_OR_RETURN(ConvertTarget t, ComputeTarget(*to));
       target = std::move(t);
     }
     if (Nullish(input)) {

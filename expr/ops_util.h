@@ -32,8 +32,7 @@ inline ExprResult Ok(Value v) { return Opt(std::move(v)); }
 inline ExprResult Missing() { return Opt(); }
 inline ExprResult Null() { return Opt(Value::Null()); }
 
-// MongoDB's Value::nullish(): missing or null (ttldb has no undefined).
-inline bool Nullish(const Opt& v) { return !v.has_value() || v->is_null(); }
+using ::ttldb::agg::Nullish;  // expr/expression.h
 
 // typeName() of a value; "missing" for missing.
 std::string TypeNameOf(const Opt& v);

@@ -19,8 +19,8 @@ absl::Status CannotCreate(absl::string_view msg) {
                     msg);
 }
 
-absl::Status WrongType(absl::string_view field, absl::string_view want,
-                       const Value& got) {
+absl::Status IndexFieldWrongType(absl::string_view field,
+                                 absl::string_view want, const Value& got) {
   return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
                     absl::StrCat("The field '", field, "' must be ", want,
                                  ", not ", TypeName(got.type())));
@@ -115,7 +115,7 @@ absl::Status ParseBool(absl::string_view name, const Value& v, bool* out) {
   } else if (v.is_number()) {
     *out = v.AsDouble() != 0;
   } else {
-    return WrongType(name, "a boolean", v);
+    return IndexFieldWrongType(name, "a boolean", v);
   }
   return absl::OkStatus();
 }
@@ -125,7 +125,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
   const std::string& name = f.first;
   const Value& v = f.second;
   if (name == "name") {
-    if (!v.is_string()) return WrongType(name, "a string", v);
+    if (!v.is_string()) return IndexFieldWrongType(name, "a string", v);
     if (v.string_value().empty()) {
       return CannotCreate("The index name cannot be empty.");
     }
@@ -147,7 +147,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
     RETURN_IF_ERROR(ParseBool(name, v, &b));
     spec->reject_expired = b;
   } else if (name == "partialFilterExpression") {
-    if (!v.is_object()) return WrongType(name, "an object", v);
+    if (!v.is_object()) return IndexFieldWrongType(name, "an object", v);
     spec->partial_filter_json = ToJson(v, JsonFormat::kRelaxed);
   } else if (name == "expireAfterSeconds") {
     if (!v.is_number()) {
@@ -174,7 +174,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
                std::abs(v.double_value()) < 9.2e18) {
       n = static_cast<int64_t>(v.double_value());
     } else {
-      return WrongType(name, "an integer", v);
+      return IndexFieldWrongType(name, "an integer", v);
     }
     spec->max_lifetime_seconds = n;
   } else if (name == "v") {
@@ -184,7 +184,7 @@ absl::Status ParseOption(const Field& f, const Value& key_pattern,
                                        "are v: 2"));
     }
   } else if (name == "collation") {
-    if (!v.is_object()) return WrongType(name, "an object", v);
+    if (!v.is_object()) return IndexFieldWrongType(name, "an object", v);
     ASSIGN_OR_RETURN(std::shared_ptr<const Collator> collator,
                      Collator::Make(v));
     // {locale: "simple"}: no collation (an empty collation_json).

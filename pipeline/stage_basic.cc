@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "document/bson.h"
 #include "pipeline/stages.h"
@@ -374,6 +375,52 @@ class DocumentsSpec : public StageSpec {
 
 absl::Status StageError(int code, absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, message);
+}
+
+absl::Status IdlWrongType(absl::string_view path, const Value& v,
+                          absl::string_view expected) {
+  return StageError(
+      kTypeMismatch,
+      absl::StrCat("BSON field '", path, "' is the wrong type '",
+                   TypeName(v.type()), "', expected type '", expected, "'"));
+}
+
+absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
+                           absl::string_view expected_list) {
+  return StageError(kTypeMismatch,
+                    absl::StrCat("BSON field '", path, "' is the wrong type '",
+                                 TypeName(v.type()), "', expected types '",
+                                 expected_list, "'"));
+}
+
+absl::Status IdlMissingField(absl::string_view path) {
+  return StageError(
+      kIDLFailedToParse,
+      absl::StrCat("BSON field '", path, "' is missing but a required field"));
+}
+
+absl::Status IdlUnknownField(absl::string_view path) {
+  return StageError(kIDLUnknownField, absl::StrCat("BSON field '", path,
+                                                   "' is an unknown field."));
+}
+
+absl::Status CheckFieldPath(absl::string_view path) {
+  if (path.empty()) {
+    return StageError(40352,
+                      "FieldPath cannot be constructed with empty string");
+  }
+  if (path[0] == '$') {
+    return StageError(16410,
+                      "FieldPath field names may not start with '$'. Consider "
+                      "using $getField or $setField.");
+  }
+  for (absl::string_view part : absl::StrSplit(path, '.')) {
+    if (part.empty()) {
+      return StageError(15998,
+                        "FieldPath field names may not be empty strings.");
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ParseMatch(const Value& spec, ParseContext* ctx, StageList* out) {

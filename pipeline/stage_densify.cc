@@ -271,49 +271,6 @@ class DensifySpec : public StageSpec {
   std::shared_ptr<const DensifyDef> def_;
 };
 
-absl::Status WrongType(absl::string_view path, const Value& v,
-                       absl::string_view want) {
-  return StageError(
-      kTypeMismatch,
-      absl::StrCat("BSON field '", path, "' is the wrong type '",
-                   TypeName(v.type()), "', expected type '", want, "'"));
-}
-
-absl::Status Missing(absl::string_view path) {
-  return StageError(40414, absl::StrCat("BSON field '", path,
-                                        "' is missing but a required field"));
-}
-
-absl::Status Unknown(absl::string_view path) {
-  return StageError(
-      40415, absl::StrCat("BSON field '", path, "' is an unknown field."));
-}
-
-absl::Status CheckFieldPath(absl::string_view path) {
-  // field_path.cpp
-  if (path.empty()) {
-    return StageError(40352,
-                      "FieldPath cannot be constructed with empty string");
-  }
-  if (path[0] == '$') {
-    return StageError(16410,
-                      "FieldPath field names may not start with '$'. Consider "
-                      "using $getField or $setField.");
-  }
-  size_t from = 0;
-  while (true) {
-    size_t dot = path.find('.', from);
-    if (dot == from ||
-        (dot == absl::string_view::npos && from == path.size())) {
-      return StageError(15998,
-                        "FieldPath field names may not be empty strings.");
-    }
-    if (dot == absl::string_view::npos) break;
-    from = dot + 1;
-  }
-  return absl::OkStatus();
-}
-
 // RangeStatement::parse (document_source_densify.cpp).
 absl::Status ParseRange(const Value& range, DensifyDef* def) {
   const Value* step = nullptr;
@@ -324,17 +281,17 @@ absl::Status ParseRange(const Value& range, DensifyDef* def) {
       step = &f.second;
     } else if (f.first == "unit") {
       if (!f.second.is_string()) {
-        return WrongType("$densify.range.unit", f.second, "string");
+        return IdlWrongType("$densify.range.unit", f.second, "string");
       }
       unit = &f.second;
     } else if (f.first == "bounds") {
       bounds = &f.second;
     } else {
-      return Unknown(absl::StrCat("$densify.range.", f.first));
+      return IdlUnknownField(absl::StrCat("$densify.range.", f.first));
     }
   }
-  if (step == nullptr) return Missing("$densify.range.step");
-  if (bounds == nullptr) return Missing("$densify.range.bounds");
+  if (step == nullptr) return IdlMissingField("$densify.range.step");
+  if (bounds == nullptr) return IdlMissingField("$densify.range.bounds");
   if (!step->is_number() || !(step->AsDouble() > 0)) {
     return StageError(5733401,
                       "The step parameter in a range statement must be a "
@@ -434,33 +391,33 @@ absl::Status ParseDensify(const Value& spec, ParseContext* ctx,
   for (const Field& f : spec.object_fields()) {
     if (f.first == "field") {
       if (!f.second.is_string()) {
-        return WrongType("$densify.field", f.second, "string");
+        return IdlWrongType("$densify.field", f.second, "string");
       }
       field = &f.second;
     } else if (f.first == "partitionByFields") {
       if (!f.second.is_array()) {
-        return WrongType("$densify.partitionByFields", f.second, "array");
+        return IdlWrongType("$densify.partitionByFields", f.second, "array");
       }
       for (size_t i = 0; i < f.second.array_items().size(); ++i) {
         const Value& p = f.second.array_items()[i];
         if (!p.is_string()) {
-          return WrongType(absl::StrCat("$densify.partitionByFields.", i), p,
-                           "string");
+          return IdlWrongType(absl::StrCat("$densify.partitionByFields.", i), p,
+                              "string");
         }
         RETURN_IF_ERROR(CheckFieldPath(p.string_value()));
         def->partition_fields.push_back(p.string_value());
       }
     } else if (f.first == "range") {
       if (!f.second.is_object()) {
-        return WrongType("$densify.range", f.second, "object");
+        return IdlWrongType("$densify.range", f.second, "object");
       }
       range = &f.second;
     } else {
-      return Unknown(absl::StrCat("$densify.", f.first));
+      return IdlUnknownField(absl::StrCat("$densify.", f.first));
     }
   }
-  if (field == nullptr) return Missing("$densify.field");
-  if (range == nullptr) return Missing("$densify.range");
+  if (field == nullptr) return IdlMissingField("$densify.field");
+  if (range == nullptr) return IdlMissingField("$densify.range");
   RETURN_IF_ERROR(ParseRange(*range, def.get()));
   RETURN_IF_ERROR(CheckFieldPath(field->string_value()));
   def->field = field->string_value();

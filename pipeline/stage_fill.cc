@@ -12,16 +12,6 @@
 
 namespace ttldb {
 namespace agg {
-namespace {
-
-absl::Status WrongType(absl::string_view path, const Value& v,
-                       absl::string_view want) {
-  return StageError(kTypeMismatch,
-                    absl::StrCat("BSON field '", path, "' is the wrong type '",
-                                 TypeName(v.type()), "', expected ", want));
-}
-
-}  // namespace
 
 absl::Status ParseFill(const Value& spec, ParseContext* ctx, StageList* out) {
   if (!spec.is_object()) {
@@ -38,40 +28,36 @@ absl::Status ParseFill(const Value& spec, ParseContext* ctx, StageList* out) {
   for (const Field& f : spec.object_fields()) {
     if (f.first == "sortBy") {
       if (!f.second.is_object()) {
-        return WrongType("$fill.sortBy", f.second, "type 'object'");
+        return IdlWrongType("$fill.sortBy", f.second, "object");
       }
       sort_by = &f.second;
     } else if (f.first == "partitionBy") {
       if (!f.second.is_object() && !f.second.is_string()) {
-        return WrongType("$fill.partitionBy", f.second,
-                         "types '[string, object]'");
+        return IdlWrongTypes("$fill.partitionBy", f.second, "[string, object]");
       }
       partition_by = &f.second;
     } else if (f.first == "partitionByFields") {
       if (!f.second.is_array()) {
-        return WrongType("$fill.partitionByFields", f.second, "type 'array'");
+        return IdlWrongType("$fill.partitionByFields", f.second, "array");
       }
       for (size_t i = 0; i < f.second.array_items().size(); ++i) {
         if (!f.second.array_items()[i].is_string()) {
-          return WrongType(absl::StrCat("$fill.partitionByFields.", i),
-                           f.second.array_items()[i], "type 'string'");
+          return IdlWrongType(absl::StrCat("$fill.partitionByFields.", i),
+                              f.second.array_items()[i], "string");
         }
       }
       partition_fields = &f.second;
     } else if (f.first == "output") {
       if (!f.second.is_object()) {
-        return WrongType("$fill.output", f.second, "type 'object'");
+        return IdlWrongType("$fill.output", f.second, "object");
       }
       output = &f.second;
     } else {
-      return StageError(40415, absl::StrCat("BSON field '$fill.", f.first,
-                                            "' is an unknown field."));
+      return IdlUnknownField(absl::StrCat("$fill.", f.first));
     }
   }
   if (output == nullptr) {
-    return StageError(40414,
-                      "BSON field '$fill.output' is missing but a required "
-                      "field");
+    return IdlMissingField("$fill.output");
   }
   if (output->object_fields().empty()) {
     return StageError(6050203,
@@ -91,14 +77,13 @@ absl::Status ParseFill(const Value& spec, ParseContext* ctx, StageList* out) {
     for (const Field& o : f.second.object_fields()) {
       if (o.first == "method") {
         if (!o.second.is_string()) {
-          return WrongType("$fill.method", o.second, "type 'string'");
+          return IdlWrongType("$fill.method", o.second, "string");
         }
         method = &o.second;
       } else if (o.first == "value") {
         value = &o.second;
       } else {
-        return StageError(40415, absl::StrCat("BSON field '$fill.", o.first,
-                                              "' is an unknown field."));
+        return IdlUnknownField(absl::StrCat("$fill.", o.first));
       }
     }
     if (method != nullptr) {

@@ -169,24 +169,6 @@ class GraphSpec : public StageSpec {
   std::shared_ptr<const GraphDef> def_;
 };
 
-// FieldPath's checks (src/mongo/db/exec/document_value/field_path.cpp).
-absl::Status CheckFieldPath(absl::string_view path) {
-  if (path.empty()) {
-    return StageError(40352,
-                      "FieldPath cannot be constructed with empty string");
-  }
-  if (path.front() == '$') {
-    return StageError(16410, "FieldPath field names may not start with '$'.");
-  }
-  for (absl::string_view part : SplitPath(path)) {
-    if (part.empty()) {
-      return StageError(15998,
-                        "FieldPath field names may not be empty strings.");
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,

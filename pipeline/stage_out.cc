@@ -301,14 +301,11 @@ absl::Status ParseMerge(const Value& spec, ParseContext*, StageList* out) {
       } else if (f.first == "let") {
         return StageError(kBadValue, "$merge 'let' is not supported by ttldb");
       } else {
-        return StageError(40415, absl::StrCat("BSON field '$merge.", f.first,
-                                              "' is an unknown field."));
+        return IdlUnknownField(absl::StrCat("$merge.", f.first));
       }
     }
     if (!have_into) {
-      return StageError(40414,
-                        "BSON field '$merge.into' is missing but a required "
-                        "field");
+      return IdlMissingField("$merge.into");
     }
   } else {
     return StageError(51182,

@@ -233,27 +233,6 @@ class SetWindowFieldsSpec : public StageSpec {
   std::shared_ptr<const WindowDef> def_;
 };
 
-absl::Status CheckOutputPath(absl::string_view path) {
-  // FieldPath's rules (field_path.cpp).
-  if (path.empty()) {
-    return StageError(40352,
-                      "FieldPath cannot be constructed with empty "
-                      "string");
-  }
-  if (path[0] == '$') {
-    return StageError(16410,
-                      "FieldPath field names may not start with '$'. "
-                      "Consider using $getField or $setField.");
-  }
-  for (absl::string_view part : absl::StrSplit(path, '.')) {
-    if (part.empty()) {
-      return StageError(15998,
-                        "FieldPath field names may not be empty strings.");
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Whether one of two dotted paths is the other or a prefix of it.
 bool Conflicts(absl::string_view a, absl::string_view b) {
   if (a.size() > b.size()) std::swap(a, b);
@@ -281,22 +260,16 @@ absl::Status ParseSetWindowFields(const Value& spec, ParseContext* ctx,
       partition_by = &f.second;
     } else if (f.first == "sortBy" || f.first == "output") {
       if (!f.second.is_object()) {
-        return StageError(
-            kTypeMismatch,
-            absl::StrCat("BSON field '$setWindowFields.", f.first,
-                         "' is the wrong type '", TypeName(f.second.type()),
-                         "', expected type 'object'"));
+        return IdlWrongType(absl::StrCat("$setWindowFields.", f.first),
+                            f.second, "object");
       }
       (f.first == "sortBy" ? sort_by : output) = &f.second;
     } else {
-      return StageError(40415, absl::StrCat("BSON field '$setWindowFields.",
-                                            f.first, "' is an unknown field."));
+      return IdlUnknownField(absl::StrCat("$setWindowFields.", f.first));
     }
   }
   if (output == nullptr) {
-    return StageError(40414,
-                      "BSON field '$setWindowFields.output' is missing but a "
-                      "required field");
+    return IdlMissingField("$setWindowFields.output");
   }
   auto def = std::make_shared<WindowDef>();
   if (partition_by != nullptr) {
@@ -333,7 +306,7 @@ absl::Status ParseSetWindowFields(const Value& spec, ParseContext* ctx,
   }
   std::vector<std::string> seen;
   for (const Field& f : output->object_fields()) {
-    RETURN_IF_ERROR(CheckOutputPath(f.first));
+    RETURN_IF_ERROR(CheckFieldPath(f.first));
     for (const std::string& s : seen) {
       if (Conflicts(s, f.first)) {
         return StageError(6307900,

@@ -18,18 +18,6 @@ namespace ttldb {
 namespace agg {
 namespace {
 
-absl::Status WrongType(absl::string_view path, const Value& v,
-                       absl::string_view expected) {
-  return StageError(kTypeMismatch,
-                    absl::StrCat("BSON field '", path, "' is the wrong type '",
-                                 TypeName(v.type()), "', expected ", expected));
-}
-
-absl::Status UnknownField(absl::string_view path) {
-  return StageError(
-      40415, absl::StrCat("BSON field '", path, "' is an unknown field."));
-}
-
 // storageStats: {scale: number >= 1, verbose, waitForLock, numericOnly:
 // bool}. Returns it with scale as an int.
 absl::StatusOr<Value> ParseStorageStats(const Value& spec) {
@@ -38,8 +26,7 @@ absl::StatusOr<Value> ParseStorageStats(const Value& spec) {
     const std::string path = absl::StrCat("$collStats.storageStats.", f.first);
     if (f.first == "scale") {
       if (!f.second.is_number()) {
-        return WrongType(path, f.second,
-                         "types '[long, int, decimal, double]'");
+        return IdlWrongTypes(path, f.second, "[long, int, decimal, double]");
       }
       const double d = f.second.AsDouble();
       // safeInt: a value that does not fit an int fails as out of range.
@@ -60,11 +47,11 @@ absl::StatusOr<Value> ParseStorageStats(const Value& spec) {
     } else if (f.first == "verbose" || f.first == "waitForLock" ||
                f.first == "numericOnly") {
       if (f.second.type() != ValueType::kBool) {
-        return WrongType(path, f.second, "type 'bool'");
+        return IdlWrongType(path, f.second, "bool");
       }
       out.push_back(f);
     } else {
-      return UnknownField(path);
+      return IdlUnknownField(path);
     }
   }
   return Value::MakeObject(std::move(out));
@@ -113,19 +100,19 @@ absl::Status ParseCollStats(const Value& spec, ParseContext*, StageList* out) {
     const std::string path = absl::StrCat("$collStats.", f.first);
     if (f.first != "latencyStats" && f.first != "storageStats" &&
         f.first != "count" && f.first != "queryExecStats") {
-      return UnknownField(path);
+      return IdlUnknownField(path);
     }
     if (!f.second.is_object()) {
-      return WrongType(path, f.second, "type 'object'");
+      return IdlWrongType(path, f.second, "object");
     }
     if (f.first == "latencyStats") {
       for (const Field& g : f.second.object_fields()) {
         if (g.first != "histograms") {
-          return UnknownField(absl::StrCat(path, ".", g.first));
+          return IdlUnknownField(absl::StrCat(path, ".", g.first));
         }
         if (g.second.type() != ValueType::kBool) {
-          return WrongType(absl::StrCat(path, ".", g.first), g.second,
-                           "type 'bool'");
+          return IdlWrongType(absl::StrCat(path, ".", g.first), g.second,
+                              "bool");
         }
       }
       request.push_back(f);

@@ -74,15 +74,6 @@ class UnionSpec : public StageSpec {
   std::shared_ptr<const UnionDef> def_;
 };
 
-// The IDL parser's wording for a field of the wrong type (14).
-absl::Status WrongType(absl::string_view field, const Value& v,
-                       absl::string_view expected) {
-  return StageError(
-      kTypeMismatch,
-      absl::StrCat("BSON field '$unionWith.", field, "' is the wrong type '",
-                   TypeName(v.type()), "', expected type '", expected, "'"));
-}
-
 }  // namespace
 
 absl::Status ParseUnionWith(const Value& spec, ParseContext* ctx,
@@ -103,22 +94,23 @@ absl::Status ParseUnionWith(const Value& spec, ParseContext* ctx,
   const Value* pipeline = nullptr;
   for (const Field& f : spec.object_fields()) {
     if (f.first == "coll") {
-      if (!f.second.is_string()) return WrongType("coll", f.second, "string");
+      if (!f.second.is_string())
+        return IdlWrongType("$unionWith.coll", f.second, "string");
       coll = &f.second;
     } else if (f.first == "pipeline") {
       if (!f.second.is_array()) {
-        return WrongType("pipeline", f.second, "array");
+        return IdlWrongType("$unionWith.pipeline", f.second, "array");
       }
       const auto& items = f.second.array_items();
       for (size_t i = 0; i < items.size(); ++i) {
         if (!items[i].is_object()) {
-          return WrongType(absl::StrCat("pipeline.", i), items[i], "object");
+          return IdlWrongType(absl::StrCat("$unionWith.pipeline.", i), items[i],
+                              "object");
         }
       }
       pipeline = &f.second;
     } else {
-      return StageError(40415, absl::StrCat("BSON field '$unionWith.", f.first,
-                                            "' is an unknown field."));
+      return IdlUnknownField(absl::StrCat("$unionWith.", f.first));
     }
   }
   if (coll != nullptr) {

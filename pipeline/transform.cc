@@ -508,8 +508,7 @@ absl::Status ParseReplaceRoot(const Value& spec, ParseContext* ctx,
     if (f.first == "newRoot") {
       new_root = &f.second;
     } else {
-      return StageError(40415, absl::StrCat("BSON field '$replaceRoot.",
-                                            f.first, "' is an unknown field."));
+      return IdlUnknownField(absl::StrCat("$replaceRoot.", f.first));
     }
   }
   if (new_root == nullptr) {

@@ -609,10 +609,6 @@ class ShiftWindow : public WindowFunction {
   Value default_;
 };
 
-bool Nullish(const std::optional<Value>& v) {
-  return !v.has_value() || v->is_null();
-}
-
 // ---- $locf (window_function_exec_locf? accumulator_locf.cpp) ---------------
 
 class LocfWindow : public WindowFunction {

@@ -18,10 +18,6 @@ using Kind = MatchExpr::Kind;
 using query_internal::CollectValues;
 using query_internal::SplitDotted;
 
-absl::Status BadValue(absl::string_view msg) {
-  return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, msg);
-}
-
 bool StartsWithDollar(absl::string_view s) { return !s.empty() && s[0] == '$'; }
 
 // An operator document: non-empty and its first field starts with '$'.
@@ -117,7 +113,8 @@ absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
   if (v.is_string()) {
     int code;
     if (!TypeCodeFromName(v.string_value(), &code)) {
-      return BadValue(
+      return MongoInvalidArgument(
+          kBadValue,
           absl::StrCat("Unknown type name alias: ", v.string_value()));
     }
     out->push_back(code);
@@ -137,11 +134,13 @@ absl::Status ParseTypeCode(const Value& v, std::vector<int>* out) {
       for (int c : kValid) ok = ok || c == code;
     }
     if (!ok) {
-      return BadValue(absl::StrCat(
-          "Invalid numerical type code: ",
-          v.type() == ValueType::kDouble    ? absl::StrCat(d)
-          : v.type() == ValueType::kDecimal ? v.decimal_value().ToString()
-                                            : absl::StrCat(v.int64_value())));
+      return MongoInvalidArgument(
+          kBadValue,
+          absl::StrCat("Invalid numerical type code: ",
+                       v.type() == ValueType::kDouble ? absl::StrCat(d)
+                       : v.type() == ValueType::kDecimal
+                           ? v.decimal_value().ToString()
+                           : absl::StrCat(v.int64_value())));
     }
     out->push_back(code);
     return absl::OkStatus();
@@ -175,7 +174,8 @@ absl::Status ParseOperators(absl::string_view path, const Value& ops,
 
 absl::StatusOr<MatchExpr> ParseElemMatch(absl::string_view path,
                                          const Value& arg) {
-  if (!arg.is_object()) return BadValue("$elemMatch needs an Object");
+  if (!arg.is_object())
+    return MongoInvalidArgument(kBadValue, "$elemMatch needs an Object");
   MatchExpr e = Leaf(Kind::kElemMatch, path, Value());
   const auto& fields = arg.object_fields();
   bool value_form = false;
@@ -205,25 +205,29 @@ absl::StatusOr<int64_t> CoerceToLong(const Value& v) {
     // Decimals alike: truncated, NaN/Infinity and out-of-range refused.
     const Decimal128& d = v.decimal_value();
     if (d.IsNaN() || d.IsInfinite()) {
-      return BadValue("Unable to coerce NaN/Inf to integral type");
+      return MongoInvalidArgument(kBadValue,
+                                  "Unable to coerce NaN/Inf to integral type");
     }
     int64_t n;
     if (!d.TruncToInt64(&n)) {
-      return BadValue("Out of bounds coercing to integral value");
+      return MongoInvalidArgument(kBadValue,
+                                  "Out of bounds coercing to integral value");
     }
     return n;
   }
   if (v.type() != ValueType::kDouble) return v.int64_value();
   const double d = v.double_value();
   if (!std::isfinite(d)) {
-    return BadValue("Unable to coerce NaN/Inf to integral type");
+    return MongoInvalidArgument(kBadValue,
+                                "Unable to coerce NaN/Inf to integral type");
   }
   // MongoDB checks d > (double)INT64_MAX, which is 2^63, so 2^63 itself
   // passes and its cast gives INT64_MIN on the x86-64 and ARM64 servers
   // MongoDB ships for (ttldb spells that out to avoid the undefined cast).
   constexpr double kTwo63 = 9223372036854775808.0;
   if (d > kTwo63 || d < -kTwo63) {
-    return BadValue("Out of bounds coercing to integral value");
+    return MongoInvalidArgument(kBadValue,
+                                "Out of bounds coercing to integral value");
   }
   if (d == kTwo63) return INT64_MIN;
   return static_cast<int64_t>(d);
@@ -232,30 +236,43 @@ absl::StatusOr<int64_t> CoerceToLong(const Value& v) {
 // src/mongo/db/matcher/expression_parser.cpp parseMOD, checks in its order.
 absl::Status ParseMod(absl::string_view path, const Value& arg,
                       std::vector<MatchExpr>* out) {
-  if (!arg.is_array()) return BadValue("malformed mod, needs to be an array");
+  if (!arg.is_array())
+    return MongoInvalidArgument(kBadValue,
+                                "malformed mod, needs to be an array");
   const auto& items = arg.array_items();
-  if (items.empty()) return BadValue("malformed mod, not enough elements");
+  if (items.empty())
+    return MongoInvalidArgument(kBadValue,
+                                "malformed mod, not enough elements");
   if (!items[0].is_number()) {
-    return BadValue("malformed mod, divisor not a number");
+    return MongoInvalidArgument(kBadValue,
+                                "malformed mod, divisor not a number");
   }
-  if (items.size() < 2) return BadValue("malformed mod, not enough elements");
+  if (items.size() < 2)
+    return MongoInvalidArgument(kBadValue,
+                                "malformed mod, not enough elements");
   if (!items[1].is_number()) {
-    return BadValue("malformed mod, remainder not a number");
+    return MongoInvalidArgument(kBadValue,
+                                "malformed mod, remainder not a number");
   }
-  if (items.size() > 2) return BadValue("malformed mod, too many elements");
+  if (items.size() > 2)
+    return MongoInvalidArgument(kBadValue, "malformed mod, too many elements");
   absl::StatusOr<int64_t> divisor = CoerceToLong(items[0]);
   if (!divisor.ok()) {
-    return BadValue(
+    return MongoInvalidArgument(
+        kBadValue,
         absl::StrCat("malformed mod, divisor value is invalid :: caused by :: ",
                      divisor.status().message()));
   }
   absl::StatusOr<int64_t> remainder = CoerceToLong(items[1]);
   if (!remainder.ok()) {
-    return BadValue(absl::StrCat(
-        "malformed mod, remainder value is invalid :: caused by :: ",
-        remainder.status().message()));
+    return MongoInvalidArgument(
+        kBadValue,
+        absl::StrCat(
+            "malformed mod, remainder value is invalid :: caused by :: ",
+            remainder.status().message()));
   }
-  if (*divisor == 0) return BadValue("divisor cannot be 0");
+  if (*divisor == 0)
+    return MongoInvalidArgument(kBadValue, "divisor cannot be 0");
   out->push_back(Leaf(
       Kind::kMod, path,
       Value::MakeArray({Value::Int64(*divisor), Value::Int64(*remainder)})));
@@ -272,16 +289,19 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
   for (const auto& [name, kind] : kComparisons) {
     if (op != name) continue;
     if (kind == Kind::kNe && arg.type() == ValueType::kRegex) {
-      return BadValue("Can't have regex as arg to $ne.");
+      return MongoInvalidArgument(kBadValue, "Can't have regex as arg to $ne.");
     }
     out->push_back(Leaf(kind, path, arg));
     return absl::OkStatus();
   }
   if (op == "$in" || op == "$nin") {
-    if (!arg.is_array()) return BadValue(absl::StrCat(op, " needs an array"));
+    if (!arg.is_array())
+      return MongoInvalidArgument(kBadValue,
+                                  absl::StrCat(op, " needs an array"));
     MatchExpr e = Leaf(op == "$in" ? Kind::kIn : Kind::kNin, path, Value());
     for (const Value& item : arg.array_items()) {
-      if (IsOperatorDoc(item)) return BadValue("cannot nest $ under $in");
+      if (IsOperatorDoc(item))
+        return MongoInvalidArgument(kBadValue, "cannot nest $ under $in");
       std::shared_ptr<const CompiledRegex> re;
       if (item.type() == ValueType::kRegex) {
         ASSIGN_OR_RETURN(re,
@@ -325,30 +345,35 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
     return absl::OkStatus();
   }
   if (op == "$size") {
-    if (!arg.is_number()) return BadValue("$size needs a number");
+    if (!arg.is_number())
+      return MongoInvalidArgument(kBadValue, "$size needs a number");
     int64_t n;
     if (arg.type() == ValueType::kDouble || arg.type() == ValueType::kDecimal) {
       const double d = arg.AsDouble();
       if (d != std::floor(d) || std::isinf(d)) {
-        return BadValue("$size must be a whole number");
+        return MongoInvalidArgument(kBadValue, "$size must be a whole number");
       }
       // Beyond int64 the cast is undefined (found by fuzz/filter_fuzz.cc).
       if (std::fabs(d) >= 9223372036854775808.0) {
-        return BadValue(absl::StrCat(
-            "Failed to parse $size. Cannot represent as a 64-bit integer: "
-            "$size: ",
-            d));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat(
+                "Failed to parse $size. Cannot represent as a 64-bit integer: "
+                "$size: ",
+                d));
       }
       n = static_cast<int64_t>(d);
     } else {
       n = arg.int64_value();
     }
-    if (n < 0) return BadValue("$size may not be negative");
+    if (n < 0)
+      return MongoInvalidArgument(kBadValue, "$size may not be negative");
     out->push_back(Leaf(Kind::kSize, path, Value::Int64(n)));
     return absl::OkStatus();
   }
   if (op == "$all") {
-    if (!arg.is_array()) return BadValue("$all needs an array");
+    if (!arg.is_array())
+      return MongoInvalidArgument(kBadValue, "$all needs an array");
     MatchExpr e = Leaf(Kind::kAll, path, Value());
     const auto& items = arg.array_items();
     const bool elem_match = !items.empty() && items[0].is_object() &&
@@ -359,7 +384,8 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
       const bool is_em = item.is_object() && !item.object_fields().empty() &&
                          item.object_fields()[0].first == "$elemMatch";
       if (is_em != elem_match) {
-        return BadValue("$all/$elemMatch has to be consistent");
+        return MongoInvalidArgument(kBadValue,
+                                    "$all/$elemMatch has to be consistent");
       }
       if (is_em) {
         ASSIGN_OR_RETURN(MatchExpr em,
@@ -371,7 +397,7 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
                                    item.regex_value().options));
         e.children.push_back(std::move(re));
       } else if (IsOperatorDoc(item)) {
-        return BadValue("no $ expressions in $all");
+        return MongoInvalidArgument(kBadValue, "no $ expressions in $all");
       } else {
         e.children.push_back(Leaf(Kind::kEq, path, item));
       }
@@ -393,10 +419,12 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
                                                arg.regex_value().options));
       inner.children.push_back(std::move(re));
     } else if (arg.is_object()) {
-      if (arg.object_fields().empty()) return BadValue("$not cannot be empty");
+      if (arg.object_fields().empty())
+        return MongoInvalidArgument(kBadValue, "$not cannot be empty");
       RETURN_IF_ERROR(ParseOperators(path, arg, &inner.children));
     } else {
-      return BadValue("$not needs a regex or a document");
+      return MongoInvalidArgument(kBadValue,
+                                  "$not needs a regex or a document");
     }
     e.children.push_back(std::move(inner));
     out->push_back(std::move(e));
@@ -406,7 +434,8 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
     const Value* options = ops.Get("$options");
     std::string opts;
     if (options != nullptr) {
-      if (!options->is_string()) return BadValue("$options has to be a string");
+      if (!options->is_string())
+        return MongoInvalidArgument(kBadValue, "$options has to be a string");
       opts = options->string_value();
     }
     if (arg.is_string()) {
@@ -416,7 +445,8 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
     }
     if (arg.type() == ValueType::kRegex) {
       if (options != nullptr && !arg.regex_value().options.empty()) {
-        return BadValue("options set in both $regex and $options");
+        return MongoInvalidArgument(kBadValue,
+                                    "options set in both $regex and $options");
       }
       ASSIGN_OR_RETURN(
           MatchExpr e,
@@ -425,15 +455,16 @@ absl::Status ParseOneOperator(absl::string_view path, absl::string_view op,
       out->push_back(std::move(e));
       return absl::OkStatus();
     }
-    return BadValue("$regex has to be a string");
+    return MongoInvalidArgument(kBadValue, "$regex has to be a string");
   }
   if (op == "$options") {
     if (ops.Get("$regex") == nullptr)
-      return BadValue("$options needs a $regex");
+      return MongoInvalidArgument(kBadValue, "$options needs a $regex");
     return absl::OkStatus();  // consumed by $regex
   }
   if (op == "$mod") return ParseMod(path, arg, out);
-  return BadValue(absl::StrCat("unknown operator: ", op));
+  return MongoInvalidArgument(kBadValue,
+                              absl::StrCat("unknown operator: ", op));
 }
 
 // Parses the operators of {path: {$op: arg, ...}} into *out, one leaf each.
@@ -448,13 +479,15 @@ absl::Status ParseOperators(absl::string_view path, const Value& ops,
 absl::Status ParseLogical(absl::string_view op, const Value& arg,
                           std::vector<MatchExpr>* out, bool top) {
   if (!arg.is_array() || arg.array_items().empty()) {
-    return BadValue(absl::StrCat(op, " must be a nonempty array"));
+    return MongoInvalidArgument(kBadValue,
+                                absl::StrCat(op, " must be a nonempty array"));
   }
   MatchExpr e;
   e.kind = op == "$and" ? Kind::kAnd : op == "$or" ? Kind::kOr : Kind::kNor;
   for (const Value& item : arg.array_items()) {
     if (!item.is_object()) {
-      return BadValue("$or/$and/$nor entries need to be full objects");
+      return MongoInvalidArgument(
+          kBadValue, "$or/$and/$nor entries need to be full objects");
     }
     MatchExpr child;
     child.kind = Kind::kAnd;
@@ -474,7 +507,8 @@ thread_local int64_t parse_now_millis = 0;
 absl::Status ParseExprNode(const Value& spec, bool top,
                            std::vector<MatchExpr>* out) {
   if (!top) {
-    return BadValue("$expr can only be applied to the top-level document");
+    return MongoInvalidArgument(
+        kBadValue, "$expr can only be applied to the top-level document");
   }
   agg::ParseContext ctx;
   ASSIGN_OR_RETURN(std::unique_ptr<agg::Expression> expr,
@@ -493,8 +527,8 @@ absl::Status ParseExprNode(const Value& spec, bool top,
 absl::Status ParseJsonSchemaNode(const Value& spec, bool top,
                                  std::vector<MatchExpr>* out) {
   if (!top) {
-    return BadValue(
-        "$jsonSchema can only be applied to the top-level document");
+    return MongoInvalidArgument(
+        kBadValue, "$jsonSchema can only be applied to the top-level document");
   }
   MatchExpr e;
   e.kind = Kind::kJsonSchema;
@@ -552,10 +586,12 @@ absl::Status ParseTopLevel(const Value& doc, std::vector<MatchExpr>* out,
         out->push_back(std::move(e));
       } else {
         // MongoDB's text (matcher/expression_parser.cpp, since 5.0).
-        return BadValue(absl::StrCat(
-            "unknown top level operator: ", name,
-            ". If you have a field name that starts with a '$' symbol, "
-            "consider using $getField or $setField."));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat(
+                "unknown top level operator: ", name,
+                ". If you have a field name that starts with a '$' symbol, "
+                "consider using $getField or $setField."));
       }
     } else if (IsOperatorDoc(v)) {
       RETURN_IF_ERROR(ParseOperators(name, v, out));
@@ -902,8 +938,9 @@ absl::StatusOr<Filter> Filter::ParseValueCondition(
 
 absl::StatusOr<Filter> Filter::Parse(const Value& filter_doc, absl::Time now) {
   if (!filter_doc.is_object()) {
-    return BadValue(absl::StrCat("filter must be an object, not ",
-                                 TypeName(filter_doc.type())));
+    return MongoInvalidArgument(kBadValue,
+                                absl::StrCat("filter must be an object, not ",
+                                             TypeName(filter_doc.type())));
   }
   Filter f;
   f.root_.kind = Kind::kAnd;
@@ -924,7 +961,8 @@ absl::StatusOr<bool> Filter::MatchesOrError(const Value& doc) const {
 
 absl::StatusOr<Filter> Filter::ParseValueCondition(const Value& operators) {
   if (!IsOperatorDoc(operators)) {
-    return BadValue("a value condition must be a document of $ operators");
+    return MongoInvalidArgument(
+        kBadValue, "a value condition must be a document of $ operators");
   }
   Filter f;
   f.root_.kind = Kind::kAnd;

@@ -31,39 +31,36 @@ struct Projection::Node {
 
 namespace {
 
-using Node = Projection::Node;
+using ProjNode = Projection::Node;
 using NodeKind = Projection::Node::Kind;
 
-absl::Status Err(int code, absl::string_view msg) {
-  return MongoError(absl::StatusCode::kInvalidArgument, code, msg);
-}
-
 // Adds `parts` to the trie, rejecting a path on the branch of another.
-absl::Status AddPath(Node* root, const std::vector<std::string>& parts,
+absl::Status AddPath(ProjNode* root, const std::vector<std::string>& parts,
                      const std::string& path, NodeKind kind) {
-  Node* cur = root;
+  ProjNode* cur = root;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (cur->leaf) {
-      return Err(
+      return MongoInvalidArgument(
           31250,
           absl::StrCat("Path collision at ", path, " remaining portion ",
                        absl::StrJoin(parts.begin() + k, parts.end(), ".")));
     }
     auto& child = cur->children[parts[k]];
-    if (child == nullptr) child = std::make_unique<Node>();
+    if (child == nullptr) child = std::make_unique<ProjNode>();
     cur = child.get();
   }
   if (cur->leaf || !cur->children.empty()) {
-    return Err(31250, absl::StrCat("Path collision at ", path));
+    return MongoInvalidArgument(31250,
+                                absl::StrCat("Path collision at ", path));
   }
   cur->leaf = true;
   cur->kind = kind;
   return absl::OkStatus();
 }
 
-Value Include(const Node& node, const Value& obj);
+Value Include(const ProjNode& node, const Value& obj);
 
-Value IncludeArray(const Node& node, const Value& arr) {
+Value IncludeArray(const ProjNode& node, const Value& arr) {
   Value out = Value::MakeArray();
   for (const Value& item : arr.array_items()) {
     if (item.is_object()) {
@@ -75,12 +72,12 @@ Value IncludeArray(const Node& node, const Value& arr) {
   return out;
 }
 
-Value Include(const Node& node, const Value& obj) {
+Value Include(const ProjNode& node, const Value& obj) {
   Value out = Value::MakeObject();
   for (const auto& [name, v] : obj.object_fields()) {
     auto it = node.children.find(name);
     if (it == node.children.end()) continue;
-    const Node& child = *it->second;
+    const ProjNode& child = *it->second;
     if (child.leaf) {
       // $elemMatch values and computed fields are set after the others.
       if (child.kind != NodeKind::kElemMatch &&
@@ -96,9 +93,9 @@ Value Include(const Node& node, const Value& obj) {
   return out;
 }
 
-Value Exclude(const Node& node, const Value& obj);
+Value Exclude(const ProjNode& node, const Value& obj);
 
-Value ExcludeArray(const Node& node, const Value& arr) {
+Value ExcludeArray(const ProjNode& node, const Value& arr) {
   Value out = Value::MakeArray();
   for (const Value& item : arr.array_items()) {
     if (item.is_object()) {
@@ -112,7 +109,7 @@ Value ExcludeArray(const Node& node, const Value& arr) {
   return out;
 }
 
-Value Exclude(const Node& node, const Value& obj) {
+Value Exclude(const ProjNode& node, const Value& obj) {
   Value out = Value::MakeObject();
   for (const auto& [name, v] : obj.object_fields()) {
     auto it = node.children.find(name);
@@ -120,7 +117,7 @@ Value Exclude(const Node& node, const Value& obj) {
       out.mutable_object_fields().emplace_back(name, v);
       continue;
     }
-    const Node& child = *it->second;
+    const ProjNode& child = *it->second;
     if (child.leaf) {
       // Operators ($slice, $elemMatch) keep the field for their pass.
       if (child.kind != NodeKind::kField && child.kind != NodeKind::kComputed) {
@@ -247,26 +244,30 @@ absl::Status ParseSlice(const Value& arg, std::optional<int>* skip,
     return absl::OkStatus();
   }
   if (!arg.is_array()) {
-    return Err(31273, "$slice only supports numbers and [skip, limit] arrays");
+    return MongoInvalidArgument(
+        31273, "$slice only supports numbers and [skip, limit] arrays");
   }
   const auto& items = arg.array_items();
   if (items.size() != 2) {
-    return Err(31272, "$slice array argument should be of form [skip, limit]");
+    return MongoInvalidArgument(
+        31272, "$slice array argument should be of form [skip, limit]");
   }
   if (!items[0].is_number()) {
-    return Err(31257,
-               absl::StrCat("$slice expects the skip argument to be a number, "
+    return MongoInvalidArgument(
+        31257, absl::StrCat("$slice expects the skip argument to be a number, "
                             "got ",
                             TypeNameForError(items[0])));
   }
   if (!items[1].is_number()) {
-    return Err(31258, absl::StrCat("$slice expects the limit argument to be a "
-                                   "number, got ",
-                                   TypeNameForError(items[1])));
+    return MongoInvalidArgument(
+        31258, absl::StrCat("$slice expects the limit argument to be a "
+                            "number, got ",
+                            TypeNameForError(items[1])));
   }
   const int n = NumberInt(items[1]);
   if (n <= 0) {
-    return Err(31259, absl::StrCat("$slice limit must be positive, got ", n));
+    return MongoInvalidArgument(
+        31259, absl::StrCat("$slice limit must be positive, got ", n));
   }
   *skip = NumberInt(items[0]);
   *limit = n;
@@ -274,10 +275,10 @@ absl::Status ParseSlice(const Value& arg, std::optional<int>* skip,
 }
 
 absl::Status Unsupported(const std::string& name) {
-  return Err(kBadValue,
-             absl::StrCat("ttldb does not support projection operators "
-                          "or expressions: field '",
-                          name, "'"));
+  return MongoInvalidArgument(
+      kBadValue, absl::StrCat("ttldb does not support projection operators "
+                              "or expressions: field '",
+                              name, "'"));
 }
 
 struct Entry {
@@ -304,10 +305,11 @@ absl::Status Flatten(const Value& spec, const std::string& prefix,
     if (v.is_object() && !IsOperatorObject(v) &&
         !FindPositional(path).has_value()) {
       if (v.object_fields().empty()) {
-        return Err(51270, absl::StrCat("An empty sub-projection is not a "
-                                       "valid value. Found empty object at "
-                                       "path ",
-                                       path));
+        return MongoInvalidArgument(
+            51270, absl::StrCat("An empty sub-projection is not a "
+                                "valid value. Found empty object at "
+                                "path ",
+                                path));
       }
       RETURN_IF_ERROR(Flatten(v, path, out));
       continue;
@@ -368,7 +370,7 @@ Value SortKeyArray(const SortSpec::Key& key) {
 absl::StatusOr<Projection> Projection::Parse(const Value& spec,
                                              const Filter* query) {
   if (!spec.is_object()) {
-    return Err(kBadValue, "projection must be an object");
+    return MongoInvalidArgument(kBadValue, "projection must be an object");
   }
   Projection p;
   // One pass in spec order, as projection_parser.cpp: the mode comes from
@@ -384,8 +386,9 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
     const Value& v = *vp;
     if (name.empty() || name.find("..") != std::string::npos ||
         name.back() == '.' || name[0] == '.') {
-      return Err(kBadValue,
-                 absl::StrCat("invalid projection field name: '", name, "'"));
+      return MongoInvalidArgument(
+          kBadValue,
+          absl::StrCat("invalid projection field name: '", name, "'"));
     }
     const auto positional = FindPositional(name);
     const bool exclusion = (v.type() == ValueType::kBool && !v.bool_value()) ||
@@ -399,16 +402,18 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
     for (absl::string_view part : absl::StrSplit(checked, '.')) {
       if (!part.empty() && part[0] == '$' && part != "$id" && part != "$ref" &&
           part != "$db") {
-        return Err(16410,
-                   "FieldPath field names may not start with '$'. Consider "
-                   "using $getField or $setField.");
+        return MongoInvalidArgument(
+            16410,
+            "FieldPath field names may not start with '$'. Consider "
+            "using $getField or $setField.");
       }
     }
     if (v.is_object()) {
       if (positional.has_value()) {
-        return Err(31271,
-                   "positional projection cannot be used with an expression "
-                   "or sub object");
+        return MongoInvalidArgument(
+            31271,
+            "positional projection cannot be used with an expression "
+            "or sub object");
       }
       const auto& fields = v.object_fields();
       const std::string& op = fields[0].first;
@@ -432,17 +437,18 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
       }
       if (op == "$elemMatch") {
         if (!arg.is_object()) {
-          return Err(31274, absl::StrCat("elemMatch: Invalid argument, object "
-                                         "required, but got ",
-                                         TypeName(arg.type())));
+          return MongoInvalidArgument(
+              31274, absl::StrCat("elemMatch: Invalid argument, object "
+                                  "required, but got ",
+                                  TypeName(arg.type())));
         }
         if (!p.positional_.empty()) {
-          return Err(31255,
-                     "Cannot specify positional operator and $elemMatch.");
+          return MongoInvalidArgument(
+              31255, "Cannot specify positional operator and $elemMatch.");
         }
         if (name.find('.') != std::string::npos) {
-          return Err(31275,
-                     "Cannot use $elemMatch projection on a nested field.");
+          return MongoInvalidArgument(
+              31275, "Cannot use $elemMatch projection on a nested field.");
         }
         ASSIGN_OR_RETURN(
             Filter f,
@@ -456,15 +462,16 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
     }
     if (v.type() != ValueType::kBool && !v.is_number()) {
       if (positional.has_value()) {
-        return Err(31308,
-                   "positional projection cannot be used with a literal");
+        return MongoInvalidArgument(
+            31308, "positional projection cannot be used with a literal");
       }
       // A computed field (projection_parser.cpp parseLiteral /
       // attemptToParseGenericExpression): inclusion only.
       if (mode.has_value() && !*mode) {
-        return Err(31252,
-                   "Cannot use expression other than $meta in exclusion "
-                   "projection");
+        return MongoInvalidArgument(
+            31252,
+            "Cannot use expression other than $meta in exclusion "
+            "projection");
       }
       agg::ParseContext ctx;
       ASSIGN_OR_RETURN(std::unique_ptr<agg::Expression> expr,
@@ -481,32 +488,37 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
         v.type() == ValueType::kBool ? v.bool_value() : v.AsDouble() != 0;
     if (include && positional.has_value()) {
       if (!p.positional_.empty()) {
-        return Err(31276,
-                   "Cannot specify more than one positional projection per "
-                   "query.");
+        return MongoInvalidArgument(
+            31276,
+            "Cannot specify more than one positional projection per "
+            "query.");
       }
       if (!p.elem_matches_.empty()) {
-        return Err(31256, "Cannot specify positional operator and $elemMatch.");
+        return MongoInvalidArgument(
+            31256, "Cannot specify positional operator and $elemMatch.");
       }
       if (query == nullptr) {
-        return Err(51050,
-                   "Projections with a positional operator require a "
-                   "matcher");
+        return MongoInvalidArgument(
+            51050,
+            "Projections with a positional operator require a "
+            "matcher");
       }
       const std::string match_field = name.substr(0, name.find('.'));
       if (!QueryTestsField(query->root(), match_field)) {
-        return Err(31277, absl::StrCat("Positional projection '", name,
-                                       "' does not match the query "
-                                       "document."));
+        return MongoInvalidArgument(
+            31277, absl::StrCat("Positional projection '", name,
+                                "' does not match the query "
+                                "document."));
       }
       if (absl::EndsWith(name, ".$.")) {
-        return Err(31270, "Path cannot end with '.$.'");
+        return MongoInvalidArgument(31270, "Path cannot end with '.$.'");
       }
       const absl::string_view rest =
           absl::string_view(name).substr(positional->second);
       if (FindPositional(rest).has_value() || rest == "$") {
-        return Err(31287, absl::StrCat("Cannot use positional operator twice: ",
-                                       name));
+        return MongoInvalidArgument(
+            31287,
+            absl::StrCat("Cannot use positional operator twice: ", name));
       }
       const std::string path = name.substr(0, positional->first);
       p.positional_ = query_internal::SplitDotted(path);
@@ -519,11 +531,12 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
       entries.push_back({name, NodeKind::kField});
     }
     if (!include && has_computed) {
-      return Err(31254, absl::StrCat("Cannot do exclusion on field ", name,
-                                     " in inclusion projection"));
+      return MongoInvalidArgument(
+          31254, absl::StrCat("Cannot do exclusion on field ", name,
+                              " in inclusion projection"));
     }
     if (mode.has_value() && *mode != include) {
-      return Err(
+      return MongoInvalidArgument(
           include ? 31253 : 31254,
           absl::StrCat("Cannot do ", include ? "inclusion" : "exclusion",
                        " on field ", name, " in ",
@@ -544,7 +557,7 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
   } else {
     p.inclusion_ = id_include.value_or(false);
   }
-  auto root = std::make_shared<Node>();
+  auto root = std::make_shared<ProjNode>();
   for (const Entry& e : entries) {
     RETURN_IF_ERROR(AddPath(root.get(), query_internal::SplitDotted(e.path),
                             e.path, e.kind));
@@ -571,13 +584,15 @@ absl::Status Projection::ApplyPositional(const Value& doc, Value* out) const {
     if (v == nullptr) return absl::OkStatus();
     if (v->is_array()) {
       if (!details.elem_match_key.has_value()) {
-        return Err(51246,
-                   "positional operator '.$' couldn't find a matching element "
-                   "in the array");
+        return MongoInvalidArgument(
+            51246,
+            "positional operator '.$' couldn't find a matching element "
+            "in the array");
       }
       const size_t k = *details.elem_match_key;
       if (k >= v->array_items().size()) {
-        return Err(51247, "positional operator '.$' element mismatch");
+        return MongoInvalidArgument(
+            51247, "positional operator '.$' element mismatch");
       }
       Value element = std::move(v->mutable_array_items()[k]);
       *v = Value::MakeArray({std::move(element)});

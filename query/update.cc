@@ -20,20 +20,15 @@
 namespace ttldb {
 namespace {
 
-using Kind = UpdateOp::Kind;
+using OpKind = UpdateOp::Kind;
 using query_internal::ParseArrayIndex;
 using query_internal::SplitDotted;
 
-// MongoDB codes used only here.
-
-absl::Status Err(int code, absl::string_view msg) {
-  return MongoError(absl::StatusCode::kInvalidArgument, code, msg);
-}
-
 absl::Status ImmutableId() {
-  return Err(kImmutableField,
-             "Performing an update on the path '_id' would modify the "
-             "immutable field '_id'");
+  return MongoInvalidArgument(
+      kImmutableField,
+      "Performing an update on the path '_id' would modify the "
+      "immutable field '_id'");
 }
 
 // ---- Parsing ---------------------------------------------------------------
@@ -55,31 +50,35 @@ absl::Status ValidatePath(
   *dynamic = false;
   *positional = false;
   if (path.empty())
-    return Err(kEmptyFieldName, "An empty update path is not valid.");
+    return MongoInvalidArgument(kEmptyFieldName,
+                                "An empty update path is not valid.");
   const std::vector<std::string> parts = SplitDotted(path);
   for (const std::string& part : parts) {
     if (part.empty()) {
-      return Err(kEmptyFieldName,
-                 absl::StrCat("The update path '", path,
-                              "' contains an empty field name, which is not "
-                              "allowed."));
+      return MongoInvalidArgument(
+          kEmptyFieldName,
+          absl::StrCat("The update path '", path,
+                       "' contains an empty field name, which is not "
+                       "allowed."));
     }
   }
   size_t count = 0;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (parts[k] != "$") continue;
     if (++count > 1) {
-      return Err(kBadValue,
-                 absl::StrCat("Too many positional (i.e. '$') elements found "
-                              "in path '",
-                              path, "'"));
+      return MongoInvalidArgument(
+          kBadValue,
+          absl::StrCat("Too many positional (i.e. '$') elements found "
+                       "in path '",
+                       path, "'"));
     }
   }
   if (count > 0 && parts[0] == "$") {
-    return Err(kBadValue,
-               absl::StrCat("Cannot have positional (i.e. '$') element in the "
-                            "first position in path '",
-                            path, "'"));
+    return MongoInvalidArgument(
+        kBadValue,
+        absl::StrCat("Cannot have positional (i.e. '$') element in the "
+                     "first position in path '",
+                     path, "'"));
   }
   *positional = count > 0;
   *dynamic = *positional;
@@ -87,26 +86,28 @@ absl::Status ValidatePath(
     const std::string& part = parts[k];
     if (IsArrayFilterToken(part)) {
       if (k == 0) {
-        return Err(kBadValue,
-                   absl::StrCat("Cannot have array filter identifier (i.e. "
-                                "'$[<id>]') element in the first position in "
-                                "path '",
-                                path, "'"));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("Cannot have array filter identifier (i.e. "
+                         "'$[<id>]') element in the first position in "
+                         "path '",
+                         path, "'"));
       }
       const std::string id = part.substr(2, part.size() - 3);
       if (!id.empty()) {
         if (filters.count(id) == 0) {
-          return Err(kBadValue,
-                     absl::StrCat("No array filter found for identifier '", id,
-                                  "' in path '", path, "'"));
+          return MongoInvalidArgument(
+              kBadValue, absl::StrCat("No array filter found for identifier '",
+                                      id, "' in path '", path, "'"));
         }
         used->insert(id);
       }
       *dynamic = true;
     } else if (k == 0 && part[0] == '$' && part != "$") {
-      return Err(kDollarPrefixedFieldName,
-                 absl::StrCat("The dollar ($) prefixed field '", part, "' in '",
-                              path, "' is not valid for storage."));
+      return MongoInvalidArgument(
+          kDollarPrefixedFieldName,
+          absl::StrCat("The dollar ($) prefixed field '", part, "' in '", path,
+                       "' is not valid for storage."));
     }
   }
   return absl::OkStatus();
@@ -128,7 +129,7 @@ absl::Status AddPath(const std::string& path, std::vector<std::string>* seen) {
       if (parts[k] == other_parts[k]) continue;
       if (k > 0 &&
           IsArrayFilterToken(parts[k]) != IsArrayFilterToken(other_parts[k])) {
-        return Err(
+        return MongoInvalidArgument(
             kConflictingUpdateOperators,
             absl::StrCat(
                 "Updating the path '", path, "' would create a conflict at '",
@@ -139,9 +140,10 @@ absl::Status AddPath(const std::string& path, std::vector<std::string>* seen) {
     if (other == path || IsPrefixPath(other, path) ||
         IsPrefixPath(path, other)) {
       const std::string& at = other.size() <= path.size() ? other : path;
-      return Err(kConflictingUpdateOperators,
-                 absl::StrCat("Updating the path '", path,
-                              "' would create a conflict at '", at, "'"));
+      return MongoInvalidArgument(
+          kConflictingUpdateOperators,
+          absl::StrCat("Updating the path '", path,
+                       "' would create a conflict at '", at, "'"));
     }
   }
   seen->push_back(path);
@@ -178,44 +180,46 @@ absl::Status ParsePush(const std::string& field, const Value& arg,
   for (const auto& [name, v] : arg.object_fields()) {
     if (name == "$each") {
       if (!v.is_array()) {
-        return Err(kBadValue,
-                   absl::StrCat("The argument to $each in $push must be an "
-                                "array but it was of type: ",
-                                TypeName(v.type())));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The argument to $each in $push must be an "
+                                    "array but it was of type: ",
+                                    TypeName(v.type())));
       }
       op->each = v.array_items();
     } else if (name == "$slice") {
       int64_t n;
       if (!ToInt64(v, &n)) {
-        return Err(kBadValue,
-                   absl::StrCat("The value for $slice must be an integer "
-                                "value but was given type: ",
-                                TypeName(v.type())));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The value for $slice must be an integer "
+                                    "value but was given type: ",
+                                    TypeName(v.type())));
       }
       op->slice = n;
     } else if (name == "$position") {
       int64_t n;
       if (!ToInt64(v, &n)) {
-        return Err(kBadValue,
-                   absl::StrCat("The value for $position must be an integer "
-                                "value, not of type: ",
-                                TypeName(v.type())));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("The value for $position must be an integer "
+                         "value, not of type: ",
+                         TypeName(v.type())));
       }
       op->position = n;
     } else if (name == "$sort") {
-      const absl::Status bad_sort =
-          Err(kBadValue,
-              "The $sort is invalid: use 1/-1 to sort the whole element, or "
-              "{field:1/-1} to sort embedded fields");
+      const absl::Status bad_sort = MongoInvalidArgument(
+          kBadValue,
+          "The $sort is invalid: use 1/-1 to sort the whole element, or "
+          "{field:1/-1} to sort embedded fields");
       if (v.is_number()) {
         const double d = v.AsDouble();
         if (d != 1 && d != -1) return bad_sort;
         op->sort_direction = d > 0 ? 1 : -1;
       } else if (v.is_object()) {
         if (v.object_fields().empty()) {
-          return Err(kBadValue,
-                     "The $sort pattern is empty when it should be a set of "
-                     "fields.");
+          return MongoInvalidArgument(
+              kBadValue,
+              "The $sort pattern is empty when it should be a set of "
+              "fields.");
         }
         auto spec = SortSpec::Parse(v);
         if (!spec.ok()) return bad_sort;
@@ -224,8 +228,8 @@ absl::Status ParsePush(const std::string& field, const Value& arg,
         return bad_sort;
       }
     } else {
-      return Err(kBadValue,
-                 absl::StrCat("Unrecognized clause in $push: ", name));
+      return MongoInvalidArgument(
+          kBadValue, absl::StrCat("Unrecognized clause in $push: ", name));
     }
   }
   (void)field;
@@ -235,24 +239,25 @@ absl::Status ParsePush(const std::string& field, const Value& arg,
 absl::Status ParseArg(absl::string_view op_name, const std::string& field,
                       const Value& arg, UpdateOp* op) {
   switch (op->kind) {
-    case Kind::kInc:
-    case Kind::kMul:
+    case OpKind::kInc:
+    case OpKind::kMul:
       if (!arg.is_number()) {
-        return Err(kTypeMismatch,
-                   absl::StrCat(op->kind == Kind::kInc
-                                    ? "Cannot increment with non-numeric "
-                                      "argument: "
-                                    : "Cannot multiply with non-numeric "
-                                      "argument: ",
-                                ShellField(field, arg)));
+        return MongoInvalidArgument(
+            kTypeMismatch,
+            absl::StrCat(op->kind == OpKind::kInc
+                             ? "Cannot increment with non-numeric "
+                               "argument: "
+                             : "Cannot multiply with non-numeric "
+                               "argument: ",
+                         ShellField(field, arg)));
       }
       return absl::OkStatus();
-    case Kind::kRename: {
+    case OpKind::kRename: {
       if (!arg.is_string()) {
-        return Err(kBadValue,
-                   absl::StrCat("The 'to' field for $rename must be a "
-                                "string: ",
-                                field, ": ", ShellString(arg)));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The 'to' field for $rename must be a "
+                                    "string: ",
+                                    field, ": ", ShellString(arg)));
       }
       const std::string& to = arg.string_value();
       std::set<std::string> unused_ids;
@@ -260,34 +265,35 @@ absl::Status ParseArg(absl::string_view op_name, const std::string& field,
       RETURN_IF_ERROR(
           ValidatePath(to, {}, &unused_ids, &to_dynamic, &to_positional));
       if (op->dynamic) {
-        return Err(kBadValue,
-                   absl::StrCat("The source field for $rename may not be "
-                                "dynamic: ",
-                                field));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The source field for $rename may not be "
+                                    "dynamic: ",
+                                    field));
       }
       if (to_dynamic) {
-        return Err(kBadValue,
-                   absl::StrCat("The destination field for $rename may not be "
-                                "dynamic: ",
-                                to));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("The destination field for $rename may not be "
+                         "dynamic: ",
+                         to));
       }
       if (to == field) {
-        return Err(kBadValue,
-                   absl::StrCat("The source and target field for $rename "
-                                "must differ: ",
-                                field, ": ", ShellString(arg)));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The source and target field for $rename "
+                                    "must differ: ",
+                                    field, ": ", ShellString(arg)));
       }
       if (IsPrefixPath(to, field) || IsPrefixPath(field, to)) {
-        return Err(kBadValue,
-                   absl::StrCat("The source and target field for $rename "
-                                "must not be on the same path: ",
-                                field, ": ", ShellString(arg)));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The source and target field for $rename "
+                                    "must not be on the same path: ",
+                                    field, ": ", ShellString(arg)));
       }
       op->to_path = to;
       op->to_parts = SplitDotted(to);
       return absl::OkStatus();
     }
-    case Kind::kCurrentDate: {
+    case OpKind::kCurrentDate: {
       if (arg.type() == ValueType::kBool) return absl::OkStatus();
       if (arg.is_object()) {
         const Value* type = arg.Get("$type");
@@ -295,44 +301,47 @@ absl::Status ParseArg(absl::string_view op_name, const std::string& field,
             !type->is_string() ||
             (type->string_value() != "date" &&
              type->string_value() != "timestamp")) {
-          return Err(kBadValue,
-                     "The '$type' string field is required to be 'date' or "
-                     "'timestamp': {$currentDate: {field : {$type: "
-                     "'date'}}}");
+          return MongoInvalidArgument(
+              kBadValue,
+              "The '$type' string field is required to be 'date' or "
+              "'timestamp': {$currentDate: {field : {$type: "
+              "'date'}}}");
         }
         op->timestamp = type->string_value() == "timestamp";
         return absl::OkStatus();
       }
-      return Err(kBadValue,
-                 absl::StrCat(ShellField(field, arg),
-                              " is not valid type for $currentDate. Please "
-                              "use a boolean ('true') or a $type expression "
-                              "({$type: 'timestamp/date'})."));
+      return MongoInvalidArgument(
+          kBadValue,
+          absl::StrCat(ShellField(field, arg),
+                       " is not valid type for $currentDate. Please "
+                       "use a boolean ('true') or a $type expression "
+                       "({$type: 'timestamp/date'})."));
     }
-    case Kind::kPush:
+    case OpKind::kPush:
       return ParsePush(field, arg, op);
-    case Kind::kAddToSet:
+    case OpKind::kAddToSet:
       if (arg.is_object() && !arg.object_fields().empty() &&
           arg.object_fields()[0].first == "$each") {
         const Value& each = arg.object_fields()[0].second;
         if (!each.is_array()) {
-          return Err(kTypeMismatch,
-                     absl::StrCat("The argument to $each in $addToSet must "
-                                  "be an array but it was of type ",
-                                  TypeName(each.type())));
+          return MongoInvalidArgument(
+              kTypeMismatch,
+              absl::StrCat("The argument to $each in $addToSet must "
+                           "be an array but it was of type ",
+                           TypeName(each.type())));
         }
         if (arg.object_fields().size() > 1) {
-          return Err(kBadValue,
-                     absl::StrCat("Found unexpected fields after $each in "
-                                  "$addToSet: ",
-                                  ShellString(arg)));
+          return MongoInvalidArgument(
+              kBadValue, absl::StrCat("Found unexpected fields after $each in "
+                                      "$addToSet: ",
+                                      ShellString(arg)));
         }
         op->each = each.array_items();
       } else {
         op->each.push_back(arg);
       }
       return absl::OkStatus();
-    case Kind::kPull:
+    case OpKind::kPull:
       if (arg.is_object() && !arg.object_fields().empty() &&
           arg.object_fields()[0].first[0] == '$') {
         ASSIGN_OR_RETURN(Filter f, Filter::ParseValueCondition(arg));
@@ -343,51 +352,56 @@ absl::Status ParseArg(absl::string_view op_name, const std::string& field,
         op->pull_filter = std::make_shared<const Filter>(std::move(f));
       }
       return absl::OkStatus();
-    case Kind::kPullAll:
+    case OpKind::kPullAll:
       if (!arg.is_array()) {
-        return Err(kBadValue,
-                   absl::StrCat("$pullAll requires an array argument but was "
-                                "given a ",
-                                TypeName(arg.type())));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("$pullAll requires an array argument but was "
+                         "given a ",
+                         TypeName(arg.type())));
       }
       return absl::OkStatus();
-    case Kind::kPop: {
+    case OpKind::kPop: {
       if (!arg.is_number()) {
-        return Err(kFailedToParse, absl::StrCat("Expected a number in: ", field,
-                                                ": ", ShellString(arg)));
+        return MongoInvalidArgument(
+            kFailedToParse, absl::StrCat("Expected a number in: ", field, ": ",
+                                         ShellString(arg)));
       }
       const double d = arg.AsDouble();
       if (d != 1 && d != -1) {
-        return Err(kFailedToParse, absl::StrCat("$pop expects 1 or -1, found: ",
-                                                ShellString(arg)));
+        return MongoInvalidArgument(
+            kFailedToParse,
+            absl::StrCat("$pop expects 1 or -1, found: ", ShellString(arg)));
       }
       op->pop = d > 0 ? 1 : -1;
       return absl::OkStatus();
     }
-    case Kind::kBit: {
+    case OpKind::kBit: {
       // update/bit_node.cpp BitNode::init.
       if (!arg.is_object()) {
-        return Err(kBadValue,
-                   absl::StrCat("The $bit modifier is not compatible with a ",
-                                TypeName(arg.type()),
-                                ".  You must pass in an embedded document: "
-                                "{$bit: {field: {and/or/xor: #}}"));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("The $bit modifier is not compatible with a ",
+                         TypeName(arg.type()),
+                         ".  You must pass in an embedded document: "
+                         "{$bit: {field: {and/or/xor: #}}"));
       }
       if (arg.object_fields().empty()) {
-        return Err(kBadValue,
-                   "You must pass in at least one bitwise operation. The "
-                   "format is: {$bit: {field: {and/or/xor: #}}");
+        return MongoInvalidArgument(
+            kBadValue,
+            "You must pass in at least one bitwise operation. The "
+            "format is: {$bit: {field: {and/or/xor: #}}");
       }
       for (const auto& [name, v] : arg.object_fields()) {
         if (name != "and" && name != "or" && name != "xor") {
-          return Err(kBadValue,
-                     absl::StrCat("The $bit modifier only supports 'and', "
-                                  "'or', and 'xor', not '",
-                                  name, "' which is an unknown operator: ",
-                                  ShellField(name, v)));
+          return MongoInvalidArgument(
+              kBadValue, absl::StrCat("The $bit modifier only supports 'and', "
+                                      "'or', and 'xor', not '",
+                                      name, "' which is an unknown operator: ",
+                                      ShellField(name, v)));
         }
         if (v.type() != ValueType::kInt32 && v.type() != ValueType::kInt64) {
-          return Err(
+          return MongoInvalidArgument(
               kBadValue,
               absl::StrCat("The $bit modifier field must be an "
                            "Integer(32/64 bit); a '",
@@ -416,23 +430,23 @@ Value ApplyBitOps(const Value& cur, const Value& ops) {
   return wide ? Value::Int64(n) : Value::Int32(static_cast<int32_t>(n));
 }
 
-bool OperatorKind(absl::string_view name, Kind* kind) {
-  static const std::pair<const char*, Kind> kOps[] = {
-      {"$set", Kind::kSet},
-      {"$unset", Kind::kUnset},
-      {"$inc", Kind::kInc},
-      {"$mul", Kind::kMul},
-      {"$min", Kind::kMin},
-      {"$max", Kind::kMax},
-      {"$rename", Kind::kRename},
-      {"$currentDate", Kind::kCurrentDate},
-      {"$setOnInsert", Kind::kSetOnInsert},
-      {"$push", Kind::kPush},
-      {"$addToSet", Kind::kAddToSet},
-      {"$pull", Kind::kPull},
-      {"$pullAll", Kind::kPullAll},
-      {"$pop", Kind::kPop},
-      {"$bit", Kind::kBit},
+bool OperatorKind(absl::string_view name, OpKind* kind) {
+  static const std::pair<const char*, OpKind> kOps[] = {
+      {"$set", OpKind::kSet},
+      {"$unset", OpKind::kUnset},
+      {"$inc", OpKind::kInc},
+      {"$mul", OpKind::kMul},
+      {"$min", OpKind::kMin},
+      {"$max", OpKind::kMax},
+      {"$rename", OpKind::kRename},
+      {"$currentDate", OpKind::kCurrentDate},
+      {"$setOnInsert", OpKind::kSetOnInsert},
+      {"$push", OpKind::kPush},
+      {"$addToSet", OpKind::kAddToSet},
+      {"$pull", OpKind::kPull},
+      {"$pullAll", OpKind::kPullAll},
+      {"$pop", OpKind::kPop},
+      {"$bit", OpKind::kBit},
   };
   for (const auto& [n, k] : kOps) {
     if (name == n) {
@@ -501,9 +515,10 @@ absl::StatusOr<Value*> Create(Value* root,
         // path_support.cpp maybePadTo(): at most kMaxPaddingAllowed nulls.
         constexpr size_t kMaxPaddingAllowed = 1500000;
         if (index + 1 - items.size() > kMaxPaddingAllowed) {
-          return Err(kCannotBackfillArray,
-                     absl::StrCat("can't backfill more than ",
-                                  kMaxPaddingAllowed, " elements"));
+          return MongoInvalidArgument(
+              kCannotBackfillArray,
+              absl::StrCat("can't backfill more than ", kMaxPaddingAllowed,
+                           " elements"));
         }
         items.resize(index + 1);  // pads with nulls
         if (!last) items[index] = Value::MakeObject();
@@ -511,9 +526,10 @@ absl::StatusOr<Value*> Create(Value* root,
       cur = &items[index];
       continue;
     }
-    return Err(kPathNotViable,
-               absl::StrCat("Cannot create field '", part, "' in element ",
-                            ShellField(k == 0 ? "" : parts[k - 1], *cur)));
+    return MongoInvalidArgument(
+        kPathNotViable,
+        absl::StrCat("Cannot create field '", part, "' in element ",
+                     ShellField(k == 0 ? "" : parts[k - 1], *cur)));
   }
   return cur;
 }
@@ -533,10 +549,11 @@ absl::Status CheckViable(const Value& root,
       const auto& items = cur->array_items();
       cur = index < items.size() ? &items[index] : nullptr;
     } else {
-      return Err(kPathNotViable,
-                 absl::StrCat("Cannot use the part (", parts[k], ") of (", path,
-                              ") to traverse the element (",
-                              ShellField(parts[k - 1], *cur), ")"));
+      return MongoInvalidArgument(
+          kPathNotViable,
+          absl::StrCat("Cannot use the part (", parts[k], ") of (", path,
+                       ") to traverse the element (",
+                       ShellField(parts[k - 1], *cur), ")"));
     }
     if (cur == nullptr) return absl::OkStatus();
   }
@@ -608,26 +625,26 @@ Decimal128 AsDecimal(const Value& v) {
 // $inc / $mul on two numbers with MongoDB's type promotion: int op int is an
 // int unless it overflows (then long); long overflow is an error; a decimal
 // anywhere makes a decimal, else a double anywhere makes a double.
-absl::StatusOr<Value> Arith(Kind kind, const Value& cur, const Value& arg,
+absl::StatusOr<Value> Arith(OpKind kind, const Value& cur, const Value& arg,
                             const std::string& path, const Value& doc) {
   if (cur.type() == ValueType::kDecimal || arg.type() == ValueType::kDecimal) {
     const Decimal128 a = AsDecimal(cur), b = AsDecimal(arg);
-    return Value::Decimal(kind == Kind::kInc ? a.Add(b) : a.Multiply(b));
+    return Value::Decimal(kind == OpKind::kInc ? a.Add(b) : a.Multiply(b));
   }
   if (cur.type() == ValueType::kDouble || arg.type() == ValueType::kDouble) {
-    const double r = kind == Kind::kInc ? cur.AsDouble() + arg.AsDouble()
-                                        : cur.AsDouble() * arg.AsDouble();
+    const double r = kind == OpKind::kInc ? cur.AsDouble() + arg.AsDouble()
+                                          : cur.AsDouble() * arg.AsDouble();
     return Value::Double(r);
   }
   int64_t r;
   const bool overflow =
-      kind == Kind::kInc
+      kind == OpKind::kInc
           ? AddOverflows(cur.int64_value(), arg.int64_value(), &r)
           : MulOverflows(cur.int64_value(), arg.int64_value(), &r);
   if (overflow) {
-    return Err(
+    return MongoInvalidArgument(
         kBadValue,
-        absl::StrCat("Failed to apply ", kind == Kind::kInc ? "$inc" : "$mul",
+        absl::StrCat("Failed to apply ", kind == OpKind::kInc ? "$inc" : "$mul",
                      " operations to current value (", ShellString(cur),
                      ") for document ", ShellId(doc), " at path '", path, "'"));
   }
@@ -651,24 +668,24 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
   Value* slot = Find(doc, parts);
   const std::string& leaf = parts.back();
   switch (op.kind) {
-    case Kind::kSetOnInsert:
+    case OpKind::kSetOnInsert:
       if (!is_insert) return absl::OkStatus();
       return SetPath(doc, parts, op.arg);
-    case Kind::kSet:
+    case OpKind::kSet:
       return SetPath(doc, parts, op.arg);
-    case Kind::kUnset:
+    case OpKind::kUnset:
       UnsetPath(doc, parts);
       return absl::OkStatus();
-    case Kind::kCurrentDate:
+    case OpKind::kCurrentDate:
       return SetPath(doc, parts,
                      op.timestamp
                          ? Value::Ts(Timestamp{
                                static_cast<uint32_t>(now_millis / 1000), 1})
                          : Value::Date(now_millis));
-    case Kind::kInc:
-    case Kind::kMul: {
+    case OpKind::kInc:
+    case OpKind::kMul: {
       if (slot == nullptr) {
-        if (op.kind == Kind::kInc) return SetPath(doc, parts, op.arg);
+        if (op.kind == OpKind::kInc) return SetPath(doc, parts, op.arg);
         // arithmetic_node.cpp: the multiplier times an int32 0.
         if (op.arg.type() == ValueType::kDecimal) {
           return SetPath(doc, parts,
@@ -681,24 +698,25 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
         return SetPath(doc, parts, std::move(zero));
       }
       if (!slot->is_number()) {
-        return Err(kTypeMismatch,
-                   absl::StrCat(
-                       "Cannot apply ", op.kind == Kind::kInc ? "$inc" : "$mul",
-                       " to a value of non-numeric type. ", ShellId(*doc),
-                       " has the field '", leaf, "' of non-numeric type ",
-                       TypeName(slot->type())));
+        return MongoInvalidArgument(
+            kTypeMismatch,
+            absl::StrCat("Cannot apply ",
+                         op.kind == OpKind::kInc ? "$inc" : "$mul",
+                         " to a value of non-numeric type. ", ShellId(*doc),
+                         " has the field '", leaf, "' of non-numeric type ",
+                         TypeName(slot->type())));
       }
       ASSIGN_OR_RETURN(Value r, Arith(op.kind, *slot, op.arg, path, *doc));
       *slot = std::move(r);
       return absl::OkStatus();
     }
-    case Kind::kBit: {
+    case OpKind::kBit: {
       if (slot == nullptr) {
         return SetPath(doc, parts, ApplyBitOps(Value::Int32(0), op.arg));
       }
       if (slot->type() != ValueType::kInt32 &&
           slot->type() != ValueType::kInt64) {
-        return Err(
+        return MongoInvalidArgument(
             kBadValue,
             absl::StrCat("Cannot apply $bit to a value of non-integral "
                          "type.",
@@ -708,20 +726,20 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       *slot = ApplyBitOps(*slot, op.arg);
       return absl::OkStatus();
     }
-    case Kind::kMin:
-    case Kind::kMax: {
+    case OpKind::kMin:
+    case OpKind::kMax: {
       if (slot == nullptr) return SetPath(doc, parts, op.arg);
       const int c = CompareValues(op.arg, *slot);
-      if ((op.kind == Kind::kMin && c < 0) ||
-          (op.kind == Kind::kMax && c > 0)) {
+      if ((op.kind == OpKind::kMin && c < 0) ||
+          (op.kind == OpKind::kMax && c > 0)) {
         *slot = op.arg;
       }
       return absl::OkStatus();
     }
-    case Kind::kRename: {
+    case OpKind::kRename: {
       std::string array = ArrayOnPath(*doc, parts);
       if (!array.empty()) {
-        return Err(
+        return MongoInvalidArgument(
             kBadValue,
             absl::StrCat("The source field cannot be an array element, '", path,
                          "' in doc with ", ShellId(*doc),
@@ -730,25 +748,27 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       if (slot == nullptr) return absl::OkStatus();
       array = ArrayOnPath(*doc, op.to_parts);
       if (!array.empty()) {
-        return Err(kBadValue,
-                   absl::StrCat("The destination field cannot be an array "
-                                "element, '",
-                                op.to_path, "' in doc with ", ShellId(*doc),
-                                " has an array field called '", array, "'"));
+        return MongoInvalidArgument(
+            kBadValue,
+            absl::StrCat("The destination field cannot be an array "
+                         "element, '",
+                         op.to_path, "' in doc with ", ShellId(*doc),
+                         " has an array field called '", array, "'"));
       }
       Value moved = std::move(*slot);
       UnsetPath(doc, parts);
       return SetPath(doc, op.to_parts, std::move(moved));
     }
-    case Kind::kPush: {
+    case OpKind::kPush: {
       if (slot == nullptr) {
         ASSIGN_OR_RETURN(slot, Create(doc, parts));
         *slot = Value::MakeArray();
       } else if (!slot->is_array()) {
-        return Err(kBadValue, absl::StrCat("The field '", path,
-                                           "' must be an array but is of type ",
-                                           TypeName(slot->type()),
-                                           " in document ", ShellId(*doc)));
+        return MongoInvalidArgument(
+            kBadValue, absl::StrCat("The field '", path,
+                                    "' must be an array but is of type ",
+                                    TypeName(slot->type()), " in document ",
+                                    ShellId(*doc)));
       }
       auto& items = slot->mutable_array_items();
       int64_t pos = static_cast<int64_t>(items.size());
@@ -793,16 +813,17 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       }
       return absl::OkStatus();
     }
-    case Kind::kAddToSet: {
+    case OpKind::kAddToSet: {
       if (slot == nullptr) {
         ASSIGN_OR_RETURN(slot, Create(doc, parts));
         *slot = Value::MakeArray();
       } else if (!slot->is_array()) {
-        return Err(kTypeMismatch,
-                   absl::StrCat("Cannot apply $addToSet to non-array field. "
-                                "Field named '",
-                                leaf, "' has non-array type ",
-                                TypeName(slot->type())));
+        return MongoInvalidArgument(
+            kTypeMismatch,
+            absl::StrCat("Cannot apply $addToSet to non-array field. "
+                         "Field named '",
+                         leaf, "' has non-array type ",
+                         TypeName(slot->type())));
       }
       auto& items = slot->mutable_array_items();
       for (const Value& v : op.each) {
@@ -813,15 +834,16 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
       }
       return absl::OkStatus();
     }
-    case Kind::kPull:
-    case Kind::kPullAll: {
+    case OpKind::kPull:
+    case OpKind::kPullAll: {
       if (slot == nullptr) return absl::OkStatus();
       if (!slot->is_array()) {
-        return Err(kBadValue, "Cannot apply $pull to a non-array value");
+        return MongoInvalidArgument(kBadValue,
+                                    "Cannot apply $pull to a non-array value");
       }
       auto& items = slot->mutable_array_items();
       auto remove = [&op](const Value& item) {
-        if (op.kind == Kind::kPull) return PullMatches(op, item);
+        if (op.kind == OpKind::kPull) return PullMatches(op, item);
         for (const Value& v : op.arg.array_items()) {
           if (ValuesEqual(item, v)) return true;
         }
@@ -831,13 +853,14 @@ absl::Status ApplyOp(const UpdateOp& op, const std::vector<std::string>& parts,
                   items.end());
       return absl::OkStatus();
     }
-    case Kind::kPop: {
+    case OpKind::kPop: {
       if (slot == nullptr) return CheckViable(*doc, parts, path);
       if (!slot->is_array()) {
-        return Err(kTypeMismatch,
-                   absl::StrCat("Path '", path,
-                                "' contains an element of non-array type '",
-                                TypeName(slot->type()), "'"));
+        return MongoInvalidArgument(
+            kTypeMismatch,
+            absl::StrCat("Path '", path,
+                         "' contains an element of non-array type '",
+                         TypeName(slot->type()), "'"));
       }
       auto& items = slot->mutable_array_items();
       if (items.empty()) return absl::OkStatus();
@@ -921,10 +944,11 @@ absl::Status ParseArrayFilter(
     const Value& spec, size_t index,
     std::map<std::string, std::shared_ptr<const Filter>>* out) {
   if (!spec.is_object()) {
-    return Err(kTypeMismatch,
-               absl::StrCat("BSON field 'update.updates.arrayFilters.", index,
-                            "' is the wrong type '", TypeName(spec.type()),
-                            "', expected type 'object'"));
+    return MongoInvalidArgument(
+        kTypeMismatch,
+        absl::StrCat("BSON field 'update.updates.arrayFilters.", index,
+                     "' is the wrong type '", TypeName(spec.type()),
+                     "', expected type 'object'"));
   }
   auto filter = Filter::Parse(spec);
   if (!filter.ok()) {
@@ -937,32 +961,36 @@ absl::Status ParseArrayFilter(
   std::vector<std::string> ids;
   FilterIdentifiers(filter->root(), &ids);
   if (ids.empty()) {
-    return Err(kFailedToParse,
-               "Cannot use an expression without a top-level field name in "
-               "arrayFilters");
+    return MongoInvalidArgument(
+        kFailedToParse,
+        "Cannot use an expression without a top-level field name in "
+        "arrayFilters");
   }
   for (const std::string& id : ids) {
     if (id != ids[0]) {
-      return Err(kFailedToParse,
-                 absl::StrCat("Error parsing array filter :: caused by :: "
-                              "Expected a single top-level field name, found "
-                              "'",
-                              ids[0], "' and '", id, "'"));
+      return MongoInvalidArgument(
+          kFailedToParse,
+          absl::StrCat("Error parsing array filter :: caused by :: "
+                       "Expected a single top-level field name, found "
+                       "'",
+                       ids[0], "' and '", id, "'"));
     }
   }
   if (!ValidIdentifier(ids[0])) {
-    return Err(kBadValue,
-               absl::StrCat("Error parsing array filter :: caused by :: The "
-                            "top-level field name must be an alphanumeric "
-                            "string beginning with a lowercase letter, found "
-                            "'",
-                            ids[0], "'"));
+    return MongoInvalidArgument(
+        kBadValue,
+        absl::StrCat("Error parsing array filter :: caused by :: The "
+                     "top-level field name must be an alphanumeric "
+                     "string beginning with a lowercase letter, found "
+                     "'",
+                     ids[0], "'"));
   }
   if (out->count(ids[0]) > 0) {
-    return Err(kFailedToParse,
-               absl::StrCat("Found multiple array filters with the same "
-                            "top-level field name ",
-                            ids[0]));
+    return MongoInvalidArgument(
+        kFailedToParse,
+        absl::StrCat("Found multiple array filters with the same "
+                     "top-level field name ",
+                     ids[0]));
   }
   (*out)[ids[0]] = std::make_shared<const Filter>(*std::move(filter));
   return absl::OkStatus();
@@ -1007,9 +1035,10 @@ absl::Status Expand(
   for (; k < parts.size(); ++k) {
     if (parts[k] == "$") {
       if (!matched.has_value()) {
-        return Err(kBadValue,
-                   "The positional operator did not find the match needed "
-                   "from the query.");
+        return MongoInvalidArgument(
+            kBadValue,
+            "The positional operator did not find the match needed "
+            "from the query.");
       }
       parts[k] = std::to_string(*matched);
       resolved->push_back(
@@ -1019,7 +1048,7 @@ absl::Status Expand(
     if (!IsArrayFilterToken(parts[k])) continue;
     const Value* arr = FindConst(doc, parts, k);
     if (arr == nullptr) {
-      return Err(
+      return MongoInvalidArgument(
           kBadValue,
           absl::StrCat("The path '",
                        absl::StrJoin(parts.begin(), parts.begin() + k, "."),
@@ -1027,10 +1056,10 @@ absl::Status Expand(
                        "array updates."));
     }
     if (!arr->is_array()) {
-      return Err(kBadValue,
-                 absl::StrCat("Cannot apply array updates to non-array "
-                              "element ",
-                              parts[k - 1], ": ", ShellString(*arr)));
+      return MongoInvalidArgument(
+          kBadValue, absl::StrCat("Cannot apply array updates to non-array "
+                                  "element ",
+                                  parts[k - 1], ": ", ShellString(*arr)));
     }
     const std::string id = parts[k].substr(2, parts[k].size() - 3);
     const Filter* filter = id.empty() ? nullptr : filters.at(id).get();
@@ -1105,9 +1134,10 @@ absl::Status MergeConflict(const std::vector<const UpdateOp*>& ops,
         std::vector<std::string> at_path = key.second;
         const auto& shorter = a.size() <= b.size() ? a : b;
         at_path.insert(at_path.end(), shorter.begin() + k + 1, shorter.end());
-        return Err(kConflictingUpdateOperators,
-                   absl::StrCat("Update created a conflict at '",
-                                absl::StrJoin(at_path, "."), "'"));
+        return MongoInvalidArgument(
+            kConflictingUpdateOperators,
+            absl::StrCat("Update created a conflict at '",
+                         absl::StrJoin(at_path, "."), "'"));
       }
     }
   }
@@ -1127,16 +1157,18 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc,
     RETURN_IF_ERROR(ParseArrayFilter(array_filters[i], i, &u.array_filters_));
   }
   if (!update_doc.is_object()) {
-    return Err(kFailedToParse, absl::StrCat("update must be an object, not ",
-                                            TypeName(update_doc.type())));
+    return MongoInvalidArgument(kFailedToParse,
+                                absl::StrCat("update must be an object, not ",
+                                             TypeName(update_doc.type())));
   }
   const auto& fields = update_doc.object_fields();
   if (fields.empty() || fields[0].first.empty() || fields[0].first[0] != '$') {
     for (const auto& [name, v] : fields) {
       if (!name.empty() && name[0] == '$') {
-        return Err(kDollarPrefixedFieldName,
-                   absl::StrCat("The dollar ($) prefixed field '", name,
-                                "' in '", name, "' is not valid for storage."));
+        return MongoInvalidArgument(
+            kDollarPrefixedFieldName,
+            absl::StrCat("The dollar ($) prefixed field '", name, "' in '",
+                         name, "' is not valid for storage."));
       }
     }
     u.replacement_ = true;
@@ -1146,27 +1178,30 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc,
   std::vector<std::string> seen;
   std::set<std::string> used_ids;
   for (const auto& [name, arg] : fields) {
-    Kind kind;
+    OpKind kind;
     if (!OperatorKind(name, &kind)) {
-      return Err(kFailedToParse,
-                 absl::StrCat("Unknown modifier: ", name,
-                              ". Expected a valid update modifier or "
-                              "pipeline-style update specified as an array"));
+      return MongoInvalidArgument(
+          kFailedToParse,
+          absl::StrCat("Unknown modifier: ", name,
+                       ". Expected a valid update modifier or "
+                       "pipeline-style update specified as an array"));
     }
     if (!arg.is_object()) {
-      return Err(kFailedToParse,
-                 absl::StrCat("Modifiers operate on fields but we found type ",
-                              TypeName(arg.type()),
-                              " instead. For example: {$mod: {<field>: ...}} "
-                              "not {",
-                              name, ": ", ShellString(arg), "}"));
+      return MongoInvalidArgument(
+          kFailedToParse,
+          absl::StrCat("Modifiers operate on fields but we found type ",
+                       TypeName(arg.type()),
+                       " instead. For example: {$mod: {<field>: ...}} "
+                       "not {",
+                       name, ": ", ShellString(arg), "}"));
     }
     if (arg.object_fields().empty()) {
-      return Err(kFailedToParse,
-                 absl::StrCat("'", name,
-                              "' is empty. You must specify a field like so: "
-                              "{",
-                              name, ": {<field>: ...}}"));
+      return MongoInvalidArgument(
+          kFailedToParse,
+          absl::StrCat("'", name,
+                       "' is empty. You must specify a field like so: "
+                       "{",
+                       name, ": {<field>: ...}}"));
     }
     for (const auto& [field, value] : arg.object_fields()) {
       UpdateOp op;
@@ -1181,22 +1216,22 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc,
       op.arg = value;
       RETURN_IF_ERROR(ParseArg(name, field, value, &op));
       RETURN_IF_ERROR(AddPath(field, &seen));
-      if (kind == Kind::kRename) RETURN_IF_ERROR(AddPath(op.to_path, &seen));
+      if (kind == OpKind::kRename) RETURN_IF_ERROR(AddPath(op.to_path, &seen));
       u.ops_.push_back(std::move(op));
     }
   }
   for (const auto& [id, unused] : u.array_filters_) {
     if (used_ids.count(id) == 0) {
-      return Err(kFailedToParse,
-                 absl::StrCat("The array filter for identifier '", id,
-                              "' was not used in the update ",
-                              BsonString(update_doc)));
+      return MongoInvalidArgument(
+          kFailedToParse, absl::StrCat("The array filter for identifier '", id,
+                                       "' was not used in the update ",
+                                       BsonString(update_doc)));
     }
   }
   std::stable_sort(
       u.ops_.begin(), u.ops_.end(), [](const UpdateOp& a, const UpdateOp& b) {
-        return PathLess(a.kind == Kind::kRename ? a.to_parts : a.parts,
-                        b.kind == Kind::kRename ? b.to_parts : b.parts);
+        return PathLess(a.kind == OpKind::kRename ? a.to_parts : a.parts,
+                        b.kind == OpKind::kRename ? b.to_parts : b.parts);
       });
   return u;
 }
@@ -1213,7 +1248,8 @@ absl::Status Update::ApplyTransform(const Value& original, Value* doc,
   ASSIGN_OR_RETURN(Value result,
                    transform_->Transform(original, now_millis, is_insert));
   if (!result.is_object()) {
-    return Err(kBadValue, "an update pipeline must produce a document");
+    return MongoInvalidArgument(kBadValue,
+                                "an update pipeline must produce a document");
   }
   // pipeline_executor.cpp: the result replaces the document, keeping the
   // _id when it has none; a changed _id is ImmutableField.
@@ -1230,7 +1266,8 @@ absl::Status Update::Apply(Value* doc, int64_t now_millis, bool is_insert,
                            std::optional<size_t> matched_position) const {
   *modified = false;
   if (!doc->is_object()) {
-    return Err(kBadValue, "can only update a document (an object)");
+    return MongoInvalidArgument(kBadValue,
+                                "can only update a document (an object)");
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, doc, modified);
   if (transform_ != nullptr) {
@@ -1259,7 +1296,8 @@ absl::Status Update::ApplyToCopy(const Value& original, Value* copy,
                                  std::optional<size_t> matched_position) const {
   *modified = false;
   if (!copy->is_object()) {
-    return Err(kBadValue, "can only update a document (an object)");
+    return MongoInvalidArgument(kBadValue,
+                                "can only update a document (an object)");
   }
   if (replacement_) return ApplyReplacement(replacement_doc_, copy, modified);
   if (transform_ != nullptr) {
@@ -1325,15 +1363,16 @@ absl::Status Update::ApplyDynamic(Value* work, int64_t now_millis,
     const auto& a = *sorted[i - 1];
     const auto& b = *sorted[i];
     if (a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin())) {
-      return Err(kConflictingUpdateOperators,
-                 absl::StrCat("Update created a conflict at '",
-                              absl::StrJoin(a, "."), "'"));
+      return MongoInvalidArgument(kConflictingUpdateOperators,
+                                  absl::StrCat("Update created a conflict at '",
+                                               absl::StrJoin(a, "."), "'"));
     }
   }
   std::stable_sort(
       targets.begin(), targets.end(), [](const Target& a, const Target& b) {
-        return PathLess(a.op->kind == Kind::kRename ? a.op->to_parts : a.parts,
-                        b.op->kind == Kind::kRename ? b.op->to_parts : b.parts);
+        return PathLess(
+            a.op->kind == OpKind::kRename ? a.op->to_parts : a.parts,
+            b.op->kind == OpKind::kRename ? b.op->to_parts : b.parts);
       });
   for (const Target& t : targets) {
     const std::string path =
@@ -1347,18 +1386,20 @@ absl::Status ApplyReplacement(const Value& replacement, Value* doc,
                               bool* modified) {
   *modified = false;
   if (!replacement.is_object()) {
-    return Err(kBadValue, "a replacement must be a document (an object)");
+    return MongoInvalidArgument(kBadValue,
+                                "a replacement must be a document (an object)");
   }
   const Value* old_id = doc->is_object() ? doc->Get("_id") : nullptr;
   const Value* new_id = replacement.Get("_id");
   Value out = Value::MakeObject();
   if (old_id != nullptr) {
     if (new_id != nullptr && !ExactEqual(*old_id, *new_id)) {
-      return Err(kImmutableField,
-                 absl::StrCat("After applying the update, the (immutable) "
-                              "field '_id' was found to have been altered to "
-                              "_id: ",
-                              ShellString(*new_id)));
+      return MongoInvalidArgument(
+          kImmutableField,
+          absl::StrCat("After applying the update, the (immutable) "
+                       "field '_id' was found to have been altered to "
+                       "_id: ",
+                       ShellString(*new_id)));
     }
     out.Set("_id", *old_id);
   } else if (new_id != nullptr) {
@@ -1401,15 +1442,17 @@ absl::Status CollectEqualities(
   if (v == nullptr || e.path.empty()) return absl::OkStatus();
   for (const auto& [path, unused] : *out) {
     if (path == e.path) {
-      return Err(kNotSingleValueField,
-                 absl::StrCat("cannot infer query fields to set, path '", path,
-                              "' is matched twice"));
+      return MongoInvalidArgument(
+          kNotSingleValueField,
+          absl::StrCat("cannot infer query fields to set, path '", path,
+                       "' is matched twice"));
     }
     if (IsPrefixPath(path, e.path) || IsPrefixPath(e.path, path)) {
-      return Err(kNotSingleValueField,
-                 absl::StrCat("cannot infer query fields to set, both paths "
-                              "'",
-                              e.path, "' and '", path, "' are matched"));
+      return MongoInvalidArgument(
+          kNotSingleValueField,
+          absl::StrCat("cannot infer query fields to set, both paths "
+                       "'",
+                       e.path, "' and '", path, "' are matched"));
     }
   }
   out->emplace_back(e.path, *v);

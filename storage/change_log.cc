@@ -9,12 +9,6 @@ namespace {
 constexpr uint8_t kRecordVersion = 1;
 constexpr uint8_t kFlagExpired = 1;
 
-void AppendU32(uint32_t v, std::string* out) {
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out->push_back(static_cast<char>(v >> shift));
-  }
-}
-
 void AppendU64(uint64_t v, std::string* out) {
   for (int shift = 56; shift >= 0; shift -= 8) {
     out->push_back(static_cast<char>(v >> shift));

@@ -10,9 +10,9 @@
 namespace ttldb {
 namespace {
 
-// Containers deeper than this are not written through (the parser's limit
-// is kMaxNestingDepth, 100; a margin keeps the check obviously safe).
-constexpr int kMaxExactDepth = 90;
+using doc_cache_internal::Chunk;
+using doc_cache_internal::kMaxExactDepth;
+using doc_cache_internal::StringHeap;
 
 bool ReparsesIdenticallyAt(const Value& v, int depth) {
   switch (v.type()) {
@@ -51,15 +51,6 @@ bool ReparsesIdenticallyAt(const Value& v, int depth) {
     default:
       return true;
   }
-}
-
-// malloc's chunk for a request of n bytes (glibc: 8 bytes of header,
-// rounded up to 16, at least 32).
-size_t Chunk(size_t n) { return std::max<size_t>(32, (n + 8 + 15) & ~15); }
-
-size_t StringHeap(const std::string& s) {
-  // Short strings live inside the object (libstdc++: up to 15 chars).
-  return s.capacity() > 15 ? Chunk(s.capacity() + 1) : 0;
 }
 
 // Heap owned by `v` beyond sizeof(Value) itself.

@@ -16,6 +16,7 @@
 #ifndef TTLDB_STORAGE_DOC_CACHE_H_
 #define TTLDB_STORAGE_DOC_CACHE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -48,6 +49,28 @@ bool ReparsesIdentically(const Value& doc);
 // heap the cache holds, not the size of the documents' JSON (a 256 B
 // document's tree and entry take about 5x its JSON).
 size_t CacheCharge(absl::string_view key, const Value& doc);
+
+// What ReparsesIdentically and CacheCharge build on, shared with
+// storage/write_walk.cc, which decides and counts the same while it walks a
+// write.
+namespace doc_cache_internal {
+
+// Containers deeper than this are not written through (the parser's limit
+// is kMaxNestingDepth, 100; a margin keeps the check obviously safe).
+inline constexpr int kMaxExactDepth = 90;
+
+// malloc's chunk for a request of n bytes (glibc: 8 bytes of header,
+// rounded up to 16, at least 32).
+inline size_t Chunk(size_t n) {
+  return std::max<size_t>(32, (n + 8 + 15) & ~15);
+}
+
+inline size_t StringHeap(const std::string& s) {
+  // Short strings live inside the object (libstdc++: up to 15 chars).
+  return s.capacity() > 15 ? Chunk(s.capacity() + 1) : 0;
+}
+
+}  // namespace doc_cache_internal
 
 class DocCache {
  public:

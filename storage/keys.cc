@@ -31,16 +31,6 @@
 #include "index/key_codec.h"
 
 namespace ttldb {
-namespace {
-
-void AppendU32(uint32_t v, std::string* out) {
-  out->push_back(static_cast<char>(v >> 24));
-  out->push_back(static_cast<char>(v >> 16));
-  out->push_back(static_cast<char>(v >> 8));
-  out->push_back(static_cast<char>(v));
-}
-
-}  // namespace
 
 std::string MetaKey() { return std::string(1, kMetaTag) + "format"; }
 

@@ -27,6 +27,15 @@ inline constexpr char kIndexTag = 'I';
 inline constexpr char kMetaTag = 'M';
 inline constexpr char kViewTag = 'V';
 
+// Appends `v` as 4 big-endian bytes: the u32 of the keys below (and of the
+// change log's records, storage/change_log.cc).
+inline void AppendU32(uint32_t v, std::string* out) {
+  out->push_back(static_cast<char>(v >> 24));
+  out->push_back(static_cast<char>(v >> 16));
+  out->push_back(static_cast<char>(v >> 8));
+  out->push_back(static_cast<char>(v));
+}
+
 // 'M' "format" -> proto DatabaseMeta.
 std::string MetaKey();
 // 'M' "rekey" -> "": present while an open rebuilds the document and index

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "document/bson.h"
 #include "document/storable.h"
 #include "storage/doc_cache.h"
 #include "ttldb/decimal128.h"
@@ -12,25 +13,10 @@
 namespace ttldb {
 namespace {
 
-// ReparsesIdentically's depth margin (storage/doc_cache.cc).
-constexpr int kMaxExactDepth = 90;
-
-// As storage/doc_cache.cc counts the heap (glibc's chunks: 8 bytes of
-// header, rounded up to 16, at least 32; strings up to 15 chars inline).
-size_t Chunk(size_t n) { return std::max<size_t>(32, (n + 8 + 15) & ~15); }
-size_t StringHeap(const std::string& s) {
-  return s.capacity() > 15 ? Chunk(s.capacity() + 1) : 0;
-}
-
-// Digits of a decimal array index: the BSON element's name.
-size_t IndexNameSize(size_t i) {
-  size_t n = 1;
-  while (i >= 10) {
-    i /= 10;
-    ++n;
-  }
-  return n;
-}
+// As storage/doc_cache.cc decides and counts.
+using doc_cache_internal::Chunk;
+using doc_cache_internal::kMaxExactDepth;
+using doc_cache_internal::StringHeap;
 
 class Walker {
  public:
@@ -105,7 +91,7 @@ class Walker {
         }
         size_t n = 4 + 1;
         for (size_t i = 0; i < items.size(); ++i) {
-          n += 1 + IndexNameSize(i) + 1 + Value_(items[i], depth + 1);
+          n += 1 + BsonIndexNameSize(i) + 1 + Value_(items[i], depth + 1);
           if (!w_.storable) return 0;
         }
         return n;
