@@ -18,6 +18,7 @@ set(TTLDB_SOURCES
   document/collator.cc
   document/compare.cc
   document/decimal128.cc
+  document/idl_errors.cc
   document/iso_date.cc
   document/json_fast_parse.cc
   document/json_parse.cc

@@ -71,7 +71,7 @@ absl::StatusOr<Value> Aggregate(CommandContext& ctx) {
   if (const Value* hint = Arg(ctx, "hint");
       hint != nullptr && !hint->is_null() && !hint->is_string() &&
       !hint->is_object()) {
-    return WrongTypes("aggregate.hint", *hint, "[string, object]");
+    return IdlWrongTypes("aggregate.hint", *hint, "[string, object]");
   }
   o.database_named = [server = ctx.server](absl::string_view name) {
     return OutputDatabase(server, name);

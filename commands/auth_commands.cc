@@ -46,10 +46,10 @@ absl::Status NoUserStore() {
 
 // A SASL payload: BinData (the drivers) or a string (old shells).
 absl::StatusOr<std::string> Payload(const Value* v, absl::string_view cmd) {
-  if (v == nullptr) return MissingField(absl::StrCat(cmd, ".payload"));
+  if (v == nullptr) return IdlMissingField(absl::StrCat(cmd, ".payload"));
   if (v->type() == ValueType::kBinary) return v->binary_value().data;
   if (v->is_string()) return v->string_value();
-  return WrongTypes(absl::StrCat(cmd, ".payload"), *v, "[string, binData]");
+  return IdlWrongTypes(absl::StrCat(cmd, ".payload"), *v, "[string, binData]");
 }
 
 Value BinPayload(std::string bytes) {
@@ -84,9 +84,9 @@ absl::StatusOr<Value::Object> Start(CommandContext& ctx, const Value& cmd,
   UserStore* users = Users(ctx);
   if (users == nullptr) return NoUserStore();
   const Value* mech = cmd.Get("mechanism");
-  if (mech == nullptr) return MissingField("saslStart.mechanism");
+  if (mech == nullptr) return IdlMissingField("saslStart.mechanism");
   if (!mech->is_string()) {
-    return WrongType("saslStart.mechanism", *mech, "string");
+    return IdlWrongType("saslStart.mechanism", *mech, "string");
   }
   if (mech->string_value() != kScramSha256) {
     return MongoError(
@@ -156,7 +156,7 @@ absl::StatusOr<Value> Logout(CommandContext& ctx) {
 absl::StatusOr<std::string> UserNameArg(CommandContext& ctx) {
   const Value& v = ctx.first();
   if (!v.is_string()) {
-    return WrongType(absl::StrCat(ctx.name, ".", ctx.name), v, "string");
+    return IdlWrongType(absl::StrCat(ctx.name, ".", ctx.name), v, "string");
   }
   if (v.string_value().empty()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
@@ -169,7 +169,7 @@ absl::StatusOr<std::string> UserNameArg(CommandContext& ctx) {
 absl::StatusOr<ScramCredentials> PasswordCredentials(CommandContext& ctx,
                                                      const Value& pwd) {
   if (!pwd.is_string()) {
-    return WrongType(absl::StrCat(ctx.name, ".pwd"), pwd, "string");
+    return IdlWrongType(absl::StrCat(ctx.name, ".pwd"), pwd, "string");
   }
   if (pwd.string_value().empty()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
@@ -220,8 +220,8 @@ absl::StatusOr<UserArgs> ParseUserArgs(CommandContext& ctx) {
   }
   args.custom_data = Arg(ctx, "customData");
   if (args.custom_data != nullptr && !args.custom_data->is_object()) {
-    return WrongType(absl::StrCat(ctx.name, ".customData"), *args.custom_data,
-                     "object");
+    return IdlWrongType(absl::StrCat(ctx.name, ".customData"),
+                        *args.custom_data, "object");
   }
   return args;
 }
@@ -236,7 +236,7 @@ absl::StatusOr<Value> CreateUser(CommandContext& ctx) {
                       "except those with '$external' as the user's source "
                       "db");
   }
-  if (!args.roles.has_value()) return MissingField("createUser.roles");
+  if (!args.roles.has_value()) return IdlMissingField("createUser.roles");
   // createUser on the database and grantRole on each role's were checked
   // before the command ran (authorization.h RequiredPrivileges).
   UserRecord u;
@@ -296,7 +296,7 @@ absl::StatusOr<Value> ChangeUserRoles(CommandContext& ctx, bool grant) {
   ASSIGN_OR_RETURN(std::string name, UserNameArg(ctx));
   const Value* roles_arg = Arg(ctx, "roles");
   if (roles_arg == nullptr) {
-    return MissingField(absl::StrCat(ctx.name, ".roles"));
+    return IdlMissingField(absl::StrCat(ctx.name, ".roles"));
   }
   ASSIGN_OR_RETURN(std::vector<RoleName> roles, ParseRoles(*roles_arg, ctx.db));
   // grantRole / revokeRole on each role's database: checked before the

@@ -737,7 +737,7 @@ bool RolesGrantAnyActionOn(const std::vector<RoleName>& roles,
 
 absl::StatusOr<std::vector<RoleName>> ParseRoles(const Value& roles,
                                                  absl::string_view default_db) {
-  if (!roles.is_array()) return WrongType("roles", roles, "array");
+  if (!roles.is_array()) return IdlWrongType("roles", roles, "array");
   std::vector<RoleName> out;
   for (const Value& r : roles.array_items()) {
     RoleName name;

@@ -34,9 +34,9 @@ namespace fs = std::filesystem;
 absl::StatusOr<Value> CreateBackup(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"backupDir"}));
   const Value* dir = Arg(ctx, "backupDir");
-  if (dir == nullptr) return MissingField("createBackup.backupDir");
+  if (dir == nullptr) return IdlMissingField("createBackup.backupDir");
   if (!dir->is_string()) {
-    return WrongType("createBackup.backupDir", *dir, "string");
+    return IdlWrongType("createBackup.backupDir", *dir, "string");
   }
   const std::string dest = dir->string_value();
   if (!absl::StartsWith(dest, "/")) {

@@ -72,14 +72,14 @@ absl::StatusOr<bool> OpBool(const Value& op, absl::string_view field,
                             absl::string_view path, bool def) {
   const Value* v = op.Get(field);
   if (v == nullptr) return def;
-  if (v->type() != ValueType::kBool) return WrongType(path, *v, "bool");
+  if (v->type() != ValueType::kBool) return IdlWrongType(path, *v, "bool");
   return v->bool_value();
 }
 
 // An nsInfo index (IDL safeInt, validator gte: 0).
 absl::StatusOr<size_t> NsIndex(const Value& v, absl::string_view path) {
   if (!v.is_number()) {
-    return WrongTypes(path, v, "[int, long, double, decimal]");
+    return IdlWrongTypes(path, v, "[int, long, double, decimal]");
   }
   const double d = v.AsDouble();
   if (d < 0) {
@@ -142,7 +142,7 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
   for (const Field& f : op.object_fields()) {
     bool ok = false;
     for (absl::string_view k : known) ok = ok || f.first == k;
-    if (!ok) return UnknownField(absl::StrCat(at, ".", f.first));
+    if (!ok) return IdlUnknownField(absl::StrCat(at, ".", f.first));
   }
   ASSIGN_OR_RETURN(out.ns_index,
                    NsIndex(op.object_fields()[0].second, at + "." + name));
@@ -153,35 +153,36 @@ absl::StatusOr<BulkOp> ParseOp(const Value& op, size_t num_ns) {
   }
   if (out.kind == OpKind::kInsert) {
     out.document = op.Get("document");
-    if (out.document == nullptr) return MissingField(at + ".document");
+    if (out.document == nullptr) return IdlMissingField(at + ".document");
     if (!out.document->is_object()) {
-      return WrongType(at + ".document", *out.document, "object");
+      return IdlWrongType(at + ".document", *out.document, "object");
     }
     return out;
   }
   out.filter = op.Get("filter");
-  if (out.filter == nullptr) return MissingField(at + ".filter");
+  if (out.filter == nullptr) return IdlMissingField(at + ".filter");
   if (!out.filter->is_object()) {
-    return WrongType(at + ".filter", *out.filter, "object");
+    return IdlWrongType(at + ".filter", *out.filter, "object");
   }
   ASSIGN_OR_RETURN(out.collation, CollationField(op, at + ".collation"));
   ASSIGN_OR_RETURN(out.multi, OpBool(op, "multi", at + ".multi", false));
   if (out.kind == OpKind::kDelete) return out;
   out.update = op.Get("updateMods");
-  if (out.update == nullptr) return MissingField(at + ".updateMods");
+  if (out.update == nullptr) return IdlMissingField(at + ".updateMods");
   // An array is a pipeline-style update (engine/update_parse.h).
   if (!out.update->is_object() && !out.update->is_array()) {
-    return WrongTypes(at + ".updateMods", *out.update, "[object, array]");
+    return IdlWrongTypes(at + ".updateMods", *out.update, "[object, array]");
   }
   ASSIGN_OR_RETURN(out.upsert, OpBool(op, "upsert", at + ".upsert", false));
   if (const Value* af = op.Get("arrayFilters");
       af != nullptr && !af->is_null()) {
-    if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
+    if (!af->is_array())
+      return IdlWrongType(at + ".arrayFilters", *af, "array");
     out.array_filters = af->array_items();
   }
   // bulk_write.idl: constants is an object (a pipeline's variables).
   if (const Value* c = op.Get("constants"); c != nullptr) {
-    if (!c->is_object()) return WrongType(at + ".constants", *c, "object");
+    if (!c->is_object()) return IdlWrongType(at + ".constants", *c, "object");
     out.constants = *c;
   }
   ASSIGN_OR_RETURN(out.upsert_supplied,
@@ -199,19 +200,19 @@ absl::StatusOr<std::vector<Namespace>> ParseNsInfo(
     const Value::Array& entries) {
   std::vector<Namespace> out;
   for (const Value& e : entries) {
-    if (!e.is_object()) return WrongType("bulkWrite.nsInfo", e, "object");
+    if (!e.is_object()) return IdlWrongType("bulkWrite.nsInfo", e, "object");
     for (const Field& f : e.object_fields()) {
       if (f.first != "ns" && f.first != "collectionUUID" &&
           f.first != "encryptionInformation" &&
           f.first != "isTimeseriesNamespace" && f.first != "shardVersion" &&
           f.first != "databaseVersion") {
-        return UnknownField(absl::StrCat("bulkWrite.nsInfo.", f.first));
+        return IdlUnknownField(absl::StrCat("bulkWrite.nsInfo.", f.first));
       }
     }
     const Value* ns = e.Get("ns");
-    if (ns == nullptr) return MissingField("bulkWrite.nsInfo.ns");
+    if (ns == nullptr) return IdlMissingField("bulkWrite.nsInfo.ns");
     if (!ns->is_string())
-      return WrongType("bulkWrite.nsInfo.ns", *ns, "string");
+      return IdlWrongType("bulkWrite.nsInfo.ns", *ns, "string");
     const std::string& s = ns->string_value();
     const size_t dot = s.find('.');
     Namespace n;
@@ -335,12 +336,12 @@ absl::StatusOr<Value> BulkWrite(CommandContext& ctx) {
   int64_t batch_size = std::numeric_limits<int64_t>::max();
   if (const Value* cursor = Arg(ctx, "cursor"); cursor != nullptr) {
     if (!cursor->is_object()) {
-      return WrongType("bulkWrite.cursor", *cursor, "object");
+      return IdlWrongType("bulkWrite.cursor", *cursor, "object");
     }
     if (const Value* b = cursor->Get("batchSize"); b != nullptr) {
       if (!b->is_number()) {
-        return WrongTypes("bulkWrite.cursor.batchSize", *b,
-                          "[int, long, double, decimal]");
+        return IdlWrongTypes("bulkWrite.cursor.batchSize", *b,
+                             "[int, long, double, decimal]");
       }
       if (b->AsDouble() < 0) {
         return MongoError(

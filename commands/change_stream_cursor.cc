@@ -36,21 +36,21 @@ absl::StatusOr<ChangeStreamOptions> ParseSpec(const Value& spec) {
   for (const Field& f : spec.object_fields()) {
     const std::string path = absl::StrCat("$changeStream.", f.first);
     if (f.first == "fullDocument" || f.first == "fullDocumentBeforeChange") {
-      if (!f.second.is_string()) return WrongType(path, f.second, "string");
+      if (!f.second.is_string()) return IdlWrongType(path, f.second, "string");
       (f.first == "fullDocument" ? o.full_document
                                  : o.full_document_before_change) =
           f.second.string_value();
     } else if (f.first == "resumeAfter" || f.first == "startAfter") {
-      if (!f.second.is_object()) return WrongType(path, f.second, "object");
+      if (!f.second.is_object()) return IdlWrongType(path, f.second, "object");
       (f.first == "resumeAfter" ? o.resume_after : o.start_after) = f.second;
     } else if (f.first == "startAtOperationTime") {
       if (f.second.type() != ValueType::kTimestamp) {
-        return WrongType(path, f.second, "timestamp");
+        return IdlWrongType(path, f.second, "timestamp");
       }
       o.start_at_operation_time = f.second.timestamp_value();
     } else if (f.first == "allChangesForCluster") {
       if (f.second.type() != ValueType::kBool) {
-        return WrongType(path, f.second, "bool");
+        return IdlWrongType(path, f.second, "bool");
       }
       if (f.second.bool_value()) {
         return MongoError(absl::StatusCode::kUnimplemented, kNotImplemented,
@@ -60,7 +60,7 @@ absl::StatusOr<ChangeStreamOptions> ParseSpec(const Value& spec) {
       }
     } else if (f.first == "showExpandedEvents") {
       if (f.second.type() != ValueType::kBool) {
-        return WrongType(path, f.second, "bool");
+        return IdlWrongType(path, f.second, "bool");
       }
       o.show_expanded_events = f.second.bool_value();
     } else if (f.first == "showSystemEvents" ||
@@ -69,10 +69,10 @@ absl::StatusOr<ChangeStreamOptions> ParseSpec(const Value& spec) {
                f.first == "allowToRunOnConfigDB" ||
                f.first == "allowToRunOnSystemNS") {
       if (f.second.type() != ValueType::kBool) {
-        return WrongType(path, f.second, "bool");
+        return IdlWrongType(path, f.second, "bool");
       }
     } else {
-      return UnknownField(path);
+      return IdlUnknownField(path);
     }
   }
   return o;

@@ -39,15 +39,15 @@ absl::StatusOr<bool> Exists(Database* db, absl::string_view coll) {
 // (collection_options.idl ChangeStreamPreAndPostImagesOptions).
 absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
   if (!value.is_object()) {
-    return WrongType("create.changeStreamPreAndPostImages", value, "object");
+    return IdlWrongType("create.changeStreamPreAndPostImages", value, "object");
   }
   const Value* enabled = value.Get("enabled");
   if (enabled == nullptr) {
-    return MissingField("create.changeStreamPreAndPostImages.enabled");
+    return IdlMissingField("create.changeStreamPreAndPostImages.enabled");
   }
   if (enabled->type() != ValueType::kBool) {
-    return WrongType("create.changeStreamPreAndPostImages.enabled", *enabled,
-                     "bool");
+    return IdlWrongType("create.changeStreamPreAndPostImages.enabled", *enabled,
+                        "bool");
   }
   return enabled->bool_value();
 }
@@ -277,14 +277,14 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
     // Views (create.idl viewOn: string, pipeline: array).
     if (f.first == "viewOn") {
       if (!f.second.is_string()) {
-        return WrongType("create.viewOn", f.second, "string");
+        return IdlWrongType("create.viewOn", f.second, "string");
       }
       view_on = &f.second;
       continue;
     }
     if (f.first == "pipeline") {
       if (!f.second.is_array()) {
-        return WrongType("create.pipeline", f.second, "array");
+        return IdlWrongType("create.pipeline", f.second, "array");
       }
       view_pipeline = &f.second;
       continue;
@@ -310,14 +310,15 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
     }
     if (f.first == "validator") {
       if (!f.second.is_object()) {
-        return WrongType("create.validator", f.second, "object");
+        return IdlWrongType("create.validator", f.second, "object");
       }
       validation.validator = f.second;
       continue;
     }
     if (f.first == "validationLevel" || f.first == "validationAction") {
       if (!f.second.is_string()) {
-        return WrongType(absl::StrCat("create.", f.first), f.second, "string");
+        return IdlWrongType(absl::StrCat("create.", f.first), f.second,
+                            "string");
       }
       (f.first == "validationLevel" ? validation.validation_level
                                     : validation.validation_action) =
@@ -335,7 +336,7 @@ absl::StatusOr<Value> Create(CommandContext& ctx) {
     }
     bool known = false;
     for (absl::string_view k : kMongoOptions) known = known || f.first == k;
-    if (!known) return UnknownField(absl::StrCat("create.", f.first));
+    if (!known) return IdlUnknownField(absl::StrCat("create.", f.first));
     if (f.first == "capped" && !TrueValue(f.second)) continue;
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                       absl::StrCat("create: option '", f.first,
@@ -486,9 +487,9 @@ absl::StatusOr<Value> Drop(CommandContext& ctx) {
 absl::StatusOr<std::pair<std::string, std::string>> SplitNs(
     absl::string_view field, const Value* v) {
   if (v == nullptr)
-    return MissingField(absl::StrCat("renameCollection.", field));
+    return IdlMissingField(absl::StrCat("renameCollection.", field));
   if (!v->is_string()) {
-    return WrongType(absl::StrCat("renameCollection.", field), *v, "string");
+    return IdlWrongType(absl::StrCat("renameCollection.", field), *v, "string");
   }
   const std::string& ns = v->string_value();
   const size_t dot = ns.find('.');
@@ -581,10 +582,10 @@ absl::StatusOr<Value> CollMod(CommandContext& ctx) {
           absl::StrCat("option not supported on a view: ", f.first));
     }
     if (view_on != nullptr && !view_on->is_string()) {
-      return WrongType("collMod.viewOn", *view_on, "string");
+      return IdlWrongType("collMod.viewOn", *view_on, "string");
     }
     if (pipeline != nullptr && !pipeline->is_array()) {
-      return WrongType("collMod.pipeline", *pipeline, "array");
+      return IdlWrongType("collMod.pipeline", *pipeline, "array");
     }
     if (view_on != nullptr && view_on->string_value().empty()) {
       return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
@@ -695,7 +696,7 @@ absl::Status CloneAsCapped(Database* db, const std::string& from,
 absl::StatusOr<int64_t> CappedSizeArg(CommandContext& ctx,
                                       absl::string_view command) {
   const Value* size = Arg(ctx, "size");
-  if (size == nullptr) return MissingField(absl::StrCat(command, ".size"));
+  if (size == nullptr) return IdlMissingField(absl::StrCat(command, ".size"));
   return CappedNumberArg(*size, "size", command);
 }
 
@@ -731,10 +732,10 @@ absl::StatusOr<Value> CloneCollectionAsCapped(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string from, CollectionArg(ctx));
   const Value* to = Arg(ctx, "toCollection");
   if (to == nullptr) {
-    return MissingField("cloneCollectionAsCapped.toCollection");
+    return IdlMissingField("cloneCollectionAsCapped.toCollection");
   }
   if (!to->is_string()) {
-    return WrongType("cloneCollectionAsCapped.toCollection", *to, "string");
+    return IdlWrongType("cloneCollectionAsCapped.toCollection", *to, "string");
   }
   RETURN_IF_ERROR(ValidateCollectionName(to->string_value()));
   ASSIGN_OR_RETURN(int64_t size, CappedSizeArg(ctx, "cloneCollectionAsCapped"));
@@ -771,7 +772,7 @@ absl::StatusOr<Value> DataSize(CommandContext& ctx) {
     }
   }
   const Value& ns = ctx.first();
-  if (!ns.is_string()) return WrongType("dataSize.dataSize", ns, "string");
+  if (!ns.is_string()) return IdlWrongType("dataSize.dataSize", ns, "string");
   const std::string& full = ns.string_value();
   const size_t dot = full.find('.');
   if (dot == std::string::npos || full.substr(0, dot) != ctx.db) {

@@ -59,34 +59,6 @@ bool IsGenericArgument(absl::string_view f) {
   return false;
 }
 
-absl::Status UnknownField(absl::string_view path) {
-  return MongoError(
-      absl::StatusCode::kInvalidArgument, kIDLUnknownField,
-      absl::StrCat("BSON field '", path, "' is an unknown field."));
-}
-
-absl::Status MissingField(absl::string_view path) {
-  return MongoError(
-      absl::StatusCode::kInvalidArgument, kIDLFailedToParse,
-      absl::StrCat("BSON field '", path, "' is missing but a required field"));
-}
-
-absl::Status WrongType(absl::string_view path, const Value& v,
-                       absl::string_view expected) {
-  return MongoError(
-      absl::StatusCode::kInvalidArgument, kTypeMismatch,
-      absl::StrCat("BSON field '", path, "' is the wrong type '",
-                   TypeName(v.type()), "', expected type '", expected, "'"));
-}
-
-absl::Status WrongTypes(absl::string_view path, const Value& v,
-                        absl::string_view expected_list) {
-  return MongoError(absl::StatusCode::kInvalidArgument, kTypeMismatch,
-                    absl::StrCat("BSON field '", path, "' is the wrong type '",
-                                 TypeName(v.type()), "', expected types '",
-                                 expected_list, "'"));
-}
-
 absl::Status CheckFields(const CommandContext& ctx,
                          std::initializer_list<absl::string_view> known) {
   const auto& fields = ctx.cmd.object_fields();
@@ -95,7 +67,7 @@ absl::Status CheckFields(const CommandContext& ctx,
     if (IsGenericArgument(f)) continue;
     bool ok = false;
     for (absl::string_view k : known) ok = ok || f == k;
-    if (!ok) return UnknownField(absl::StrCat(ctx.name, ".", f));
+    if (!ok) return IdlUnknownField(absl::StrCat(ctx.name, ".", f));
   }
   return absl::OkStatus();
 }
@@ -142,7 +114,7 @@ absl::StatusOr<Value> ObjectArg(const CommandContext& ctx,
   const Value* v = Arg(ctx, field);
   if (v == nullptr || v->is_null()) return Value();
   if (!v->is_object()) {
-    return WrongType(absl::StrCat(ctx.name, ".", field), *v, "object");
+    return IdlWrongType(absl::StrCat(ctx.name, ".", field), *v, "object");
   }
   return *v;
 }
@@ -157,7 +129,7 @@ absl::StatusOr<Value> CollationField(const Value& statement,
                                      absl::string_view path) {
   const Value* v = statement.is_object() ? statement.Get("collation") : nullptr;
   if (v == nullptr || v->is_null()) return Value();
-  if (!v->is_object()) return WrongType(path, *v, "object");
+  if (!v->is_object()) return IdlWrongType(path, *v, "object");
   if (v->object_fields().empty()) return Value();
   return *v;
 }
@@ -165,9 +137,9 @@ absl::StatusOr<Value> CollationField(const Value& statement,
 absl::StatusOr<const Value::Array*> ArrayArg(const CommandContext& ctx,
                                              absl::string_view field) {
   const Value* v = Arg(ctx, field);
-  if (v == nullptr) return MissingField(absl::StrCat(ctx.name, ".", field));
+  if (v == nullptr) return IdlMissingField(absl::StrCat(ctx.name, ".", field));
   if (!v->is_array()) {
-    return WrongType(absl::StrCat(ctx.name, ".", field), *v, "array");
+    return IdlWrongType(absl::StrCat(ctx.name, ".", field), *v, "array");
   }
   return &v->array_items();
 }
@@ -177,8 +149,8 @@ absl::StatusOr<std::optional<int64_t>> IntArg(const CommandContext& ctx,
   const Value* v = Arg(ctx, field);
   if (v == nullptr || v->is_null()) return std::optional<int64_t>();
   if (!v->is_number()) {
-    return WrongTypes(absl::StrCat(ctx.name, ".", field), *v,
-                      "[long, int, decimal, double]");
+    return IdlWrongTypes(absl::StrCat(ctx.name, ".", field), *v,
+                         "[long, int, decimal, double]");
   }
   if (v->type() == ValueType::kInt32 || v->type() == ValueType::kInt64) {
     return std::optional<int64_t>(v->int64_value());
@@ -200,7 +172,7 @@ absl::StatusOr<bool> BoolArg(const CommandContext& ctx, absl::string_view field,
   const Value* v = Arg(ctx, field);
   if (v == nullptr) return def;
   if (v->type() != ValueType::kBool) {
-    return WrongType(absl::StrCat(ctx.name, ".", field), *v, "bool");
+    return IdlWrongType(absl::StrCat(ctx.name, ".", field), *v, "bool");
   }
   return v->bool_value();
 }
@@ -211,8 +183,8 @@ absl::StatusOr<bool> SafeBoolArg(const CommandContext& ctx,
   if (v == nullptr || v->is_null()) return def;
   if (v->type() == ValueType::kBool) return v->bool_value();
   if (v->is_number()) return v->AsDouble() != 0;
-  return WrongTypes(absl::StrCat(ctx.name, ".", field), *v,
-                    "[bool, long, int, decimal, double]");
+  return IdlWrongTypes(absl::StrCat(ctx.name, ".", field), *v,
+                       "[bool, long, int, decimal, double]");
 }
 
 bool TrueValue(const Value& v) {

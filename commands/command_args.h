@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "commands/command_context.h"
+#include "document/idl_errors.h"
 #include "ttldb/value.h"
 
 namespace ttldb {
@@ -79,13 +80,6 @@ absl::StatusOr<bool> SafeBoolArg(const CommandContext& ctx,
 // fraction; else 2 BadValue "maxTimeMS must be a number", "<n> value for
 // maxTimeMS is out of range" or "maxTimeMS has non-integral value".
 absl::StatusOr<absl::Duration> MaxTimeArg(const Value& cmd);
-
-absl::Status WrongType(absl::string_view path, const Value& v,
-                       absl::string_view expected);
-absl::Status WrongTypes(absl::string_view path, const Value& v,
-                        absl::string_view expected_list);
-absl::Status MissingField(absl::string_view path);
-absl::Status UnknownField(absl::string_view path);
 
 // Whether a value is a number that is truthy as MongoDB's trueValue().
 bool TrueValue(const Value& v);

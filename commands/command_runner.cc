@@ -134,7 +134,7 @@ absl::Status CheckApiVersion(const Value& cmd) {
     return absl::OkStatus();
   }
   if (!v->is_string()) {
-    return WrongType("apiVersion", *v, "string");
+    return IdlWrongType("apiVersion", *v, "string");
   }
   if (v->string_value() != "1") {
     return MongoError(absl::StatusCode::kInvalidArgument, kAPIVersionError,
@@ -149,11 +149,11 @@ absl::Status CheckApiVersion(const Value& cmd) {
 absl::Status CheckReadConcern(const Value& cmd) {
   const Value* rc = cmd.Get("readConcern");
   if (rc == nullptr || rc->is_null()) return absl::OkStatus();
-  if (!rc->is_object()) return WrongType("readConcern", *rc, "object");
+  if (!rc->is_object()) return IdlWrongType("readConcern", *rc, "object");
   const Value* level = rc->Get("level");
   if (level == nullptr) return absl::OkStatus();
   if (!level->is_string()) {
-    return WrongType("readConcern.level", *level, "string");
+    return IdlWrongType("readConcern.level", *level, "string");
   }
   const std::string& l = level->string_value();
   if (l == "local" || l == "available" || l == "majority") {

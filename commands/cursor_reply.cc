@@ -161,8 +161,8 @@ absl::StatusOr<int64_t> CursorBatchSize(const Value& cursor_opts,
   const Value* b = cursor_opts.Get("batchSize");
   if (b == nullptr) return -1;
   if (!b->is_number()) {
-    return WrongTypes(absl::StrCat(command, ".cursor.batchSize"), *b,
-                      "[long, int, decimal, double]");
+    return IdlWrongTypes(absl::StrCat(command, ".cursor.batchSize"), *b,
+                         "[long, int, decimal, double]");
   }
   const int64_t batch_size = static_cast<int64_t>(b->AsDouble());
   if (batch_size < 0) {

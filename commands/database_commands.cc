@@ -27,7 +27,7 @@ absl::StatusOr<bool> OnlyAuthorizedDatabases(const CommandContext& ctx,
   const Value* arg = ctx.cmd.Get("authorizedDatabases");
   if (arg == nullptr || arg->is_null()) return !may_list_all;
   if (arg->type() != ValueType::kBool) {
-    return WrongType("listDatabases.authorizedDatabases", *arg, "bool");
+    return IdlWrongType("listDatabases.authorizedDatabases", *arg, "bool");
   }
   if (!arg->bool_value() && !may_list_all) {
     return MongoError(absl::StatusCode::kPermissionDenied, kUnauthorized,

@@ -60,7 +60,7 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     RETURN_IF_ERROR(OneStatement(*ops));
     const Value& op = (*ops)[0];
     const std::string at = "update.updates";
-    if (!op.is_object()) return WrongType(at + ".0", op, "object");
+    if (!op.is_object()) return IdlWrongType(at + ".0", op, "object");
     ASSIGN_OR_RETURN(UpdateStatement st, ParseUpdateStatement(op, let, at));
     if (db == nullptr) return Value::MakeObject();
     return db->collection(coll).ExplainUpdate(*st.q, *st.u, st.multi,
@@ -71,7 +71,7 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     RETURN_IF_ERROR(OneStatement(*ops));
     const Value& op = (*ops)[0];
     const std::string at = "delete.deletes";
-    if (!op.is_object()) return WrongType(at + ".0", op, "object");
+    if (!op.is_object()) return IdlWrongType(at + ".0", op, "object");
     ASSIGN_OR_RETURN(DeleteStatement st, ParseDeleteStatement(op, at));
     if (db == nullptr) return Value::MakeObject();
     return db->collection(coll).ExplainDelete(*st.q, st.multi);
@@ -96,7 +96,7 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
     return ReturnsMatch(std::move(plan), "nWouldDelete");
   }
   if (!update->is_object() && !update->is_array()) {
-    return WrongTypes("findAndModify.update", *update, "[object, array]");
+    return IdlWrongTypes("findAndModify.update", *update, "[object, array]");
   }
   UpdateOptions o;
   o.upsert = upsert;
@@ -104,7 +104,7 @@ absl::StatusOr<Value> ExplainWrite(CommandContext& sub) {
   if (const Value* af = Arg(sub, "arrayFilters");
       af != nullptr && !af->is_null()) {
     if (!af->is_array()) {
-      return WrongType("findAndModify.arrayFilters", *af, "array");
+      return IdlWrongType("findAndModify.arrayFilters", *af, "array");
     }
     o.array_filters = af->array_items();
   }

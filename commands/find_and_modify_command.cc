@@ -64,7 +64,7 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   }
   // An array is a pipeline-style update (engine/update_parse.h).
   if (update != nullptr && !update->is_object() && !update->is_array()) {
-    return WrongTypes("findAndModify.update", *update, "[object, array]");
+    return IdlWrongTypes("findAndModify.update", *update, "[object, array]");
   }
   FindOneAndModifyOptions o;
   if (sort.is_object() && !sort.object_fields().empty()) o.sort = sort;
@@ -78,7 +78,8 @@ absl::StatusOr<Value> FindAndModify(CommandContext& ctx) {
   ASSIGN_OR_RETURN(o.collation, CollationArg(ctx));
   if (array_filters != nullptr && !array_filters->is_null()) {
     if (!array_filters->is_array()) {
-      return WrongType("findAndModify.arrayFilters", *array_filters, "array");
+      return IdlWrongType("findAndModify.arrayFilters", *array_filters,
+                          "array");
     }
     o.array_filters = array_filters->array_items();
   }

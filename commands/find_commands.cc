@@ -58,12 +58,12 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
             "includeQueryStatsMetrics"}));
   const Value& id_value = ctx.first();
   if (id_value.type() != ValueType::kInt64) {
-    return WrongType("getMore.getMore", id_value, "long");
+    return IdlWrongType("getMore.getMore", id_value, "long");
   }
   const Value* coll = Arg(ctx, "collection");
-  if (coll == nullptr) return MissingField("getMore.collection");
+  if (coll == nullptr) return IdlMissingField("getMore.collection");
   if (!coll->is_string())
-    return WrongType("getMore.collection", *coll, "string");
+    return IdlWrongType("getMore.collection", *coll, "string");
   if (coll->string_value().empty()) {
     return MongoError(
         absl::StatusCode::kInvalidArgument, kInvalidNamespace,
@@ -141,7 +141,7 @@ absl::StatusOr<Value> KillCursors(CommandContext& ctx) {
   for (size_t i = 0; i < ids->size(); ++i) {
     const Value& v = (*ids)[i];
     if (v.type() != ValueType::kInt64) {
-      return WrongType(absl::StrCat("killCursors.cursors.", i), v, "long");
+      return IdlWrongType(absl::StrCat("killCursors.cursors.", i), v, "long");
     }
     wanted.push_back(v.int64_value());
   }

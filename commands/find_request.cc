@@ -27,8 +27,8 @@ absl::Status ApplyHint(const CommandContext& ctx, FindOptions* options) {
   } else if (hint->is_object()) {
     if (!hint->object_fields().empty()) options->hint_keys = *hint;
   } else {
-    return WrongTypes(absl::StrCat(ctx.name, ".hint"), *hint,
-                      "[string, object]");
+    return IdlWrongTypes(absl::StrCat(ctx.name, ".hint"), *hint,
+                         "[string, object]");
   }
   return absl::OkStatus();
 }

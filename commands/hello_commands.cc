@@ -93,8 +93,8 @@ absl::Status CheckAwaitArgs(const CommandContext& ctx) {
                              "'topologyVersion'");
   }
   if (!version->is_object()) {
-    return WrongType(absl::StrCat(ctx.name, ".topologyVersion"), *version,
-                     "object");
+    return IdlWrongType(absl::StrCat(ctx.name, ".topologyVersion"), *version,
+                        "object");
   }
   const Value* counter = version->Get("counter");
   if (counter != nullptr && counter->is_number() && counter->AsDouble() < 0) {
@@ -133,7 +133,8 @@ absl::StatusOr<Value> Hello(CommandContext& ctx) {
   const Value* hello_ok = Arg(ctx, "helloOk");
   if (hello_ok != nullptr) {
     if (hello_ok->type() != ValueType::kBool) {
-      return WrongType(absl::StrCat(ctx.name, ".helloOk"), *hello_ok, "bool");
+      return IdlWrongType(absl::StrCat(ctx.name, ".helloOk"), *hello_ok,
+                          "bool");
     }
     out.emplace_back("helloOk", Value::Bool(true));
   }

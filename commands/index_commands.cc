@@ -51,8 +51,8 @@ absl::StatusOr<Value> CreateIndexes(CommandContext& ctx) {
   for (size_t i = 0; i < specs->size(); ++i) {
     const Value& spec = (*specs)[i];
     if (!spec.is_object()) {
-      return WrongType(absl::StrCat("createIndexes.indexes.", i), spec,
-                       "object");
+      return IdlWrongType(absl::StrCat("createIndexes.indexes.", i), spec,
+                          "object");
     }
     const Value* key = spec.Get("key");
     if (key == nullptr) {
@@ -119,7 +119,7 @@ absl::StatusOr<Value> DropIndexes(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"index", "collectionUUID"}));
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   const Value* index = Arg(ctx, "index");
-  if (index == nullptr) return MissingField("dropIndexes.index");
+  if (index == nullptr) return IdlMissingField("dropIndexes.index");
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   ASSIGN_OR_RETURN(bool exists, Exists(db.get(), coll));
   if (!exists) {
@@ -145,7 +145,7 @@ absl::StatusOr<Value> DropIndexes(CommandContext& ctx) {
     // Every name must exist before any is dropped (drop_indexes.cpp).
     for (const Value& n : index->array_items()) {
       if (!n.is_string()) {
-        return WrongTypes("dropIndexes.index", n, "[string, object]");
+        return IdlWrongTypes("dropIndexes.index", n, "[string, object]");
       }
       bool found = false;
       for (const Value& spec : before) {
@@ -163,7 +163,8 @@ absl::StatusOr<Value> DropIndexes(CommandContext& ctx) {
       RETURN_IF_ERROR(c.DropIndex(n.string_value()));
     }
   } else {
-    return WrongTypes("dropIndexes.index", *index, "[string, object, array]");
+    return IdlWrongTypes("dropIndexes.index", *index,
+                         "[string, object, array]");
   }
   return OkReply({{"nIndexesWas", Count(before.size())}});
 }

@@ -30,8 +30,8 @@ absl::StatusOr<Value> Profile(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"slowms", "sampleRate", "filter"}));
   const Value& level_arg = ctx.first();
   if (!level_arg.is_number()) {
-    return WrongTypes("profile.profile", level_arg,
-                      "[long, int, decimal, double]");
+    return IdlWrongTypes("profile.profile", level_arg,
+                         "[long, int, decimal, double]");
   }
   const double level_d = level_arg.AsDouble();
   if (level_d != -1 && level_d != 0 && level_d != 1 && level_d != 2) {
@@ -45,15 +45,15 @@ absl::StatusOr<Value> Profile(CommandContext& ctx) {
   ProfileSettings next = profiler.Get(ctx.db);
   if (const Value* slow = ctx.cmd.Get("slowms"); slow != nullptr) {
     if (!slow->is_number()) {
-      return WrongTypes("profile.slowms", *slow,
-                        "[long, int, decimal, double]");
+      return IdlWrongTypes("profile.slowms", *slow,
+                           "[long, int, decimal, double]");
     }
     next.slow_ms = static_cast<int64_t>(slow->AsDouble());
   }
   if (const Value* rate = ctx.cmd.Get("sampleRate"); rate != nullptr) {
     if (!rate->is_number()) {
-      return WrongTypes("profile.sampleRate", *rate,
-                        "[long, int, decimal, double]");
+      return IdlWrongTypes("profile.sampleRate", *rate,
+                           "[long, int, decimal, double]");
     }
     // profile_common.cpp: "'sampleRate' must be between 0.0 and 1.0
     // inclusive" (BadValue).

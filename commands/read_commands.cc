@@ -82,8 +82,8 @@ absl::StatusOr<Value> Distinct(CommandContext& ctx) {
       ctx, {"key", "query", "collation", "hint", "mirrored", "sampleId"}));
   ASSIGN_OR_RETURN(std::string coll, CollectionArg(ctx));
   const Value* key = Arg(ctx, "key");
-  if (key == nullptr) return MissingField("distinct.key");
-  if (!key->is_string()) return WrongType("distinct.key", *key, "string");
+  if (key == nullptr) return IdlMissingField("distinct.key");
+  if (!key->is_string()) return IdlWrongType("distinct.key", *key, "string");
   ASSIGN_OR_RETURN(Value query, ObjectArg(ctx, "query"));
   if (!query.is_object()) query = Value::MakeObject();
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
@@ -107,12 +107,12 @@ absl::StatusOr<Value> Explain(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx, {"verbosity"}));
   const Value& inner = ctx.first();
   if (!inner.is_object() || inner.object_fields().empty()) {
-    return WrongType("explain.explain", inner, "object");
+    return IdlWrongType("explain.explain", inner, "object");
   }
   const Value* verbosity = Arg(ctx, "verbosity");
   if (verbosity != nullptr) {
     if (!verbosity->is_string()) {
-      return WrongType("explain.verbosity", *verbosity, "string");
+      return IdlWrongType("explain.verbosity", *verbosity, "string");
     }
     const std::string& v = verbosity->string_value();
     if (v != "queryPlanner" && v != "executionStats" &&

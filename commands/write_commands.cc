@@ -89,8 +89,8 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
   // command fails (14 TypeMismatch) before any document is written.
   for (size_t i = 0; i < docs->size(); ++i) {
     if (!(*docs)[i].is_object()) {
-      return WrongType(absl::StrCat("insert.documents.", i), (*docs)[i],
-                       "object");
+      return IdlWrongType(absl::StrCat("insert.documents.", i), (*docs)[i],
+                          "object");
     }
   }
   Collection& c = b.db->collection(b.collection);
@@ -111,7 +111,7 @@ absl::StatusOr<Value> Insert(CommandContext& ctx) {
     }
     RETURN_IF_ERROR(CheckOpDeadline());
     if (!doc.is_object()) {
-      s = WrongType(absl::StrCat("insert.documents.", i), doc, "object");
+      s = IdlWrongType(absl::StrCat("insert.documents.", i), doc, "object");
     } else {
       s = c.InsertOne(doc, ctx.write).status();
     }
@@ -160,7 +160,7 @@ absl::StatusOr<Value> Update(CommandContext& ctx) {
   for (size_t i = 0; i < ops->size(); ++i) {
     const Value& op = (*ops)[i];
     if (!op.is_object()) {
-      return WrongType(absl::StrCat("update.updates.", i), op, "object");
+      return IdlWrongType(absl::StrCat("update.updates.", i), op, "object");
     }
     RETURN_IF_ERROR(CheckOpDeadline());
     absl::Status s =
@@ -191,7 +191,7 @@ absl::StatusOr<Value> Delete(CommandContext& ctx) {
   for (size_t i = 0; i < ops->size(); ++i) {
     const Value& op = (*ops)[i];
     if (!op.is_object()) {
-      return WrongType(absl::StrCat(at, ".", i), op, "object");
+      return IdlWrongType(absl::StrCat(at, ".", i), op, "object");
     }
     ASSIGN_OR_RETURN(DeleteStatement st, ParseDeleteStatement(op, at));
     RETURN_IF_ERROR(CheckOpDeadline());

@@ -10,7 +10,7 @@ namespace commands {
 absl::StatusOr<WriteOptions> ParseWriteConcern(const Value& wc) {
   WriteOptions out;
   if (wc.is_null()) return out;
-  if (!wc.is_object()) return WrongType("writeConcern", wc, "object");
+  if (!wc.is_object()) return IdlWrongType("writeConcern", wc, "object");
   const Value* w = wc.Get("w");
   const Value* j = wc.Get("j");
   const Value* fsync = wc.Get("fsync");

@@ -14,7 +14,7 @@ absl::StatusOr<bool> OptBool(const Value& op, absl::string_view field,
   const Value* v = op.Get(field);
   if (v == nullptr) return false;
   if (v->type() != ValueType::kBool) {
-    return WrongType(absl::StrCat(at, ".", field), *v, "bool");
+    return IdlWrongType(absl::StrCat(at, ".", field), *v, "bool");
   }
   return v->bool_value();
 }
@@ -36,29 +36,30 @@ absl::StatusOr<UpdateStatement> ParseUpdateStatement(const Value& op,
         "collation", "c", "sampleId", "upsertSupplied", "sort"};
     bool ok = false;
     for (absl::string_view k : kKnown) ok = ok || f.first == k;
-    if (!ok) return UnknownField(absl::StrCat(at, ".", f.first));
+    if (!ok) return IdlUnknownField(absl::StrCat(at, ".", f.first));
   }
   UpdateStatement s;
   s.q = op.Get("q");
   s.u = op.Get("u");
-  if (s.q == nullptr) return MissingField(at + ".q");
-  if (s.u == nullptr) return MissingField(at + ".u");
-  if (!s.q->is_object()) return WrongType(at + ".q", *s.q, "object");
+  if (s.q == nullptr) return IdlMissingField(at + ".q");
+  if (s.u == nullptr) return IdlMissingField(at + ".u");
+  if (!s.q->is_object()) return IdlWrongType(at + ".q", *s.q, "object");
   if (!s.u->is_object() && !s.u->is_array()) {
-    return WrongTypes(at + ".u", *s.u, "[object, array]");
+    return IdlWrongTypes(at + ".u", *s.u, "[object, array]");
   }
   UpdateOptions& o = s.options;
   ASSIGN_OR_RETURN(o.upsert, OptBool(op, "upsert", at));
   ASSIGN_OR_RETURN(s.multi, OptBool(op, "multi", at));
   if (const Value* af = op.Get("arrayFilters");
       af != nullptr && !af->is_null()) {
-    if (!af->is_array()) return WrongType(at + ".arrayFilters", *af, "array");
+    if (!af->is_array())
+      return IdlWrongType(at + ".arrayFilters", *af, "array");
     o.array_filters = af->array_items();
   }
   // write_ops.idl: c is an object; an array u is a pipeline-style update
   // (engine/update_parse.h), which `c` and the command's `let` serve.
   if (const Value* c = op.Get("c"); c != nullptr) {
-    if (!c->is_object()) return WrongType(at + ".c", *c, "object");
+    if (!c->is_object()) return IdlWrongType(at + ".c", *c, "object");
     o.constants = *c;
   }
   ASSIGN_OR_RETURN(o.upsert_supplied, OptBool(op, "upsertSupplied", at));
@@ -78,17 +79,17 @@ absl::StatusOr<DeleteStatement> ParseDeleteStatement(const Value& op,
   for (const Field& f : op.object_fields()) {
     if (f.first != "q" && f.first != "limit" && f.first != "hint" &&
         f.first != "collation" && f.first != "sampleId") {
-      return UnknownField(absl::StrCat(at, ".", f.first));
+      return IdlUnknownField(absl::StrCat(at, ".", f.first));
     }
   }
   DeleteStatement s;
   s.q = op.Get("q");
   const Value* limit = op.Get("limit");
-  if (s.q == nullptr) return MissingField(at + ".q");
-  if (limit == nullptr) return MissingField(at + ".limit");
-  if (!s.q->is_object()) return WrongType(at + ".q", *s.q, "object");
+  if (s.q == nullptr) return IdlMissingField(at + ".q");
+  if (limit == nullptr) return IdlMissingField(at + ".limit");
+  if (!s.q->is_object()) return IdlWrongType(at + ".q", *s.q, "object");
   if (!limit->is_number()) {
-    return WrongTypes(at + ".limit", *limit, "[long, int, decimal, double]");
+    return IdlWrongTypes(at + ".limit", *limit, "[long, int, decimal, double]");
   }
   const double l = limit->AsDouble();
   if (l != 0 && l != 1) {

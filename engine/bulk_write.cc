@@ -2,6 +2,7 @@
 // through the single-operation calls.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/idl_errors.h"
 #include "engine/backend.h"
 #include "ttldb/collection.h"
 
@@ -12,14 +13,6 @@ namespace {
 // MongoInvalidArgumentError): nothing is sent, nothing written.
 absl::Status BadOps(absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, kBadValue, message);
-}
-
-// The server's parse error for a required field the driver left undefined
-// (IDL: "BSON field '<path>' is missing but a required field").
-absl::Status MissingField(absl::string_view path) {
-  return MongoError(
-      absl::StatusCode::kInvalidArgument, 40414,
-      absl::StrCat("BSON field '", path, "' is missing but a required field"));
 }
 
 // The update document of updateOne / updateMany must be operators (the
@@ -33,7 +26,7 @@ bool HasAtomicOperators(const Value& doc) {
 absl::StatusOr<Value> ObjectField(const Value& op, absl::string_view name,
                                   absl::string_view missing_path) {
   const Value* v = op.Get(name);
-  if (v == nullptr || v->is_null()) return MissingField(missing_path);
+  if (v == nullptr || v->is_null()) return IdlMissingField(missing_path);
   if (!v->is_object()) {
     return MongoError(
         absl::StatusCode::kInvalidArgument, kTypeMismatch,
@@ -81,7 +74,7 @@ absl::StatusOr<std::vector<WriteModel>> Collection::ParseBulkWriteOps(
     WriteModel model;
     if (name == "insertOne") {
       model.kind = WriteModel::Kind::kInsertOne;
-      if (!op.is_object()) return MissingField("insert.documents");
+      if (!op.is_object()) return IdlMissingField("insert.documents");
       // {insertOne: {document: {...}}}; the driver also takes the document
       // itself when "document" is absent.
       const Value* doc = op.Get("document");
@@ -102,7 +95,8 @@ absl::StatusOr<std::vector<WriteModel>> Collection::ParseBulkWriteOps(
           "replaceOne, deleteOne, deleteMany");
     }
     if (!op.is_object()) {
-      return MissingField(is_delete ? "delete.deletes.q" : "update.updates.q");
+      return IdlMissingField(is_delete ? "delete.deletes.q"
+                                       : "update.updates.q");
     }
     if (op.Get("q") != nullptr) return BadOps("Raw operations are not allowed");
     if (is_delete) {

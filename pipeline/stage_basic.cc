@@ -377,33 +377,6 @@ absl::Status StageError(int code, absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, message);
 }
 
-absl::Status IdlWrongType(absl::string_view path, const Value& v,
-                          absl::string_view expected) {
-  return StageError(
-      kTypeMismatch,
-      absl::StrCat("BSON field '", path, "' is the wrong type '",
-                   TypeName(v.type()), "', expected type '", expected, "'"));
-}
-
-absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
-                           absl::string_view expected_list) {
-  return StageError(kTypeMismatch,
-                    absl::StrCat("BSON field '", path, "' is the wrong type '",
-                                 TypeName(v.type()), "', expected types '",
-                                 expected_list, "'"));
-}
-
-absl::Status IdlMissingField(absl::string_view path) {
-  return StageError(
-      kIDLFailedToParse,
-      absl::StrCat("BSON field '", path, "' is missing but a required field"));
-}
-
-absl::Status IdlUnknownField(absl::string_view path) {
-  return StageError(kIDLUnknownField, absl::StrCat("BSON field '", path,
-                                                   "' is an unknown field."));
-}
-
 absl::Status CheckFieldPath(absl::string_view path) {
   if (path.empty()) {
     return StageError(40352,

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "base/status.h"
+#include "document/idl_errors.h"
 #include "expr/expression.h"
 #include "pipeline/stage.h"
 #include "ttldb/value.h"
@@ -28,20 +29,7 @@ using StageList = std::vector<std::shared_ptr<StageSpec>>;
 inline constexpr absl::string_view kAggregationErrorContext =
     "PlanExecutor error during aggregation";
 
-// stage_basic.cc: the errors of a stage's spec as MongoDB's IDL parser
-// gives them (src/mongo/idl/idl_parser.cpp), `path` the field's full
-// dotted name ("$densify.range.unit"):
-//   14 TypeMismatch "BSON field '<path>' is the wrong type '<type>',
-//      expected type '<expected>'" (IdlWrongType), or "... expected types
-//      '<expected_list>'" (IdlWrongTypes, a list "[string, object]")
-//   40414 "BSON field '<path>' is missing but a required field"
-//   40415 "BSON field '<path>' is an unknown field."
-absl::Status IdlWrongType(absl::string_view path, const Value& v,
-                          absl::string_view expected);
-absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
-                           absl::string_view expected_list);
-absl::Status IdlMissingField(absl::string_view path);
-absl::Status IdlUnknownField(absl::string_view path);
+// The IDL parser's errors of a stage's spec: document/idl_errors.h.
 
 // stage_basic.cc: FieldPath's checks of a dotted field name that a stage
 // writes or reads (src/mongo/db/exec/document_value/field_path.cpp): 40352

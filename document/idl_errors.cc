@@ -1,0 +1,36 @@
+#include "document/idl_errors.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+
+namespace ttldb {
+
+absl::Status IdlWrongType(absl::string_view path, const Value& v,
+                          absl::string_view expected) {
+  return MongoInvalidArgument(
+      kTypeMismatch,
+      absl::StrCat("BSON field '", path, "' is the wrong type '",
+                   TypeName(v.type()), "', expected type '", expected, "'"));
+}
+
+absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
+                           absl::string_view expected_list) {
+  return MongoInvalidArgument(
+      kTypeMismatch, absl::StrCat("BSON field '", path, "' is the wrong type '",
+                                  TypeName(v.type()), "', expected types '",
+                                  expected_list, "'"));
+}
+
+absl::Status IdlMissingField(absl::string_view path) {
+  return MongoInvalidArgument(
+      kIDLFailedToParse,
+      absl::StrCat("BSON field '", path, "' is missing but a required field"));
+}
+
+absl::Status IdlUnknownField(absl::string_view path) {
+  return MongoInvalidArgument(
+      kIDLUnknownField,
+      absl::StrCat("BSON field '", path, "' is an unknown field."));
+}
+
+}  // namespace ttldb

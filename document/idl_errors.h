@@ -1,0 +1,29 @@
+// The errors of MongoDB's IDL parser (src/mongo/idl/idl_parser.cpp) for a
+// field of a command or of a stage's spec, `path` the field's full dotted
+// name ("update.updates.q", "$densify.range.unit"):
+//   14 TypeMismatch "BSON field '<path>' is the wrong type '<type>',
+//      expected type '<expected>'" (IdlWrongType), or "... expected types
+//      '<expected_list>'" (IdlWrongTypes, a list "[string, object]")
+//   40414 "BSON field '<path>' is missing but a required field"
+//   40415 "BSON field '<path>' is an unknown field."
+// All are InvalidArgument. The commands (commands/), the pipeline's stages
+// (pipeline/) and the engine's bulk write share them. Internal to ttldb.
+#ifndef TTLDB_DOCUMENT_IDL_ERRORS_H_
+#define TTLDB_DOCUMENT_IDL_ERRORS_H_
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "ttldb/value.h"
+
+namespace ttldb {
+
+absl::Status IdlWrongType(absl::string_view path, const Value& v,
+                          absl::string_view expected);
+absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
+                           absl::string_view expected_list);
+absl::Status IdlMissingField(absl::string_view path);
+absl::Status IdlUnknownField(absl::string_view path);
+
+}  // namespace ttldb
+
+#endif  // TTLDB_DOCUMENT_IDL_ERRORS_H_
