@@ -39,6 +39,8 @@ ASAN_TESTS=(
   # write walks, LevelDB status mapping), the engine's own tests, index keys
   # (multikey arrays).
   //storage/... //engine/... //index:key_codec_test //index:key_gen_test
+  # The catalog: its entries, their compile, the published catalog.
+  //catalog/...
   # Query, update, projection and sort evaluation; every aggregation
   # expression and accumulator.
   //query/... //expr/... //pipeline/...
