@@ -129,10 +129,7 @@ absl::StatusOr<uint32_t> MaxCollectionIdInData(leveldb::DB* db) {
     if (!it->Valid()) continue;
     const leveldb::Slice key = it->key();
     if (key.size() < 5 || key[0] != tag) continue;
-    const auto* b = reinterpret_cast<const unsigned char*>(key.data()) + 1;
-    const uint32_t id = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-                        (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-    max_id = std::max(max_id, id);
+    max_id = std::max(max_id, DecodeU32(key.data() + 1));
   }
   return max_id;
 }

@@ -71,11 +71,7 @@ Value RepairReport::ToValue() const {
 
 namespace {
 
-uint32_t KeyId(const leveldb::Slice& key) {
-  const auto* b = reinterpret_cast<const unsigned char*>(key.data()) + 1;
-  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-         (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-}
+uint32_t KeyId(const leveldb::Slice& key) { return DecodeU32(key.data() + 1); }
 
 // The ids under which keys with `tag` ('D' or 'I') are stored, with how many
 // keys each.

@@ -36,6 +36,13 @@ inline void AppendU32(uint32_t v, std::string* out) {
   out->push_back(static_cast<char>(v));
 }
 
+// The u32 AppendU32 wrote at `p` (4 bytes).
+inline uint32_t DecodeU32(const char* p) {
+  const auto* b = reinterpret_cast<const unsigned char*>(p);
+  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
+         (uint32_t{b[2]} << 8) | uint32_t{b[3]};
+}
+
 // 'M' "format" -> proto DatabaseMeta.
 std::string MetaKey();
 // 'M' "rekey" -> "": present while an open rebuilds the document and index

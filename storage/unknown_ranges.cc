@@ -12,12 +12,6 @@
 namespace ttldb {
 namespace {
 
-uint32_t DecodeU32(const char* p) {
-  const auto* b = reinterpret_cast<const unsigned char*>(p);
-  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-         (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-}
-
 // The first key after every key that starts with `prefix` ("" when none:
 // the end of the key space).
 std::string After(const std::string& prefix) { return KeyPrefixEnd(prefix); }
