@@ -29,6 +29,7 @@ enum MongoCode : int {
   kIDLFailedToParse = 40414,   // a required field is missing
   kIDLUnknownField = 40415,    // a field the command does not know
   kIDLDuplicateField = 40413,  // a command field given twice
+  kIDLBadValue = 51024,        // a field outside its validator's bound
   // hello's awaitable arguments (replication_info.cpp's uassert codes).
   kAwaitableHelloArguments = 31368,
   kNegativeMaxAwaitTime = 31373,
@@ -40,7 +41,22 @@ enum MongoCode : int {
   // $changeStream (document_source_change_stream.cpp): without a change
   // log (a standalone mongod; Options::change_log false), and not first.
   kChangeStreamNotSupported = 40573,
-  kChangeStreamNotFirstStage = 40602,
+  // A stage that must come first (pipeline.cpp validateCommon):
+  // $changeStream, $currentOp.
+  kStageNotFirst = 40602,
+  // Regular expression options (expression_leaf.cpp, bsonelement.cpp).
+  kInvalidRegexFlag = 51108,
+  // update's `c` without a pipeline (update_request.cpp).
+  kConstantsWithoutPipeline = 51198,
+  // distinct's key (parsed_distinct_command.cpp).
+  kDistinctKeyNullByte = 31032,
+  // Hashed indexes (expression_params.cpp, index_key_validate.cpp).
+  kTooManyHashedFields = 31303,
+  kHashedIndexUnique = 16764,
+  // getMore against a cursor of another session state
+  // (getmore_cmd.cpp).
+  kGetMoreInSessionOnSessionless = 50736,
+  kGetMoreOutsideSession = 50737,
   // MongoDB reports too many indexes as CannotCreateIndex.
   kTooManyIndexes = kCannotCreateIndex,
 };

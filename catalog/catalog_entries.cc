@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status.h"
 #include "catalog/compile.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
@@ -25,8 +26,21 @@ void DeleteCollectionEntry(absl::string_view name, leveldb::WriteBatch* batch) {
   batch->Delete(CatalogKey(name));
 }
 
-void PutViewEntry(const proto::ViewInfo& info, leveldb::WriteBatch* batch) {
+absl::Status PutViewEntry(const ViewDefinition& view,
+                          leveldb::WriteBatch* batch) {
+  // ViewGraph::kMaxViewPipelineSizeBytes: 16 MB of stored pipeline.
+  constexpr size_t kMaxViewPipelineBytes = 16 * 1000 * 1000;
+  proto::ViewInfo info;
+  info.set_name(view.name);
+  info.set_view_on(view.view_on);
+  info.set_pipeline_json(ToJson(view.pipeline, JsonFormat::kRelaxed));
+  if (info.pipeline_json().size() > kMaxViewPipelineBytes) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kBSONObjectTooLarge,
+                      "View pipeline is too large and exceeds the maximum "
+                      "size of 16000000 bytes");
+  }
   batch->Put(ViewKey(info.name()), info.SerializeAsString());
+  return absl::OkStatus();
 }
 
 void DeleteViewEntry(absl::string_view name, leveldb::WriteBatch* batch) {
@@ -103,7 +117,7 @@ absl::StatusOr<LoadedViews> LoadViews(leveldb::DB* db) {
       continue;
     }
     out.views.push_back(
-        StoredView{std::move(name), info.view_on(), *std::move(pipeline)});
+        ViewDefinition{std::move(name), info.view_on(), *std::move(pipeline)});
   }
   if (!it->status().ok()) {
     return storage::FromLevelDB(it->status(), "reading the views");

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "leveldb/db.h"
@@ -27,6 +28,7 @@
 #include "storage/collection_state.h"
 #include "storage/unknown_ranges.h"
 #include "ttldb/value.h"
+#include "ttldb/view_definition.h"
 
 namespace ttldb {
 
@@ -35,7 +37,11 @@ void PutMetaEntry(const proto::DatabaseMeta& meta, leveldb::WriteBatch* batch);
 void PutCollectionEntry(const proto::CollectionInfo& info,
                         leveldb::WriteBatch* batch);
 void DeleteCollectionEntry(absl::string_view name, leveldb::WriteBatch* batch);
-void PutViewEntry(const proto::ViewInfo& info, leveldb::WriteBatch* batch);
+// A view's entry, its pipeline as relaxed Extended JSON: 10334
+// BSONObjectTooLarge "View pipeline is too large and exceeds the maximum
+// size of 16000000 bytes" past ViewGraph::kMaxViewPipelineSizeBytes.
+absl::Status PutViewEntry(const ViewDefinition& view,
+                          leveldb::WriteBatch* batch);
 void DeleteViewEntry(absl::string_view name, leveldb::WriteBatch* batch);
 
 // Every collection entry of `db`, compiled (catalog/compile.h). A damaged
@@ -58,13 +64,8 @@ absl::StatusOr<LoadedCollections> LoadCollections(leveldb::DB* db);
 // Every view entry of `db`. A damaged one (it does not parse, names another
 // view, or its pipeline is not an array) is left out and named in
 // `damaged`: it hides only its own view, and dropping the name removes it.
-struct StoredView {
-  std::string name;
-  std::string view_on;
-  Value pipeline;  // an array
-};
 struct LoadedViews {
-  std::vector<StoredView> views;
+  std::vector<ViewDefinition> views;
   std::vector<std::string> damaged;
 };
 absl::StatusOr<LoadedViews> LoadViews(leveldb::DB* db);

@@ -1,6 +1,14 @@
 #include "catalog/collection_catalog.h"
 
+#include "absl/strings/str_cat.h"
+#include "base/status.h"
+
 namespace ttldb {
+
+absl::Status NamespaceExistsError(absl::string_view name) {
+  return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
+                    absl::StrCat("Namespace ", name, " already exists"));
+}
 
 CollectionCatalog::StatePtr CollectionCatalog::Get(
     absl::string_view name) const {

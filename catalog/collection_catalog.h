@@ -29,12 +29,17 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "base/mutex.h"
 #include "storage/collection_state.h"
 #include "storage/unknown_ranges.h"
 
 namespace ttldb {
+
+// 48 NamespaceExists "Namespace <name> already exists": a create of a
+// collection or view under a name a collection or view has.
+absl::Status NamespaceExistsError(absl::string_view name);
 
 class CollectionCatalog {
  public:

@@ -13,10 +13,12 @@ set(TTLDB_SOURCES
   catalog/compile.cc
   catalog/index_spec_proto.cc
   catalog/validation_rules.cc
+  catalog/view_catalog.cc
   document/bson_hash.cc
   document/bson_size.cc
   document/collator.cc
   document/compare.cc
+  document/cursor.cc
   document/decimal128.cc
   document/idl_errors.cc
   document/iso_date.cc
@@ -165,6 +167,7 @@ set(TTLDB_HEADERS
   include/ttldb/results.h
   include/ttldb/ttl_metrics.h
   include/ttldb/value.h
+  include/ttldb/view_definition.h
 )
 
 set(TTLDB_DEFINES

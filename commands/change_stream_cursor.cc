@@ -142,8 +142,7 @@ absl::StatusOr<Value> ChangeStreamAggregate(CommandContext& ctx,
   for (const Value& stage : rest) {
     if (stage.is_object() && !stage.object_fields().empty() &&
         stage.object_fields()[0].first == "$changeStream") {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kChangeStreamNotFirstStage,
+      return MongoError(absl::StatusCode::kInvalidArgument, kStageNotFirst,
                         "$changeStream is only valid as the first stage in a "
                         "pipeline");
     }

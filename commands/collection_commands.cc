@@ -73,9 +73,7 @@ absl::StatusOr<int64_t> CappedNumberArg(const Value& v, absl::string_view field,
              : d < -9.2e18 ? std::numeric_limits<int64_t>::min()
                            : static_cast<int64_t>(d));
   auto bound = [&](absl::string_view rule) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field '", field, "' value must be ",
-                                   rule, ", actual value '", n, "'"));
+    return IdlBadValue(field, rule, n);
   };
   if (field == "size" && n < 1) return bound(">= 1");
   if (field == "size" && n > (int64_t{1} << 50)) {

@@ -24,6 +24,7 @@
 #include "commands/cursor_reply.h"
 #include "commands/operation_registry.h"
 #include "commands/reply.h"
+#include "document/vector_cursor.h"
 #include "pipeline/pipeline.h"
 #include "query/filter.h"
 #include "ttldb/json.h"
@@ -210,7 +211,7 @@ class PipelineCursor : public Cursor {
   }
   agg::Pipeline pipeline;
   agg::RunContext run;
-  std::unique_ptr<agg::DocStream> stream;
+  std::unique_ptr<Cursor> stream;
 };
 
 // aggregate: 1 whose pipeline starts with $currentOp, on admin.
@@ -242,7 +243,7 @@ absl::StatusOr<Value> AggregateCurrentOp(CommandContext& ctx,
       agg::Variables(nullptr, absl::ToUnixMillis(ctx.server->clock->WallNow()));
   ASSIGN_OR_RETURN(
       cursor->stream,
-      cursor->pipeline.OpenOver(std::make_unique<agg::VectorStream>(Reports(
+      cursor->pipeline.OpenOver(std::make_unique<VectorCursor>(Reports(
                                     ctx, o.all_users, o.idle_connections)),
                                 &cursor->run));
   auto sc = std::make_unique<ServerCursor>();
@@ -338,7 +339,7 @@ absl::StatusOr<Value> AggregateWithoutCollection(CommandContext& ctx,
   }
   for (size_t i = 1; i < stages.size(); ++i) {
     if (IsCurrentOpStage(stages[i])) {
-      return MongoError(absl::StatusCode::kInvalidArgument, 40602,
+      return MongoError(absl::StatusCode::kInvalidArgument, kStageNotFirst,
                         "$currentOp is only valid as the first stage in a "
                         "pipeline");
     }

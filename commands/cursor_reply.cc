@@ -166,10 +166,7 @@ absl::StatusOr<int64_t> CursorBatchSize(const Value& cursor_opts,
   }
   const int64_t batch_size = static_cast<int64_t>(b->AsDouble());
   if (batch_size < 0) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field 'batchSize' value must be "
-                                   ">= 0, actual value '",
-                                   batch_size, "'"));
+    return IdlBadValue("batchSize", ">= 0", batch_size);
   }
   return batch_size;
 }

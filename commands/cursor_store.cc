@@ -92,14 +92,16 @@ absl::StatusOr<ServerCursor*> CursorStore::CheckOut(
                      or_none(requester.session), ")"));
   }
   if (requester.session.has_value() && !c->session.has_value()) {
-    return MongoError(absl::StatusCode::kFailedPrecondition, 50736,
+    return MongoError(absl::StatusCode::kFailedPrecondition,
+                      kGetMoreInSessionOnSessionless,
                       absl::StrCat("Cannot run getMore on cursor ", id,
                                    ", which was not created in a session, in "
                                    "session ",
                                    *requester.session));
   }
   if (!requester.session.has_value() && c->session.has_value()) {
-    return MongoError(absl::StatusCode::kFailedPrecondition, 50737,
+    return MongoError(absl::StatusCode::kFailedPrecondition,
+                      kGetMoreOutsideSession,
                       absl::StrCat("Cannot run getMore on cursor ", id,
                                    ", which was created in session ",
                                    *c->session, ", without an lsid"));

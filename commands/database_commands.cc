@@ -122,10 +122,7 @@ absl::StatusOr<Value> DbStats(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, IntArg(ctx, "scale"));
   const int64_t scale = scale_arg.value_or(1);
   if (scale < 1) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field 'scale' value must be >= 1, "
-                                   "actual value '",
-                                   scale, "'"));
+    return IdlBadValue("scale", ">= 1", scale);
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   if (db != nullptr) {

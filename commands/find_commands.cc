@@ -71,10 +71,7 @@ absl::StatusOr<Value> GetMore(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::optional<int64_t> batch, IntArg(ctx, "batchSize"));
   if (batch.has_value() && *batch < 0) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field 'batchSize' value must be >= "
-                                   "0, actual value '",
-                                   *batch, "'"));
+    return IdlBadValue("batchSize", ">= 0", *batch);
   }
   const std::string ns = Ns(ctx.db, coll->string_value());
   ASSIGN_OR_RETURN(ServerCursor * cursor,

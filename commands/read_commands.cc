@@ -32,10 +32,7 @@ absl::StatusOr<Value> CountCmd(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::optional<int64_t> limit, IntArg(ctx, "limit"));
   ASSIGN_OR_RETURN(std::optional<int64_t> skip, IntArg(ctx, "skip"));
   if (skip.has_value() && *skip < 0) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                      absl::StrCat("BSON field 'skip' value must be >= 0, "
-                                   "actual value '",
-                                   *skip, "'"));
+    return IdlBadValue("skip", ">= 0", *skip);
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Database> db, ctx.Db(false));
   if (!query.is_object()) query = Value::MakeObject();

@@ -103,7 +103,8 @@ absl::StatusOr<Value> DecodeElement(bson_iter_t* it, int depth) {
       }
       for (const char* o = options; *o != '\0'; ++o) {
         if (std::strchr("ilmsux", *o) == nullptr) {
-          return MongoError(absl::StatusCode::kInvalidArgument, 51108,
+          return MongoError(absl::StatusCode::kInvalidArgument,
+                            kInvalidRegexFlag,
                             absl::StrCat("invalid flag in regex options: ",
                                          std::string(1, *o)));
         }

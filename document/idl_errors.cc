@@ -33,4 +33,11 @@ absl::Status IdlUnknownField(absl::string_view path) {
       absl::StrCat("BSON field '", path, "' is an unknown field."));
 }
 
+absl::Status IdlBadValue(absl::string_view path, absl::string_view rule,
+                         int64_t actual) {
+  return MongoInvalidArgument(
+      kIDLBadValue, absl::StrCat("BSON field '", path, "' value must be ", rule,
+                                 ", actual value '", actual, "'"));
+}
+
 }  // namespace ttldb

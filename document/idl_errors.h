@@ -6,10 +6,15 @@
 //      '<expected_list>'" (IdlWrongTypes, a list "[string, object]")
 //   40414 "BSON field '<path>' is missing but a required field"
 //   40415 "BSON field '<path>' is an unknown field."
+//   51024 "BSON field '<path>' value must be <rule>, actual value
+//      '<actual>'", a field outside its validator's bound ({gte: 0} gives
+//      rule ">= 0")
 // All are InvalidArgument. The commands (commands/), the pipeline's stages
 // (pipeline/) and the engine's bulk write share them. Internal to ttldb.
 #ifndef TTLDB_DOCUMENT_IDL_ERRORS_H_
 #define TTLDB_DOCUMENT_IDL_ERRORS_H_
+
+#include <cstdint>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -23,6 +28,8 @@ absl::Status IdlWrongTypes(absl::string_view path, const Value& v,
                            absl::string_view expected_list);
 absl::Status IdlMissingField(absl::string_view path);
 absl::Status IdlUnknownField(absl::string_view path);
+absl::Status IdlBadValue(absl::string_view path, absl::string_view rule,
+                         int64_t actual);
 
 }  // namespace ttldb
 

@@ -81,7 +81,7 @@ absl::StatusOr<std::shared_ptr<const CompiledRegex>> CompiledRegex::Compile(
       default:
         // MongoDB's message really starts with a space: the matcher passes
         // an empty opName to "{} invalid flag in regex options: {}".
-        return MongoError(absl::StatusCode::kInvalidArgument, 51108,
+        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidRegexFlag,
                           absl::StrCat(" invalid flag in regex options: ",
                                        std::string(1, o)));
     }

@@ -10,12 +10,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/view_catalog.h"
+#include "document/vector_cursor.h"
 #include "engine/backend.h"
 #include "engine/coll_stats.h"
 #include "engine/database_internal.h"
 #include "engine/db_impl.h"
 #include "engine/query_exec.h"
-#include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/spill_directory.h"
 #include "ttldb/clock.h"
@@ -24,17 +25,6 @@
 
 namespace ttldb {
 namespace {
-
-class CursorStream : public agg::DocStream {
- public:
-  explicit CursorStream(std::unique_ptr<Cursor> c) : cursor_(std::move(c)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    return cursor_->Next();
-  }
-
- private:
-  std::unique_ptr<Cursor> cursor_;
-};
 
 // `collation`: the pipeline's, resolved ({locale: "simple"} for none), so
 // that the find does not fall back to another collection's default.
@@ -58,13 +48,10 @@ class EngineAccess : public agg::DatabaseAccess {
         database_named_(std::move(database_named)),
         stats_source_(std::move(stats_source)) {}
 
-  absl::StatusOr<std::unique_ptr<agg::DocStream>> Scan(
+  absl::StatusOr<std::unique_ptr<Cursor>> Scan(
       absl::string_view coll, const agg::ScanRequest& r) override {
-    ASSIGN_OR_RETURN(
-        std::unique_ptr<Cursor> c,
-        engine_->collection(coll).Find(r.filter, ToFindOptions(r, collation_)));
-    return std::unique_ptr<agg::DocStream>(
-        std::make_unique<CursorStream>(std::move(c)));
+    return engine_->collection(coll).Find(r.filter,
+                                          ToFindOptions(r, collation_));
   }
   absl::StatusOr<bool> ProvidesSort(absl::string_view coll, const Value& filter,
                                     const Value& sort) override {
@@ -191,7 +178,7 @@ class AggregateCursor : public Cursor {
   std::unique_ptr<EngineAccess> access;
   agg::Pipeline pipeline;
   agg::RunContext ctx;
-  std::unique_ptr<agg::DocStream> stream_;
+  std::unique_ptr<Cursor> stream_;
 
  private:
   absl::Status status_;
@@ -261,8 +248,8 @@ class EventPipelineImpl : public EventPipeline {
     cursor_->ctx.vars = agg::Variables(
         nullptr, absl::ToUnixMillis(engine_->clock()->WallNow()));
     ASSIGN_OR_RETURN(
-        std::unique_ptr<agg::DocStream> out,
-        cursor_->pipeline.OpenOver(std::make_unique<agg::VectorStream>(
+        std::unique_ptr<Cursor> out,
+        cursor_->pipeline.OpenOver(std::make_unique<VectorCursor>(
                                        std::vector<Value>{std::move(event)}),
                                    &cursor_->ctx));
     return out->Next();

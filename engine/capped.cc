@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/idl_errors.h"
 #include "engine/db_impl.h"
 #include "storage/leveldb_status.h"
 #include "storage/storage_sizes.h"
@@ -30,13 +31,6 @@ constexpr int64_t kMaxCappedSize = int64_t{1} << 50;
 constexpr int64_t kMaxCappedDocsBound = int64_t{1} << 31;
 // adjustCappedMaxDocs: what a max <= 0 stands for.
 constexpr int64_t kUnboundedCappedMax = 0x7fffffff;
-
-absl::Status IdlBound(absl::string_view field, absl::string_view rule,
-                      int64_t value) {
-  return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                    absl::StrCat("BSON field '", field, "' value must be ",
-                                 rule, ", actual value '", value, "'"));
-}
 
 }  // namespace
 
@@ -69,16 +63,16 @@ absl::StatusOr<int64_t> ParseCappedNumber(const Value& v,
 }
 
 absl::Status CheckCappedSize(int64_t size, absl::string_view field) {
-  if (size < 1) return IdlBound(field, ">= 1", size);
+  if (size < 1) return IdlBadValue(field, ">= 1", size);
   if (size > kMaxCappedSize) {
-    return IdlBound(field, absl::StrCat("<= ", kMaxCappedSize), size);
+    return IdlBadValue(field, absl::StrCat("<= ", kMaxCappedSize), size);
   }
   return absl::OkStatus();
 }
 
 absl::Status CheckCappedMax(int64_t max, absl::string_view field) {
   if (max >= kMaxCappedDocsBound) {
-    return IdlBound(field, absl::StrCat("< ", kMaxCappedDocsBound), max);
+    return IdlBadValue(field, absl::StrCat("< ", kMaxCappedDocsBound), max);
   }
   return absl::OkStatus();
 }

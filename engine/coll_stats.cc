@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/idl_errors.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "engine/index_usage.h"
@@ -144,10 +145,7 @@ Value MissingCollectionStats(int64_t scale) {
 absl::Status CheckStatsScale(int64_t scale) {
   if (scale >= 1) return absl::OkStatus();
   // storage_stats_spec.idl / dbstats.idl: scale {validator: {gte: 1}}.
-  return MongoError(absl::StatusCode::kInvalidArgument, 51024,
-                    absl::StrCat("BSON field 'scale' value must be >= 1, "
-                                 "actual value '",
-                                 scale, "'"));
+  return IdlBadValue("scale", ">= 1", scale);
 }
 
 absl::StatusOr<Value> Collection::MissingStats(int64_t scale) {

@@ -86,15 +86,6 @@ absl::StatusOr<Value> DocArg::ResolveAny() const {
   return ParseValue(json_);
 }
 
-absl::StatusOr<std::vector<Value>> Cursor::ToVector() {
-  std::vector<Value> out;
-  while (true) {
-    ASSIGN_OR_RETURN(std::optional<Value> doc, Next());
-    if (!doc.has_value()) return out;
-    out.push_back(std::move(*doc));
-  }
-}
-
 // ---- Writes ----------------------------------------------------------------
 
 absl::StatusOr<Value> Collection::InsertOne(const DocArg& doc,
@@ -741,7 +732,7 @@ absl::StatusOr<std::vector<Value>> Collection::Distinct(
   }
   // 31032: query/parsed_distinct_command.cpp parseCanonicalQuery.
   if (field.find('\0') != absl::string_view::npos) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 31032,
+    return MongoError(absl::StatusCode::kInvalidArgument, kDistinctKeyNullByte,
                       "Key field cannot contain an embedded null byte");
   }
   FindOptions find;
@@ -813,14 +804,15 @@ absl::StatusOr<Value> Collection::Explain(const DocArg& filter,
       case QueryPlan::Kind::kIndexScan: {
         plan_doc.emplace_back("stage", Value::String("IXSCAN"));
         plan_doc.emplace_back("indexName",
-                              Value::String(plan.index->spec.name));
+                              Value::String(plan.index_state->spec.name));
         Value::Object key;
-        for (const auto& k : plan.index->spec.key) {
+        for (const auto& k : plan.index_state->spec.key) {
           key.emplace_back(k.path, k.hashed ? Value::String("hashed")
                                             : Value::Int32(k.direction));
         }
         plan_doc.emplace_back("keyPattern", Value::MakeObject(std::move(key)));
-        plan_doc.emplace_back("isMultiKey", Value::Bool(plan.index->multikey));
+        plan_doc.emplace_back("isMultiKey",
+                              Value::Bool(plan.index_state->multikey));
         plan_doc.emplace_back("direction", direction);
         plan_doc.emplace_back("indexBounds", plan.bounds);
         if (!plan.skipped_expired_bounds.is_null()) {

@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "base/mutex.h"
 #include "catalog/collection_catalog.h"
+#include "catalog/view_catalog.h"
 #include "engine/index_build.h"
 #include "engine/index_usage.h"
 #include "engine/live_cursors.h"
@@ -155,10 +156,7 @@ class DbImpl : public TtlStore {
   // chain of views and every view's pipeline, the innermost first
   // (MongoDB's view_catalog_helpers::resolveView). nullopt when `name` is
   // no view; 165 ViewDepthLimitExceeded past 20 views.
-  struct ResolvedView {
-    std::string collection;
-    Value pipeline;  // an array
-  };
+  using ResolvedView = ViewCatalog::Resolved;
   absl::StatusOr<std::optional<ResolvedView>> ResolveView(
       absl::string_view name) const;
   // 166 CommandNotSupportedOnView "Namespace <name> is a view, not a
@@ -862,14 +860,13 @@ class DbImpl : public TtlStore {
   // The published collections and the damaged entries
   // (catalog/collection_catalog.h; its own leaf mutex).
   CollectionCatalog catalog_;
-  // The handles, whether Close ran, and the views.
+  // The views (catalog/view_catalog.h; its own leaf mutex).
+  ViewCatalog views_;
+  // The handles, and whether Close ran.
   mutable Mutex catalog_mu_;
   std::map<std::string, std::unique_ptr<Collection>, std::less<>> handles_
       ABSL_GUARDED_BY(catalog_mu_);
   bool closed_ ABSL_GUARDED_BY(catalog_mu_) = false;
-  // The views, by name (engine/views.cc); changed under write_mu_ too.
-  std::map<std::string, ViewDefinition, std::less<>> views_
-      ABSL_GUARDED_BY(catalog_mu_);
   bool repair_ = false;        // opened by engine/repair.cc
   bool meta_rebuilt_ = false;  // repair_: the meta record was missing
   friend class Repairer;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/collection_catalog.h"
 #include "catalog/validation_rules.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
@@ -133,8 +134,7 @@ absl::Status DbImpl::CreateCollection(absl::string_view name,
   }
   WritersLock l(this);
   if (GetView(name).has_value()) {
-    return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                      absl::StrCat("Namespace ", name, " already exists"));
+    return NamespaceExistsError(name);
   }
   if (GetState(name) != nullptr) {
     if (!must_not_exist) return absl::OkStatus();

@@ -134,12 +134,12 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     ASSIGN_OR_RETURN(QueryPlan plan,
                      PlanQuery(*state, filter, sort, query.hint));
     if (plan.kind == QueryPlan::Kind::kIdLookup &&
-        (sort == nullptr || plan.ids.size() <= 1)) {
+        (sort == nullptr || plan.encoded_ids.size() <= 1)) {
       RecordPlanUse(engine, *state, plan);  // ExecuteQuery records its own
       // By _id: under the lock the latest committed documents are what a
       // snapshot would hold, so they are read through the document cache
       // (a snapshot read parses the stored JSON every time).
-      for (const std::string& id : plan.ids) {
+      for (const std::string& id : plan.encoded_ids) {
         ASSIGN_OR_RETURN(std::optional<Value> candidate,
                          engine->ReadDocument(*state, id));
         if (candidate.has_value() && filter.Matches(*candidate) &&

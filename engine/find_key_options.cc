@@ -109,7 +109,8 @@ absl::Status ResolveKeyBounds(QueryPlan* plan, KeyOptions* keys) {
   const bool has_min = NonEmptyObject(keys->min);
   const bool has_max = NonEmptyObject(keys->max);
   if (!has_min && !has_max) return absl::OkStatus();
-  if (plan->kind != QueryPlan::Kind::kIndexScan || plan->index == nullptr) {
+  if (plan->kind != QueryPlan::Kind::kIndexScan ||
+      plan->index_state == nullptr) {
     // The hint named the _id index, answered by _id lookups: bounds on a
     // collection scan are not ttldb's (its documents are in _id order, but
     // the planner does not give min/max to that plan).
@@ -117,7 +118,7 @@ absl::Status ResolveKeyBounds(QueryPlan* plan, KeyOptions* keys) {
                       kNoQueryExecutionPlans,
                       "min and max need a hinted secondary index");
   }
-  const IndexSpec& spec = plan->index->spec;
+  const IndexSpec& spec = plan->index_state->spec;
   if ((has_min && !CompatibleBound(spec, keys->min)) ||
       (has_max && !CompatibleBound(spec, keys->max))) {
     return Err(51174, "The index chosen is not compatible with min/max");
@@ -133,7 +134,7 @@ absl::Status ResolveKeyBounds(QueryPlan* plan, KeyOptions* keys) {
   }
   // The scan reads only [min, max): entries are prefix + key + _id, so an
   // entry of key == max sorts after prefix + max and is left out.
-  const std::string& prefix = plan->index->prefix;
+  const std::string& prefix = plan->index_state->prefix;
   const std::string lo = prefix + keys->min_key;  // == prefix without min
   const std::string hi =
       has_max ? prefix + keys->max_key : std::string();  // empty: none
@@ -172,8 +173,8 @@ absl::StatusOr<Value> KeyOptionsOutput(const QueryPlan& plan,
     if (plan.kind == QueryPlan::Kind::kIdLookup) {
       if (const Value* id = doc.Get("_id")) key.Set("_id", *id);
     } else if (plan.kind == QueryPlan::Kind::kIndexScan &&
-               plan.index != nullptr) {
-      const IndexSpec& spec = plan.index->spec;
+               plan.index_state != nullptr) {
+      const IndexSpec& spec = plan.index_state->spec;
       std::vector<std::string> encoded;
       RETURN_IF_ERROR(GenerateIndexKeys(spec, doc, &encoded));
       const std::string* chosen = nullptr;

@@ -9,6 +9,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "base/sync_point.h"
+#include "document/vector_cursor.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
 #include "query/sorter.h"
@@ -35,7 +36,7 @@ std::string PlanSummary(const QueryPlan& plan) {
   // BSONObj::toString writes it.
   std::string out = "IXSCAN {";
   const char* sep = " ";
-  for (const auto& k : plan.index->spec.key) {
+  for (const auto& k : plan.index_state->spec.key) {
     absl::StrAppend(&out, sep, k.path, ": ", k.direction);
     sep = ", ";
   }
@@ -58,7 +59,7 @@ void RecordPlanUse(DbImpl* engine, const CollectionState& state,
       usage.RecordAccess(state.info.id(), kIdIndexId);
       break;
     case QueryPlan::Kind::kIndexScan:
-      usage.RecordAccess(state.info.id(), plan.index->spec.id);
+      usage.RecordAccess(state.info.id(), plan.index_state->spec.id);
       break;
   }
 }
@@ -80,33 +81,18 @@ absl::StatusOr<QueryPlan> PlanQuery(const CollectionState& state,
   ASSIGN_OR_RETURN(planner::Plan chosen,
                    planner::ChoosePlan(infos, filter, sort, hint));
   QueryPlan plan;
-  switch (chosen.kind) {
-    case planner::Plan::Kind::kCollectionScan:
-      plan.kind = QueryPlan::Kind::kCollectionScan;
-      break;
-    case planner::Plan::Kind::kIdLookup: {
-      plan.kind = QueryPlan::Kind::kIdLookup;
-      std::set<std::string> encoded;
-      for (const Value& v : chosen.ids) encoded.insert(EncodeId(v));
-      if (chosen.backward) {
-        plan.ids.assign(encoded.rbegin(), encoded.rend());
-      } else {
-        plan.ids.assign(encoded.begin(), encoded.end());
-      }
-      break;
+  static_cast<planner::Plan&>(plan) = std::move(chosen);
+  if (plan.kind == QueryPlan::Kind::kIdLookup) {
+    std::set<std::string> encoded;
+    for (const Value& v : plan.ids) encoded.insert(EncodeId(v));
+    if (plan.backward) {
+      plan.encoded_ids.assign(encoded.rbegin(), encoded.rend());
+    } else {
+      plan.encoded_ids.assign(encoded.begin(), encoded.end());
     }
-    case planner::Plan::Kind::kIndexScan:
-      plan.kind = QueryPlan::Kind::kIndexScan;
-      plan.index = state.indexes[chosen.index].get();
-      break;
+  } else if (plan.kind == QueryPlan::Kind::kIndexScan) {
+    plan.index_state = state.indexes[plan.index].get();
   }
-  plan.ranges = std::move(chosen.ranges);
-  plan.multikey_ranges = std::move(chosen.multikey_ranges);
-  plan.backward = chosen.backward;
-  plan.provides_sort = chosen.provides_sort;
-  plan.sort_needs_not_multikey = chosen.sort_needs_not_multikey;
-  plan.sort_reason = std::move(chosen.sort_reason);
-  plan.bounds = std::move(chosen.bounds);
   return plan;
 }
 
@@ -134,10 +120,11 @@ KeyRanges Subtract(const KeyRanges& ranges,
 
 void SkipExpiredEntries(const DbImpl& engine, absl::Time now, QueryPlan* plan) {
   if (!engine.options().hide_expired) return;
-  if (plan->kind != QueryPlan::Kind::kIndexScan || plan->index == nullptr) {
+  if (plan->kind != QueryPlan::Kind::kIndexScan ||
+      plan->index_state == nullptr) {
     return;
   }
-  const IndexState& index = *plan->index;
+  const IndexState& index = *plan->index_state;
   if (!index.ttl_seconds.has_value() || index.spec.key.size() != 1) return;
   if (now == absl::InfinitePast()) return;
   const int64_t cutoff = CutoffMillis(now, *index.ttl_seconds);
@@ -193,10 +180,10 @@ class PlanCursor : public Cursor {
     // the snapshot holds) and lowers it after (so the read before sees an
     // entry whose deletion the snapshot may not hold).
     const bool leading_eligible = plan_.kind == QueryPlan::Kind::kIndexScan &&
-                                  LeadingEntries::Eligible(*plan_.index);
+                                  LeadingEntries::Eligible(*plan_.index_state);
     const bool none_before =
         leading_eligible &&
-        engine_->leading_entries().KnownNone(plan_.index->prefix);
+        engine_->leading_entries().KnownNone(plan_.index_state->prefix);
     // Likewise the collection's floor (DbImpl::doc_floor_): raised after
     // deletions commit, lowered before an insert commits.
     std::string scan_start;
@@ -218,17 +205,18 @@ class PlanCursor : public Cursor {
       // so: then scan the first predicate's ranges, and sort in memory.
       auto current = engine_->GetState(state_->info.name());
       const IndexState* now_index =
-          current != nullptr ? current->FindIndex(plan_.index->spec.name)
+          current != nullptr ? current->FindIndex(plan_.index_state->spec.name)
                              : nullptr;
-      if (now_index == nullptr || now_index->spec.id != plan_.index->spec.id ||
+      if (now_index == nullptr ||
+          now_index->spec.id != plan_.index_state->spec.id ||
           now_index->multikey) {
         if (plan_.multikey_ranges.has_value()) {
           plan_.ranges = std::move(*plan_.multikey_ranges);
         }
         if (plan_.sort_needs_not_multikey) {
           plan_.provides_sort = false;
-          plan_.sort_reason = absl::StrCat("index ", plan_.index->spec.name,
-                                           " became multikey");
+          plan_.sort_reason = absl::StrCat(
+              "index ", plan_.index_state->spec.name, " became multikey");
         }
       }
       plan_.multikey_ranges.reset();
@@ -241,10 +229,11 @@ class PlanCursor : public Cursor {
     // step over the tombstones a TTL pass left at the bottom of the bracket
     // (LevelDB's Seek walks them up to the first live key).
     if (none_before &&
-        engine_->leading_entries().KnownNone(plan_.index->prefix)) {
-      plan_.ranges = Subtract(
-          plan_.ranges, {plan_.index->prefix,
-                         LeadingEntries::DateBracket(plan_.index->prefix)});
+        engine_->leading_entries().KnownNone(plan_.index_state->prefix)) {
+      plan_.ranges =
+          Subtract(plan_.ranges,
+                   {plan_.index_state->prefix,
+                    LeadingEntries::DateBracket(plan_.index_state->prefix)});
     }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
@@ -309,8 +298,9 @@ class PlanCursor : public Cursor {
       ASSIGN_OR_RETURN(bool matched, query_.filter.MatchesOrError(*doc));
       if (!matched) continue;
       if (engine_->IsHidden(*state_, *doc, now_)) continue;
-      if (query_.keys.bounded() && plan_.index != nullptr) {
-        ASSIGN_OR_RETURN(bool in, InKeyBounds(*plan_.index, query_.keys, *doc));
+      if (query_.keys.bounded() && plan_.index_state != nullptr) {
+        ASSIGN_OR_RETURN(bool in,
+                         InKeyBounds(*plan_.index_state, query_.keys, *doc));
         if (!in) continue;
       }
       return doc;
@@ -346,9 +336,10 @@ class PlanCursor : public Cursor {
   absl::StatusOr<bool> NextCandidate(std::optional<Value>* doc) {
     switch (plan_.kind) {
       case QueryPlan::Kind::kIdLookup: {
-        if (next_id_ >= plan_.ids.size()) return false;
-        ASSIGN_OR_RETURN(*doc, engine_->ReadDocument(
-                                   *state_, plan_.ids[next_id_++], snapshot_));
+        if (next_id_ >= plan_.encoded_ids.size()) return false;
+        ASSIGN_OR_RETURN(
+            *doc, engine_->ReadDocument(*state_, plan_.encoded_ids[next_id_++],
+                                        snapshot_));
         return true;
       }
       case QueryPlan::Kind::kCollectionScan: {
@@ -477,20 +468,6 @@ class PlanCursor : public Cursor {
   int64_t skipped_ = 0;
   int64_t returned_ = 0;
   bool done_ = false;
-};
-
-// Returns prepared documents (already sorted, skipped, limited, projected).
-class VectorCursor : public Cursor {
- public:
-  explicit VectorCursor(std::vector<Value> docs) : docs_(std::move(docs)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    if (next_ >= docs_.size()) return std::optional<Value>();
-    return std::optional<Value>(std::move(docs_[next_++]));
-  }
-
- private:
-  std::vector<Value> docs_;
-  size_t next_ = 0;
 };
 
 // A blocking sort's results: the sorter's slice (query/sorter.h), each
@@ -691,9 +668,9 @@ absl::StatusOr<std::vector<std::string>> MatchingIds(
   ASSIGN_OR_RETURN(QueryPlan plan,
                    PlanQuery(*state, filter, nullptr, planner::Hint()));
   if (plan.kind == QueryPlan::Kind::kIdLookup &&
-      (limit == 0 || static_cast<int64_t>(plan.ids.size()) <= limit)) {
+      (limit == 0 || static_cast<int64_t>(plan.encoded_ids.size()) <= limit)) {
     RecordPlanUse(engine, *state, plan);
-    return std::move(plan.ids);
+    return std::move(plan.encoded_ids);
   }
   Query q{};
   q.filter = filter;

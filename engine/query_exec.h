@@ -23,36 +23,15 @@
 
 namespace ttldb {
 
-// How candidate documents are found.
-struct QueryPlan {
-  enum class Kind { kCollectionScan, kIdLookup, kIndexScan };
-  Kind kind = Kind::kCollectionScan;
-  // kIdLookup: encoded _id values, distinct, in scan order (ascending, or
-  // descending when `backward`).
-  std::vector<std::string> ids;
-  // kIndexScan: the index and key ranges [begin, end) (full LevelDB keys,
-  // index prefix included), ascending, non-overlapping.
-  const IndexState* index = nullptr;
-  std::vector<std::pair<std::string, std::string>> ranges;
-  // Set when `ranges` intersect several range predicates on one field,
-  // which is valid only while the index is not multikey: then the ranges
-  // that use only the first of them (same order), for a cursor that finds
-  // the index multikey after taking its snapshot.
-  std::optional<std::vector<std::pair<std::string, std::string>>>
-      multikey_ranges;
-  // Scan from the high end (planner::Plan::backward): the collection in
-  // descending _id order, or `ranges` last to first, each from its end to
-  // its begin. `ranges` stay ascending.
-  bool backward = false;
-  // True when the scan order already satisfies the requested sort.
-  bool provides_sort = false;
-  // True when provides_sort holds only while the index is not multikey (the
-  // cursor re-checks after taking its snapshot).
-  bool sort_needs_not_multikey = false;
-  // When a sort is requested and not provided: why (for explain).
-  std::string sort_reason;
-  // For explain: {field: ["[lo, hi]", ...]}.
-  Value bounds;
+// How candidate documents are found: the planner's plan (kind, key ranges,
+// direction, whether it provides the sort, explain's bounds), resolved
+// against the collection the executor runs it on.
+struct QueryPlan : planner::Plan {
+  // kIdLookup: `ids` encoded (storage/keys.h EncodeId), distinct, in scan
+  // order (ascending, or descending when `backward`).
+  std::vector<std::string> encoded_ids;
+  // kIndexScan: the index at `index` of the collection's indexes.
+  const IndexState* index_state = nullptr;
   // For explain, set by SkipExpiredEntries when it narrowed `ranges`:
   // {field: ["[Date min, cutoff]"]}, the key range left out.
   Value skipped_expired_bounds;

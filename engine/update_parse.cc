@@ -36,7 +36,8 @@ absl::StatusOr<Update> ParseUpdateArg(const Value& update,
   }
   if (!update.is_array()) {
     if (!args.constants.is_null()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, 51198,
+      return MongoError(absl::StatusCode::kInvalidArgument,
+                        kConstantsWithoutPipeline,
                         "Constant values may only be specified for pipeline "
                         "updates");
     }

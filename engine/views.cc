@@ -1,8 +1,9 @@
 // Views: MongoDB's create with viewOn and pipeline (src/mongo/db/views/,
 // src/mongo/db/catalog/create_collection.cpp). A view is one catalog entry,
-// 'V' + name -> proto ViewInfo (storage/keys.h), read at open into views_;
-// reads of a view run its pipeline over what it is a view on
-// (engine/view_reads.cc), writes are refused with 166.
+// 'V' + name -> proto ViewInfo (storage/keys.h), read at open into the
+// ViewCatalog (catalog/view_catalog.h, which holds the graph's rules); reads of
+// a view run its pipeline over what it is a view on (engine/view_reads.cc),
+// writes are refused with 166.
 //
 // What a new or changed view must pass, as MongoDB's
 // view_catalog_helpers::validatePipeline and ViewGraph::insertAndValidate
@@ -30,8 +31,9 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
+#include "catalog/collection_catalog.h"
+#include "catalog/view_catalog.h"
 #include "engine/db_impl.h"
-#include "engine/view_pipeline.h"
 #include "pipeline/pipeline.h"
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
@@ -40,11 +42,6 @@
 
 namespace ttldb {
 namespace {
-
-// ViewGraph::kMaxViewDepth (src/mongo/db/views/view_graph.cpp).
-constexpr int kMaxViewDepth = 20;
-// ViewGraph::kMaxViewPipelineSizeBytes: 16 MB of stored pipeline.
-constexpr size_t kMaxViewPipelineBytes = 16 * 1000 * 1000;
 
 absl::Status NotSupportedOnView(absl::string_view message) {
   return MongoError(absl::StatusCode::kInvalidArgument,
@@ -109,153 +106,7 @@ absl::Status ValidateViewOn(absl::string_view view_on) {
                                  " (", s.message(), ")"));
 }
 
-// ViewGraph::insertAndValidate over `views` with `candidate` in it: no
-// cycle through the candidate, and no chain through it longer than
-// kMaxViewDepth views.
-absl::Status CheckViewGraph(
-    const std::map<std::string, ViewDefinition, std::less<>>& views,
-    const ViewDefinition& candidate) {
-  auto refs = [&](const std::string& node) -> std::set<std::string> {
-    const ViewDefinition* v = nullptr;
-    if (node == candidate.name) {
-      v = &candidate;
-    } else {
-      auto it = views.find(node);
-      if (it != views.end()) v = &it->second;
-    }
-    std::set<std::string> out;
-    if (v == nullptr) return out;
-    out.insert(v->view_on);
-    InvolvedCollections(v->pipeline, &out);
-    return out;
-  };
-  auto is_view = [&](const std::string& node) {
-    return node == candidate.name || views.count(node) > 0;
-  };
-  // Children: the longest chain below the candidate, and any path back.
-  std::map<std::string, int> height;  // of the nodes checked
-  std::vector<std::string> path;
-  std::function<absl::Status(const std::string&, int)> children =
-      [&](const std::string& node, int depth) -> absl::Status {
-    path.push_back(node);
-    if (depth > 0 && node == candidate.name) {
-      std::string msg = "View cycle detected: ";
-      for (size_t i = 0; i < path.size(); ++i) {
-        absl::StrAppend(&msg, i == 0 ? "" : " => ", path[i]);
-      }
-      return MongoError(absl::StatusCode::kInvalidArgument, kGraphContainsCycle,
-                        msg);
-    }
-    if (depth > kMaxViewDepth) {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kViewDepthLimitExceeded,
-                        absl::StrCat("View depth limit exceeded; maximum "
-                                     "depth is ",
-                                     kMaxViewDepth));
-    }
-    int max_child = 0;
-    if (is_view(node)) {
-      for (const std::string& child : refs(node)) {
-        auto h = height.find(child);
-        if (h == height.end() || child == candidate.name) {
-          RETURN_IF_ERROR(children(child, depth + 1));
-          h = height.find(child);
-        }
-        max_child = std::max(max_child, h->second);
-      }
-    }
-    path.pop_back();
-    height[node] = max_child + 1;
-    return absl::OkStatus();
-  };
-  RETURN_IF_ERROR(children(candidate.name, 0));
-  const int children_height = height[candidate.name] - 1;
-  // Parents: the longest chain of views above the candidate.
-  std::map<std::string, int> parent_height;
-  std::function<absl::StatusOr<int>(const std::string&, int)> parents =
-      [&](const std::string& node, int depth) -> absl::StatusOr<int> {
-    if (depth > kMaxViewDepth) {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kViewDepthLimitExceeded,
-                        absl::StrCat("View depth limit exceeded; maximum "
-                                     "depth is ",
-                                     kMaxViewDepth));
-    }
-    auto known = parent_height.find(node);
-    if (known != parent_height.end()) return known->second;
-    int max_parent = 0;
-    for (const auto& [name, view] : views) {
-      if (name == candidate.name || name == node) continue;
-      if (refs(name).count(node) == 0) continue;
-      ASSIGN_OR_RETURN(int h, parents(name, depth + 1));
-      max_parent = std::max(max_parent, h);
-    }
-    parent_height[node] = max_parent + 1;
-    return max_parent + 1;
-  };
-  ASSIGN_OR_RETURN(int parents_height, parents(candidate.name, 0));
-  if (parents_height + children_height - 1 > kMaxViewDepth) {
-    return MongoError(absl::StatusCode::kInvalidArgument,
-                      kViewDepthLimitExceeded,
-                      absl::StrCat("View depth limit exceeded; maximum depth "
-                                   "is ",
-                                   kMaxViewDepth));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status NamespaceExistsError(absl::string_view name) {
-  return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                    absl::StrCat("Namespace ", name, " already exists"));
-}
-
-// The collections a pipeline reads besides its input (MongoDB's
-// LiteParsedPipeline::getInvolvedNamespaces): the `from` of $lookup and
-// $graphLookup, $unionWith's collection, and what their sub-pipelines and
-// $facet's read. Bounded by the pipeline's own size.
-void InvolvedCollectionsAt(const Value& stages, std::set<std::string>* out,
-                           int depth) {
-  if (!stages.is_array() || depth > 32) return;
-  for (const Value& stage : stages.array_items()) {
-    if (!stage.is_object() || stage.object_fields().size() != 1) continue;
-    const auto& [name, spec] = stage.object_fields()[0];
-    if (name == "$lookup" || name == "$graphLookup") {
-      if (!spec.is_object()) continue;
-      const Value* from = spec.Get("from");
-      if (from != nullptr && from->is_string()) {
-        out->insert(from->string_value());
-      } else if (from != nullptr && from->is_object()) {
-        const Value* coll = from->Get("coll");
-        if (coll != nullptr && coll->is_string()) {
-          out->insert(coll->string_value());
-        }
-      }
-      const Value* sub = spec.Get("pipeline");
-      if (sub != nullptr) InvolvedCollectionsAt(*sub, out, depth + 1);
-    } else if (name == "$unionWith") {
-      if (spec.is_string()) {
-        out->insert(spec.string_value());
-      } else if (spec.is_object()) {
-        const Value* coll = spec.Get("coll");
-        if (coll != nullptr && coll->is_string()) {
-          out->insert(coll->string_value());
-        }
-        const Value* sub = spec.Get("pipeline");
-        if (sub != nullptr) InvolvedCollectionsAt(*sub, out, depth + 1);
-      }
-    } else if (name == "$facet" && spec.is_object()) {
-      for (const Field& f : spec.object_fields()) {
-        InvolvedCollectionsAt(f.second, out, depth + 1);
-      }
-    }
-  }
-}
-
 }  // namespace
-
-void InvolvedCollections(const Value& stages, std::set<std::string>* out) {
-  InvolvedCollectionsAt(stages, out, 0);
-}
 
 absl::Status DbImpl::LoadViewsLocked() {
   ASSIGN_OR_RETURN(LoadedViews loaded, LoadViews(db_.get()));
@@ -265,65 +116,23 @@ absl::Status DbImpl::LoadViewsLocked() {
                      "': its catalog entry is corrupt; the view is left "
                      "out until it is dropped and created again"));
   }
-  std::map<std::string, ViewDefinition, std::less<>> views;
-  for (StoredView& v : loaded.views) {
-    std::string name = v.name;
-    views.emplace(std::move(name),
-                  ViewDefinition{std::move(v.name), std::move(v.view_on),
-                                 std::move(v.pipeline)});
-  }
-  MutexLock l(&catalog_mu_);
-  views_ = std::move(views);
+  views_.Set(std::move(loaded.views));
   return absl::OkStatus();
 }
 
 std::optional<ViewDefinition> DbImpl::GetView(absl::string_view name) const {
-  MutexLock l(&catalog_mu_);
-  auto it = views_.find(name);
-  if (it == views_.end()) return std::nullopt;
-  return it->second;
+  return views_.Get(name);
 }
 
-std::vector<ViewDefinition> DbImpl::ListViews() const {
-  MutexLock l(&catalog_mu_);
-  std::vector<ViewDefinition> out;
-  out.reserve(views_.size());
-  for (const auto& [name, view] : views_) out.push_back(view);
-  return out;
-}
+std::vector<ViewDefinition> DbImpl::ListViews() const { return views_.List(); }
 
-absl::StatusOr<std::optional<DbImpl::ResolvedView>> DbImpl::ResolveView(
+absl::StatusOr<std::optional<ViewCatalog::Resolved>> DbImpl::ResolveView(
     absl::string_view name) const {
-  MutexLock l(&catalog_mu_);
-  if (views_.empty()) return std::nullopt;
-  auto it = views_.find(name);
-  if (it == views_.end()) return std::nullopt;
-  // view_catalog_helpers::resolveView: each view's pipeline is prepended.
-  std::vector<const Value*> pipelines;
-  std::string current(name);
-  for (int depth = 0; depth < kMaxViewDepth; ++depth) {
-    auto v = views_.find(current);
-    if (v == views_.end()) {
-      Value::Array stages;
-      for (auto p = pipelines.rbegin(); p != pipelines.rend(); ++p) {
-        for (const Value& s : (*p)->array_items()) stages.push_back(s);
-      }
-      return ResolvedView{current, Value::MakeArray(std::move(stages))};
-    }
-    pipelines.push_back(&v->second.pipeline);
-    current = v->second.view_on;
-  }
-  return MongoError(absl::StatusCode::kInvalidArgument, kViewDepthLimitExceeded,
-                    absl::StrCat("View depth too deep or view cycle detected; "
-                                 "maximum depth is ",
-                                 kMaxViewDepth));
+  return views_.Resolve(name);
 }
 
 absl::Status DbImpl::RefuseView(absl::string_view name) const {
-  MutexLock l(&catalog_mu_);
-  if (views_.empty() || views_.find(name) == views_.end()) {
-    return absl::OkStatus();
-  }
+  if (!views_.Contains(name)) return absl::OkStatus();
   return MongoError(
       absl::StatusCode::kInvalidArgument, kCommandNotSupportedOnView,
       absl::StrCat("Namespace ", name, " is a view, not a collection"));
@@ -332,24 +141,9 @@ absl::Status DbImpl::RefuseView(absl::string_view name) const {
 absl::Status DbImpl::PutViewLocked(const ViewDefinition& view, bool replace) {
   RETURN_IF_ERROR(ValidateViewOn(view.view_on));
   RETURN_IF_ERROR(ValidateViewPipeline(view.name, view.pipeline));
-  proto::ViewInfo info;
-  info.set_name(view.name);
-  info.set_view_on(view.view_on);
-  info.set_pipeline_json(ToJson(view.pipeline, JsonFormat::kRelaxed));
-  if (info.pipeline_json().size() > kMaxViewPipelineBytes) {
-    return MongoError(absl::StatusCode::kInvalidArgument, 10334,
-                      "View pipeline is too large and exceeds the maximum "
-                      "size of 16000000 bytes");
-  }
-  {
-    MutexLock l(&catalog_mu_);
-    if (!replace && views_.find(view.name) != views_.end()) {
-      return NamespaceExistsError(view.name);
-    }
-    RETURN_IF_ERROR(CheckViewGraph(views_, view));
-  }
   leveldb::WriteBatch batch;
-  PutViewEntry(info, &batch);
+  RETURN_IF_ERROR(PutViewEntry(view, &batch));
+  RETURN_IF_ERROR(views_.CheckPut(view, replace));
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
@@ -357,8 +151,7 @@ absl::Status DbImpl::PutViewLocked(const ViewDefinition& view, bool replace) {
     return storage::FromLevelDB(
         s, absl::StrCat("writing the view '", view.name, "'"));
   }
-  MutexLock l(&catalog_mu_);
-  views_[view.name] = view;
+  views_.Put(view);
   return absl::OkStatus();
 }
 
@@ -397,8 +190,7 @@ absl::StatusOr<bool> DbImpl::DropViewLocked(absl::string_view name) {
   wo.sync = true;
   leveldb::Status s = Commit(wo, &batch);
   if (!s.ok()) return storage::FromLevelDB(s, "write");
-  MutexLock l(&catalog_mu_);
-  views_.erase(views_.find(name));
+  views_.Erase(name);
   return true;
 }
 

@@ -387,7 +387,7 @@ absl::Status DbImpl::WriteDocumentLocked(
                          "bytes: ",
                          bson_size, ", max size: ", kMaxDocumentBytes));
       }
-      return MongoError(absl::StatusCode::kInvalidArgument, 10334,
+      return MongoError(absl::StatusCode::kInvalidArgument, kBSONObjectTooLarge,
                         absl::StrCat("Resulting document after update is "
                                      "larger than ",
                                      kMaxDocumentBytes));

@@ -228,14 +228,14 @@ absl::StatusOr<IndexSpec> ParseIndexSpec(const Value& key_pattern,
   for (const IndexKeyField& kf : spec.key) hashed += kf.hashed ? 1 : 0;
   if (hashed > 1) {
     // expression_params.cpp parseHashParams (31303).
-    return MongoError(absl::StatusCode::kInvalidArgument, 31303,
+    return MongoError(absl::StatusCode::kInvalidArgument, kTooManyHashedFields,
                       absl::StrCat("A maximum of one index field is allowed to "
                                    "be hashed but found ",
                                    hashed, " for 'key' ", ToJson(key_pattern)));
   }
   if (hashed > 0 && spec.unique) {
     // hash_access_method.cpp / index_key_validate.cpp (16764).
-    return MongoError(absl::StatusCode::kInvalidArgument, 16764,
+    return MongoError(absl::StatusCode::kInvalidArgument, kHashedIndexUnique,
                       "Currently hashed indexes cannot guarantee uniqueness. "
                       "Use a regular index.");
   }

@@ -7,6 +7,7 @@
 #include "base/op_deadline.h"
 #include "base/status.h"
 #include "document/bson.h"
+#include "document/vector_cursor.h"
 #include "pipeline/stages.h"
 #include "ttldb/json.h"
 
@@ -65,9 +66,9 @@ bool IsSourceStage(absl::string_view name) {
 // over its input ($group, $sort, $facet, $count...) is checked once per
 // input document, and one that emits many documents per input ($unwind,
 // $lookup's sub-pipeline) once per output.
-class InterruptPoint : public DocStream {
+class InterruptPoint : public Cursor {
  public:
-  explicit InterruptPoint(std::unique_ptr<DocStream> input)
+  explicit InterruptPoint(std::unique_ptr<Cursor> input)
       : input_(std::move(input)) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     RETURN_IF_ERROR(CheckOpDeadline());
@@ -75,15 +76,15 @@ class InterruptPoint : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
 };
 
 // What a pipeline returns: each document within kMaxOutputDocumentBytes,
 // else 10334 worded as BSONObj::_assertInvalid (src/mongo/bson/bsonobj.cpp)
 // words it when mongod serializes the reply.
-class OutputSizeCheck : public DocStream {
+class OutputSizeCheck : public Cursor {
  public:
-  explicit OutputSizeCheck(std::unique_ptr<DocStream> input)
+  explicit OutputSizeCheck(std::unique_ptr<Cursor> input)
       : input_(std::move(input)) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     ASSIGN_OR_RETURN(std::optional<Value> doc, input_->Next());
@@ -110,7 +111,7 @@ class OutputSizeCheck : public DocStream {
                         bytes, bytes, kMaxOutputDocumentBytes, first));
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
 };
 
 // The operand of a stage ({$match: X} -> X).
@@ -138,7 +139,7 @@ absl::Status ParseStage(const Value& stage, ParseContext* ctx,
     // opens a change stream (commands/change_stream_cursor.h), the C++ API
     // has Collection::Watch. Anywhere else: document_source_change_stream.cpp
     // (40602).
-    return StageError(kChangeStreamNotFirstStage,
+    return StageError(kStageNotFirst,
                       "$changeStream is only valid as the first stage in a "
                       "pipeline");
   }
@@ -274,27 +275,27 @@ absl::StatusOr<size_t> Pipeline::PushDown(absl::string_view collection,
   return i;
 }
 
-absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::Open(
+absl::StatusOr<std::unique_ptr<Cursor>> Pipeline::Open(
     absl::string_view collection, RunContext* ctx) const {
   if (starts_with_source()) {
-    ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out, OpenOver(nullptr, ctx));
-    return std::unique_ptr<DocStream>(
+    ASSIGN_OR_RETURN(std::unique_ptr<Cursor> out, OpenOver(nullptr, ctx));
+    return std::unique_ptr<Cursor>(
         std::make_unique<OutputSizeCheck>(std::move(out)));
   }
   ScanRequest request;
   ASSIGN_OR_RETURN(size_t pushed, PushDown(collection, &request, ctx));
-  ASSIGN_OR_RETURN(std::unique_ptr<DocStream> input,
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> input,
                    ctx->db->Scan(collection, request));
   Pipeline rest;
   rest.stages_.assign(stages_.begin() + pushed, stages_.end());
-  ASSIGN_OR_RETURN(std::unique_ptr<DocStream> out,
+  ASSIGN_OR_RETURN(std::unique_ptr<Cursor> out,
                    rest.OpenOver(std::move(input), ctx));
-  return std::unique_ptr<DocStream>(
+  return std::unique_ptr<Cursor>(
       std::make_unique<OutputSizeCheck>(std::move(out)));
 }
 
-absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::OpenOver(
-    std::unique_ptr<DocStream> input, RunContext* ctx) const {
+absl::StatusOr<std::unique_ptr<Cursor>> Pipeline::OpenOver(
+    std::unique_ptr<Cursor> input, RunContext* ctx) const {
   for (size_t i = 0; i < stages_.size(); ++i) {
     const StageSpec& s = *stages_[i];
     if (s.name() == "$sort" && i + 1 < stages_.size() &&
@@ -310,7 +311,7 @@ absl::StatusOr<std::unique_ptr<DocStream>> Pipeline::OpenOver(
     input = std::make_unique<InterruptPoint>(std::move(input));
   }
   if (input == nullptr) {
-    input = std::make_unique<VectorStream>(std::vector<Value>());
+    input = std::make_unique<VectorCursor>(std::vector<Value>());
   }
   return input;
 }

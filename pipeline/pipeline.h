@@ -35,13 +35,13 @@ class Pipeline {
 
   // Runs the pipeline over `collection` of ctx->db, pushing the leading
   // $match/$sort/$skip/$limit into the scan.
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(absl::string_view collection,
-                                                  RunContext* ctx) const;
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(absl::string_view collection,
+                                               RunContext* ctx) const;
 
   // Runs every stage over `input` (no pushdown): $facet's and $lookup's
   // sub-pipelines.
-  absl::StatusOr<std::unique_ptr<DocStream>> OpenOver(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const;
+  absl::StatusOr<std::unique_ptr<Cursor>> OpenOver(
+      std::unique_ptr<Cursor> input, RunContext* ctx) const;
 
   // {stages: [{$cursor: {queryPlanner: ..., executionStats: ... (the
   // pushed-down find's explain), pushedDown: [the stages it answers]}},

@@ -2,7 +2,7 @@
 // database access the stages need, and parsed stages.
 //
 // A pipeline is parsed once into immutable StageSpecs (pipeline/pipeline.h);
-// running it chains one DocStream per stage, each pulling documents from the
+// running it chains one Cursor per stage, each pulling documents from the
 // one before it, so documents flow one at a time except through the
 // blocking stages ($group, $sort, $bucket, $facet, ...), which are bounded
 // by RunContext::max_memory_bytes.
@@ -21,18 +21,16 @@
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
 #include "expr/expression.h"
+#include "ttldb/cursor.h"
 #include "ttldb/value.h"
 
 namespace ttldb {
 namespace agg {
 
-// A stream of documents. Next returns the next one, std::nullopt at the
-// end, or an error. Not thread-safe.
-class DocStream {
- public:
-  virtual ~DocStream() = default;
-  virtual absl::StatusOr<std::optional<Value>> Next() = 0;
-};
+// A stage's input and output is a Cursor (ttldb/cursor.h), the type a
+// find returns: a collection scan feeds the first stage as it is, and the
+// last stage is what Aggregate returns. Documents held in memory are a
+// VectorCursor (document/vector_cursor.h).
 
 // What a pipeline asks of a collection scan: a find's filter, sort, skip and
 // limit (null filter / sort: none; limit 0: none).
@@ -49,7 +47,7 @@ class DatabaseAccess {
  public:
   virtual ~DatabaseAccess() = default;
   // A find over `collection` (empty if it does not exist).
-  virtual absl::StatusOr<std::unique_ptr<DocStream>> Scan(
+  virtual absl::StatusOr<std::unique_ptr<Cursor>> Scan(
       absl::string_view collection, const ScanRequest& request) = 0;
   // Whether the find's plan for `filter` returns documents in `sort`'s
   // order by itself (an index scan), without an in-memory sort. A $sort it
@@ -148,8 +146,8 @@ class StageSpec {
   // MongoDB's name: "$match", ...
   virtual absl::string_view name() const = 0;
   // Chains this stage after `input`. `ctx` outlives the stream.
-  virtual absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const = 0;
+  virtual absl::StatusOr<std::unique_ptr<Cursor>> Open(
+      std::unique_ptr<Cursor> input, RunContext* ctx) const = 0;
   // The stage's operand as the find it is pushed into must see it ($match:
   // its filter with the run's variables bound). Default: the operand as
   // parsed.
@@ -170,20 +168,6 @@ class StageSpec {
 // Errors of pipeline parsing and execution: InvalidArgument with MongoDB's
 // code.
 absl::Status StageError(int code, absl::string_view message);
-
-// A DocStream over documents held in memory.
-class VectorStream : public DocStream {
- public:
-  explicit VectorStream(std::vector<Value> docs) : docs_(std::move(docs)) {}
-  absl::StatusOr<std::optional<Value>> Next() override {
-    if (pos_ >= docs_.size()) return std::optional<Value>();
-    return std::optional<Value>(std::move(docs_[pos_++]));
-  }
-
- private:
-  std::vector<Value> docs_;
-  size_t pos_ = 0;
-};
 
 }  // namespace agg
 }  // namespace ttldb

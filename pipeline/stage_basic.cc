@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "base/status.h"
 #include "document/bson.h"
+#include "document/vector_cursor.h"
 #include "pipeline/stages.h"
 #include "query/filter.h"
 #include "query/sorter.h"
@@ -97,7 +98,7 @@ Value Substitute(const Value& v, bool in_expr,
 
 class MatchStream : public MapStream {
  public:
-  MatchStream(std::unique_ptr<DocStream> in, std::shared_ptr<const Filter> f)
+  MatchStream(std::unique_ptr<Cursor> in, std::shared_ptr<const Filter> f)
       : MapStream(std::move(in)), filter_(std::move(f)) {}
 
  protected:
@@ -134,15 +135,15 @@ class MatchSpec : public StageSpec {
     return Substitute(filter_, false, values);
   }
 
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
     ASSIGN_OR_RETURN(Value bound, BoundOperand(ctx));
     // Parsed per run: $$NOW is the run's.
     ASSIGN_OR_RETURN(
         Filter f,
         Filter::Parse(bound, absl::FromUnixMillis(ctx->vars.now_millis()),
                       ctx->collator));
-    return std::unique_ptr<DocStream>(std::make_unique<MatchStream>(
+    return std::unique_ptr<Cursor>(std::make_unique<MatchStream>(
         std::move(input), std::make_shared<const Filter>(std::move(f))));
   }
 
@@ -189,9 +190,9 @@ absl::StatusOr<int64_t> NonNegativeInteger(absl::string_view stage,
   return n;
 }
 
-class LimitSkipStream : public DocStream {
+class LimitSkipStream : public Cursor {
  public:
-  LimitSkipStream(std::unique_ptr<DocStream> in, int64_t skip, int64_t limit)
+  LimitSkipStream(std::unique_ptr<Cursor> in, int64_t skip, int64_t limit)
       : input_(std::move(in)), skip_(skip), limit_(limit) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     while (skip_ > 0) {
@@ -205,7 +206,7 @@ class LimitSkipStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   int64_t skip_;
   int64_t limit_;  // -1: none
 };
@@ -216,9 +217,9 @@ class LimitSkipSpec : public StageSpec {
   absl::string_view name() const override {
     return is_limit_ ? "$limit" : "$skip";
   }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext*) const override {
-    return std::unique_ptr<DocStream>(std::make_unique<LimitSkipStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext*) const override {
+    return std::unique_ptr<Cursor>(std::make_unique<LimitSkipStream>(
         std::move(input), is_limit_ ? 0 : n_, is_limit_ ? n_ : -1));
   }
 
@@ -229,9 +230,9 @@ class LimitSkipSpec : public StageSpec {
 
 // ---- $count -----------------------------------------------------------------
 
-class CountStream : public DocStream {
+class CountStream : public Cursor {
  public:
-  CountStream(std::unique_ptr<DocStream> in, std::string field)
+  CountStream(std::unique_ptr<Cursor> in, std::string field)
       : input_(std::move(in)), field_(std::move(field)) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (done_) return std::optional<Value>();
@@ -250,7 +251,7 @@ class CountStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::string field_;
   bool done_ = false;
 };
@@ -259,9 +260,9 @@ class CountSpec : public StageSpec {
  public:
   explicit CountSpec(std::string field) : field_(std::move(field)) {}
   absl::string_view name() const override { return "$count"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext*) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext*) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<CountStream>(std::move(input), field_));
   }
 
@@ -276,9 +277,9 @@ class CountSpec : public StageSpec {
 // random order. The documents kept are bounded by
 // RunContext::max_memory_bytes as a blocking stage's are (MongoDB's $sample
 // sorts by a random key with the sorter's bound: 292 beyond it).
-class SampleStream : public DocStream {
+class SampleStream : public Cursor {
  public:
-  SampleStream(std::unique_ptr<DocStream> in, int64_t size, RunContext* ctx)
+  SampleStream(std::unique_ptr<Cursor> in, int64_t size, RunContext* ctx)
       : input_(std::move(in)),
         size_(size),
         ctx_(ctx),
@@ -316,7 +317,7 @@ class SampleStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   int64_t size_;
   RunContext* ctx_;
   std::mt19937_64 rng_;
@@ -331,9 +332,9 @@ class SampleSpec : public StageSpec {
  public:
   explicit SampleSpec(int64_t size) : size_(size) {}
   absl::string_view name() const override { return "$sample"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<SampleStream>(std::move(input), size_, ctx));
   }
 
@@ -349,8 +350,8 @@ class DocumentsSpec : public StageSpec {
   explicit DocumentsSpec(std::shared_ptr<const Expression> e)
       : expr_(std::move(e)) {}
   absl::string_view name() const override { return "$documents"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream>, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor>,
+                                               RunContext* ctx) const override {
     Variables vars = StageVariables(*ctx);
     Value empty = Value::MakeObject();
     vars.set_root(&empty);
@@ -363,8 +364,8 @@ class DocumentsSpec : public StageSpec {
         return StageError(40228, "an array of objects is expected");
       }
     }
-    return std::unique_ptr<DocStream>(
-        std::make_unique<VectorStream>(v->array_items()));
+    return std::unique_ptr<Cursor>(
+        std::make_unique<VectorCursor>(v->array_items()));
   }
 
  private:

@@ -50,9 +50,9 @@ bool IsInt(const Value& v) {
   return v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64;
 }
 
-class DensifyStream : public DocStream {
+class DensifyStream : public Cursor {
  public:
-  DensifyStream(std::unique_ptr<DocStream> in,
+  DensifyStream(std::unique_ptr<Cursor> in,
                 std::shared_ptr<const DensifyDef> def)
       : input_(std::move(in)), def_(std::move(def)) {}
 
@@ -243,7 +243,7 @@ class DensifyStream : public DocStream {
     return true;
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const DensifyDef> def_;
   std::map<Value, Value, ValueLess> next_;  // partition -> next grid value
   std::map<Value, Value, ValueLess>::iterator finish_;
@@ -260,10 +260,10 @@ class DensifySpec : public StageSpec {
   explicit DensifySpec(std::shared_ptr<const DensifyDef> def)
       : def_(std::move(def)) {}
   absl::string_view name() const override { return "$densify"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
     ASSIGN_OR_RETURN(input, def_->sorter->Open(std::move(input), ctx));
-    return std::unique_ptr<DocStream>(
+    return std::unique_ptr<Cursor>(
         std::make_unique<DensifyStream>(std::move(input), def_));
   }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/bson.h"
+#include "document/vector_cursor.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"
 #include "query/sorter.h"
@@ -19,10 +20,10 @@ struct FacetDef {
   std::vector<std::pair<std::string, Pipeline>> facets;
 };
 
-class FacetStream : public DocStream {
+class FacetStream : public Cursor {
  public:
-  FacetStream(std::unique_ptr<DocStream> in,
-              std::shared_ptr<const FacetDef> def, RunContext* ctx)
+  FacetStream(std::unique_ptr<Cursor> in, std::shared_ptr<const FacetDef> def,
+              RunContext* ctx)
       : input_(std::move(in)), def_(std::move(def)), ctx_(ctx) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (done_) return std::optional<Value>();
@@ -49,8 +50,8 @@ class FacetStream : public DocStream {
       std::vector<Value> input =
           i + 1 == def_->facets.size() ? std::move(docs) : docs;
       ASSIGN_OR_RETURN(
-          std::unique_ptr<DocStream> s,
-          pipeline.OpenOver(std::make_unique<VectorStream>(std::move(input)),
+          std::unique_ptr<Cursor> s,
+          pipeline.OpenOver(std::make_unique<VectorCursor>(std::move(input)),
                             ctx_));
       Value::Array results;
       while (true) {
@@ -72,7 +73,7 @@ class FacetStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const FacetDef> def_;
   RunContext* ctx_;
   bool done_ = false;
@@ -82,9 +83,9 @@ class FacetSpec : public StageSpec {
  public:
   explicit FacetSpec(std::shared_ptr<const FacetDef> d) : def_(std::move(d)) {}
   absl::string_view name() const override { return "$facet"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<FacetStream>(std::move(input), def_, ctx));
   }
 

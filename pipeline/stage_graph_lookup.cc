@@ -57,7 +57,7 @@ void VisitValuesAtPath(const Value& doc, const std::string& path,
 
 class GraphStream : public MapStream {
  public:
-  GraphStream(std::unique_ptr<DocStream> in, std::shared_ptr<const GraphDef> d,
+  GraphStream(std::unique_ptr<Cursor> in, std::shared_ptr<const GraphDef> d,
               RunContext* ctx)
       : MapStream(std::move(in)), def_(std::move(d)), ctx_(ctx) {}
 
@@ -110,7 +110,7 @@ class GraphStream : public MapStream {
       ScanRequest req;
       req.filter = Value::MakeObject(
           {Field("$and", Value::MakeArray(std::move(conjuncts)))});
-      ASSIGN_OR_RETURN(std::unique_ptr<DocStream> s,
+      ASSIGN_OR_RETURN(std::unique_ptr<Cursor> s,
                        ctx_->db->Scan(def_->from, req));
       bool found_new = false;
       while (true) {
@@ -159,9 +159,9 @@ class GraphSpec : public StageSpec {
  public:
   explicit GraphSpec(std::shared_ptr<const GraphDef> d) : def_(std::move(d)) {}
   absl::string_view name() const override { return "$graphLookup"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<GraphStream>(std::move(input), def_, ctx));
   }
 

@@ -54,10 +54,10 @@ struct CollatedLess {
   }
 };
 
-class GroupStream : public DocStream {
+class GroupStream : public Cursor {
  public:
-  GroupStream(std::unique_ptr<DocStream> in,
-              std::shared_ptr<const GroupDef> def, RunContext* ctx)
+  GroupStream(std::unique_ptr<Cursor> in, std::shared_ptr<const GroupDef> def,
+              RunContext* ctx)
       : input_(std::move(in)),
         def_(std::move(def)),
         ctx_(ctx),
@@ -219,7 +219,7 @@ class GroupStream : public DocStream {
 
   const Collator* collator() const { return ctx_->collator.get(); }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const GroupDef> def_;
   RunContext* ctx_;
   Variables vars_;
@@ -236,9 +236,9 @@ class GroupSpec : public StageSpec {
   GroupSpec(absl::string_view name, std::shared_ptr<const GroupDef> def)
       : name_(name), def_(std::move(def)) {}
   absl::string_view name() const override { return name_; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<GroupStream>(std::move(input), def_, ctx));
   }
 

@@ -42,8 +42,8 @@ Value LocalValues(const Value& doc, const std::string& path) {
 
 class LookupStream : public MapStream {
  public:
-  LookupStream(std::unique_ptr<DocStream> in,
-               std::shared_ptr<const LookupDef> def, RunContext* ctx)
+  LookupStream(std::unique_ptr<Cursor> in, std::shared_ptr<const LookupDef> def,
+               RunContext* ctx)
       : MapStream(std::move(in)), def_(std::move(def)), ctx_(ctx) {}
 
  protected:
@@ -59,7 +59,7 @@ class LookupStream : public MapStream {
     if (!def_->pipeline.has_value()) {
       ScanRequest req;
       req.filter = std::move(filter);
-      ASSIGN_OR_RETURN(std::unique_ptr<DocStream> s,
+      ASSIGN_OR_RETURN(std::unique_ptr<Cursor> s,
                        ctx_->db->Scan(def_->from, req));
       RETURN_IF_ERROR(Drain(s.get(), &matches, def_->from));
     } else {
@@ -70,13 +70,13 @@ class LookupStream : public MapStream {
         ASSIGN_OR_RETURN(std::optional<Value> v, expr->Evaluate(doc, &vars));
         sub.vars.Set(id, v.value_or(Value::Null()));
       }
-      std::unique_ptr<DocStream> s;
+      std::unique_ptr<Cursor> s;
       if (def_->local_field.empty()) {
         ASSIGN_OR_RETURN(s, def_->pipeline->Open(def_->from, &sub));
       } else {
         ScanRequest req;
         req.filter = std::move(filter);
-        ASSIGN_OR_RETURN(std::unique_ptr<DocStream> scan,
+        ASSIGN_OR_RETURN(std::unique_ptr<Cursor> scan,
                          ctx_->db->Scan(def_->from, req));
         ASSIGN_OR_RETURN(s, def_->pipeline->OpenOver(std::move(scan), &sub));
       }
@@ -90,7 +90,7 @@ class LookupStream : public MapStream {
  private:
   // The joined array is bounded as MongoDB bounds it
   // (document_source_lookup.cpp: 4568), counted as the matches arrive.
-  static absl::Status Drain(DocStream* s, Value::Array* out,
+  static absl::Status Drain(Cursor* s, Value::Array* out,
                             const std::string& from) {
     size_t bytes = 0;
     while (true) {
@@ -117,9 +117,9 @@ class LookupSpec : public StageSpec {
   explicit LookupSpec(std::shared_ptr<const LookupDef> d)
       : def_(std::move(d)) {}
   absl::string_view name() const override { return "$lookup"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<LookupStream>(std::move(input), def_, ctx));
   }
 

@@ -49,9 +49,9 @@ absl::StatusOr<DatabaseAccess*> TargetDatabase(const Target& t,
   return ctx->db->DatabaseNamed(t.db);
 }
 
-class OutStream : public DocStream {
+class OutStream : public Cursor {
  public:
-  OutStream(std::unique_ptr<DocStream> in, Target target, RunContext* c)
+  OutStream(std::unique_ptr<Cursor> in, Target target, RunContext* c)
       : input_(std::move(in)), target_(std::move(target)), ctx_(c) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (done_) return std::optional<Value>();
@@ -101,7 +101,7 @@ class OutStream : public DocStream {
     return db_->Rename(tmp, target_.coll);
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   Target target_;
   RunContext* ctx_;
   DatabaseAccess* db_ = nullptr;  // the target's database
@@ -112,9 +112,9 @@ class OutSpec : public StageSpec {
  public:
   explicit OutSpec(Target target) : target_(std::move(target)) {}
   absl::string_view name() const override { return "$out"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<OutStream>(std::move(input), target_, ctx));
   }
 
@@ -132,10 +132,10 @@ struct MergeDef {
   std::string when_not_matched = "insert";
 };
 
-class MergeStream : public DocStream {
+class MergeStream : public Cursor {
  public:
-  MergeStream(std::unique_ptr<DocStream> in,
-              std::shared_ptr<const MergeDef> def, RunContext* c)
+  MergeStream(std::unique_ptr<Cursor> in, std::shared_ptr<const MergeDef> def,
+              RunContext* c)
       : input_(std::move(in)), def_(std::move(def)), ctx_(c) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     if (db_ == nullptr) {
@@ -169,7 +169,7 @@ class MergeStream : public DocStream {
     ScanRequest req;
     req.filter = Value::MakeObject(std::move(filter));
     req.limit = 2;
-    ASSIGN_OR_RETURN(std::unique_ptr<DocStream> s,
+    ASSIGN_OR_RETURN(std::unique_ptr<Cursor> s,
                      db_->Scan(def_->into.coll, req));
     ASSIGN_OR_RETURN(std::optional<Value> target, s->Next());
     if (!target.has_value()) {
@@ -210,7 +210,7 @@ class MergeStream : public DocStream {
     return db_->ReplaceById(def_->into.coll, replacement);
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const MergeDef> def_;
   RunContext* ctx_;
   DatabaseAccess* db_ = nullptr;  // the target's database
@@ -220,9 +220,9 @@ class MergeSpec : public StageSpec {
  public:
   explicit MergeSpec(std::shared_ptr<const MergeDef> d) : def_(std::move(d)) {}
   absl::string_view name() const override { return "$merge"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<MergeStream>(std::move(input), def_, ctx));
   }
 

@@ -87,7 +87,7 @@ absl::Status PartitionArrayError() {
 // partition_key_comparator.h coerces it).
 class PartitionKeyStream : public MapStream {
  public:
-  PartitionKeyStream(std::unique_ptr<DocStream> in,
+  PartitionKeyStream(std::unique_ptr<Cursor> in,
                      std::shared_ptr<const Expression> e, RunContext* ctx)
       : MapStream(std::move(in)), expr_(std::move(e)), vars_(ctx->vars) {}
 
@@ -105,10 +105,10 @@ class PartitionKeyStream : public MapStream {
   Variables vars_;
 };
 
-class WindowStream : public DocStream {
+class WindowStream : public Cursor {
  public:
-  WindowStream(std::unique_ptr<DocStream> in,
-               std::shared_ptr<const WindowDef> def, RunContext* ctx)
+  WindowStream(std::unique_ptr<Cursor> in, std::shared_ptr<const WindowDef> def,
+               RunContext* ctx)
       : input_(std::move(in)),
         def_(std::move(def)),
         ctx_(ctx),
@@ -197,7 +197,7 @@ class WindowStream : public DocStream {
     return absl::OkStatus();
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const WindowDef> def_;
   RunContext* ctx_;
   Variables vars_;
@@ -216,8 +216,8 @@ class SetWindowFieldsSpec : public StageSpec {
   explicit SetWindowFieldsSpec(std::shared_ptr<const WindowDef> def)
       : def_(std::move(def)) {}
   absl::string_view name() const override { return "$setWindowFields"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
     if (def_->partition_by != nullptr) {
       input = std::make_unique<PartitionKeyStream>(std::move(input),
                                                    def_->partition_by, ctx);
@@ -225,7 +225,7 @@ class SetWindowFieldsSpec : public StageSpec {
     if (def_->sorter != nullptr) {
       ASSIGN_OR_RETURN(input, def_->sorter->Open(std::move(input), ctx));
     }
-    return std::unique_ptr<DocStream>(
+    return std::unique_ptr<Cursor>(
         std::make_unique<WindowStream>(std::move(input), def_, ctx));
   }
 

@@ -21,9 +21,9 @@ std::function<absl::StatusOr<std::string>()> SpillDirectory(RunContext* ctx) {
 
 namespace {
 
-class SortStream : public DocStream {
+class SortStream : public Cursor {
  public:
-  SortStream(std::unique_ptr<DocStream> in, std::shared_ptr<const SortSpec> s,
+  SortStream(std::unique_ptr<Cursor> in, std::shared_ptr<const SortSpec> s,
              int64_t limit, RunContext* ctx)
       : input_(std::move(in)),
         sort_(std::move(s)),
@@ -51,7 +51,7 @@ class SortStream : public DocStream {
     return o;
   }
 
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const SortSpec> sort_;
   Sorter sorter_;
   bool loaded_ = false;
@@ -62,12 +62,12 @@ class SortStageSpec : public StageSpec {
   explicit SortStageSpec(std::shared_ptr<const SortSpec> s)
       : sort_(std::move(s)) {}
   absl::string_view name() const override { return "$sort"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
     return OpenLimited(0, std::move(input), ctx);
   }
-  absl::StatusOr<std::unique_ptr<DocStream>> OpenLimited(
-      int64_t limit, std::unique_ptr<DocStream> input, RunContext* ctx) const {
+  absl::StatusOr<std::unique_ptr<Cursor>> OpenLimited(
+      int64_t limit, std::unique_ptr<Cursor> input, RunContext* ctx) const {
     std::shared_ptr<const SortSpec> sort = sort_;
     if (ctx->collator != nullptr) {
       // The pipeline's collation orders the strings.
@@ -76,7 +76,7 @@ class SortStageSpec : public StageSpec {
           SortSpec::Parse(spec().object_fields()[0].second, ctx->collator));
       sort = std::make_shared<const SortSpec>(std::move(collated));
     }
-    return std::unique_ptr<DocStream>(std::make_unique<SortStream>(
+    return std::unique_ptr<Cursor>(std::make_unique<SortStream>(
         std::move(input), std::move(sort), limit, ctx));
   }
 
@@ -100,8 +100,8 @@ absl::Status ParseSort(const Value& spec, ParseContext*, StageList* out) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<DocStream>> OpenSortWithLimit(
-    const StageSpec& sort, int64_t limit, std::unique_ptr<DocStream> input,
+absl::StatusOr<std::unique_ptr<Cursor>> OpenSortWithLimit(
+    const StageSpec& sort, int64_t limit, std::unique_ptr<Cursor> input,
     RunContext* ctx) {
   return static_cast<const SortStageSpec&>(sort).OpenLimited(
       limit, std::move(input), ctx);

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/vector_cursor.h"
 #include "pipeline/stages.h"
 #include "ttldb/json.h"
 
@@ -61,13 +62,13 @@ class CollStatsSpec : public StageSpec {
  public:
   explicit CollStatsSpec(Value request) : request_(std::move(request)) {}
   absl::string_view name() const override { return "$collStats"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream>, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor>,
+                                               RunContext* ctx) const override {
     ASSIGN_OR_RETURN(Value doc, ctx->db->CollStats(ctx->collection, request_));
     std::vector<Value> docs;
     docs.push_back(std::move(doc));
-    return std::unique_ptr<DocStream>(
-        std::make_unique<VectorStream>(std::move(docs)));
+    return std::unique_ptr<Cursor>(
+        std::make_unique<VectorCursor>(std::move(docs)));
   }
 
  private:
@@ -77,12 +78,12 @@ class CollStatsSpec : public StageSpec {
 class IndexStatsSpec : public StageSpec {
  public:
   absl::string_view name() const override { return "$indexStats"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream>, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor>,
+                                               RunContext* ctx) const override {
     ASSIGN_OR_RETURN(std::vector<Value> docs,
                      ctx->db->IndexStats(ctx->collection));
-    return std::unique_ptr<DocStream>(
-        std::make_unique<VectorStream>(std::move(docs)));
+    return std::unique_ptr<Cursor>(
+        std::make_unique<VectorCursor>(std::move(docs)));
   }
 };
 

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/vector_cursor.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"
 
@@ -24,9 +25,9 @@ struct UnionDef {
   std::optional<Pipeline> pipeline;
 };
 
-class UnionStream : public DocStream {
+class UnionStream : public Cursor {
  public:
-  UnionStream(std::unique_ptr<DocStream> input,
+  UnionStream(std::unique_ptr<Cursor> input,
               std::shared_ptr<const UnionDef> def, RunContext* ctx)
       : input_(std::move(input)), def_(std::move(def)), ctx_(ctx) {}
 
@@ -50,23 +51,23 @@ class UnionStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;  // null once exhausted
+  std::unique_ptr<Cursor> input_;  // null once exhausted
   std::shared_ptr<const UnionDef> def_;
   RunContext* ctx_;
   RunContext sub_;
-  std::unique_ptr<DocStream> other_;
+  std::unique_ptr<Cursor> other_;
 };
 
 class UnionSpec : public StageSpec {
  public:
   explicit UnionSpec(std::shared_ptr<const UnionDef> d) : def_(std::move(d)) {}
   absl::string_view name() const override { return "$unionWith"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
     if (input == nullptr) {  // first stage of a collectionless pipeline
-      input = std::make_unique<VectorStream>(std::vector<Value>());
+      input = std::make_unique<VectorCursor>(std::vector<Value>());
     }
-    return std::unique_ptr<DocStream>(
+    return std::unique_ptr<Cursor>(
         std::make_unique<UnionStream>(std::move(input), def_, ctx));
   }
 

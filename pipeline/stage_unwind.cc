@@ -67,10 +67,9 @@ void SetDotted(Value* doc, absl::string_view field, Value v) {
 // document once (leaving null in its place), so each output copies the rest
 // of the document and takes its element by move; copying the whole input
 // per element made n outputs cost n copies of an n-element array.
-class UnwindStream : public DocStream {
+class UnwindStream : public Cursor {
  public:
-  UnwindStream(std::unique_ptr<DocStream> in,
-               std::shared_ptr<const UnwindDef> def)
+  UnwindStream(std::unique_ptr<Cursor> in, std::shared_ptr<const UnwindDef> def)
       : input_(std::move(in)), def_(std::move(def)) {}
 
   absl::StatusOr<std::optional<Value>> Next() override {
@@ -133,7 +132,7 @@ class UnwindStream : public DocStream {
   }
 
  private:
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
   std::shared_ptr<const UnwindDef> def_;
   // The document being unwound, its array taken out into items_.
   std::optional<Value> current_;
@@ -146,9 +145,9 @@ class UnwindSpec : public StageSpec {
   explicit UnwindSpec(std::shared_ptr<const UnwindDef> d)
       : def_(std::move(d)) {}
   absl::string_view name() const override { return "$unwind"; }
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext*) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext*) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<UnwindStream>(std::move(input), def_));
   }
 

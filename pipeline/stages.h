@@ -66,8 +66,8 @@ absl::Status ParseBucket(const Value& spec, ParseContext* ctx, StageList* out);
 // stage_sort.cc
 absl::Status ParseSort(const Value& spec, ParseContext* ctx, StageList* out);
 // A $sort followed by $limit n: a top-n sort.
-absl::StatusOr<std::unique_ptr<DocStream>> OpenSortWithLimit(
-    const StageSpec& sort, int64_t limit, std::unique_ptr<DocStream> input,
+absl::StatusOr<std::unique_ptr<Cursor>> OpenSortWithLimit(
+    const StageSpec& sort, int64_t limit, std::unique_ptr<Cursor> input,
     RunContext* ctx);
 // stage_unwind.cc
 absl::Status ParseUnwind(const Value& spec, ParseContext* ctx, StageList* out);
@@ -102,9 +102,9 @@ absl::Status ParseMerge(const Value& spec, ParseContext* ctx, StageList* out);
 
 // A stage built from a lambda-like transform of each document (nullopt:
 // drop it).
-class MapStream : public DocStream {
+class MapStream : public Cursor {
  public:
-  MapStream(std::unique_ptr<DocStream> input) : input_(std::move(input)) {}
+  MapStream(std::unique_ptr<Cursor> input) : input_(std::move(input)) {}
   absl::StatusOr<std::optional<Value>> Next() override {
     while (true) {
       ASSIGN_OR_RETURN(std::optional<Value> doc, input_->Next());
@@ -116,7 +116,7 @@ class MapStream : public DocStream {
 
  protected:
   virtual absl::StatusOr<std::optional<Value>> Map(Value doc) = 0;
-  std::unique_ptr<DocStream> input_;
+  std::unique_ptr<Cursor> input_;
 };
 
 // A Variables for evaluating a stage's expressions: the run's bindings with

@@ -319,7 +319,7 @@ class TransformSpec : public StageSpec {
 
   class Stream : public MapStream {
    public:
-    Stream(std::unique_ptr<DocStream> in, const Projection* p, Variables vars)
+    Stream(std::unique_ptr<Cursor> in, const Projection* p, Variables vars)
         : MapStream(std::move(in)), p_(p), vars_(std::move(vars)) {}
 
    protected:
@@ -348,9 +348,9 @@ class TransformSpec : public StageSpec {
     Variables vars_;
   };
 
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(std::make_unique<Stream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(std::make_unique<Stream>(
         std::move(input), p_.get(), StageVariables(*ctx)));
   }
 
@@ -370,8 +370,7 @@ class ReplaceRootSpec : public StageSpec {
 
   class Stream : public MapStream {
    public:
-    Stream(std::unique_ptr<DocStream> in, const ReplaceRootSpec* s,
-           Variables vars)
+    Stream(std::unique_ptr<Cursor> in, const ReplaceRootSpec* s, Variables vars)
         : MapStream(std::move(in)), s_(s), vars_(std::move(vars)) {}
 
    protected:
@@ -399,9 +398,9 @@ class ReplaceRootSpec : public StageSpec {
     Variables vars_;
   };
 
-  absl::StatusOr<std::unique_ptr<DocStream>> Open(
-      std::unique_ptr<DocStream> input, RunContext* ctx) const override {
-    return std::unique_ptr<DocStream>(
+  absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
+                                               RunContext* ctx) const override {
+    return std::unique_ptr<Cursor>(
         std::make_unique<Stream>(std::move(input), this, StageVariables(*ctx)));
   }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/vector_cursor.h"
 #include "expr/expression.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stage.h"
@@ -36,9 +37,9 @@ class PipelineTransform : public UpdateTransform {
     ctx.vars = Variables(nullptr, now_millis);
     for (const auto& [id, v] : bindings_) ctx.vars.Set(id, v);
     ASSIGN_OR_RETURN(
-        std::unique_ptr<DocStream> out,
+        std::unique_ptr<Cursor> out,
         pipeline_.OpenOver(
-            std::make_unique<VectorStream>(std::vector<Value>{doc}), &ctx));
+            std::make_unique<VectorCursor>(std::vector<Value>{doc}), &ctx));
     ASSIGN_OR_RETURN(std::optional<Value> result, out->Next());
     if (!result.has_value()) {
       // Cannot happen with the allowed stages (each maps one document to

@@ -58,7 +58,9 @@ LEVELDB_OK = {"storage", "catalog", "engine", "tools", "tests", "fuzz"}
 # implements each: an include of one is an include of that layer.
 PUBLIC_OWNER = {
     "ttldb/decimal128.h": "document", "ttldb/value.h": "document",
-    "ttldb/json.h": "document", "ttldb/clock.h": "base",
+    "ttldb/json.h": "document", "ttldb/cursor.h": "document",
+    "ttldb/view_definition.h": "document",
+    "ttldb/clock.h": "base",
     "ttldb/logger.h": "base", "ttldb/ttl_metrics.h": "ttl",
     "ttldb/testing/matchers.h": "testing",
     "ttldb/testing/ttldb_testing.h": "testing",

@@ -1,4 +1,5 @@
-// A streaming cursor over the results of Collection::Find.
+// A stream of documents: the results of Collection::Find and Aggregate, and
+// the input and output of each stage of a pipeline.
 #ifndef TTLDB_CURSOR_H_
 #define TTLDB_CURSOR_H_
 

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ttldb/value.h"
+#include "ttldb/view_definition.h"
 
 namespace ttldb {
 
@@ -236,15 +237,6 @@ struct BulkWriteResult {
 // build (docs/migrating.md section 6).
 using IndexBuildProgress =
     std::function<void(int64_t documents_done, int64_t documents_total)>;
-
-// A view (Database::CreateView; MongoDB's create with viewOn and
-// pipeline): reads of `name` run `pipeline` over `view_on`, a collection or
-// another view of the same database.
-struct ViewDefinition {
-  std::string name;
-  std::string view_on;
-  Value pipeline;  // an array of stage documents ([] when none)
-};
 
 }  // namespace ttldb
 
