@@ -11,6 +11,7 @@ set(TTLDB_SOURCES
   catalog/catalog_entries.cc
   catalog/collection_catalog.cc
   catalog/compile.cc
+  catalog/index_rules.cc
   catalog/index_spec_proto.cc
   catalog/validation_rules.cc
   catalog/view_catalog.cc
@@ -56,8 +57,6 @@ set(TTLDB_SOURCES
   engine/index_usage.cc
   engine/live_cursors.cc
   engine/query_exec.cc
-  engine/raw_read.cc
-  engine/read_document.cc
   engine/repair.cc
   engine/touch_text.cc
   engine/ttl_sweep.cc
@@ -120,6 +119,7 @@ set(TTLDB_SOURCES
   storage/collection_state.cc
   storage/commit_queue.cc
   storage/doc_cache.cc
+  storage/document_reader.cc
   storage/document_writer.cc
   storage/entry_value.cc
   storage/index_keys.cc

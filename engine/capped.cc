@@ -114,7 +114,7 @@ absl::StatusOr<DbImpl::CappedTotals> DbImpl::CappedDeleteLocked(
                    it->key().size() - prefix.size());
     if (id == encoded_id) continue;  // the insert itself is kept
     const int64_t stored = static_cast<int64_t>(it->value().size());
-    ASSIGN_OR_RETURN(std::optional<Value> doc, ReadDocument(state, id));
+    ASSIGN_OR_RETURN(std::optional<Value> doc, reader().Read(state, id));
     if (!doc.has_value()) continue;
     RETURN_IF_ERROR(EvictLocked(state, id, *std::move(doc), evictions,
                                 /*expired=*/false));

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/index_rules.h"
 #include "document/idl_errors.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"

@@ -323,7 +323,7 @@ static absl::StatusOr<UpdateResult> ApplyToMatches(
         }
         // Shared with the document cache, not copied: the update copies it.
         ASSIGN_OR_RETURN(std::shared_ptr<const Value> doc,
-                         engine->ReadDocumentShared(*current, id));
+                         engine->reader().ReadShared(*current, id));
         // "$" in the update needs the array position the filter matched.
         MatchDetails details;
         const bool positional = request.update != nullptr &&
@@ -331,7 +331,7 @@ static absl::StatusOr<UpdateResult> ApplyToMatches(
         if (doc == nullptr ||
             !(positional ? filter.Matches(*doc, &details)
                          : filter.Matches(*doc)) ||
-            engine->IsHidden(*current, *doc, now)) {
+            engine->reader().IsHidden(*current, *doc, now)) {
           return absl::OkStatus();
         }
         ++result.matched_count;
@@ -607,9 +607,10 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
   if (state == nullptr) return not_found();
   // Decoded straight into the result (engine/read_document.cc).
   absl::StatusOr<Value> doc(absl::in_place);
-  ASSIGN_OR_RETURN(bool found, engine_->ReadDocumentInto(*state, EncodeId(id),
-                                                         nullptr, &*doc));
-  if (!found || engine_->IsHidden(*state, *doc, engine_->clock()->WallNow())) {
+  ASSIGN_OR_RETURN(bool found, engine_->reader().ReadInto(*state, EncodeId(id),
+                                                          nullptr, &*doc));
+  if (!found ||
+      engine_->reader().IsHidden(*state, *doc, engine_->clock()->WallNow())) {
     return not_found();
   }
   return doc;
@@ -637,9 +638,9 @@ absl::StatusOr<std::string> Collection::FindByIdJson(const Value& id) {
   if (state == nullptr) return not_found();
   std::string json;
   ASSIGN_OR_RETURN(bool found,
-                   engine_->ReadDocumentJson(*state, EncodeId(id), &json));
+                   engine_->reader().ReadJson(*state, EncodeId(id), &json));
   if (!found) return not_found();
-  ASSIGN_OR_RETURN(bool hidden, engine_->IsHiddenJson(
+  ASSIGN_OR_RETURN(bool hidden, engine_->reader().IsHiddenJson(
                                     *state, json, engine_->clock()->WallNow()));
   if (hidden) return not_found();
   return json;

@@ -38,6 +38,7 @@
 #include "storage/collection_state.h"
 #include "storage/commit_queue.h"
 #include "storage/doc_cache.h"
+#include "storage/document_reader.h"
 #include "storage/document_writer.h"
 #include "storage/index_keys.h"
 #include "storage/leading_entries.h"
@@ -75,7 +76,6 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
 // An index as listIndexes lists it (engine/index_ops.cc), and the _id_
 // index's spec.
 Value ListedSpec(const IndexSpec& index);
-Value IdIndexSpec();
 
 // The stages a change stream runs over each event (engine/aggregate.cc):
 // Apply gives the stages' output for one event (nullopt: filtered out).
@@ -254,49 +254,17 @@ class DbImpl : public TtlStore {
   // validationAction} when a validator or non-default level/action is set.
   static Value ListedCollectionOptions(const proto::CollectionInfo& info);
 
-  // Reads and parses the document with this encoded _id; nullopt if absent.
-  // Without a snapshot, served from (and filling) the document cache.
-  absl::StatusOr<std::optional<Value>> ReadDocument(
-      const CollectionState& state, absl::string_view encoded_id,
-      const leveldb::Snapshot* snapshot = nullptr);
-  // ReadDocument into *out (overwritten); false if absent (*out is then
-  // unspecified). A document the cache does not take is parsed straight
-  // into *out; a hit or an admitted miss is copied (engine/read_document.cc).
-  absl::StatusOr<bool> ReadDocumentInto(const CollectionState& state,
-                                        absl::string_view encoded_id,
-                                        const leveldb::Snapshot* snapshot,
-                                        Value* out);
-  // ReadDocument without a snapshot, sharing the document with the cache
-  // instead of copying it (nullptr if absent): for writers, which read the
-  // current version once and build the new one from it.
-  absl::StatusOr<std::shared_ptr<const Value>> ReadDocumentShared(
-      const CollectionState& state, absl::string_view encoded_id);
+  // The read path (storage/document_reader.h) over this database's
+  // LevelDB and document cache: every decoded read of a document, and
+  // whether reads hide it (Options::hide_expired).
+  DocumentReader reader() const {
+    return DocumentReader(db_.get(), doc_cache_.get(), options_.hide_expired);
+  }
   // False when no document of `state` can have the key `doc_key` (it lies
   // above doc_key_bound_); true when one may.
   absl::StatusOr<bool> MayHoldDocumentLocked(const CollectionState& state,
                                              const std::string& doc_key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  // The body of both (nullptr if absent); *parsed_here is true when the
-  // document was parsed by this call (not a cache hit).
-  absl::StatusOr<std::shared_ptr<const Value>> ReadDocumentImpl(
-      const CollectionState& state, absl::string_view encoded_id,
-      const leveldb::Snapshot* snapshot, bool* parsed_here);
-  // The stored JSON text (storage form) of the document with this encoded
-  // _id into *json, without parsing it; false if absent. A document-cache
-  // hit is serialized instead (the same document). engine/raw_read.cc.
-  absl::StatusOr<bool> ReadDocumentJson(const CollectionState& state,
-                                        absl::string_view encoded_id,
-                                        std::string* json);
-  // IsHidden of a document given as its stored JSON text: parses only the
-  // TTL indexes' fields when it can (top-level paths, no partial filter),
-  // else the whole document (DataLoss if it does not parse).
-  absl::StatusOr<bool> IsHiddenJson(const CollectionState& state,
-                                    absl::string_view json,
-                                    absl::Time now) const;
-  // True when a TTL index of `state` has expired `doc` at `now` and reads
-  // must hide it (Options::hide_expired).
-  bool IsHidden(const CollectionState& state, const Value& doc,
-                absl::Time now) const;
 
   // ---- Group commit (storage/commit_queue.h) -------------------------------
   // A write call whose document's commit is queued under write_mu_ and

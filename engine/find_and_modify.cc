@@ -141,9 +141,9 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
       // (a snapshot read parses the stored JSON every time).
       for (const std::string& id : plan.encoded_ids) {
         ASSIGN_OR_RETURN(std::optional<Value> candidate,
-                         engine->ReadDocument(*state, id));
+                         engine->reader().Read(*state, id));
         if (candidate.has_value() && filter.Matches(*candidate) &&
-            !engine->IsHidden(*state, *candidate, now)) {
+            !engine->reader().IsHidden(*state, *candidate, now)) {
           doc = std::move(candidate);
           break;
         }
@@ -187,7 +187,7 @@ absl::StatusOr<std::optional<Value>> FindAndModifyOnce(
     state = engine->GetState(coll);
     std::optional<Value> stored;
     if (state != nullptr) {
-      ASSIGN_OR_RETURN(stored, engine->ReadDocument(*state, EncodeId(id)));
+      ASSIGN_OR_RETURN(stored, engine->reader().Read(*state, EncodeId(id)));
     }
     if (!stored.has_value()) {
       return absl::InternalError("upserted document not found");

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/index_rules.h"
 #include "catalog/index_spec_proto.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
@@ -20,108 +21,6 @@
 #include "ttldb/json.h"
 
 namespace ttldb {
-namespace {
-
-// 64 indexes per collection, _id included: MongoDB's limit.
-constexpr int kMaxIndexes = 64;
-
-// maxLifetimeSeconds and rejectExpired only make sense on a TTL index, and
-// a cap below expireAfterSeconds would reject every fresh document.
-absl::Status ValidateLifetimeOptions(const IndexSpec& spec, int code) {
-  const bool bounded =
-      spec.max_lifetime_seconds.has_value() || spec.reject_expired;
-  if (!bounded) return absl::OkStatus();
-  if (!spec.expire_after_seconds.has_value()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, code,
-                      "maxLifetimeSeconds and rejectExpired are only valid on "
-                      "a TTL index (with expireAfterSeconds)");
-  }
-  if (spec.max_lifetime_seconds.has_value()) {
-    if (*spec.max_lifetime_seconds < 0) {
-      return MongoError(absl::StatusCode::kInvalidArgument, code,
-                        absl::StrCat("maxLifetimeSeconds must be a "
-                                     "non-negative integer, got ",
-                                     *spec.max_lifetime_seconds));
-    }
-    if (*spec.max_lifetime_seconds < *spec.expire_after_seconds) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, code,
-          absl::StrCat("maxLifetimeSeconds (", *spec.max_lifetime_seconds,
-                       ") must be at least expireAfterSeconds (",
-                       static_cast<int64_t>(*spec.expire_after_seconds), ")"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-bool IsIdKey(const IndexSpec& spec) {
-  return spec.key.size() == 1 && spec.key[0].path == "_id" &&
-         !spec.key[0].hashed;
-}
-
-// MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting: OK when `spec`
-// may be created beside `existing` or is identical to the one of its name.
-absl::Status CheckIndexConflicts(
-    const IndexSpec& spec, const std::string& spec_text,
-    const std::vector<const IndexState*>& existing_indexes) {
-  const Value id_index_spec = Value::MakeObject(
-      {Field("v", Value::Int32(2)),
-       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
-       Field("name", Value::String("_id_"))});
-  if (spec.name == "_id_") {
-    // Its key is not {_id: 1} (that case returned above): kDifferent.
-    return MongoError(
-        absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-        absl::StrCat("An existing index has the same name as the requested "
-                     "index. Requested index: ",
-                     spec_text, ", existing index: ", ToJson(id_index_spec)));
-  }
-  for (const IndexState* idx : existing_indexes) {
-    const IndexSpec& existing = idx->spec;
-    if (existing.name != spec.name) continue;
-    switch (CompareIndexOptions(spec, existing)) {
-      case IndexComparison::kIdentical:
-        return absl::OkStatus();  // already there: a no-op
-      case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with the same "
-                         "name but different options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-      case IndexComparison::kDifferent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-            absl::StrCat("An existing index has the same name as the "
-                         "requested index. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-    }
-  }
-  for (const IndexState* idx : existing_indexes) {
-    const IndexSpec& existing = idx->spec;
-    switch (CompareIndexOptions(spec, existing)) {
-      case IndexComparison::kDifferent:
-        continue;  // may coexist (another key, or another partial filter)
-      case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with a "
-                         "different name and options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
-      case IndexComparison::kIdentical:
-        return MongoError(absl::StatusCode::kAlreadyExists,
-                          kIndexOptionsConflict,
-                          absl::StrCat("Index already exists with a different "
-                                       "name: ",
-                                       existing.name));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 absl::StatusOr<std::string> DbImpl::CreateIndex(
     absl::string_view coll, const Value& keys, const Value& options,
@@ -138,15 +37,9 @@ absl::StatusOr<std::string> DbImpl::CreateIndex(
                            static_cast<int64_t>(*spec.expire_after_seconds),
                            coll, spec.name, kCannotCreateIndex));
   }
-  RETURN_IF_ERROR(ValidateLifetimeOptions(spec, kCannotCreateIndex));
-  if (IsIdKey(spec) && !spec.expire_after_seconds.has_value()) {
-    if (spec.unique || spec.sparse || !spec.partial_filter_json.empty()) {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kInvalidIndexSpecificationOption,
-                        absl::StrCat("The _id index cannot be unique, sparse "
-                                     "or partial. Specification: ",
-                                     spec_text));
-    }
+  RETURN_IF_ERROR(CheckLifetimeOptions(spec, kCannotCreateIndex));
+  if (IsIdIndexKey(spec) && !spec.expire_after_seconds.has_value()) {
+    RETURN_IF_ERROR(CheckIdIndexOptions(spec, spec_text));
     // {_id: 1} and {_id: -1} both name the _id index, which every
     // collection has (MongoDB's IndexDescriptor::isIdIndexPattern; its
     // _fixIndexSpec makes the key {_id: 1} and the name "_id_"): nothing to
@@ -157,25 +50,7 @@ absl::StatusOr<std::string> DbImpl::CreateIndex(
     RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
     return std::string("_id_");
   }
-  if (!spec.partial_filter_json.empty()) {
-    ASSIGN_OR_RETURN(Value pf, ParseDocument(spec.partial_filter_json));
-    auto f = Filter::Parse(pf);
-    if (!f.ok()) {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
-          absl::StrCat("Error in specification ", spec_text,
-                       " :: caused by :: ", f.status().message()));
-    }
-    // Only MongoDB's partial filter operators: no regex, negation or other
-    // costly or unindexable predicate runs under the writers' lock. An
-    // index already in the catalog is not checked again (it keeps working).
-    absl::Status allowed = CheckPartialFilter(*f);
-    if (!allowed.ok()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
-                        absl::StrCat("Error in specification ", spec_text,
-                                     " :: caused by :: ", allowed.message()));
-    }
-  }
+  RETURN_IF_ERROR(CheckPartialFilterSpec(spec, spec_text));
 
   std::optional<IndexBuildStart> start;
   {
@@ -230,12 +105,7 @@ absl::StatusOr<std::string> DbImpl::CreateIndex(
           return idx->spec.name;  // already there: a no-op
         }
       }
-      if (existing_indexes.size() + 1 >= kMaxIndexes) {
-        return MongoError(absl::StatusCode::kResourceExhausted,
-                          kCannotCreateIndex,
-                          absl::StrCat("add index fails, too many indexes for ",
-                                       coll, " key:", ToJson(keys)));
-      }
+      RETURN_IF_ERROR(CheckIndexCount(existing_indexes.size(), coll, keys));
     }
     ASSIGN_OR_RETURN(start, RegisterIndexBuildLocked(*state, spec));
   }
@@ -333,208 +203,34 @@ absl::StatusOr<Value> DbImpl::CollMod(absl::string_view coll,
     ASSIGN_OR_RETURN(Value reply, CollModValidation(coll, command));
     if (index_arg == nullptr) return reply;
   }
-  if (index_arg == nullptr || !index_arg->is_object()) {
+  if (index_arg == nullptr) {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
                       "collMod: 'index' must be an object");
   }
-  const Value* by_name = index_arg->Get("name");
-  const Value* by_key = index_arg->Get("keyPattern");
-  if ((by_name == nullptr) == (by_key == nullptr)) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                      "collMod: must specify exactly one of 'name' or "
-                      "'keyPattern' in 'index'");
-  }
-  std::optional<int64_t> new_expire;
-  std::optional<bool> new_hidden;
-  std::optional<int64_t> new_max_lifetime;  // -1: remove the cap
-  std::optional<bool> new_reject_expired;
-  for (const auto& [name, value] : index_arg->object_fields()) {
-    if (name == "name" || name == "keyPattern") continue;
-    if (name == "expireAfterSeconds") {
-      // CollModIndex declares it safeInt (src/mongo/db/coll_mod.idl): a
-      // non-number is the IDL parser's 14 TypeMismatch; null is absent.
-      if (value.is_null()) continue;
-      if (!value.is_number()) {
-        return MongoError(
-            absl::StatusCode::kInvalidArgument, kTypeMismatch,
-            absl::StrCat("BSON field 'collMod.index.expireAfterSeconds' is the "
-                         "wrong type '",
-                         TypeName(value.type()),
-                         "', expected types '[long, int, decimal, double]'"));
-      }
-      auto e = ParseExpireAfterSeconds(value);
-      if (!e.ok()) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          e.status().message());
-      }
-      new_expire = *e;
-    } else if (name == "hidden") {
-      if (value.type() != ValueType::kBool) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          "collMod: 'hidden' must be a boolean");
-      }
-      new_hidden = value.bool_value();
-    } else if (name == "maxLifetimeSeconds") {
-      // As createIndex takes it (index/index_spec.cc): an integer, or an
-      // integral number below 9.2e18 (a larger double, NaN or infinity
-      // would not convert to int64_t).
-      bool integral = false;
-      int64_t n = 0;
-      if (value.type() == ValueType::kInt32 ||
-          value.type() == ValueType::kInt64) {
-        n = value.int64_value();
-        integral = true;
-      } else if (value.is_number()) {
-        const double d = value.AsDouble();
-        integral = std::trunc(d) == d && std::abs(d) < 9.2e18;
-        if (integral) n = static_cast<int64_t>(d);
-      }
-      if (value.is_null()) {
-        new_max_lifetime = -1;
-      } else if (!integral || n < 0) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          "collMod: 'maxLifetimeSeconds' must be a "
-                          "non-negative integer (or null to remove it)");
-      } else {
-        new_max_lifetime = n;
-      }
-    } else if (name == "rejectExpired") {
-      if (value.type() != ValueType::kBool) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                          "collMod: 'rejectExpired' must be a boolean");
-      }
-      new_reject_expired = value.bool_value();
-    } else {
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kInvalidOptions,
-          absl::StrCat("collMod: unknown index option '", name, "'"));
-    }
-  }
-  if (!new_expire.has_value() && !new_hidden.has_value() &&
-      !new_max_lifetime.has_value() && !new_reject_expired.has_value()) {
-    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                      "collMod: no expireAfterSeconds, hidden, "
-                      "maxLifetimeSeconds or rejectExpired field");
-  }
-
+  ASSIGN_OR_RETURN(CollModIndex request, ParseCollModIndex(*index_arg));
   WritersLock l(this);
   auto state = GetState(coll);
   if (state == nullptr) {
     return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
                       absl::StrCat("ns does not exist: ", coll));
   }
-  // The implicit _id index: found by name or key pattern as MongoDB finds
-  // it (src/mongo/db/catalog/coll_mod.cpp), then refused per option.
-  bool id_index = false;
-  std::vector<const IndexSpec*> matches;
-  std::optional<IndexSpec> wanted_key;
-  if (by_key != nullptr && by_key->is_object()) {
-    auto parsed = ParseIndexSpec(*by_key, Value::MakeObject());
-    if (parsed.ok()) wanted_key = *std::move(parsed);
-  }
-  if (by_name != nullptr) {
-    id_index = by_name->is_string() && by_name->string_value() == "_id_";
-  } else if (wanted_key.has_value()) {
-    id_index = IsIdKey(*wanted_key) && wanted_key->key[0].direction == 1;
-  }
-  for (const auto& idx : state->indexes) {
-    const IndexSpec& spec = idx->spec;
-    if (by_name != nullptr) {
-      if (by_name->is_string() && spec.name == by_name->string_value()) {
-        matches.push_back(&spec);
-      }
-    } else if (wanted_key.has_value() && SameKeyPattern(*wanted_key, spec)) {
-      matches.push_back(&spec);
-    }
-  }
-  if (id_index) {
-    if (new_expire.has_value()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                        "the _id field does not support TTL indexes");
-    }
-    if (new_hidden.has_value()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                        "can't hide _id index");
-    }
-    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                      "maxLifetimeSeconds and rejectExpired are only valid on "
-                      "a TTL index (with expireAfterSeconds)");
-  }
-  if (matches.size() > 1) {
-    // Several indexes share the key pattern (different partial filters).
-    return MongoError(
-        absl::StatusCode::kInvalidArgument, kAmbiguousIndexKeyPattern,
-        absl::StrCat("index keyPattern ", ToJson(*by_key), " matches ",
-                     matches.size(),
-                     " indexes, must use index name. Conflicting indexes:",
-                     ToJson(IndexSpecToValue(*matches[0])), ", ",
-                     ToJson(IndexSpecToValue(*matches[1]))));
-  }
-  if (matches.empty()) {
-    return MongoError(
-        absl::StatusCode::kNotFound, kIndexNotFound,
-        absl::StrCat("cannot find index ",
-                     by_name != nullptr ? ToJson(*by_name) : ToJson(*by_key),
-                     " for ns ", coll));
-  }
-  // The options are read from the compiled spec and changed in the
-  // catalog entry itself, so that the fields this code does not know (a
-  // newer ttldb's) are written back as they were.
-  const IndexSpec& current = *matches[0];
+  ASSIGN_OR_RETURN(const IndexSpec* current,
+                   FindCollModIndex(*state, request, coll));
+  // The options are changed in the catalog entry itself, so that the
+  // fields this code does not know (a newer ttldb's) are written back as
+  // they were.
   proto::CollectionInfo info = state->info;
   proto::IndexSpec* target = nullptr;
   for (proto::IndexSpec& stored : *info.mutable_indexes()) {
-    if (stored.id() == current.id) target = &stored;
+    if (stored.id() == current->id) target = &stored;
   }
-  Value::Object reply;
-  if (new_expire.has_value()) {
-    if (current.key.size() != 1 || current.key[0].path == "_id" ||
-        current.key[0].hashed) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                        "collMod: expireAfterSeconds is only valid on a "
-                        "single-field, not hashed index other than _id");
-    }
-    if (current.expire_after_seconds.has_value()) {
-      double old = *current.expire_after_seconds;
-      reply.emplace_back("expireAfterSeconds_old",
-                         old == static_cast<int64_t>(old)
-                             ? Value::Int64(static_cast<int64_t>(old))
-                             : Value::Double(old));
-    }
-    RETURN_IF_ERROR(CheckTouchInterval(options_.touch_min_interval, *new_expire,
-                                       coll, current.name, kInvalidOptions));
-    target->set_expire_after_seconds(static_cast<double>(*new_expire));
-    reply.emplace_back("expireAfterSeconds_new", Value::Int64(*new_expire));
-  }
-  if (new_hidden.has_value()) {
-    reply.emplace_back("hidden_old", Value::Bool(current.hidden));
-    target->set_hidden(*new_hidden);
-    reply.emplace_back("hidden_new", Value::Bool(*new_hidden));
-  }
-  if (new_max_lifetime.has_value()) {
-    if (current.max_lifetime_seconds.has_value()) {
-      reply.emplace_back("maxLifetimeSeconds_old",
-                         Value::Int64(*current.max_lifetime_seconds));
-    }
-    if (*new_max_lifetime < 0) {
-      target->clear_max_lifetime_seconds();
-    } else {
-      target->set_max_lifetime_seconds(*new_max_lifetime);
-      reply.emplace_back("maxLifetimeSeconds_new",
-                         Value::Int64(*new_max_lifetime));
-    }
-  }
-  if (new_reject_expired.has_value()) {
-    reply.emplace_back("rejectExpired_old",
-                       Value::Bool(current.reject_expired));
-    target->set_reject_expired(*new_reject_expired);
-    reply.emplace_back("rejectExpired_new", Value::Bool(*new_reject_expired));
-  }
-  RETURN_IF_ERROR(
-      ValidateLifetimeOptions(IndexSpecFromProto(*target), kInvalidOptions));
+  ASSIGN_OR_RETURN(
+      Value::Object reply,
+      ApplyCollModIndex(*current, request, options_.touch_min_interval, coll,
+                        target));
   leveldb::WriteBatch batch;
   RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
-  if (new_expire.has_value() && monitor_ != nullptr) {
+  if (request.expire_after_seconds.has_value() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
   reply.emplace_back("ok", Value::Int32(1));
@@ -566,13 +262,10 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
   RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
   ASSIGN_OR_RETURN(IndexSpec wanted, ParseIndexSpec(k, Value::MakeObject()));
-  if (IsIdKey(wanted)) return DropIndex("_id_");
+  if (IsIdIndexKey(wanted)) return DropIndex("_id_");
   auto state = engine_->GetState(name_);
   if (state != nullptr) {
-    std::vector<const IndexSpec*> matches;
-    for (const auto& idx : state->indexes) {
-      if (SameKeyPattern(idx->spec, wanted)) matches.push_back(&idx->spec);
-    }
+    std::vector<const IndexSpec*> matches = IndexesWithKey(*state, wanted);
     if (matches.size() > 1) {
       // MongoDB's dropIndexes (src/mongo/db/catalog/drop_indexes.cpp).
       return MongoError(
@@ -611,13 +304,6 @@ Value ListedSpec(const IndexSpec& index) {
              Value::Int32(kExpireAfterSecondsForInactiveTtlIndex));
   }
   return spec;
-}
-
-Value IdIndexSpec() {
-  return Value::MakeObject(
-      {Field("v", Value::Int32(2)),
-       Field("key", Value::MakeObject({Field("_id", Value::Int32(1))})),
-       Field("name", Value::String("_id_"))});
 }
 
 absl::StatusOr<Value> Collection::CollMod(const DocArg& command) {

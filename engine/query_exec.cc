@@ -297,7 +297,7 @@ class PlanCursor : public Cursor {
       // A $expr evaluation error fails the query, as in MongoDB.
       ASSIGN_OR_RETURN(bool matched, query_.filter.MatchesOrError(*doc));
       if (!matched) continue;
-      if (engine_->IsHidden(*state_, *doc, now_)) continue;
+      if (engine_->reader().IsHidden(*state_, *doc, now_)) continue;
       if (query_.keys.bounded() && plan_.index_state != nullptr) {
         ASSIGN_OR_RETURN(bool in,
                          InKeyBounds(*plan_.index_state, query_.keys, *doc));
@@ -338,8 +338,8 @@ class PlanCursor : public Cursor {
       case QueryPlan::Kind::kIdLookup: {
         if (next_id_ >= plan_.encoded_ids.size()) return false;
         ASSIGN_OR_RETURN(
-            *doc, engine_->ReadDocument(*state_, plan_.encoded_ids[next_id_++],
-                                        snapshot_));
+            *doc, engine_->reader().Read(*state_, plan_.encoded_ids[next_id_++],
+                                         snapshot_));
         return true;
       }
       case QueryPlan::Kind::kCollectionScan: {
@@ -388,7 +388,8 @@ class PlanCursor : public Cursor {
           it_->Next();
           // A multikey document has several entries: return it once.
           if (!seen_.insert(id).second) continue;
-          ASSIGN_OR_RETURN(*doc, engine_->ReadDocument(*state_, id, snapshot_));
+          ASSIGN_OR_RETURN(*doc,
+                           engine_->reader().Read(*state_, id, snapshot_));
           return true;
         }
       }
@@ -439,7 +440,7 @@ class PlanCursor : public Cursor {
       // A multikey document has several entries: return it once, at the
       // first met (its greatest key of the scan).
       if (!seen_.insert(id).second) continue;
-      ASSIGN_OR_RETURN(*doc, engine_->ReadDocument(*state_, id, snapshot_));
+      ASSIGN_OR_RETURN(*doc, engine_->reader().Read(*state_, id, snapshot_));
       return true;
     }
   }

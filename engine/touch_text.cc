@@ -165,7 +165,8 @@ absl::StatusOr<TextSet> SetDateInStoredText(
   }
   Value old_doc = Value::MakeObject(std::move(fields));
   if (old_doc.Get("_id") == nullptr) return TextSet::kFallback;
-  if (!filter.Matches(old_doc) || engine->IsHidden(state, old_doc, now)) {
+  if (!filter.Matches(old_doc) ||
+      engine->reader().IsHidden(state, old_doc, now)) {
     return TextSet::kNoMatch;
   }
 

@@ -232,7 +232,7 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
         if (!seen.insert(encoded_id).second) continue;  // another entry
         TTLDB_SYNC_POINT("DbImpl::DeleteExpired:ReadDocument");
         ASSIGN_OR_RETURN(std::optional<Value> doc,
-                         ReadDocument(*state, encoded_id));
+                         reader().Read(*state, encoded_id));
         ++result.examined_documents;
         if (!doc.has_value()) continue;  // not counted
         if (index->partial.has_value() && !index->partial->Matches(*doc)) {

@@ -157,7 +157,7 @@ absl::StatusOr<Value> Collection::Validate() {
         std::string entry = it->key().ToString();
         std::string encoded_id(EntryValueId(
             absl::string_view(it->value().data(), it->value().size())));
-        auto doc = engine_->ReadDocument(*state, encoded_id, snap);
+        auto doc = engine_->reader().Read(*state, encoded_id, snap);
         if (!doc.ok() && !absl::IsInvalidArgument(doc.status()) &&
             !absl::IsDataLoss(doc.status())) {
           it.reset();

@@ -197,33 +197,6 @@ DuplicateKeyInfo DupKeyInfo(const IndexState* index, const Value* doc,
                           Value::MakeObject(std::move(value))};
 }
 
-bool DbImpl::IsHidden(const CollectionState& state, const Value& doc,
-                      absl::Time now) const {
-  if (!options_.hide_expired) return false;
-  for (const auto& idx : state.indexes) {
-    if (!idx->ttl_seconds.has_value()) continue;
-    if (idx->partial.has_value() && !idx->partial->Matches(doc)) continue;
-    if (IsExpired(idx->spec, *idx->ttl_seconds, doc, now)) return true;
-  }
-  return false;
-}
-
-absl::StatusOr<std::optional<Value>> DbImpl::ReadDocument(
-    const CollectionState& state, absl::string_view encoded_id,
-    const leveldb::Snapshot* snapshot) {
-  std::optional<Value> doc(std::in_place);
-  ASSIGN_OR_RETURN(bool found,
-                   ReadDocumentInto(state, encoded_id, snapshot, &*doc));
-  if (!found) doc.reset();
-  return doc;
-}
-
-absl::StatusOr<std::shared_ptr<const Value>> DbImpl::ReadDocumentShared(
-    const CollectionState& state, absl::string_view encoded_id) {
-  bool parsed_here = false;
-  return ReadDocumentImpl(state, encoded_id, nullptr, &parsed_here);
-}
-
 absl::StatusOr<bool> DbImpl::MayHoldDocumentLocked(const CollectionState& state,
                                                    const std::string& doc_key) {
   auto bound = doc_key_bound_.find(state.info.id());
@@ -447,9 +420,9 @@ absl::Status DbImpl::WriteDocumentLocked(
   }
   if (may_exist) {
     ASSIGN_OR_RETURN(std::optional<Value> existing,
-                     ReadDocument(state, encoded_id));
+                     reader().Read(state, encoded_id));
     if (existing.has_value()) {
-      if (!IsHidden(state, *existing, clock_->WallNow())) {
+      if (!reader().IsHidden(state, *existing, clock_->WallNow())) {
         return DuplicateKeyError(
             absl::StrCat(options_.db_name, ".", state.info.name()), "_id_",
             DupKeyInfo(nullptr, new_doc, {}));
@@ -523,9 +496,9 @@ absl::Status DbImpl::WriteDocumentLocked(
         if (other.empty()) break;
         AwaitCommitsOfLocked(DocumentKey(state.info.id(), other));
         ASSIGN_OR_RETURN(std::optional<Value> other_doc,
-                         ReadDocument(state, other));
+                         reader().Read(state, other));
         if (!other_doc.has_value() ||
-            !IsHidden(state, *other_doc, clock_->WallNow())) {
+            !reader().IsHidden(state, *other_doc, clock_->WallNow())) {
           return DuplicateKeyError(
               absl::StrCat(options_.db_name, ".", state.info.name()),
               idx.spec.name,

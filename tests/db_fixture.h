@@ -1,17 +1,17 @@
 // A test fixture: a database in a temporary directory, on a FakeClock that
 // starts at kTestStart, with the TTL monitor off (tests run passes on demand
-// with DatabaseInternal::RunTtlPass). Test-only.
+// with ttldb_testing::RunTtlPass). Test-only.
 #ifndef TTLDB_TESTS_DB_FIXTURE_H_
 #define TTLDB_TESTS_DB_FIXTURE_H_
 
 #include <memory>
 
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 

@@ -14,13 +14,12 @@
 
 #include "absl/base/config.h"
 #include "absl/strings/str_cat.h"
-#include "engine/database_internal.h"
-#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -259,7 +258,7 @@ TEST(DocCacheTest, ConcurrentWritesReadsAndSweepsStayCoherent) {
       for (int k = 0; k < kKeys; ++k) c.FindById(Value::Int32(k)).IgnoreError();
     }
   });
-  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db, kStart);
+  TtlPassStats stats = ttldb_testing::RunTtlPass(*db, kStart);
   swept = true;
   reader.join();
   EXPECT_EQ(stats.deleted_documents, kKeys / 2);

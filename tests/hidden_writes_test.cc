@@ -15,13 +15,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -99,9 +99,8 @@ TEST_F(HiddenWritesTest, UpsertReplacesHiddenUniqueCollision) {
 
   // The monitor finds nothing left to delete: no double count, no second
   // listener call.
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      0);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            0);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 1);
   EXPECT_EQ(Expired().size(), 1u);
 }
@@ -125,9 +124,8 @@ TEST_F(HiddenWritesTest, InsertReplacesHiddenUniqueCollision) {
   EXPECT_EQ(Expired().size(), 1u);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 1);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      0);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            0);
 }
 
 // An insert with the _id of a hidden document, and an upsert by that _id.
@@ -157,9 +155,8 @@ TEST_F(HiddenWritesTest, IdCollisionOnInsertAndUpsert) {
   EXPECT_EQ(Stored(c), 2);
   EXPECT_EQ(*c.CountDocuments(), 2);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      0);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            0);
   EXPECT_EQ(Expired().size(), 2u);
 }
 
@@ -191,9 +188,8 @@ TEST_F(HiddenWritesTest, UpdateAndReplaceTakeTheKeyOfAHiddenDocument) {
   EXPECT_EQ(Expired().size(), 2u);
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 2);
   EXPECT_TRUE(Valid(c));
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      0);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            0);
 }
 
 // The other order: the monitor deletes first, the write then collides with
@@ -202,9 +198,8 @@ TEST_F(HiddenWritesTest, MonitorFirstThenWriteCountsOnce) {
   Collection& c = Sessions();
   ASSERT_TRUE(c.InsertOne(Doc(1, "ada", kStart)).ok());
   clock_.Advance(absl::Seconds(2));
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      1);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            1);
   ASSERT_TRUE(c.InsertOne(Doc(1, "ada", clock_.WallNow())).ok());
   EXPECT_EQ(Expired().size(), 1u);
   TtlMetrics m = db_->GetTtlMetrics();
@@ -233,9 +228,8 @@ TEST_F(HiddenWritesTest, FailedWriteRemovesNothing) {
   EXPECT_EQ(Stored(c), 2);
   EXPECT_TRUE(Expired().empty());
   EXPECT_EQ(db_->GetTtlMetrics().deleted_documents, 0);
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      1);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            1);
   EXPECT_EQ(Expired().size(), 1u);
   EXPECT_TRUE(Valid(c));
 }
@@ -255,7 +249,7 @@ TEST_F(HiddenWritesTest, StatsCountAndEstimatedCountAgree) {
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 2);
   EXPECT_EQ(*c.EstimatedDocumentCount(), 2);
   EXPECT_EQ(*c.CountDocuments(), 1);
-  DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
+  ttldb_testing::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(c.Stats()->Get("count")->int64_value(), 1);
   EXPECT_EQ(*c.EstimatedDocumentCount(), 1);
   EXPECT_EQ(*c.CountDocuments(), 1);
@@ -275,9 +269,8 @@ TEST_F(HiddenWritesTest, MongoBehaviourKeepsTheDuplicate) {
   EXPECT_EQ(ErrorCode(c.InsertOne(Doc(1, "bob", clock_.WallNow())).status()),
             kDuplicateKey);
   EXPECT_TRUE(Expired().empty());
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      1);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            1);
 }
 
 // The second report: with the monitor running under a deletion rate
@@ -348,7 +341,7 @@ TEST(HiddenWritesConcurrencyTest, UpsertLoopWithCappedMonitorNeverFails) {
   // Sweep what is left, then account for every document.
   ASSERT_TRUE(db->SetTtlMonitorEnabled(false).ok());
   clock.Advance(absl::Seconds(11));
-  DatabaseInternal::RunTtlPass(*db, clock.WallNow());
+  ttldb_testing::RunTtlPass(*db, clock.WallNow());
   EXPECT_EQ(*c.EstimatedDocumentCount(), 0);
   TtlMetrics m = db->GetTtlMetrics();
   EXPECT_GT(m.deleted_by_writes, 0);

@@ -10,7 +10,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
-#include "engine/db_impl.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"

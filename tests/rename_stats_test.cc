@@ -9,12 +9,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/db_fixture.h"
 #include "tests/test_util.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -78,7 +78,7 @@ TEST_F(RenameTest, TtlIndexKeepsExpiring) {
   ASSERT_EQ(idx->size(), 2u);
   EXPECT_EQ((*idx)[1].Get("expireAfterSeconds")->AsDouble(), 60);
   EXPECT_EQ(*b.EstimatedDocumentCount(), 1);
-  DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(61));
+  ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Seconds(61));
   EXPECT_EQ(*b.EstimatedDocumentCount(), 0);
   EXPECT_TRUE(Valid(b));
 }

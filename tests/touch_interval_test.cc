@@ -9,12 +9,12 @@
 // expireAfterSeconds.
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -115,14 +115,13 @@ TEST_F(TouchIntervalTest, EffectiveIdleTimeoutIsBetweenEMinusIAndE) {
     ASSERT_EQ(r->matched_count, 1) << "expired while in use, use " << i;
     writes += r->modified_count;
     EXPECT_EQ(
-        DatabaseInternal::RunTtlPass(**db, clock_.WallNow()).deleted_documents,
-        0);
+        ttldb_testing::RunTtlPass(**db, clock_.WallNow()).deleted_documents, 0);
   }
   EXPECT_LT(writes, 20);  // coalescing did skip writes
   const absl::Time last_use = clock_.WallNow();
   clock_.Advance(absl::Seconds(30));
   EXPECT_FALSE(c.FindById(Value::Int32(1)).ok());
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(**db, last_use + absl::Seconds(30))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(**db, last_use + absl::Seconds(30))
                 .deleted_documents,
             1);
 }

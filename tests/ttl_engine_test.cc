@@ -6,12 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "base/sync_point.h"
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -66,12 +66,12 @@ TEST_F(TtlEngineTest, ExpiresAtCutoffInclusiveAndKeepsTouched) {
   ASSERT_TRUE(log.Touch(R"({"_id": 3})", "accessTime").ok());
 
   // Exactly at start + E: document 1 (date == cutoff) expires, 2 does not.
-  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, kStart + absl::Hours(1));
+  TtlPassStats s = ttldb_testing::RunTtlPass(*db_, kStart + absl::Hours(1));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(s.deleted_keys, 1);
   EXPECT_FALSE(log.FindById(Value::Int32(1)).ok());
   EXPECT_EQ(Count(log), 2);
-  s = DatabaseInternal::RunTtlPass(
+  s = ttldb_testing::RunTtlPass(
       *db_, kStart + absl::Hours(1) + absl::Milliseconds(1));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(Count(log), 1);
@@ -103,7 +103,7 @@ TEST_F(TtlEngineTest, OnlyDatesExpire) {
               R"({"_id": 8, "t": {"$date": {"$numberLong": "9000000000000000"}}})",
           })
           .ok());
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart).deleted_documents, 2);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart).deleted_documents, 2);
   EXPECT_EQ(*c.CountDocuments(), 6);
   EXPECT_TRUE(c.Validate()->Get("valid")->bool_value());
 }
@@ -129,9 +129,8 @@ TEST_F(TtlEngineTest, HiddenAtOnceUnlessMongoBehaviourIsAsked) {
   Open(/*hide_expired=*/false);
   Collection& c2 = db_->collection("s");
   EXPECT_EQ(*c2.CountDocuments(), 3);  // MongoDB's behaviour: visible
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      1);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            1);
   EXPECT_EQ(*c2.CountDocuments(), 2);
 }
 
@@ -143,13 +142,13 @@ TEST_F(TtlEngineTest, ExpireAtWithZeroAndDescendingIndex) {
   for (int i = 0; i < 10; ++i) {
     Insert(c, i, kStart + absl::Seconds(i * 10), "expireAt");
   }
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(45))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Seconds(45))
                 .deleted_documents,
             5);
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(45))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Seconds(45))
                 .deleted_documents,
             0);
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(90))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Seconds(90))
                 .deleted_documents,
             5);
 }
@@ -173,7 +172,7 @@ TEST_F(TtlEngineTest, PartialTtlIndexOnlyExpiresWhatItIndexes) {
       c.UpdateOne(R"({"_id": 2})",
                   R"({"$set": {"draft": false}, "$unset": {"draftTime": ""}})")
           .ok());
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Hours(1))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Hours(1))
                 .deleted_documents,
             1);
   EXPECT_TRUE(c.FindById(Value::Int32(2)).ok());
@@ -239,7 +238,7 @@ TEST_F(TtlEngineTest, CollModChangesExpiryInPlaceAndConverts) {
   reply = c.CollMod(R"({"index": {"name": "t_1", "hidden": true}})");
   ASSERT_TRUE(reply.ok());
   // A hidden TTL index still expires documents.
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kStart + absl::Seconds(50))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Seconds(50))
                 .deleted_documents,
             1);
 }
@@ -265,8 +264,7 @@ TEST_F(TtlEngineTest, RoundRobinDoesNotStarveASmallCollection) {
       small.CreateIndex(R"({"t": 1})", R"({"expireAfterSeconds": 1})").ok());
   for (int i = 0; i < 1000; ++i) Insert(big, i, kStart, "t");
   for (int i = 0; i < 3; ++i) Insert(small, i, kStart, "t");
-  TtlPassStats s =
-      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Minutes(1));
+  TtlPassStats s = ttldb_testing::RunTtlPass(*db_, kStart + absl::Minutes(1));
   EXPECT_EQ(s.deleted_documents, 1003);
   // 1000 / 100 batches: 10 rounds of one sub-pass (MongoDB counts
   // sub-passes, src/mongo/db/ttl/ttl_test.cpp TTLSingleSubPass).
@@ -308,7 +306,7 @@ TEST_F(TtlEngineTest, DocumentTouchedDuringThePassIsKept) {
                               UpdateOptions{.upsert = true})
                     .ok());
   });
-  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
+  TtlPassStats s = ttldb_testing::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_TRUE(fired.load());
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_TRUE(c.FindById(Value::Int32(1)).ok());
@@ -338,7 +336,7 @@ TEST_F(TtlEngineTest, MongoModeTouchDuringThePassIsNeverDeleted) {
     ASSERT_EQ(r->modified_count, 2);
     ASSERT_EQ(*cc.DeleteOne(R"({"_id": 4})"), 1);
   });
-  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
+  TtlPassStats s = ttldb_testing::RunTtlPass(*db_, clock_.WallNow());
   EXPECT_EQ(fired.load(), 1);
   EXPECT_EQ(s.deleted_documents, 1);  // only 2: 1 and 3 touched, 4 gone
   EXPECT_EQ(*c.CountDocuments(), 2);
@@ -355,9 +353,8 @@ TEST_F(TtlEngineTest, ReopenDeletesExpiredAtFirstPass) {
   for (int i = 0; i < 20; ++i) Insert(c, i, kStart, "t");
   Open(true);
   clock_.Advance(absl::Minutes(1));
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
-      20);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, clock_.WallNow()).deleted_documents,
+            20);
 }
 
 TEST_F(TtlEngineTest, SweepAfterManyDeletionsResumesAndStaysCorrect) {
@@ -366,16 +363,14 @@ TEST_F(TtlEngineTest, SweepAfterManyDeletionsResumesAndStaysCorrect) {
       c.CreateIndex(R"({"t": 1})", R"({"expireAfterSeconds": 0})").ok());
   for (int i = 0; i < 3000; ++i)
     Insert(c, i, kStart + absl::Milliseconds(i), "t");
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Milliseconds(1999))
-          .deleted_documents,
-      2000);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Milliseconds(1999))
+                .deleted_documents,
+            2000);
   // A write below the resume point (an older date) must still expire.
   Insert(c, 99999, kStart - absl::Hours(1), "t");
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, kStart + absl::Milliseconds(2499))
-          .deleted_documents,
-      501);
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kStart + absl::Milliseconds(2499))
+                .deleted_documents,
+            501);
   EXPECT_FALSE(c.FindById(Value::Int32(99999)).ok());
   EXPECT_EQ(Count(c), 500);
 }

@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
-#include "engine/database_internal.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "proto/catalog.pb.h"
@@ -19,6 +18,7 @@
 #include "ttldb/clock.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -97,27 +97,26 @@ TEST_F(TtlIndexRulesTest, TwoPartialTtlIndexesOnOneKeyEachExpireTheirOwn) {
   Insert(log, 2, "info");
   Insert(log, 3, "warn");  // matches neither filter: never expires
 
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Minutes(59))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Minutes(59))
                 .deleted_documents,
             0);
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(1))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Hours(1))
                 .deleted_documents,
             1);
   EXPECT_FALSE(Has(log, 1));
   EXPECT_TRUE(Has(log, 2));
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(
+  EXPECT_EQ(ttldb_testing::RunTtlPass(
                 *db_, kTestStart + absl::Hours(24 * 30) - absl::Seconds(1))
                 .deleted_documents,
             0);
-  EXPECT_EQ(
-      DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(24 * 30))
-          .deleted_documents,
-      1);
-  EXPECT_FALSE(Has(log, 2));
-  EXPECT_EQ(DatabaseInternal::RunTtlPass(
-                *db_, kTestStart + absl::Hours(24 * 365 * 100))
+  EXPECT_EQ(ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Hours(24 * 30))
                 .deleted_documents,
-            0);
+            1);
+  EXPECT_FALSE(Has(log, 2));
+  EXPECT_EQ(
+      ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Hours(24 * 365 * 100))
+          .deleted_documents,
+      0);
   EXPECT_TRUE(Has(log, 3));
   EXPECT_TRUE(log.Validate()->Get("valid")->bool_value());
 
@@ -242,7 +241,7 @@ TEST_F(TtlIndexRulesTest, InvalidStoredValueIsListedAsInt32MaxAndRoundTrips) {
               R"({"v":2,"key":{"t":1},"name":"t_1",)"
               R"("expireAfterSeconds":2147483647})");
     TtlPassStats s =
-        DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Hours(1));
+        ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Hours(1));
     EXPECT_EQ(s.deleted_documents, 0);
     EXPECT_EQ(s.invalid_index_skips, 1);
 
@@ -274,9 +273,9 @@ TEST_F(TtlIndexRulesTest, FractionalStoredValueIsTruncatedAndActive) {
   EXPECT_EQ(ToJson((*c2.ListIndexes())[1]),
             R"({"v":2,"key":{"t":1},"name":"t_1","expireAfterSeconds":4.5})");
   TtlPassStats s =
-      DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(3));
+      ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Seconds(3));
   EXPECT_EQ(s.deleted_documents, 0);
-  s = DatabaseInternal::RunTtlPass(*db_, kTestStart + absl::Seconds(4));
+  s = ttldb_testing::RunTtlPass(*db_, kTestStart + absl::Seconds(4));
   EXPECT_EQ(s.deleted_documents, 1);
   EXPECT_EQ(s.invalid_index_skips, 0);
 }

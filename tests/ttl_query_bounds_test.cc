@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine/database_internal.h"
 #include "tests/db_fixture.h"
 #include "ttldb/json.h"
+#include "ttldb/testing/ttldb_testing.h"
 
 namespace ttldb {
 namespace {
@@ -220,12 +220,12 @@ TEST_P(TtlQueryBoundsTest, BackwardScan) {
   EXPECT_EQ(e->Get("executionStats")->Get("totalKeysExamined")->AsDouble(), 1)
       << ToJson(*e);
   // After the pass deleted the expired documents, the same answer.
-  DatabaseInternal::RunTtlPass(*db_, kNow);
+  ttldb_testing::RunTtlPass(*db_, kNow);
   EXPECT_EQ(ids(0).size(), 7u);
 }
 
 TEST_P(TtlQueryBoundsTest, AfterThePass) {
-  TtlPassStats stats = DatabaseInternal::RunTtlPass(*db_, kNow);
+  TtlPassStats stats = ttldb_testing::RunTtlPass(*db_, kNow);
   EXPECT_EQ(stats.deleted_documents, 4);
   EXPECT_EQ(Ids("{}"), AllIds(false));
   const std::string lte = DateLte(kNow + absl::Hours(2));
