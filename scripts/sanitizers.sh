@@ -53,7 +53,7 @@ ASAN_TESTS=(
   //tests/backends:hidden_writes_test
   //tests:decimal_test //tests:doc_cache_test //tests:document_size_test
   //tests:engine_test //tests:find_and_modify_test
-  //tests:hidden_writes_test //tests:in_memory_test
+  //tests:hidden_writes_test
   //tests:interrupt_test
   //tests:matcher_conformance_test
   //tests:positional_test //tests:raw_read_test
