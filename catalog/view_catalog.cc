@@ -52,6 +52,13 @@ void InvolvedCollectionsAt(const Value& stages, std::set<std::string>* out,
   }
 }
 
+// 165 ViewDepthLimitExceeded, ViewGraph's wording.
+absl::Status DepthLimitExceeded() {
+  return MongoError(absl::StatusCode::kInvalidArgument, kViewDepthLimitExceeded,
+                    absl::StrCat("View depth limit exceeded; maximum depth is ",
+                                 ViewCatalog::kMaxViewDepth));
+}
+
 // ViewGraph::insertAndValidate over `views` with `candidate` in it: no
 // cycle through the candidate, and no chain through it longer than
 // kMaxViewDepth views.
@@ -91,11 +98,7 @@ absl::Status CheckViewGraph(
                         msg);
     }
     if (depth > kMaxViewDepth) {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kViewDepthLimitExceeded,
-                        absl::StrCat("View depth limit exceeded; maximum "
-                                     "depth is ",
-                                     kMaxViewDepth));
+      return DepthLimitExceeded();
     }
     int max_child = 0;
     if (is_view(node)) {
@@ -119,11 +122,7 @@ absl::Status CheckViewGraph(
   std::function<absl::StatusOr<int>(const std::string&, int)> parents =
       [&](const std::string& node, int depth) -> absl::StatusOr<int> {
     if (depth > kMaxViewDepth) {
-      return MongoError(absl::StatusCode::kInvalidArgument,
-                        kViewDepthLimitExceeded,
-                        absl::StrCat("View depth limit exceeded; maximum "
-                                     "depth is ",
-                                     kMaxViewDepth));
+      return DepthLimitExceeded();
     }
     auto known = parent_height.find(node);
     if (known != parent_height.end()) return known->second;
@@ -139,11 +138,7 @@ absl::Status CheckViewGraph(
   };
   ASSIGN_OR_RETURN(int parents_height, parents(candidate.name, 0));
   if (parents_height + children_height - 1 > kMaxViewDepth) {
-    return MongoError(absl::StatusCode::kInvalidArgument,
-                      kViewDepthLimitExceeded,
-                      absl::StrCat("View depth limit exceeded; maximum depth "
-                                   "is ",
-                                   kMaxViewDepth));
+    return DepthLimitExceeded();
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@ set(TTLDB_SOURCES
   base/status.cc
   base/sync_point.cc
   catalog/catalog_entries.cc
+  catalog/catalog_repair.cc
   catalog/collection_catalog.cc
   catalog/compile.cc
   catalog/index_rules.cc

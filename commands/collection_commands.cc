@@ -56,22 +56,8 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value) {
 // double toward zero), size 1 to 1 PiB, max below 2^31.
 absl::StatusOr<int64_t> CappedNumberArg(const Value& v, absl::string_view field,
                                         absl::string_view command = "create") {
-  if (!v.is_number()) {
-    // idl_parser.cpp's wording for several types, its quotes as they are.
-    return MongoError(
-        absl::StatusCode::kInvalidArgument, kTypeMismatch,
-        absl::StrCat("BSON field '", command, ".", field,
-                     "' is the wrong type '", TypeName(v.type()),
-                     "', expected types '[long, int, decimal, double']"));
-  }
-  const double d = v.AsDouble();
-  const int64_t n =
-      v.type() == ValueType::kInt32 || v.type() == ValueType::kInt64
-          ? v.int64_value()
-          : (std::isnan(d) ? 0
-             : d > 9.2e18  ? std::numeric_limits<int64_t>::max()
-             : d < -9.2e18 ? std::numeric_limits<int64_t>::min()
-                           : static_cast<int64_t>(d));
+  ASSIGN_OR_RETURN(const int64_t n,
+                   IdlSafeInt64(v, absl::StrCat(command, ".", field)));
   auto bound = [&](absl::string_view rule) {
     return IdlBadValue(field, rule, n);
   };

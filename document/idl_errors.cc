@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/safe_number.h"
 
 namespace ttldb {
 
@@ -38,6 +39,18 @@ absl::Status IdlBadValue(absl::string_view path, absl::string_view rule,
   return MongoInvalidArgument(
       kIDLBadValue, absl::StrCat("BSON field '", path, "' value must be ", rule,
                                  ", actual value '", actual, "'"));
+}
+
+absl::StatusOr<int64_t> IdlSafeInt64(const Value& v, absl::string_view path) {
+  if (!v.is_number()) {
+    // idl_parser.cpp's wording for several types, its quotes as they are.
+    return MongoInvalidArgument(
+        kTypeMismatch,
+        absl::StrCat("BSON field '", path, "' is the wrong type '",
+                     TypeName(v.type()),
+                     "', expected types '[long, int, decimal, double']"));
+  }
+  return SafeNumberLong(v);
 }
 
 }  // namespace ttldb

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "ttldb/value.h"
 
@@ -30,6 +31,12 @@ absl::Status IdlMissingField(absl::string_view path);
 absl::Status IdlUnknownField(absl::string_view path);
 absl::Status IdlBadValue(absl::string_view path, absl::string_view rule,
                          int64_t actual);
+
+// A field of the IDL's safeInt64 type: any number, read as SafeNumberLong
+// (document/safe_number.h); else 14 "BSON field '<path>' is the wrong type
+// '<type>', expected types '[long, int, decimal, double']" (the IDL
+// parser's quotes, as they are).
+absl::StatusOr<int64_t> IdlSafeInt64(const Value& v, absl::string_view path);
 
 }  // namespace ttldb
 

@@ -37,29 +37,7 @@ constexpr int64_t kUnboundedCappedMax = 0x7fffffff;
 absl::StatusOr<int64_t> ParseCappedNumber(const Value& v,
                                           absl::string_view command,
                                           absl::string_view field) {
-  switch (v.type()) {
-    case ValueType::kInt32:
-    case ValueType::kInt64:
-      return v.int64_value();
-    case ValueType::kDouble:
-    case ValueType::kDecimal: {
-      // safeInt64: a double is taken when it fits, toward zero.
-      const double d = v.AsDouble();
-      if (std::isnan(d) || d >= 9.2e18 || d <= -9.2e18) {
-        return MongoError(absl::StatusCode::kInvalidArgument, kBadValue,
-                          absl::StrCat("BSON field '", command, ".", field,
-                                       "' value is out of range"));
-      }
-      return static_cast<int64_t>(d);
-    }
-    default:
-      // idl's wording, its quotes as they are.
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kTypeMismatch,
-          absl::StrCat("BSON field '", command, ".", field,
-                       "' is the wrong type '", TypeName(v.type()),
-                       "', expected types '[long, int, decimal, double']"));
-  }
+  return IdlSafeInt64(v, absl::StrCat(command, ".", field));
 }
 
 absl::Status CheckCappedSize(int64_t size, absl::string_view field) {

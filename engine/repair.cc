@@ -9,7 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status.h"
-#include "catalog/compile.h"
+#include "catalog/catalog_entries.h"
+#include "catalog/catalog_repair.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
 #include "leveldb/db.h"
@@ -19,6 +20,7 @@
 #include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "storage/rebuild_keys.h"
+#include "storage/unknown_ranges.h"
 #include "ttldb/database.h"
 #include "ttldb/json.h"
 
@@ -69,29 +71,6 @@ Value RepairReport::ToValue() const {
   });
 }
 
-namespace {
-
-uint32_t KeyId(const leveldb::Slice& key) { return DecodeU32(key.data() + 1); }
-
-// The ids under which keys with `tag` ('D' or 'I') are stored, with how many
-// keys each.
-absl::StatusOr<std::map<uint32_t, int64_t>> IdsWithData(leveldb::DB* db,
-                                                        char tag) {
-  std::map<uint32_t, int64_t> out;
-  std::unique_ptr<leveldb::Iterator> it(
-      db->NewIterator(storage::VerifiedRead()));
-  for (it->Seek(std::string(1, tag)); it->Valid() && it->key()[0] == tag;
-       it->Next()) {
-    if (it->key().size() < 5) continue;
-    ++out[KeyId(it->key())];
-  }
-  if (!it->status().ok())
-    return storage::FromLevelDB(it->status(), "reading the database");
-  return out;
-}
-
-}  // namespace
-
 // Friend of DbImpl: the catalog fixes and index rebuilds of RepairDatabase.
 class Repairer {
  public:
@@ -102,151 +81,45 @@ class Repairer {
                        RepairReport::CollectionRepair* out);
 
  private:
-  // A fresh collection id (meta_ advanced). Requires write_mu_.
-  uint32_t NewId() ABSL_EXCLUSIVE_LOCKS_REQUIRED(e_->write_mu_) {
-    const uint32_t id = e_->meta_.next_collection_id();
-    e_->meta_.set_next_collection_id(id + 1);
-    return id;
-  }
-
   DbImpl* const e_;
 };
 
 absl::Status Repairer::FixCatalog(RepairReport* report) {
   report->meta_rebuilt = e_->meta_rebuilt_;
   WritersLock wl(e_);
-  std::map<std::string, std::string> damage = e_->CatalogDamage();
-  std::set<uint32_t> known;
-  for (const auto& [name, state] : e_->catalog_.Snapshot()) {
-    known.insert(state->info.id());
-  }
   leveldb::DB* db = e_->db();
-  ASSIGN_OR_RETURN(auto doc_ids, IdsWithData(db, kDocumentTag));
-  ASSIGN_OR_RETURN(auto index_ids, IdsWithData(db, kIndexTag));
-  std::set<uint32_t> orphans;  // ids holding documents no entry names
-  for (const auto& [id, n] : doc_ids) {
-    if (known.count(id) == 0) orphans.insert(id);
-  }
-
-  leveldb::WriteBatch batch;
-  auto put = [&](const proto::CollectionInfo& info) {
-    batch.Put(CatalogKey(info.name()), info.SerializeAsString());
-    known.insert(info.id());
-    orphans.erase(info.id());
-  };
-  // Keeps the indexes of `info` that compile.
-  auto keep_compiling_indexes = [&](proto::CollectionInfo* info,
-                                    std::vector<std::string>* dropped) {
-    proto::CollectionInfo kept = *info;
-    kept.clear_indexes();
-    uint32_t max_index_id = 0;
-    for (const proto::IndexSpec& spec : info->indexes()) {
-      proto::CollectionInfo one = kept;
-      *one.add_indexes() = spec;
-      if (CompileCollection(one).ok()) {
-        *kept.add_indexes() = spec;
-        max_index_id = std::max(max_index_id, spec.id());
-      } else {
-        dropped->push_back(spec.name());
-      }
-    }
-    kept.set_next_index_id(std::max(kept.next_index_id(), max_index_id + 1));
-    *info = std::move(kept);
-  };
-
-  // Entries that parse: grouped by id (a group of several shares storage).
-  std::map<uint32_t, std::vector<proto::CollectionInfo>> parsed;
-  std::vector<std::string> unknown;  // entries whose id cannot be known
-  for (const auto& [name, what] : damage) {
+  CatalogRepairInput input;
+  input.damage = e_->CatalogDamage();
+  for (const auto& [name, what] : input.damage) {
     std::string bytes;
-    proto::CollectionInfo info;
     leveldb::Status s =
         db->Get(storage::VerifiedRead(), CatalogKey(name), &bytes);
-    if (s.ok() && info.ParseFromString(bytes) && info.name() == name &&
-        info.id() != 0) {
-      parsed[info.id()].push_back(std::move(info));
-    } else {
-      unknown.push_back(name);
-    }
+    input.damaged_entries[name] =
+        s.ok() ? std::optional<std::string>(std::move(bytes)) : std::nullopt;
   }
-  for (auto& [id, infos] : parsed) {
-    std::sort(infos.begin(), infos.end(),
-              [](const auto& a, const auto& b) { return a.name() < b.name(); });
-    for (size_t i = 0; i < infos.size(); ++i) {
-      proto::CollectionInfo info = infos[i];
-      std::vector<std::string> dropped;
-      keep_compiling_indexes(&info, &dropped);
-      std::string line = absl::StrCat("collection '", info.name(),
-                                      "': ", damage[info.name()], "; ");
-      if (i == 0) {
-        absl::StrAppend(&line, "kept its documents (id ", id, ")");
-      } else {
-        info.set_id(NewId());
-        absl::StrAppend(&line, "the documents under id ", id, " stay in '",
-                        infos[0].name(), "'; it is now empty (id ", info.id(),
-                        ")");
-      }
-      if (!dropped.empty()) {
-        absl::StrAppend(&line,
-                        "; indexes dropped: ", absl::StrJoin(dropped, ", "));
-      }
-      put(info);
-      report->catalog.push_back(std::move(line));
-    }
+  for (const auto& [name, state] : e_->catalog_.Snapshot()) {
+    input.known_ids.insert(state->info.id());
   }
-  // Entries that do not parse: their documents can be found only when a
-  // single damaged entry meets a single id nobody names.
-  const bool pair = unknown.size() == 1 && orphans.size() == 1;
-  for (const std::string& name : unknown) {
-    proto::CollectionInfo info;
-    info.set_name(name);
-    info.set_next_index_id(1);
-    std::string line =
-        absl::StrCat("collection '", name, "': ", damage[name], "; ");
-    if (pair) {
-      info.set_id(*orphans.begin());
-      absl::StrAppend(&line, "given back the ", doc_ids[info.id()],
-                      " documents stored under id ", info.id(),
-                      ", the only id no catalog entry names; its indexes "
-                      "(other than _id) are lost: create them again");
-    } else {
-      info.set_id(NewId());
-      absl::StrAppend(&line,
-                      "its documents cannot be told apart from others "
-                      "nobody names; it is now empty (any documents are in "
-                      "lost_and_found collections)");
-    }
-    put(info);
-    report->catalog.push_back(std::move(line));
+  ASSIGN_OR_RETURN(input.document_ids, KeyCountsById(db, kDocumentTag));
+  ASSIGN_OR_RETURN(input.index_ids, KeyCountsById(db, kIndexTag));
+  input.next_collection_id = e_->meta_.next_collection_id();
+  CatalogRepairPlan plan =
+      PlanCatalogRepair(input, [this](const std::string& name) {
+        return e_->GetState(name) != nullptr;
+      });
+  e_->meta_.set_next_collection_id(plan.next_collection_id);
+
+  leveldb::WriteBatch batch;
+  for (const proto::CollectionInfo& info : plan.entries) {
+    PutCollectionEntry(info, &batch);
   }
-  // Documents under ids no entry names: a lost_and_found collection each.
-  for (uint32_t id : std::set<uint32_t>(orphans)) {
-    proto::CollectionInfo info;
-    info.set_id(id);
-    info.set_next_index_id(1);
-    std::string name = absl::StrCat("lost_and_found.", id);
-    for (int n = 2; e_->GetState(name) != nullptr || damage.count(name); ++n) {
-      name = absl::StrCat("lost_and_found.", id, "_", n);
-    }
-    info.set_name(name);
-    put(info);
-    report->catalog.push_back(absl::StrCat(
-        "documents under id ", id, ", which no catalog entry names: ",
-        doc_ids[id], " kept in new collection '", name, "'"));
-  }
-  // Index entries under ids no entry names: garbage.
-  for (const auto& [id, n] : index_ids) {
-    if (known.count(id) != 0) continue;
+  report->catalog = std::move(plan.report);
+  for (const auto& [id, n] : plan.garbage_index_ids) {
     RETURN_IF_ERROR(e_->DeleteRange(CollectionIndexPrefix(id),
                                     KeyPrefixEnd(CollectionIndexPrefix(id))));
-    report->catalog.push_back(absl::StrCat(n, " index entries under id ", id,
-                                           ", which no catalog entry names: "
-                                           "deleted"));
+    report->catalog.push_back(GarbageIndexLine(id, n));
   }
-  if (batch.ApproximateSize() == leveldb::WriteBatch().ApproximateSize() &&
-      !report->meta_rebuilt) {
-    return absl::OkStatus();
-  }
+  if (plan.entries.empty() && !report->meta_rebuilt) return absl::OkStatus();
   RETURN_IF_ERROR(e_->SaveMetaLocked(&batch));
   leveldb::WriteOptions wo;
   wo.sync = true;

@@ -22,6 +22,7 @@
 #include "document/bson.h"
 #include "document/compare.h"
 #include "document/path.h"
+#include "document/safe_number.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stages.h"
 #include "ttldb/json.h"
@@ -226,20 +227,14 @@ absl::Status ParseGraphLookup(const Value& spec, ParseContext* ctx,
                                               "found type: ",
                                               TypeName(v.type())));
       }
-      const double d = v.AsDouble();
-      // safeNumberLong: NaN is 0, beyond the range saturates.
-      int64_t n = std::isnan(d)                   ? 0
-                  : d >= 9.2233720368547758e18    ? INT64_MAX
-                  : d <= -9.2233720368547758e18   ? INT64_MIN
-                  : v.type() == ValueType::kInt64 ? v.int64_value()
-                                                  : static_cast<int64_t>(d);
+      const int64_t n = SafeNumberLong(v);
       if (n < 0) {
         return StageError(40101, absl::StrCat("maxDepth requires a "
                                               "nonnegative argument, found: ",
                                               n));
       }
       if (v.type() != ValueType::kInt64 && v.type() != ValueType::kInt32 &&
-          static_cast<double>(n) != d) {
+          static_cast<double>(n) != v.AsDouble()) {
         return StageError(40102, absl::StrCat("maxDepth could not be "
                                               "represented as a long long: ",
                                               n));

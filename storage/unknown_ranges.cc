@@ -136,4 +136,20 @@ absl::StatusOr<int64_t> CountKeys(leveldb::DB* db,
   return n;
 }
 
+absl::StatusOr<std::map<uint32_t, int64_t>> KeyCountsById(leveldb::DB* db,
+                                                          char tag) {
+  std::map<uint32_t, int64_t> out;
+  std::unique_ptr<leveldb::Iterator> it(
+      db->NewIterator(storage::VerifiedRead()));
+  for (it->Seek(std::string(1, tag)); it->Valid() && it->key()[0] == tag;
+       it->Next()) {
+    if (it->key().size() < 5) continue;
+    ++out[DecodeU32(it->key().data() + 1)];
+  }
+  if (!it->status().ok()) {
+    return storage::FromLevelDB(it->status(), "reading the database");
+  }
+  return out;
+}
+
 }  // namespace ttldb

@@ -98,6 +98,12 @@ absl::StatusOr<int64_t> CountKeys(leveldb::DB* db,
                                   const leveldb::ReadOptions& ro,
                                   const UnknownRange& range);
 
+// The collection ids under which keys with `tag` (kDocumentTag or
+// kIndexTag, storage/keys.h) are stored, with how many keys each: what
+// `ttldb repair` holds against the catalog (catalog/catalog_repair.h).
+absl::StatusOr<std::map<uint32_t, int64_t>> KeyCountsById(leveldb::DB* db,
+                                                          char tag);
+
 }  // namespace ttldb
 
 #endif  // TTLDB_STORAGE_UNKNOWN_RANGES_H_

@@ -6,21 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "document/safe_number.h"
 
 namespace ttldb {
 namespace {
 
 constexpr int64_t kMinInt32 = std::numeric_limits<int32_t>::min();
-
-// MongoDB's BSONElement::safeNumberLong for a double: NaN -> 0, saturating
-// at the int64 limits, otherwise truncation toward zero.
-int64_t SafeNumberLong(double v) {
-  if (std::isnan(v)) return 0;
-  // 2^63 is exactly representable; every double >= it is out of range.
-  if (v >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
-  if (v < -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(v);  // truncates toward zero
-}
 
 absl::Status CannotCreate(absl::string_view message,
                           absl::string_view spec_text) {
