@@ -112,6 +112,15 @@ TEST_F(CappedTest, BoundsErrorsAndCollMod) {
   ASSERT_TRUE(c.InsertOne(R"({"_id": 5})").ok());
   EXPECT_EQ(Ids(c), "4,5");
   EXPECT_EQ(ErrorCode(c.CollMod(R"({"cappedSize": 0})").status()), 51024);
+  // coll_mod.idl's cappedSize is a safeInt64: a double beyond the int64
+  // range saturates (BSONElement::safeNumberLong), then fails the bound.
+  absl::Status huge = c.CollMod(R"({"cappedSize": 1e19})").status();
+  EXPECT_EQ(ErrorCode(huge), 51024);
+  EXPECT_EQ(huge.message(),
+            "BSON field 'cappedSize' value must be <= 1125899906842624, actual "
+            "value '9223372036854775807'");
+  EXPECT_EQ(ErrorCode(c.CollMod(R"({"cappedSize": "1"})").status()),
+            kTypeMismatch);
   ASSERT_TRUE(db_->CreateCollection("plain").ok());
   EXPECT_EQ(
       ErrorCode(
