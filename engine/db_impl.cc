@@ -109,25 +109,28 @@ DbImpl::DbImpl(std::string path, const Options& options, leveldb::Env* env)
   }
 }
 
+MonitorOptions DbImpl::MonitorOptionsFrom(const Options& options) {
+  MonitorOptions config;
+  config.sleep = options.ttl_monitor_sleep;
+  config.batch_docs_max = options.ttl_batch_docs_max;
+  config.batch_time_max = options.ttl_batch_time_max;
+  config.batch_deletes = options.ttl_batch_deletes;
+  config.sub_pass_target = options.ttl_sub_pass_target;
+  config.exact_wakeup = options.ttl_exact_wakeup;
+  config.max_deletes_per_second = options.ttl_max_deletes_per_second;
+  config.enabled = options.ttl_monitor_enabled;
+  config.logger = options.logger;
+  // An injected clock may jump: re-read it often so Advance() is noticed.
+  if (options.clock != nullptr) config.wait_slice = absl::Milliseconds(10);
+  return config;
+}
+
 absl::StatusOr<std::unique_ptr<DbImpl>> DbImpl::Open(absl::string_view path,
                                                      const Options& options,
                                                      leveldb::Env* env,
                                                      bool repair) {
-  if (options.ttl_monitor_sleep <= absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        "ttl_monitor_sleep must be greater than 0 (ttlMonitorSleepSecs)");
-  }
-  if (options.ttl_batch_docs_max < 0) {
-    return absl::InvalidArgumentError(
-        "ttl_batch_docs_max must be >= 0 (0: unlimited)");
-  }
-  if (options.ttl_batch_time_max < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        "ttl_batch_time_max must be >= 0 (0: unlimited)");
-  }
-  if (options.ttl_sub_pass_target < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError("ttl_sub_pass_target must be >= 0");
-  }
+  // The TTL options: the monitor's own rules, before anything is opened.
+  RETURN_IF_ERROR(TtlMonitor::ValidateOptions(MonitorOptionsFrom(options)));
   if (options.block_size_bytes < 512 || options.block_size_bytes > (1 << 20)) {
     return absl::InvalidArgumentError(
         absl::StrCat("block_size_bytes must be between 512 and 1048576, got ",
@@ -239,19 +242,8 @@ absl::Status DbImpl::Init() {
   // itself (ttldb/repair.h); read_only writes nothing.
   if (!options_.read_only && !repair_) RETURN_IF_ERROR(StartReclaimer());
 
-  MonitorOptions config;
-  config.sleep = options_.ttl_monitor_sleep;
-  config.batch_docs_max = options_.ttl_batch_docs_max;
-  config.batch_time_max = options_.ttl_batch_time_max;
-  config.batch_deletes = options_.ttl_batch_deletes;
-  config.sub_pass_target = options_.ttl_sub_pass_target;
-  config.exact_wakeup = options_.ttl_exact_wakeup;
-  config.max_deletes_per_second = options_.ttl_max_deletes_per_second;
-  config.enabled = options_.ttl_monitor_enabled;
-  config.logger = options_.logger;
-  // An injected clock may jump: re-read it often so Advance() is noticed.
-  if (options_.clock != nullptr) config.wait_slice = absl::Milliseconds(10);
-  monitor_ = std::make_unique<TtlMonitor>(this, clock_, config);
+  monitor_ =
+      std::make_unique<TtlMonitor>(this, clock_, MonitorOptionsFrom(options_));
   if (!options_.read_only) RETURN_IF_ERROR(monitor_->Start());
   return absl::OkStatus();
 }

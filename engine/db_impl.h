@@ -516,6 +516,8 @@ class DbImpl : public TtlStore {
   std::map<std::string, std::string> CatalogDamage() const;
 
  private:
+  // The monitor's options from the database's (ttl_*, logger, clock).
+  static MonitorOptions MonitorOptionsFrom(const Options& options);
   friend class WritersLock;
   // The writers' lock. Take it with WritersLock (below), which also waits
   // for the commits still queued (commit_queue_), except for the grouped

@@ -3,6 +3,7 @@
 // Database's destruction (every later call fails with FailedPrecondition
 // instead of a LevelDB assertion).
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -169,6 +170,46 @@ TEST(CursorLifetimeTest, EveryCallAfterCloseIsFailedPrecondition) {
   EXPECT_THAT(db->ListCollectionNames(), kFP);
   EXPECT_THAT(db->CreateCollection("d"), kFP);
   EXPECT_THAT(db->DropCollection("c"), kFP);
+}
+
+}  // namespace
+}  // namespace ttldb
+
+namespace ttldb {
+namespace {
+
+// Options out of range are refused by Open before anything is created:
+// the TTL monitor's options by the monitor's own rules (ttl/monitor.h
+// ValidateOptions), whose message names the Options field and MongoDB's
+// parameter.
+TEST(OpenOptionsTest, TtlOptionsOutOfRangeAreRefusedBeforeAnythingIsCreated) {
+  TempDir dir;
+  const std::string path = absl::StrCat(dir.path(), "/db");
+  struct Case {
+    void (*set)(Options*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](Options* o) { o->ttl_monitor_sleep = absl::ZeroDuration(); },
+       "ttl_monitor_sleep (ttlMonitorSleepSecs) must be greater than 0"},
+      {[](Options* o) { o->ttl_batch_docs_max = -1; },
+       "ttl_batch_docs_max (ttlIndexDeleteTargetDocs) must be >= 0"},
+      {[](Options* o) { o->ttl_batch_time_max = absl::Seconds(-1); },
+       "ttl_batch_time_max (ttlIndexDeleteTargetTimeMS) must be >= 0"},
+      {[](Options* o) { o->ttl_sub_pass_target = absl::Seconds(-1); },
+       "ttl_sub_pass_target (ttlMonitorSubPassTargetSecs) must be >= 0"},
+      {[](Options* o) { o->ttl_max_deletes_per_second = -1; },
+       "ttl_max_deletes_per_second must be a finite number >= 0"},
+  };
+  for (const Case& c : cases) {
+    Options options;
+    c.set(&options);
+    auto db = Database::Open(path, options);
+    ASSERT_FALSE(db.ok()) << c.message;
+    EXPECT_EQ(db.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(db.status().message(), c.message);
+    EXPECT_FALSE(std::filesystem::exists(path)) << c.message;
+  }
 }
 
 }  // namespace
