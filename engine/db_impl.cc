@@ -288,7 +288,7 @@ absl::Status DbImpl::LoadCatalog() {
     // Held by wl, above: the thread-safety analysis does not see into lambdas.
     write_mu_.AssertHeld();
     leveldb::WriteBatch batch;
-    RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    SaveMetaLocked(&batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
     leveldb::Status ws = Commit(wo, &batch);
@@ -355,7 +355,7 @@ absl::Status DbImpl::LoadCatalog() {
   if (stored_version != 0 && stored_version < kFormatVersion) {
     meta_.set_format_version(kFormatVersion);
     leveldb::WriteBatch batch;
-    RETURN_IF_ERROR(SaveMetaLocked(&batch));
+    SaveMetaLocked(&batch);
     if (rekey_pending) storage::PutRekeyMarker(&batch);
     leveldb::WriteOptions wo;
     wo.sync = true;
@@ -499,9 +499,8 @@ absl::Status DbImpl::SyncIfRequested(const WriteOptions& options,
   return result.ok() ? s : result;
 }
 
-absl::Status DbImpl::SaveMetaLocked(leveldb::WriteBatch* batch) {
+void DbImpl::SaveMetaLocked(leveldb::WriteBatch* batch) {
   PutMetaEntry(meta_, batch);
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
@@ -537,7 +536,7 @@ DbImpl::CommitNewCollectionLocked(proto::CollectionInfo info) {
   info.set_id(meta_.next_collection_id());
   meta_.set_next_collection_id(info.id() + 1);
   leveldb::WriteBatch batch;
-  RETURN_IF_ERROR(SaveMetaLocked(&batch));
+  SaveMetaLocked(&batch);
   LogCreateLocked(info, &batch);
   auto state = CommitCatalogLocked(info, &batch);
   if (!state.ok()) {

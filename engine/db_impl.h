@@ -556,7 +556,8 @@ class DbImpl : public TtlStore {
   absl::StatusOr<std::shared_ptr<const CollectionState>> CommitCatalogLocked(
       const proto::CollectionInfo& info, leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  absl::Status SaveMetaLocked(leveldb::WriteBatch* batch)
+  // Puts the meta record (meta_: the next collection id) into `batch`.
+  void SaveMetaLocked(leveldb::WriteBatch* batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Hands the keys of a collection id, or of one index, that the catalog
   // no longer names (the catalog change is committed) to the reclaimer;

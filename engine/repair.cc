@@ -120,7 +120,7 @@ absl::Status Repairer::FixCatalog(RepairReport* report) {
     report->catalog.push_back(GarbageIndexLine(id, n));
   }
   if (plan.entries.empty() && !report->meta_rebuilt) return absl::OkStatus();
-  RETURN_IF_ERROR(e_->SaveMetaLocked(&batch));
+  e_->SaveMetaLocked(&batch);
   leveldb::WriteOptions wo;
   wo.sync = true;
   leveldb::Status s = e_->Commit(wo, &batch);
