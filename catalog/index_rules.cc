@@ -88,16 +88,28 @@ absl::Status CheckPartialFilterSpec(const IndexSpec& spec,
   return absl::OkStatus();
 }
 
+namespace {
+
+// MongoDB's wording: "<what>. Requested index: <spec>, existing index:
+// <existing>".
+absl::Status Conflict(int code, absl::string_view what,
+                      absl::string_view spec_text, const Value& existing) {
+  return MongoError(absl::StatusCode::kAlreadyExists, code,
+                    absl::StrCat(what, ". Requested index: ", spec_text,
+                                 ", existing index: ", ToJson(existing)));
+}
+
+}  // namespace
+
 absl::Status CheckIndexConflicts(
     const IndexSpec& spec, absl::string_view spec_text,
     const std::vector<const IndexState*>& existing_indexes) {
   if (spec.name == "_id_") {
     // Its key is not {_id: 1} (that case returned above): kDifferent.
-    return MongoError(
-        absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-        absl::StrCat("An existing index has the same name as the requested "
-                     "index. Requested index: ",
-                     spec_text, ", existing index: ", ToJson(IdIndexSpec())));
+    return Conflict(
+        kIndexKeySpecsConflict,
+        "An existing index has the same name as the requested index", spec_text,
+        IdIndexSpec());
   }
   for (const IndexState* idx : existing_indexes) {
     const IndexSpec& existing = idx->spec;
@@ -106,19 +118,15 @@ absl::Status CheckIndexConflicts(
       case IndexComparison::kIdentical:
         return absl::OkStatus();  // already there: a no-op
       case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with the same "
-                         "name but different options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
+        return Conflict(kIndexOptionsConflict,
+                        "An equivalent index already exists with the same name "
+                        "but different options",
+                        spec_text, IndexSpecToValue(existing));
       case IndexComparison::kDifferent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexKeySpecsConflict,
-            absl::StrCat("An existing index has the same name as the "
-                         "requested index. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
+        return Conflict(
+            kIndexKeySpecsConflict,
+            "An existing index has the same name as the requested index",
+            spec_text, IndexSpecToValue(existing));
     }
   }
   for (const IndexState* idx : existing_indexes) {
@@ -127,12 +135,10 @@ absl::Status CheckIndexConflicts(
       case IndexComparison::kDifferent:
         continue;  // may coexist (another key, or another partial filter)
       case IndexComparison::kEquivalent:
-        return MongoError(
-            absl::StatusCode::kAlreadyExists, kIndexOptionsConflict,
-            absl::StrCat("An equivalent index already exists with a "
-                         "different name and options. Requested index: ",
-                         spec_text, ", existing index: ",
-                         ToJson(IndexSpecToValue(existing))));
+        return Conflict(kIndexOptionsConflict,
+                        "An equivalent index already exists with a different "
+                        "name and options",
+                        spec_text, IndexSpecToValue(existing));
       case IndexComparison::kIdentical:
         return MongoError(absl::StatusCode::kAlreadyExists,
                           kIndexOptionsConflict,
