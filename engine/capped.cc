@@ -34,12 +34,6 @@ constexpr int64_t kUnboundedCappedMax = 0x7fffffff;
 
 }  // namespace
 
-absl::StatusOr<int64_t> ParseCappedNumber(const Value& v,
-                                          absl::string_view command,
-                                          absl::string_view field) {
-  return IdlSafeInt64(v, absl::StrCat(command, ".", field));
-}
-
 absl::Status CheckCappedSize(int64_t size, absl::string_view field) {
   if (size < 1) return IdlBadValue(field, ">= 1", size);
   if (size > kMaxCappedSize) {

@@ -605,7 +605,7 @@ absl::StatusOr<Value> Collection::FindById(const Value& id) {
         absl::StrCat("no document with _id ", ToJson(id), " in ", name_));
   };
   if (state == nullptr) return not_found();
-  // Decoded straight into the result (engine/read_document.cc).
+  // Decoded straight into the result (storage/document_reader.h).
   absl::StatusOr<Value> doc(absl::in_place);
   ASSIGN_OR_RETURN(bool found, engine_->reader().ReadInto(*state, EncodeId(id),
                                                           nullptr, &*doc));

@@ -883,11 +883,8 @@ absl::StatusOr<bool> ParsePreAndPostImages(const Value& value,
                                            absl::string_view command);
 // Capped collections' bounds (engine/capped.cc), as create.idl and
 // coll_mod.idl check them: a size 1 to 1 PiB, a max below 2^31, else 51024
-// "BSON field '<field>' value must be ...". A number of the safeInt64
-// types (int, long, double, decimal), else 14 naming '<command>.<field>'.
-absl::StatusOr<int64_t> ParseCappedNumber(const Value& v,
-                                          absl::string_view command,
-                                          absl::string_view field);
+// "BSON field '<field>' value must be ...". (The number itself is an
+// IDL safeInt64: document/idl_errors.h IdlSafeInt64.)
 absl::Status CheckCappedSize(int64_t size, absl::string_view field);
 absl::Status CheckCappedMax(int64_t max, absl::string_view field);
 // MongoDB's adjustCappedMaxDocs: a max <= 0 is stored as 0x7fffffff.

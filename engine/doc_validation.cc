@@ -9,6 +9,7 @@
 #include "base/status.h"
 #include "catalog/collection_catalog.h"
 #include "catalog/validation_rules.h"
+#include "document/idl_errors.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "query/doc_validation_error.h"
@@ -170,13 +171,11 @@ absl::StatusOr<Value> DbImpl::CollModValidation(absl::string_view coll,
                        ParsePreAndPostImages(value, "collMod"));
     } else if (name == "cappedSize") {
       // coll_mod.idl: the bounds of create's size.
-      ASSIGN_OR_RETURN(int64_t size,
-                       ParseCappedNumber(value, "collMod", "cappedSize"));
+      ASSIGN_OR_RETURN(int64_t size, IdlSafeInt64(value, "collMod.cappedSize"));
       RETURN_IF_ERROR(CheckCappedSize(size, "cappedSize"));
       options.capped_size = size;
     } else if (name == "cappedMax") {
-      ASSIGN_OR_RETURN(int64_t max,
-                       ParseCappedNumber(value, "collMod", "cappedMax"));
+      ASSIGN_OR_RETURN(int64_t max, IdlSafeInt64(value, "collMod.cappedMax"));
       RETURN_IF_ERROR(CheckCappedMax(max, "cappedMax"));
       options.capped_max = max;
     }

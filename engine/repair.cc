@@ -1,13 +1,11 @@
 #include "ttldb/repair.h"
 
-#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
 #include "catalog/catalog_repair.h"

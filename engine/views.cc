@@ -2,8 +2,8 @@
 // src/mongo/db/catalog/create_collection.cpp). A view is one catalog entry,
 // 'V' + name -> proto ViewInfo (storage/keys.h), read at open into the
 // ViewCatalog (catalog/view_catalog.h, which holds the graph's rules); reads of
-// a view run its pipeline over what it is a view on (engine/view_reads.cc),
-// writes are refused with 166.
+// a view run its pipeline over what it is a view on (engine/aggregate.cc,
+// FindAsViewPipeline below), writes are refused with 166.
 //
 // What a new or changed view must pass, as MongoDB's
 // view_catalog_helpers::validatePipeline and ViewGraph::insertAndValidate
@@ -20,10 +20,7 @@
 //   no path through the view is longer than 20 views (165
 //   ViewDepthLimitExceeded "View depth limit exceeded; maximum depth is
 //   20").
-#include <algorithm>
-#include <functional>
-#include <map>
-#include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +32,6 @@
 #include "catalog/view_catalog.h"
 #include "engine/db_impl.h"
 #include "pipeline/pipeline.h"
-#include "storage/keys.h"
 #include "storage/leveldb_status.h"
 #include "ttldb/json.h"
 #include "ttldb/logger.h"

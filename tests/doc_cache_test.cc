@@ -404,7 +404,7 @@ TEST(DocCacheTest, WriteThroughServesWhatAReReadGives) {
 
 // FindById decodes a document the cache does not take straight into the
 // Value it returns, and copies a hit or an admitted miss out of the cache
-// (engine/read_document.cc). Every path gives exactly the stored document,
+// (storage/document_reader.h). Every path gives exactly the stored document,
 // ParseDocument of its stored text, and the caller's copy is its own: with
 // the cache off, tiny (most misses not admitted) and large (a miss
 // admitted, then hits), over reads of a freshly opened store.

@@ -1,7 +1,7 @@
-// Collection::FindByIdJson, the raw read path (engine/raw_read.cc): the
-// stored JSON text without a parse, hiding expired documents exactly as
-// FindById does (docs/ttl.md: hide_expired), from the document cache and
-// from LevelDB alike.
+// Collection::FindByIdJson, the raw read path (storage/document_reader.h
+// ReadJson): the stored JSON text without a parse, hiding expired documents
+// exactly as FindById does (docs/ttl.md: hide_expired), from the document cache
+// and from LevelDB alike.
 #include <string>
 
 #include "absl/strings/str_cat.h"
