@@ -11,6 +11,7 @@ set(TTLDB_SOURCES
   catalog/catalog_entries.cc
   catalog/catalog_repair.cc
   catalog/collection_catalog.cc
+  catalog/collection_name.cc
   catalog/compile.cc
   catalog/index_rules.cc
   catalog/index_spec_proto.cc
@@ -154,6 +155,7 @@ set(TTLDB_HEADERS
   include/ttldb/change_stream.h
   include/ttldb/clock.h
   include/ttldb/collection.h
+  include/ttldb/collection_name.h
   include/ttldb/cursor.h
   include/ttldb/database.h
   include/ttldb/decimal128.h

@@ -60,6 +60,7 @@ PUBLIC_OWNER = {
     "ttldb/decimal128.h": "document", "ttldb/value.h": "document",
     "ttldb/json.h": "document", "ttldb/cursor.h": "document",
     "ttldb/view_definition.h": "document",
+    "ttldb/collection_name.h": "catalog",
     "ttldb/clock.h": "base",
     "ttldb/logger.h": "base", "ttldb/ttl_metrics.h": "ttl",
     "ttldb/testing/matchers.h": "testing",

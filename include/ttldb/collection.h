@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "ttldb/change_stream.h"
+#include "ttldb/collection_name.h"
 #include "ttldb/cursor.h"
 #include "ttldb/doc_arg.h"
 #include "ttldb/expiry_rules.h"
@@ -24,15 +25,6 @@ namespace ttldb {
 
 class CollectionBackend;
 class DbImpl;
-
-// MongoDB's NamespaceString::validCollectionName as ttldb applies it: OK for
-// 1..120 bytes of valid UTF-8 without '$', NUL, quotes, backslashes or
-// control characters, not starting with '.' nor "system." (except
-// "system.profile", the profiler's, and "system.users", the server's users).
-// Otherwise InvalidArgument, 73 InvalidNamespace "Invalid collection name
-// '<name>': <why>". Every Collection operation checks it; callers that
-// name collections from outside (the server's commands) check it first.
-absl::Status ValidateCollectionName(absl::string_view name);
 
 // A handle on one collection of a Database, obtained from
 // Database::collection(name). The collection itself is created on the first
