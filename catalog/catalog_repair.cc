@@ -50,10 +50,9 @@ CatalogRepairPlan PlanCatalogRepair(
     plan.entries.push_back(std::move(info));
     plan.report.push_back(std::move(line));
   };
+  // Every name below is a key of input.damage.
   auto what = [&](const std::string& name) -> const std::string& {
-    static const std::string* const kNone = new std::string();
-    auto it = input.damage.find(name);
-    return it == input.damage.end() ? *kNone : it->second;
+    return input.damage.at(name);
   };
   auto count = [](const std::map<uint32_t, int64_t>& ids, uint32_t id) {
     auto it = ids.find(id);
