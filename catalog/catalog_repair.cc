@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "catalog/compile.h"
+#include "catalog/entry_edits.h"
 
 namespace ttldb {
 namespace {
@@ -101,9 +102,7 @@ CatalogRepairPlan PlanCatalogRepair(
   // single damaged entry meets a single id nobody names.
   const bool pair = unknown.size() == 1 && orphans.size() == 1;
   for (const std::string& name : unknown) {
-    proto::CollectionInfo info;
-    info.set_name(name);
-    info.set_next_index_id(1);
+    proto::CollectionInfo info = NewCollectionEntry(name);
     std::string line =
         absl::StrCat("collection '", name, "': ", what(name), "; ");
     if (pair) {
@@ -124,14 +123,12 @@ CatalogRepairPlan PlanCatalogRepair(
   }
   // Documents under ids no entry names: a lost_and_found collection each.
   for (uint32_t id : std::set<uint32_t>(orphans)) {
-    proto::CollectionInfo info;
-    info.set_id(id);
-    info.set_next_index_id(1);
     std::string name = absl::StrCat("lost_and_found.", id);
     for (int n = 2; name_taken(name) || input.damage.count(name) > 0; ++n) {
       name = absl::StrCat("lost_and_found.", id, "_", n);
     }
-    info.set_name(name);
+    proto::CollectionInfo info = NewCollectionEntry(name);
+    info.set_id(id);
     std::string line = absl::StrCat(
         "documents under id ", id,
         ", which no catalog entry names: ", count(input.document_ids, id),

@@ -167,6 +167,83 @@ std::vector<const IndexSpec*> IndexesWithKey(const CollectionState& state,
   return matches;
 }
 
+absl::StatusOr<CreateIndexRequest> PrepareCreateIndex(
+    const Value& keys, const Value& options, absl::Duration touch_min_interval,
+    absl::string_view coll) {
+  CreateIndexRequest request;
+  ASSIGN_OR_RETURN(request.spec, ParseIndexSpec(keys, options));
+  IndexSpec& spec = request.spec;
+  request.spec_text = ToJson(IndexSpecToValue(spec));
+  if (spec.expire_after_seconds.has_value()) {
+    RETURN_IF_ERROR(NormalizeTtlSpec(&spec, request.spec_text));
+    RETURN_IF_ERROR(CheckTouchInterval(
+        touch_min_interval, static_cast<int64_t>(*spec.expire_after_seconds),
+        coll, spec.name, kCannotCreateIndex));
+  }
+  RETURN_IF_ERROR(CheckLifetimeOptions(spec, kCannotCreateIndex));
+  if (IsIdIndexKey(spec) && !spec.expire_after_seconds.has_value()) {
+    // {_id: 1} and {_id: -1} both name the _id index (MongoDB's
+    // IndexDescriptor::isIdIndexPattern; its _fixIndexSpec makes the key
+    // {_id: 1} and the name "_id_").
+    RETURN_IF_ERROR(CheckIdIndexOptions(spec, request.spec_text));
+    request.id_index = true;
+    return request;
+  }
+  RETURN_IF_ERROR(CheckPartialFilterSpec(spec, request.spec_text));
+  return request;
+}
+
+absl::Status ApplyCollectionToIndex(const CollectionState& state,
+                                    const Value& options, IndexSpec* spec) {
+  if (!options.is_object() || options.Get("collation") == nullptr) {
+    spec->collation_json = state.info.collation_json();
+  }
+  if (state.info.capped() && spec->expire_after_seconds.has_value()) {
+    return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
+                      "Cannot create TTL index on a capped collection");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const IndexState*> FindIndexToDrop(const CollectionState* state,
+                                                  absl::string_view coll,
+                                                  absl::string_view name) {
+  if (name == "_id_") {
+    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
+                      "cannot drop _id index");
+  }
+  if (state == nullptr) {
+    return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
+                      absl::StrCat("ns not found ", coll));
+  }
+  const IndexState* index = state->FindIndex(name);
+  if (index == nullptr) {
+    return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
+                      absl::StrCat("index not found with name [", name, "]"));
+  }
+  return index;
+}
+
+absl::StatusOr<std::string> IndexNameForKey(const CollectionState* state,
+                                            const Value& keys) {
+  ASSIGN_OR_RETURN(IndexSpec wanted, ParseIndexSpec(keys, Value::MakeObject()));
+  if (IsIdIndexKey(wanted)) return std::string("_id_");
+  if (state != nullptr) {
+    std::vector<const IndexSpec*> matches = IndexesWithKey(*state, wanted);
+    if (matches.size() > 1) {
+      return MongoError(
+          absl::StatusCode::kInvalidArgument, kAmbiguousIndexKeyPattern,
+          absl::StrCat(matches.size(), " indexes found for key: ", ToJson(keys),
+                       ", identify by name instead. Conflicting indexes: ",
+                       ToJson(IndexSpecToValue(*matches[0])), ", ",
+                       ToJson(IndexSpecToValue(*matches[1]))));
+    }
+    if (matches.size() == 1) return matches[0]->name;
+  }
+  return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
+                    absl::StrCat("can't find index with key: ", ToJson(keys)));
+}
+
 absl::StatusOr<CollModIndex> ParseCollModIndex(const Value& index) {
   if (!index.is_object()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -40,6 +41,48 @@ Value IdIndexSpec();
 // Whether `spec`'s key is the _id index's ({_id: 1} or {_id: -1}, not
 // hashed: IndexDescriptor::isIdIndexPattern).
 bool IsIdIndexKey(const IndexSpec& spec);
+
+// createIndexes' checks of one requested index before the collection is
+// looked at (index_key_validate.cpp validateIndexSpec,
+// index_catalog_impl.cpp prepareSpecForCreate): the parsed spec
+// (index/index_spec.h ParseIndexSpec), a TTL index's expireAfterSeconds
+// normalized (ttl/ttl_spec.h) and within `touch_min_interval`
+// (ttl/touch_interval.h), the lifetime options, and either the _id index's
+// options (`id_index`: {_id: 1} or {_id: -1} without expireAfterSeconds,
+// which names the index every collection has: nothing to build) or the
+// partial filter's. `spec_text` is the spec as requested, for messages.
+struct CreateIndexRequest {
+  IndexSpec spec;
+  std::string spec_text;
+  bool id_index = false;
+};
+absl::StatusOr<CreateIndexRequest> PrepareCreateIndex(
+    const Value& keys, const Value& options, absl::Duration touch_min_interval,
+    absl::string_view coll);
+
+// The request's checks against the collection it is created on (`state`,
+// published): an index created without a collation gets the collection's
+// default (index_key_validate.cpp; {locale: "simple"} opts out), and a
+// capped collection has no TTL index (67 CannotCreateIndex "Cannot create
+// TTL index on a capped collection": _isSpecOk).
+absl::Status ApplyCollectionToIndex(const CollectionState& state,
+                                    const Value& options, IndexSpec* spec);
+
+// The index dropIndexes drops by `name` (drop_indexes.cpp): 72
+// InvalidOptions "cannot drop _id index", 26 NamespaceNotFound "ns not
+// found <coll>" (`state` null), 27 IndexNotFound "index not found with
+// name [<name>]".
+absl::StatusOr<const IndexState*> FindIndexToDrop(const CollectionState* state,
+                                                  absl::string_view coll,
+                                                  absl::string_view name);
+
+// The name of the index dropIndexes drops by key pattern `keys`: "_id_"
+// for the _id index's key (which FindIndexToDrop refuses), 189
+// AmbiguousIndexKeyPattern when several indexes have the key, 27
+// IndexNotFound "can't find index with key: <keys>" when none has
+// (`state` null: no indexes).
+absl::StatusOr<std::string> IndexNameForKey(const CollectionState* state,
+                                            const Value& keys);
 
 // maxLifetimeSeconds and rejectExpired (ttldb's TTL options) only on a TTL
 // index, a cap never below expireAfterSeconds: error `code` otherwise

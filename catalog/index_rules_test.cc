@@ -196,5 +196,111 @@ TEST(IndexRulesTest, ApplyingCollModKeepsTheStoredSpecAndReportsOldAndNew) {
   EXPECT_EQ(info.indexes(0).expire_after_seconds(), 120);
 }
 
+// createIndexes' checks of the request alone: a TTL index's
+// expireAfterSeconds is stored truncated (ttl/ttl_spec.h), {_id: 1} and
+// {_id: -1} name the _id index (index_descriptor.cpp isIdIndexPattern;
+// jstests/core/index/index_id_desc.js), whose options are refused as
+// jstests/core/index/index_id_options.js expects.
+TEST(IndexRulesTest, PrepareCreateIndexNormalizesAndRecognizesTheIdIndex) {
+  absl::StatusOr<CreateIndexRequest> ttl = PrepareCreateIndex(
+      Json(R"({"t": 1})"), Json(R"({"expireAfterSeconds": 10.7})"),
+      absl::ZeroDuration(), "c");
+  ASSERT_TRUE(ttl.ok()) << ttl.status();
+  EXPECT_EQ(*ttl->spec.expire_after_seconds, 10);
+  EXPECT_FALSE(ttl->id_index);
+  EXPECT_EQ(ttl->spec.name, "t_1");
+
+  absl::StatusOr<CreateIndexRequest> id = PrepareCreateIndex(
+      Json(R"({"_id": -1})"), Json("{}"), absl::ZeroDuration(), "c");
+  ASSERT_TRUE(id.ok()) << id.status();
+  EXPECT_TRUE(id->id_index);
+
+  absl::StatusOr<CreateIndexRequest> unique_id =
+      PrepareCreateIndex(Json(R"({"_id": 1})"), Json(R"({"unique": true})"),
+                         absl::ZeroDuration(), "c");
+  EXPECT_EQ(ErrorCode(unique_id.status()), kInvalidIndexSpecificationOption);
+
+  // The touch interval must be at most half of expireAfterSeconds
+  // (ttl/touch_interval.h): 67 for a create.
+  absl::StatusOr<CreateIndexRequest> too_short = PrepareCreateIndex(
+      Json(R"({"t": 1})"), Json(R"({"expireAfterSeconds": 10})"),
+      absl::Seconds(6), "c");
+  EXPECT_EQ(ErrorCode(too_short.status()), kCannotCreateIndex);
+
+  // A partial filter with an operator partial indexes do not allow.
+  absl::StatusOr<CreateIndexRequest> partial = PrepareCreateIndex(
+      Json(R"({"a": 1})"),
+      Json(R"({"partialFilterExpression": {"a": {"$nin": [1]}}})"),
+      absl::ZeroDuration(), "c");
+  EXPECT_EQ(ErrorCode(partial.status()), kCannotCreateIndex);
+}
+
+// index_catalog_impl.cpp _isSpecOk: no TTL index on a capped collection;
+// index_key_validate.cpp: an index without a collation takes the
+// collection's.
+TEST(IndexRulesTest, TheCollectionGivesItsCollationAndRefusesTtlWhenCapped) {
+  proto::CollectionInfo info;
+  info.set_name("c");
+  info.set_id(1);
+  info.set_next_index_id(1);
+  info.set_collation_json(R"({"locale":"fr"})");
+  auto state = CompileCollection(info);
+  ASSERT_TRUE(state.ok()) << state.status();
+  IndexSpec spec = Spec(R"({"a": 1})");
+  ASSERT_TRUE(ApplyCollectionToIndex(**state, Json("{}"), &spec).ok());
+  EXPECT_EQ(spec.collation_json, R"({"locale":"fr"})");
+  IndexSpec simple = Spec(R"({"a": 1})");
+  ASSERT_TRUE(
+      ApplyCollectionToIndex(
+          **state, Json(R"({"collation": {"locale": "simple"}})"), &simple)
+          .ok());
+  EXPECT_EQ(simple.collation_json, "");
+
+  info.set_collation_json("");
+  info.set_capped(true);
+  info.set_capped_size(4096);
+  state = CompileCollection(info);
+  ASSERT_TRUE(state.ok()) << state.status();
+  IndexSpec ttl = Spec(R"({"t": 1})", R"({"expireAfterSeconds": 5})");
+  absl::Status capped = ApplyCollectionToIndex(**state, Json("{}"), &ttl);
+  EXPECT_EQ(ErrorCode(capped), kCannotCreateIndex);
+  EXPECT_THAT(capped.message(),
+              HasSubstr("Cannot create TTL index on a capped collection"));
+}
+
+// drop_indexes.cpp: the _id index is never dropped (72), a missing
+// collection is 26, a missing name 27 (jstests/core/ddl/drop_indexes.js).
+TEST(IndexRulesTest, DropIndexesFindsItsIndexByNameOrKey) {
+  auto state =
+      Collection({Spec(R"({"a": 1})"), Spec(R"({"a": 1})", R"({"name": "a_fr",
+                                "collation": {"locale": "fr"}})"),
+                  Spec(R"({"b": 1})")});
+  absl::StatusOr<const IndexState*> b =
+      FindIndexToDrop(state.get(), "c", "b_1");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ((*b)->spec.id, 3u);
+  EXPECT_EQ(ErrorCode(FindIndexToDrop(state.get(), "c", "_id_").status()),
+            kInvalidOptions);
+  EXPECT_EQ(ErrorCode(FindIndexToDrop(nullptr, "c", "b_1").status()),
+            kNamespaceNotFound);
+  absl::StatusOr<const IndexState*> missing =
+      FindIndexToDrop(state.get(), "c", "z_1");
+  EXPECT_EQ(ErrorCode(missing.status()), kIndexNotFound);
+  EXPECT_EQ(missing.status().message(), "index not found with name [z_1]");
+
+  EXPECT_EQ(*IndexNameForKey(state.get(), Json(R"({"b": 1})")), "b_1");
+  EXPECT_EQ(*IndexNameForKey(state.get(), Json(R"({"_id": 1})")), "_id_");
+  absl::StatusOr<std::string> ambiguous =
+      IndexNameForKey(state.get(), Json(R"({"a": 1})"));
+  EXPECT_EQ(ErrorCode(ambiguous.status()), kAmbiguousIndexKeyPattern);
+  EXPECT_THAT(ambiguous.status().message(),
+              HasSubstr("2 indexes found for key: "));
+  absl::StatusOr<std::string> none =
+      IndexNameForKey(state.get(), Json(R"({"z": 1})"));
+  EXPECT_EQ(ErrorCode(none.status()), kIndexNotFound);
+  EXPECT_EQ(ErrorCode(IndexNameForKey(nullptr, Json(R"({"b": 1})")).status()),
+            kIndexNotFound);
+}
+
 }  // namespace
 }  // namespace ttldb

@@ -13,6 +13,7 @@ set(TTLDB_SOURCES
   catalog/collection_catalog.cc
   catalog/collection_name.cc
   catalog/compile.cc
+  catalog/entry_edits.cc
   catalog/index_rules.cc
   catalog/index_spec_proto.cc
   catalog/validation_rules.cc

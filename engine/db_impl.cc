@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
 #include "catalog/compile.h"
+#include "catalog/entry_edits.h"
 #include "catalog/index_spec_proto.h"
 #include "document/storable.h"
 #include "index/index_spec.h"
@@ -495,10 +496,7 @@ absl::StatusOr<std::shared_ptr<const CollectionState>>
 DbImpl::GetOrCreateLocked(absl::string_view name) {
   if (auto state = GetState(name)) return state;
   RETURN_IF_ERROR(ValidateCollectionName(name));
-  proto::CollectionInfo info;
-  info.set_name(std::string(name));
-  info.set_next_index_id(1);
-  return CommitNewCollectionLocked(std::move(info));
+  return CommitNewCollectionLocked(NewCollectionEntry(name));
 }
 
 absl::StatusOr<std::shared_ptr<const CollectionState>>
@@ -694,29 +692,12 @@ absl::Status DbImpl::RenameCollection(absl::string_view from,
   std::shared_ptr<const CollectionState> dropped;
   {
     WritersLock l(this);
-    // rename_collection.cpp checkSourceAndTargetNamespaces(); a rename onto
-    // itself: jstests/core/rename_collection_to_itself.js.
-    if (from == to) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kIllegalOperation,
-                        "Can't rename a collection to itself");
-    }
-    auto state = GetState(from);
-    if (state == nullptr) {
-      return MongoError(
-          absl::StatusCode::kNotFound, kNamespaceNotFound,
-          absl::StrCat("Source collection ", from, " does not exist"));
-    }
     dropped = GetState(to);
-    if (dropped != nullptr && !drop_target) {
-      return MongoError(absl::StatusCode::kAlreadyExists, kNamespaceExists,
-                        "target namespace exists");
-    }
+    ASSIGN_OR_RETURN(proto::CollectionInfo info,
+                     RenamedEntry(from, to, GetState(from).get(), dropped.get(),
+                                  drop_target));
     // One synced batch: the target's catalog entry (if dropped) and the
-    // source's go, the renamed entry comes. The documents and index
-    // entries keep their keys (they hold the collection's id, not its
-    // name), so the rename is O(1) and TTL indexes keep expiring.
-    proto::CollectionInfo info = state->info;
-    info.set_name(std::string(to));
+    // source's go, the renamed entry comes.
     leveldb::WriteBatch batch;
     DeleteCollectionEntry(from, &batch);
     LogCatalogChangeLocked(from, to, &batch);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "catalog/collection_catalog.h"
+#include "catalog/entry_edits.h"
 #include "catalog/validation_rules.h"
 #include "document/idl_errors.h"
 #include "engine/backend.h"
@@ -109,9 +110,7 @@ absl::Status DbImpl::CreateCollection(absl::string_view name,
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(name));
   RETURN_IF_ERROR(CheckCollection(name));
-  proto::CollectionInfo info;
-  info.set_name(std::string(name));
-  info.set_next_index_id(1);
+  proto::CollectionInfo info = NewCollectionEntry(name);
   if (validation.capped_max.has_value() &&
       !validation.capped_size.has_value()) {
     // create_collection.cpp: a capped collection needs its size.

@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "base/status.h"
 #include "base/sync_point.h"
+#include "catalog/entry_edits.h"
 #include "catalog/index_spec_proto.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"
@@ -121,9 +122,7 @@ absl::StatusOr<DbImpl::IndexBuildStart> DbImpl::RegisterIndexBuildLocked(
   // build leaves entries under an id that is never handed out again, and
   // the catalog entry says whose they are.
   proto::CollectionInfo info = state.info;
-  spec.id = info.next_index_id();
-  info.set_next_index_id(info.next_index_id() + 1);
-  IndexSpecToProto(spec, info.add_building_indexes());
+  AddBuildingIndex(&spec, &info);
   leveldb::WriteBatch batch;
   ASSIGN_OR_RETURN(auto published, CommitCatalogLocked(info, &batch));
   index_builds_[IndexPrefix(info.id(), spec.id)] = IndexBuildTracker();
@@ -461,18 +460,8 @@ absl::Status DbImpl::CommitIndexBuild(const IndexBuildStart& start) {
     }
   }
   proto::CollectionInfo info = state->info;
-  proto::IndexSpec stored;
-  auto* building = info.mutable_building_indexes();
-  for (int i = 0; i < building->size(); ++i) {
-    if (building->Get(i).id() == index_id) {
-      stored = building->Get(i);
-      building->DeleteSubrange(i, 1);
-      break;
-    }
-  }
-  // Known from the scan and every write since registration.
-  stored.set_multikey(tracker.multikey);
-  *info.add_indexes() = stored;
+  // Multikey: known from the scan and every write since registration.
+  MarkIndexBuilt(index_id, tracker.multikey, &info);
   index_builds_.erase(prefix);
   leveldb::WriteBatch batch;
   // commitIndexBuild's createIndexes event (showExpandedEvents).
@@ -492,15 +481,9 @@ absl::Status DbImpl::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
     WritersLock l(this, MutexLock::First());
     index_builds_.erase(prefix);
     std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
-    if (state == nullptr || FindBuilding(*state, index_id) == nullptr) {
-      return absl::OkStatus();  // the collection is gone, entries and all
-    }
+    if (state == nullptr) return absl::OkStatus();  // gone, entries and all
     proto::CollectionInfo info = state->info;
-    auto* building = info.mutable_building_indexes();
-    for (int i = 0; i < building->size(); ++i) {
-      if (building->Get(i).id() == index_id) building->DeleteSubrange(i, 1);
-    }
-    info.add_abandoned_index_ids(index_id);
+    if (!AbandonBuildingIndex(index_id, &info)) return absl::OkStatus();
     leveldb::WriteBatch batch;
     return CommitCatalogLocked(info, &batch).status();
   };
@@ -511,10 +494,7 @@ absl::Status DbImpl::AbandonIndexBuild(uint32_t coll_id, uint32_t index_id) {
   std::shared_ptr<const CollectionState> state = StateByIdLocked(coll_id);
   if (state == nullptr) return absl::OkStatus();
   proto::CollectionInfo info = state->info;
-  auto* ids = info.mutable_abandoned_index_ids();
-  auto found = std::find(ids->begin(), ids->end(), index_id);
-  if (found == ids->end()) return absl::OkStatus();
-  ids->erase(found);
+  if (!ForgetAbandonedIndex(index_id, &info)) return absl::OkStatus();
   leveldb::WriteBatch batch;
   return CommitCatalogLocked(info, &batch).status();
 }
@@ -529,15 +509,13 @@ absl::Status DbImpl::CleanInterruptedBuildsLocked() {
   }
   for (const auto& state : states) {
     proto::CollectionInfo info = state->info;
-    for (const proto::IndexSpec& spec : info.building_indexes()) {
+    for (const proto::IndexSpec& spec : AbandonAllBuildingIndexes(&info)) {
       Log(LogLevel::kWarning,
           absl::StrCat("index build of '", spec.name(), "' on collection '",
                        info.name(),
                        "' was interrupted; its entries are deleted (run "
                        "createIndex again)"));
-      info.add_abandoned_index_ids(spec.id());
     }
-    info.clear_building_indexes();
     leveldb::WriteBatch batch;
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
     for (uint32_t index_id : info.abandoned_index_ids()) {

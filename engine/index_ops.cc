@@ -1,22 +1,23 @@
-// Index management: create (with a build over existing documents), drop,
-// list and collMod.
+// Index DDL, the engine's side: createIndexes (with a build over the
+// existing documents, engine/index_build.cc), dropIndexes, listIndexes and
+// collMod's index options. Each command takes the writers' lock, asks the
+// catalog's rules (catalog/index_rules.h) and edits the entry
+// (catalog/entry_edits.h), then commits and publishes it and hands what it
+// dropped to the reclaimer.
 #include <algorithm>
 #include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
+#include "catalog/entry_edits.h"
 #include "catalog/index_rules.h"
 #include "catalog/index_spec_proto.h"
 #include "engine/backend.h"
 #include "engine/db_impl.h"
 #include "index/index_spec.h"
-#include "index/key_codec.h"
 #include "leveldb/write_batch.h"
-#include "query/partial_filter_check.h"
-#include "storage/keys.h"
 #include "storage/leveldb_status.h"
-#include "ttl/touch_interval.h"
 #include "ttl/ttl_spec.h"
 #include "ttldb/json.h"
 
@@ -28,29 +29,20 @@ absl::StatusOr<std::string> DbImpl::CreateIndex(
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(ValidateCollectionName(coll));
   RETURN_IF_ERROR(CheckCollection(coll));
-  ASSIGN_OR_RETURN(IndexSpec spec, ParseIndexSpec(keys, options));
-  const std::string spec_text = ToJson(IndexSpecToValue(spec));
-  if (spec.expire_after_seconds.has_value()) {
-    RETURN_IF_ERROR(NormalizeTtlSpec(&spec, spec_text));
-    RETURN_IF_ERROR(
-        CheckTouchInterval(options_.touch_min_interval,
-                           static_cast<int64_t>(*spec.expire_after_seconds),
-                           coll, spec.name, kCannotCreateIndex));
-  }
-  RETURN_IF_ERROR(CheckLifetimeOptions(spec, kCannotCreateIndex));
-  if (IsIdIndexKey(spec) && !spec.expire_after_seconds.has_value()) {
-    RETURN_IF_ERROR(CheckIdIndexOptions(spec, spec_text));
-    // {_id: 1} and {_id: -1} both name the _id index, which every
-    // collection has (MongoDB's IndexDescriptor::isIdIndexPattern; its
-    // _fixIndexSpec makes the key {_id: 1} and the name "_id_"): nothing to
-    // build. As for any createIndexes, a missing collection is created
+  ASSIGN_OR_RETURN(
+      CreateIndexRequest request,
+      PrepareCreateIndex(keys, options, options_.touch_min_interval, coll));
+  IndexSpec& spec = request.spec;
+  const std::string& spec_text = request.spec_text;
+  if (request.id_index) {
+    // The _id index every collection has: nothing to build. As for any
+    // createIndexes, a missing collection is created
     // (jstests/core/index_id_desc.js: after ensureIndex({_id: -1}) on a
-    // dropped collection, getIndexes() lists exactly the _id_ index).
+    // dropped collection, getIndexes() lists exactly the _id index).
     WritersLock l(this);
     RETURN_IF_ERROR(GetOrCreateLocked(coll).status());
     return std::string("_id_");
   }
-  RETURN_IF_ERROR(CheckPartialFilterSpec(spec, spec_text));
 
   std::optional<IndexBuildStart> start;
   {
@@ -58,17 +50,7 @@ absl::StatusOr<std::string> DbImpl::CreateIndex(
     WritersLock l(this, MutexLock::First());
     std::shared_ptr<const CollectionState> state = GetState(coll);
     if (state == nullptr) return CreateCollectionWithIndexLocked(coll, spec);
-    // An index created without a collation has the collection's default
-    // (MongoDB's index_key_validate.cpp; {locale: "simple"} opts out).
-    if (!options.is_object() || options.Get("collation") == nullptr) {
-      spec.collation_json = state->info.collation_json();
-    }
-    // index_key_validate.cpp / index_catalog_impl.cpp _isSpecOk: no TTL
-    // index on a capped collection.
-    if (state->info.capped() && spec.expire_after_seconds.has_value()) {
-      return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
-                        "Cannot create TTL index on a capped collection");
-    }
+    RETURN_IF_ERROR(ApplyCollectionToIndex(*state, options, &spec));
     // MongoDB's IndexCatalogImpl::_doesSpecConflictWithExisting
     // (src/mongo/db/catalog/index_catalog_impl.cpp): first an index with the
     // same name, then one with the same key and identifying options. An
@@ -122,13 +104,8 @@ absl::StatusOr<std::string> DbImpl::CreateCollectionWithIndexLocked(
   // build, so the index is published at once.
   RETURN_IF_ERROR(
       CheckIndexConflicts(spec, ToJson(IndexSpecToValue(spec)), {}));
-  proto::CollectionInfo info;
-  info.set_name(std::string(coll));
-  spec.id = 1;
-  spec.multikey = false;
-  info.set_next_index_id(2);
-  IndexSpecToProto(spec, info.add_indexes());
-  RETURN_IF_ERROR(CommitNewCollectionLocked(std::move(info)).status());
+  RETURN_IF_ERROR(
+      CommitNewCollectionLocked(NewCollectionEntry(coll, &spec)).status());
   if (spec.expire_after_seconds.has_value() && monitor_ != nullptr) {
     monitor_->NotifyExpiry(clock_->WallNow());
   }
@@ -138,36 +115,16 @@ absl::StatusOr<std::string> DbImpl::CreateCollectionWithIndexLocked(
 absl::Status DbImpl::DropIndex(absl::string_view coll, absl::string_view name) {
   RETURN_IF_ERROR(CheckWritable());
   RETURN_IF_ERROR(CheckCollection(coll));
-  if (name == "_id_") {
-    return MongoError(absl::StatusCode::kInvalidArgument, kInvalidOptions,
-                      "cannot drop _id index");
-  }
   uint32_t coll_id = 0, dropped_id = 0;
   {
     WritersLock l(this);
     auto state = GetState(coll);
-    if (state == nullptr) {
-      return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound,
-                        absl::StrCat("ns not found ", coll));
-    }
-    const IndexState* dropped = state->FindIndex(name);
-    if (dropped == nullptr) {
-      return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
-                        absl::StrCat("index not found with name [", name, "]"));
-    }
-    const uint32_t index_id = dropped->spec.id;
+    ASSIGN_OR_RETURN(const IndexState* dropped,
+                     FindIndexToDrop(state.get(), coll, name));
     proto::CollectionInfo info = state->info;
-    auto* indexes = info.mutable_indexes();
-    for (int i = 0; i < indexes->size(); ++i) {
-      if (indexes->Get(i).id() == index_id) {
-        indexes->DeleteSubrange(i, 1);
-        break;
-      }
-    }
+    RemoveIndex(dropped->spec.id, &info);
     // One synced catalog write under the lock; the entries are deleted in
-    // the background (issue 18 item 8). TTL entries of the collection that
-    // list the index among their siblings keep it there: dropped ids in a
-    // list are skipped (docs/format.md).
+    // the background (issue 18 item 8).
     leveldb::WriteBatch batch;
     LogDdlLocked(
         ChangeOp::kDropIndexes, coll,
@@ -175,9 +132,9 @@ absl::Status DbImpl::DropIndex(absl::string_view coll, absl::string_view name) {
             {{"indexes", Value::MakeArray({IndexSpecToValue(dropped->spec)})}}),
         &batch);
     RETURN_IF_ERROR(CommitCatalogLocked(info, &batch).status());
-    ttl_cursors_.erase(IndexPrefix(info.id(), index_id));
+    ttl_cursors_.erase(dropped->prefix);
     coll_id = info.id();
-    dropped_id = index_id;
+    dropped_id = dropped->spec.id;
   }
   return ReclaimIndex(coll_id, dropped_id);
 }
@@ -220,10 +177,7 @@ absl::StatusOr<Value> DbImpl::CollMod(absl::string_view coll,
   // fields this code does not know (a newer ttldb's) are written back as
   // they were.
   proto::CollectionInfo info = state->info;
-  proto::IndexSpec* target = nullptr;
-  for (proto::IndexSpec& stored : *info.mutable_indexes()) {
-    if (stored.id() == current->id) target = &stored;
-  }
+  proto::IndexSpec* target = FindStoredIndex(&info, current->id);
   ASSIGN_OR_RETURN(
       Value::Object reply,
       ApplyCollModIndex(*current, request, options_.touch_min_interval, coll,
@@ -261,24 +215,9 @@ absl::Status Collection::DropIndexByKey(const DocArg& keys) {
   if (backend_ != nullptr) return backend_->DropIndexByKey(keys);
   RETURN_IF_ERROR(engine_->RefuseView(name_));
   ASSIGN_OR_RETURN(Value k, keys.Resolve());
-  ASSIGN_OR_RETURN(IndexSpec wanted, ParseIndexSpec(k, Value::MakeObject()));
-  if (IsIdIndexKey(wanted)) return DropIndex("_id_");
-  auto state = engine_->GetState(name_);
-  if (state != nullptr) {
-    std::vector<const IndexSpec*> matches = IndexesWithKey(*state, wanted);
-    if (matches.size() > 1) {
-      // MongoDB's dropIndexes (src/mongo/db/catalog/drop_indexes.cpp).
-      return MongoError(
-          absl::StatusCode::kInvalidArgument, kAmbiguousIndexKeyPattern,
-          absl::StrCat(matches.size(), " indexes found for key: ", ToJson(k),
-                       ", identify by name instead. Conflicting indexes: ",
-                       ToJson(IndexSpecToValue(*matches[0])), ", ",
-                       ToJson(IndexSpecToValue(*matches[1]))));
-    }
-    if (matches.size() == 1) return DropIndex(matches[0]->name);
-  }
-  return MongoError(absl::StatusCode::kNotFound, kIndexNotFound,
-                    absl::StrCat("can't find index with key: ", ToJson(k)));
+  ASSIGN_OR_RETURN(std::string name,
+                   IndexNameForKey(engine_->GetState(name_).get(), k));
+  return DropIndex(name);
 }
 
 absl::StatusOr<std::vector<Value>> Collection::ListIndexes() {

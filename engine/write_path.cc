@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "catalog/catalog_entries.h"
 #include "catalog/compile.h"
+#include "catalog/entry_edits.h"
 #include "document/bson.h"
 #include "document/compare.h"
 #include "document/path.h"
@@ -815,10 +816,8 @@ absl::StatusOr<Value> DbImpl::InsertLocked(absl::string_view coll, Value doc,
   std::optional<proto::CollectionInfo> create;
   if (state == nullptr) {
     RETURN_IF_ERROR(RefuseView(coll));  // 166: an insert into a view
-    create.emplace();
+    create = NewCollectionEntry(coll);
     create->set_id(meta_.next_collection_id());
-    create->set_name(std::string(coll));
-    create->set_next_index_id(1);
     ASSIGN_OR_RETURN(state, CompileCollection(*create));
   }
   RETURN_IF_ERROR(CheckValidationLocked(*state, nullptr, *stored, options));
