@@ -86,13 +86,6 @@ absl::Status NsNotFound(absl::string_view message) {
   return MongoError(absl::StatusCode::kNotFound, kNamespaceNotFound, message);
 }
 
-Value IdIndexSpec() {
-  return Value::MakeObject(
-      {{"v", Value::Int32(2)},
-       {"key", Value::MakeObject({{"_id", Value::Int32(1)}})},
-       {"name", Value::String("_id_")}});
-}
-
 // listCollections: every collection as {name, type: "collection", options:
 // {}, info: {readOnly: false}, idIndex}; nameOnly: {name, type}. ttldb has
 // no views and no collection UUIDs.
@@ -132,8 +125,13 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
       continue;
     }
     Value options = Value::MakeObject();
+    Value id_index;
     if (!name_only) {
       ASSIGN_OR_RETURN(options, db->collection(n).Options());
+      // The library's listIndexes gives the _id index first.
+      ASSIGN_OR_RETURN(std::vector<Value> indexes,
+                       db->collection(n).ListIndexes());
+      if (!indexes.empty()) id_index = std::move(indexes.front());
     }
     Value entry =
         name_only
@@ -145,7 +143,7 @@ absl::StatusOr<Value> ListCollections(CommandContext& ctx) {
                    {"options", options},
                    {"info",
                     Value::MakeObject({{"readOnly", Value::Bool(false)}})},
-                   {"idIndex", IdIndexSpec()}});
+                   {"idIndex", std::move(id_index)}});
     if (filter.has_value() && !filter->Matches(entry)) continue;
     batch.push_back(std::move(entry));
   }

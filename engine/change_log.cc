@@ -318,7 +318,8 @@ void DbImpl::PublishChanges() {
 }
 
 uint64_t DbImpl::LastChangeSeq() {
-  MutexLock l(&write_mu_);
+  // The sequence handed out so far, queued commits included: no wait.
+  WritersLock l(this, WritersLock::Grouped());
   return change_seq_;
 }
 
@@ -436,7 +437,7 @@ absl::Status DbImpl::RecoverChangeLog() {
     trimmed_seq = last;
     bytes = 0;
   }
-  MutexLock l(&write_mu_);
+  WritersLock l(this, WritersLock::Grouped());  // at open: nothing queued
   change_seq_ = last;
   change_appended_.store(last);
   change_committed_.store(last);
@@ -464,7 +465,9 @@ absl::Status DbImpl::TrimChangeLog(absl::Time now) {
   std::string first_deleted;
   while (true) {
     RETURN_IF_ERROR(CheckWritable());
-    MutexLock l(&write_mu_);
+    // Trims the oldest events, which no queued commit (each appends newer
+    // ones) touches: no wait for them.
+    WritersLock l(this, WritersLock::Grouped());
     leveldb::WriteBatch batch;
     uint64_t last_deleted = 0;
     size_t n = 0;
