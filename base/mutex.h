@@ -19,7 +19,10 @@ class ABSL_LOCKABLE Mutex {
  public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
     if (first_waiters_.load(std::memory_order_acquire) > 0) WaitBehindFirst();
+    if (mu_.try_lock()) return;
+    waiters_.fetch_add(1);
     mu_.lock();
+    Acquired();
   }
   // Takes the mutex ahead of the threads that call Lock() meanwhile: they
   // wait until this thread holds it. std::mutex is not fair: a thread that
@@ -29,12 +32,37 @@ class ABSL_LOCKABLE Mutex {
   // for seconds. At most one Lock() that raced this call goes first.
   void LockFirst() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
     first_waiters_.fetch_add(1, std::memory_order_acq_rel);
+    waiters_.fetch_add(1);
     mu_.lock();
     {
       std::lock_guard<std::mutex> g(gate_mu_);
       first_waiters_.fetch_sub(1, std::memory_order_acq_rel);
     }
     gate_cv_.notify_all();
+    Acquired();
+  }
+  // A background loop's lock (a TTL pass between its chunks): the threads
+  // already waiting for the mutex when it is called take it first, so that
+  // a loop that unlocks and locks again does not make them wait for its
+  // next stretch too. Waits at most `max_wait` for them (a stream of
+  // waiters never starves the loop), then locks as Lock() does.
+  void LockAfterWaiters(absl::Duration max_wait)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+    if (waiters_.load() > 0) {
+      yielders_.fetch_add(1);
+      {
+        std::unique_lock<std::mutex> g(gate_mu_);
+        gate_cv_.wait_for(g, absl::ToChronoNanoseconds(max_wait),
+                          [this] { return waiters_.load() == 0; });
+      }
+      yielders_.fetch_sub(1);
+    }
+    Lock();
+  }
+  // Whether a thread is waiting in Lock() or LockFirst() (the holder of a
+  // long stretch can then end it early). A hint: it may change at once.
+  bool HasWaiters() const {
+    return waiters_.load(std::memory_order_relaxed) > 0;
   }
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
   void AssertHeld() ABSL_ASSERT_EXCLUSIVE_LOCK() {}
@@ -45,6 +73,17 @@ class ABSL_LOCKABLE Mutex {
 
  private:
   friend class CondVar;
+  // After a waiting Lock() or LockFirst() took mu_: wakes the
+  // LockAfterWaiters() callers once no waiter is left. (seq_cst: a caller
+  // that saw waiters_ > 0 counts itself in yielders_ before it waits, so
+  // either this sees it or it sees waiters_ fall; the wait is bounded
+  // anyway.)
+  void Acquired() {
+    if (waiters_.fetch_sub(1) == 1 && yielders_.load() > 0) {
+      std::lock_guard<std::mutex> g(gate_mu_);
+      gate_cv_.notify_all();
+    }
+  }
   void WaitBehindFirst() {
     std::unique_lock<std::mutex> g(gate_mu_);
     gate_cv_.wait(g, [this] {
@@ -54,8 +93,14 @@ class ABSL_LOCKABLE Mutex {
 
   std::mutex mu_;
   // LockFirst() callers that do not hold mu_ yet; Lock() waits on gate_cv_
-  // while there are any.
+  // while there are any (and LockAfterWaiters() callers while waiters_ > 0).
   std::atomic<int> first_waiters_{0};
+  // Threads in Lock() or LockFirst() that do not hold mu_ yet (counted
+  // only when mu_ was taken: the uncontended Lock() costs what
+  // std::mutex::lock costs), and LockAfterWaiters() callers waiting for
+  // them.
+  std::atomic<int> waiters_{0};
+  std::atomic<int> yielders_{0};
   std::mutex gate_mu_;
   std::condition_variable gate_cv_;
 };

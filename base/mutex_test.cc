@@ -40,5 +40,41 @@ TEST(MutexTest, LockFirstGoesAheadOfLaterLockCallers) {
   EXPECT_EQ(mu.first_waiters(), 0);
 }
 
+// A background loop's LockAfterWaiters() lets the thread already waiting
+// in Lock() go first (issue 29 item 5: a TTL pass's next chunk waits for
+// the foreground writer that waited for its last one), and HasWaiters()
+// tells the holder someone waits.
+TEST(MutexTest, LockAfterWaitersLetsTheWaitingThreadGoFirst) {
+  Mutex mu;
+  std::vector<std::string> order;
+  mu.Lock();  // held by the test, as by a pass's chunk
+  EXPECT_FALSE(mu.HasWaiters());
+  std::thread writer([&] {
+    MutexLock l(&mu);
+    order.push_back("writer");
+  });
+  while (!mu.HasWaiters()) std::this_thread::yield();
+  std::thread pass([&] {
+    mu.LockAfterWaiters(absl::Minutes(1));
+    order.push_back("pass");
+    mu.Unlock();
+  });
+  mu.Unlock();
+  writer.join();
+  pass.join();
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], "writer");
+  EXPECT_EQ(order[1], "pass");
+  EXPECT_FALSE(mu.HasWaiters());
+}
+
+// With nobody waiting it locks at once, whatever its bound.
+TEST(MutexTest, LockAfterWaitersWithoutWaitersLocksAtOnce) {
+  Mutex mu;
+  mu.LockAfterWaiters(absl::Hours(1));
+  EXPECT_FALSE(mu.HasWaiters());
+  mu.Unlock();
+}
+
 }  // namespace
 }  // namespace ttldb

@@ -864,6 +864,16 @@ class ABSL_SCOPED_LOCKABLE WritersLock {
     mu_->LockFirst();
     engine->commit_queue_.AwaitAll();
   }
+  // A background loop's turn (a TTL pass's next chunk): the writers
+  // already waiting go first (Mutex::LockAfterWaiters, at most 5 ms, so a
+  // stream of writers cannot stop expiry), then as the plain form.
+  struct Background {};
+  WritersLock(DbImpl* engine, Background)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)
+      : mu_(&engine->write_mu_) {
+    mu_->LockAfterWaiters(absl::Milliseconds(5));
+    engine->commit_queue_.AwaitAll();
+  }
   struct Grouped {};
   WritersLock(DbImpl* engine, Grouped)
       ABSL_EXCLUSIVE_LOCK_FUNCTION(engine->write_mu_)

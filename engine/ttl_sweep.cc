@@ -2,10 +2,13 @@
 // entries of a TTL index by one range scan under the writers' lock, and
 // delete their documents with every index entry in one batch per chunk.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/status.h"
 #include "base/sync_point.h"
 #include "engine/db_impl.h"
@@ -22,8 +25,10 @@ namespace ttldb {
 namespace {
 
 // Entries scanned per lock acquisition: a writer waits for at most this
-// many document re-reads and one WriteBatch.
+// many document re-reads and one WriteBatch; once a writer waits, for at
+// most kMinEntriesPerChunk more.
 constexpr int kEntriesPerChunk = 256;
+constexpr int kMinEntriesPerChunk = 4;
 
 // The sample of deleted document keys kept per TTL index between
 // compactions (TtlCursor::doc_sample): every kDocSampleStride-th deleted
@@ -35,6 +40,27 @@ constexpr size_t kMaxDocSample = 4096;
 // A run of deleted documents (no live key between them) shorter than this
 // costs a scan that crosses it well under a millisecond: not compacted.
 constexpr int64_t kMinRunKeys = 1024;
+
+// LevelDB slows every write by 1 ms once level 0 holds 8 files
+// (config::kL0_SlowdownWritesTrigger) and stops writes at 12: a mass
+// expiry that deletes faster than compaction merges its tombstones would
+// put that delay on the foreground's writes. So before each chunk the pass
+// waits (1 ms at a time, at most kMaxLevel0Wait per chunk) while level 0
+// holds kLevel0PassLimit files or more, leaving the compaction the room.
+constexpr int kLevel0PassLimit = 6;
+constexpr absl::Duration kMaxLevel0Wait = absl::Milliseconds(50);
+
+// Real time, not the injected clock: the wait is for LevelDB's compaction
+// thread.
+void WaitForLevel0Room(leveldb::DB* db) {
+  const absl::Time give_up = absl::Now() + kMaxLevel0Wait;
+  std::string files;
+  while (db->GetProperty("leveldb.num-files-at-level0", &files) &&
+         std::atoi(files.c_str()) >= kLevel0PassLimit &&
+         absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+}
 
 // The encoding of a Date in an index of this direction.
 std::string EncodeDate(int64_t millis, bool descending) {
@@ -180,11 +206,16 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
     TTLDB_SYNC_POINT("DbImpl::DeleteExpired:BeforeChunk");
     // One chunk: scan and delete under the writers' lock in one walk, so no
     // entry can change between being seen and being deleted, and the lock
-    // is held for at most kEntriesPerChunk entries.
+    // is held for at most kEntriesPerChunk entries, fewer when a writer
+    // waits for it: then the chunk ends after kMinEntriesPerChunk, and the
+    // next one lets the waiting writers go first, so that a foreground
+    // write waits for a few deletions, not for a chunk of them (issue 29
+    // item 5: tools/bench/expiry_stall_bench).
     std::vector<Value> deleted;  // for the listener
     int64_t visited = 0;
+    WaitForLevel0Room(db_.get());
     {
-      WritersLock l(this);
+      WritersLock l(this, WritersLock::Background());
       // The catalog may have changed while unlocked (collMod, index
       // dropped): stop; the monitor re-reads the index and goes on.
       if (GetState(ref.collection) != state) {
@@ -205,7 +236,8 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
       std::unique_ptr<leveldb::Iterator> it(
           db_->NewIterator(storage::VerifiedRead()));
       for (it->Seek(start);
-           it->Valid() && it->key().compare(range.end) < 0 && visited < want;
+           it->Valid() && it->key().compare(range.end) < 0 && visited < want &&
+           !(visited >= kMinEntriesPerChunk && write_mu_.HasWaiters());
            it->Next()) {
         ++visited;
         ++result.examined_keys;

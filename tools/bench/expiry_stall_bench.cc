@@ -89,11 +89,12 @@ void Foreground(Collection& coll, FakeClock* clock, const Flags& f,
 }
 
 void Print(const char* window, const char* op, Latencies& l) {
-  std::printf("%-7s %-6s %9zu ops %8.0f ops/s  p50 %7.1f  p99 %8.1f  "
-              "p99.9 %8.1f  max %9.1f us\n",
-              window, op, l.count(), l.OpsPerSecond(), l.PercentileMicros(50),
-              l.PercentileMicros(99), l.PercentileMicros(99.9),
-              l.PercentileMicros(100));
+  std::printf(
+      "%-7s %-6s %9zu ops %8.0f ops/s  p50 %7.1f  p99 %8.1f  "
+      "p99.9 %8.1f  max %9.1f us\n",
+      window, op, l.count(), l.OpsPerSecond(), l.PercentileMicros(50),
+      l.PercentileMicros(99), l.PercentileMicros(99.9),
+      l.PercentileMicros(100));
 }
 
 void Run(const Flags& f) {
@@ -110,13 +111,14 @@ void Run(const Flags& f) {
       Check(Database::Open(dir, options), "opening the database");
   Collection& coll = db->collection("sessions");
   CheckOk(coll.CreateIndex(absl::StrCat(R"({"accessTime": 1})"),
-                         absl::StrCat(R"({"expireAfterSeconds": )",
-                                      kExpireAfterSeconds, "}"))
-            .status(),
-        "the TTL index");
+                           absl::StrCat(R"({"expireAfterSeconds": )",
+                                        kExpireAfterSeconds, "}"))
+              .status(),
+          "the TTL index");
   if (f.indexes >= 2) {
-    CheckOk(coll.CreateIndex(R"({"userId": 1})", R"({"unique": true})").status(),
-          "the userId index");
+    CheckOk(
+        coll.CreateIndex(R"({"userId": 1})", R"({"unique": true})").status(),
+        "the userId index");
   }
   const int64_t total = f.expired + f.live;
   const int64_t load_start = NowNanos();
@@ -160,11 +162,12 @@ void Run(const Flags& f) {
   pass.join();
   Foreground(coll, &clock, f, &rng, stop, f.seconds, &after);
 
-  std::printf("pass: %lld documents deleted in %.2f s = %.0f docs/s (%lld "
-              "rounds)\n",
-              static_cast<long long>(stats.deleted_documents), pass_ns / 1e9,
-              stats.deleted_documents / (pass_ns / 1e9),
-              static_cast<long long>(stats.rounds));
+  std::printf(
+      "pass: %lld documents deleted in %.2f s = %.0f docs/s (%lld "
+      "rounds)\n",
+      static_cast<long long>(stats.deleted_documents), pass_ns / 1e9,
+      stats.deleted_documents / (pass_ns / 1e9),
+      static_cast<long long>(stats.rounds));
   if (stats.deleted_documents != f.expired) Die("the pass left documents");
   Print("before", "touch", before.touch);
   Print("before", "find", before.find);
@@ -172,11 +175,10 @@ void Run(const Flags& f) {
   Print("pass", "find", during.find);
   Print("after", "touch", after.touch);
   Print("after", "find", after.find);
-  std::printf("p99 during the pass / before: touch %.2fx, find %.2fx\n",
-              during.touch.PercentileMicros(99) /
-                  before.touch.PercentileMicros(99),
-              during.find.PercentileMicros(99) /
-                  before.find.PercentileMicros(99));
+  std::printf(
+      "p99 during the pass / before: touch %.2fx, find %.2fx\n",
+      during.touch.PercentileMicros(99) / before.touch.PercentileMicros(99),
+      during.find.PercentileMicros(99) / before.find.PercentileMicros(99));
   CheckOk(db->Close(), "closing");
   db.reset();
   std::system(absl::StrCat("rm -rf ", tmpl).c_str());
