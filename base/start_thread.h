@@ -23,6 +23,15 @@ namespace ttldb {
 absl::Status StartThread(std::thread* thread, std::function<void()> fn,
                          absl::string_view what);
 
+// Lowers the calling thread's CPU priority for good (Linux: its nice value
+// +10, at most 19; elsewhere nothing), for a thread that does background
+// work: when it and a foreground thread both want a core, the scheduler
+// runs the foreground one first, and a background thread that wakes does
+// not preempt it (as RocksDB's Env::LowerThreadPoolCPUPriority does for
+// its compaction threads). The TTL monitor's thread calls it when it
+// starts (issue 29 item 5). Best effort: a refusal is ignored.
+void LowerCurrentThreadPriority();
+
 }  // namespace ttldb
 
 #endif  // TTLDB_BASE_START_THREAD_H_

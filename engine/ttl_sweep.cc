@@ -44,9 +44,10 @@ constexpr int64_t kMinRunKeys = 1024;
 // LevelDB slows every write by 1 ms once level 0 holds 8 files
 // (config::kL0_SlowdownWritesTrigger) and stops writes at 12: a mass
 // expiry that deletes faster than compaction merges its tombstones would
-// put that delay on the foreground's writes. So before each chunk the pass
-// waits (1 ms at a time, at most kMaxLevel0Wait per chunk) while level 0
-// holds kLevel0PassLimit files or more, leaving the compaction the room.
+// put that delay on the foreground's writes. So while writers are waiting
+// for the pass, before each chunk it waits (1 ms at a time, at most
+// kMaxLevel0Wait per chunk) while level 0 holds kLevel0PassLimit files or
+// more, leaving the compaction the room.
 constexpr int kLevel0PassLimit = 6;
 constexpr absl::Duration kMaxLevel0Wait = absl::Milliseconds(50);
 
@@ -201,6 +202,10 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
   std::string last_visited;
   bool exhausted = false;
   std::vector<SiblingIndex> siblings;
+  // Whether the last chunk ended early for a waiting writer: only then
+  // does the pass leave LevelDB's compaction room (WaitForLevel0Room), as
+  // alone it would only slow itself.
+  bool writers_waited = false;
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
     TTLDB_SYNC_POINT("DbImpl::DeleteExpired:BeforeChunk");
@@ -213,7 +218,7 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
     // item 5: tools/bench/expiry_stall_bench).
     std::vector<Value> deleted;  // for the listener
     int64_t visited = 0;
-    WaitForLevel0Room(db_.get());
+    if (writers_waited) WaitForLevel0Room(db_.get());
     {
       WritersLock l(this, WritersLock::Background());
       // The catalog may have changed while unlocked (collMod, index
@@ -285,6 +290,7 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
                                        ".", ref.index_name));
       }
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
+      writers_waited = !exhausted && visited < want;
       it.reset();
       const int64_t n = deleted_keys.size();
       // The collection's floor (DbImpl::doc_floor_): known from the first

@@ -428,6 +428,9 @@ TtlPassStats TtlMonitor::RunPassLocked(absl::Time now, bool background) {
 }
 
 void TtlMonitor::ThreadMain() {
+  // Passes are background work: a foreground writer or reader that wants
+  // a core goes first (issue 29 item 5, tools/bench/expiry_stall_bench).
+  LowerCurrentThreadPriority();
   if (exact_wakeup_) {
     // Learn what is already due so that a database opened with expired
     // documents sweeps them soon rather than after a full interval.
