@@ -42,6 +42,7 @@ constexpr int kSweepBatch = 256;
 
 class LevelDbStore : public Store {
  public:
+  void CompactAll() override { db_->CompactRange(nullptr, nullptr); }
   const char* name() const override { return "limit"; }
 
   void Open(const std::string& dir, const StoreConfig& config) override {

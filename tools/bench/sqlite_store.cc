@@ -24,6 +24,10 @@ constexpr int kDeleteBatch = 1000;
 
 class SqliteStore : public Store {
  public:
+  void CompactAll() override {
+    Exec(db_, "VACUUM");
+    Exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)");
+  }
   const char* name() const override { return "sqlite"; }
 
   void Open(const std::string& dir, const StoreConfig& config) override {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ttldb {
 namespace bench {
@@ -68,6 +70,16 @@ class Store {
   // The heap the engine's own caches hold beyond the storage library's, in
   // MiB (ttldb: the document cache); 0 for the others.
   virtual double CacheMiB() { return 0; }
+  // Compacts everything it stored (LevelDB: CompactRange over all keys;
+  // SQLite: VACUUM), so that the files hold no overwritten or deleted
+  // version: the footprint after a compaction (issue 29 item 3).
+  virtual void CompactAll() = 0;
+  // What the documents and the index entries take, in MiB, where the
+  // engine says (ttldb: collStats' size, storageSize and totalIndexSize);
+  // empty otherwise.
+  virtual std::vector<std::pair<std::string, double>> SizeBreakdown() {
+    return {};
+  }
   // The documents with group == g (extra_indexes == 2 only); returns how
   // many.
   virtual int FindGroup(int64_t g, int64_t now_millis) = 0;

@@ -568,6 +568,18 @@ class Runner {
       if (e.is_regular_file()) disk += e.file_size();
     }
     r.m.push_back({"disk_mib", disk / 1048576.0});
+    for (auto& [name, mib] : s->SizeBreakdown()) r.m.push_back({name, mib});
+    // After a compaction of everything: no overwritten or deleted version
+    // left, only what the store must keep.
+    s->CompactAll();
+    disk = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+      if (e.is_regular_file()) disk += e.file_size();
+    }
+    r.m.push_back({"compacted_disk_mib", disk / 1048576.0});
+    for (auto& [name, mib] : s->SizeBreakdown()) {
+      r.m.push_back({"compacted_" + name, mib});
+    }
     rows->push_back(r);
     Done(s.get(), dir);
   }

@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/database_internal.h"
+#include "engine/db_impl.h"
+#include "leveldb/db.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/store.h"
 #include "ttldb/clock.h"
@@ -102,6 +104,23 @@ class TtldbStore : public Store {
     if (json.ok()) return true;
     if (!absl::IsNotFound(json.status())) Die(json.status().ToString());
     return false;
+  }
+
+  void CompactAll() override {
+    DatabaseInternal::engine(*db_)->db()->CompactRange(nullptr, nullptr);
+  }
+  std::vector<std::pair<std::string, double>> SizeBreakdown() override {
+    auto stats = coll_->Stats(1);
+    Check(stats.status());
+    std::vector<std::pair<std::string, double>> out;
+    for (const char* field : {"size", "storageSize", "totalIndexSize"}) {
+      const Value* v = stats->Get(field);
+      if (v != nullptr && v->is_number()) {
+        out.emplace_back(absl::StrCat(field, "_mib"),
+                         v->AsDouble() / 1048576.0);
+      }
+    }
+    return out;
   }
 
   double CacheMiB() override {
