@@ -30,6 +30,11 @@ T Check(absl::StatusOr<T> v, const char* what) {
   return *std::move(v);
 }
 
+// Die naming `what` and the status unless `s` is OK.
+inline void Check(const absl::Status& s, const char* what) {
+  if (!s.ok()) Die(absl::StrCat(what, ": ", s.ToString()));
+}
+
 // Whether `arg` is "--<name>=<value>"; if so, *out = value, and Die unless
 // it is a positive integer.
 bool ParsePositiveFlag(const char* arg, const char* name, int64_t* out);

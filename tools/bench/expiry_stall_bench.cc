@@ -54,10 +54,6 @@ struct Flags {
   int64_t max_deletes_per_second = 0;  // Options::ttl_max_deletes_per_second
 };
 
-void CheckOk(const absl::Status& s, const char* what) {
-  if (!s.ok()) Die(absl::StrCat(what, ": ", s.ToString()));
-}
-
 // The foreground's operations of one window, by kind.
 struct Window {
   Latencies touch, find;
@@ -111,15 +107,14 @@ void Run(const Flags& f) {
   std::unique_ptr<Database> db =
       Check(Database::Open(dir, options), "opening the database");
   Collection& coll = db->collection("sessions");
-  CheckOk(coll.CreateIndex(absl::StrCat(R"({"accessTime": 1})"),
-                           absl::StrCat(R"({"expireAfterSeconds": )",
-                                        kExpireAfterSeconds, "}"))
-              .status(),
-          "the TTL index");
+  Check(coll.CreateIndex(absl::StrCat(R"({"accessTime": 1})"),
+                         absl::StrCat(R"({"expireAfterSeconds": )",
+                                      kExpireAfterSeconds, "}"))
+            .status(),
+        "the TTL index");
   if (f.indexes >= 2) {
-    CheckOk(
-        coll.CreateIndex(R"({"userId": 1})", R"({"unique": true})").status(),
-        "the userId index");
+    Check(coll.CreateIndex(R"({"userId": 1})", R"({"unique": true})").status(),
+          "the userId index");
   }
   const int64_t total = f.expired + f.live;
   const int64_t load_start = NowNanos();
@@ -136,7 +131,7 @@ void Run(const Flags& f) {
       jsons.push_back(json);
     }
     batch.assign(jsons.begin(), jsons.end());
-    CheckOk(coll.InsertMany(batch), "loading");
+    Check(coll.InsertMany(batch), "loading");
   }
   DatabaseInternal::engine(*db)->db()->CompactRange(nullptr, nullptr);
   std::printf(
@@ -181,7 +176,7 @@ void Run(const Flags& f) {
       "p99 during the pass / before: touch %.2fx, find %.2fx\n",
       during.touch.PercentileMicros(99) / before.touch.PercentileMicros(99),
       during.find.PercentileMicros(99) / before.find.PercentileMicros(99));
-  CheckOk(db->Close(), "closing");
+  Check(db->Close(), "closing");
   db.reset();
   std::system(absl::StrCat("rm -rf ", tmpl).c_str());
 }
