@@ -10,10 +10,15 @@
 #   WRITERS_BENCH=PATH  the in-process program (default: this tree's)
 #   SKIP_INPROC=1       the wire part only
 #   SERVE_ARGS="..."    more `ttldb serve` options (e.g. --no-change-log)
+#   WIRE_PROGRAM=wire_expiry_bench
+#                       the foreground's latency during a mass expiry instead
+#                       (issue 29 item 5; arguments --expired=N --live=N
+#                       --seconds=S); no in-process part
 # Both print markdown tables; docs/BENCHMARKS.md records the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bazel build --config=opt //tools:ttldb //tools/bench:wire_bench \
+program="${WIRE_PROGRAM:-wire_bench}"
+bazel build --config=opt //tools:ttldb "//tools/bench:$program" \
   //tools/bench:writers_bench
 bin="$(bazel info --config=opt bazel-bin 2>/dev/null)"
 server="${TTLDB_BIN:-$bin/tools/ttldb}"
@@ -34,10 +39,10 @@ for _ in $(seq 1 100); do
 done
 [ -n "$port" ] || { cat "$log"; echo "ttldb serve did not start" >&2; exit 1; }
 echo "server: $server (port $port); $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$bin/tools/bench/wire_bench" --uri="mongodb://127.0.0.1:$port" "$@"
+"$bin/tools/bench/$program" --uri="mongodb://127.0.0.1:$port" "$@"
 kill "$pid"
 wait "$pid" 2>/dev/null || true
-if [ -z "${SKIP_INPROC:-}" ]; then
+if [ -z "${SKIP_INPROC:-}" ] && [ "$program" = wire_bench ]; then
   echo
   echo "in-process: $writers; load: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$writers" --dir="$dir/inproc"
