@@ -12,12 +12,12 @@
 namespace ttldb {
 namespace {
 
-void AppendInt32(int32_t v, std::string* out) {
+void AppendHashInt32(int32_t v, std::string* out) {
   const uint32_t u = static_cast<uint32_t>(v);
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(u >> (8 * i)));
 }
 
-void AppendInt64(int64_t v, std::string* out) {
+void AppendHashInt64(int64_t v, std::string* out) {
   const uint64_t u = static_cast<uint64_t>(v);
   for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(u >> (8 * i)));
 }
@@ -86,8 +86,8 @@ int64_t NumberForHash(const Value& v) {
   }
 }
 
-void AppendString(const std::string& s, std::string* out) {
-  AppendInt32(static_cast<int32_t>(s.size() + 1), out);
+void AppendHashString(const std::string& s, std::string* out) {
+  AppendHashInt32(static_cast<int32_t>(s.size() + 1), out);
   out->append(s);
   out->push_back('\0');
 }
@@ -95,7 +95,7 @@ void AppendString(const std::string& s, std::string* out) {
 // hasher.cpp recursiveHash: the bytes fed to MD5 for one element.
 void AppendForHash(const Value& v, const std::string* field_name,
                    std::string* out) {
-  AppendInt32(CanonicalType(v.type()), out);
+  AppendHashInt32(CanonicalType(v.type()), out);
   if (field_name != nullptr) {
     out->append(*field_name);
     out->push_back('\0');
@@ -109,16 +109,16 @@ void AppendForHash(const Value& v, const std::string* field_name,
     case ValueType::kInt64:
     case ValueType::kDouble:
     case ValueType::kDecimal:
-      AppendInt64(NumberForHash(v), out);
+      AppendHashInt64(NumberForHash(v), out);
       break;
     case ValueType::kString:
-      AppendString(v.string_value(), out);
+      AppendHashString(v.string_value(), out);
       break;
     case ValueType::kObject:
       for (const Field& f : v.object_fields()) {
         AppendForHash(f.second, &f.first, out);
       }
-      AppendInt32(0, out);  // EOO: canonical type 0, no name, no value
+      AppendHashInt32(0, out);  // EOO: canonical type 0, no name, no value
       break;
     case ValueType::kArray: {
       size_t i = 0;
@@ -126,12 +126,12 @@ void AppendForHash(const Value& v, const std::string* field_name,
         const std::string name = std::to_string(i++);
         AppendForHash(item, &name, out);
       }
-      AppendInt32(0, out);
+      AppendHashInt32(0, out);
       break;
     }
     case ValueType::kBinary: {
       const Binary& b = v.binary_value();
-      AppendInt32(static_cast<int32_t>(b.data.size()), out);
+      AppendHashInt32(static_cast<int32_t>(b.data.size()), out);
       out->push_back(static_cast<char>(b.subtype));
       out->append(b.data);
       break;
@@ -144,12 +144,12 @@ void AppendForHash(const Value& v, const std::string* field_name,
       out->push_back(v.bool_value() ? 1 : 0);
       break;
     case ValueType::kDate:
-      AppendInt64(v.date_millis(), out);
+      AppendHashInt64(v.date_millis(), out);
       break;
     case ValueType::kTimestamp:
       // BSON's uint64: the increment in the low 32 bits.
-      AppendInt32(static_cast<int32_t>(v.timestamp_value().i), out);
-      AppendInt32(static_cast<int32_t>(v.timestamp_value().t), out);
+      AppendHashInt32(static_cast<int32_t>(v.timestamp_value().i), out);
+      AppendHashInt32(static_cast<int32_t>(v.timestamp_value().t), out);
       break;
     case ValueType::kRegex:
       out->append(v.regex_value().pattern);
@@ -164,7 +164,7 @@ void AppendForHash(const Value& v, const std::string* field_name,
 
 int64_t BsonHash64(const Value& v) {
   std::string bytes;
-  AppendInt32(0, &bytes);  // the seed
+  AppendHashInt32(0, &bytes);  // the seed
   AppendForHash(v, nullptr, &bytes);
   const std::array<uint8_t, 16> digest = Md5(bytes);
   uint64_t h = 0;
