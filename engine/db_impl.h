@@ -118,6 +118,9 @@ class DbImpl : public TtlStore {
   // nullptr when Options::doc_cache_bytes is 0.
   DocCache* doc_cache() const { return doc_cache_.get(); }
   TtlMonitor* monitor() { return monitor_.get(); }
+  // Whether a thread waits for the writers' lock (tests: a TTL chunk ends
+  // early for it, engine/ttl_sweep.cc).
+  bool WritersWaiting() const { return write_mu_.HasWaiters(); }
   // Every cursor handed out goes through here, so Close can end them
   // before LevelDB closes (engine/live_cursors.h).
   LiveCursors* live_cursors() { return live_cursors_.get(); }

@@ -5,6 +5,7 @@
 // with Validate that no index entry is left behind or missing.
 #include <atomic>
 #include <random>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "base/sync_point.h"
@@ -576,6 +577,51 @@ TEST_F(TtlSiblingsTest, FailedBuildAfterACommittedChunk) {
   EXPECT_EQ(reads_.load(), 0);
   ExpectValid();
   EXPECT_EQ(CountIn("{}", "user_1"), 0);
+}
+
+// A writer that waits for the writers' lock while the pass deletes waits for
+// a few entries, not for the rest of a chunk of 256: the chunk ends at the
+// next entry once it has done kMinEntriesPerChunk (4), and the writer goes
+// before the next chunk (issue 29 item 5; engine/ttl_sweep.cc).
+TEST_F(TtlSiblingsTest, ChunkEndsEarlyForAWaitingWriter) {
+  Open(/*listener=*/true);  // every document read: a sync point per entry
+  CreateTtlIndex();
+  for (int i = 0; i < 600; ++i) Insert(i, kStart, "");
+  DbImpl* engine = DatabaseInternal::engine(*db_);
+  std::atomic<int> reads_at_chunk_start[8] = {};
+  std::atomic<int> chunks{0};
+  SyncPoint::Set("DbImpl::DeleteExpired:BeforeChunk", [&] {
+    const int c = chunks++;
+    if (c < 8) reads_at_chunk_start[c] = reads_.load();
+  });
+  std::thread writer;
+  std::atomic<bool> written{false};
+  SyncPoint::Set("DbImpl::DeleteExpired:ReadDocument", [&] {
+    if (++reads_ != 10) return;
+    // The 10th document of the first chunk: a client inserts now, and
+    // waits for the lock the pass holds.
+    writer = std::thread([&] {
+      Insert(1000, kStart + absl::Hours(1), "");
+      written = true;
+    });
+    const absl::Time give_up = absl::Now() + absl::Seconds(60);
+    while (!engine->WritersWaiting() && absl::Now() < give_up) {
+      std::this_thread::yield();
+    }
+    ASSERT_TRUE(engine->WritersWaiting());
+  });
+  clock_.Advance(absl::Minutes(5));
+  TtlPassStats s = DatabaseInternal::RunTtlPass(*db_, clock_.WallNow());
+  writer.join();
+  EXPECT_TRUE(written.load());
+  EXPECT_EQ(s.deleted_documents, 600);
+  ASSERT_GE(chunks.load(), 3);
+  EXPECT_EQ(reads_at_chunk_start[0].load(), 0);
+  // The first chunk ended right after the 10th entry (it read 10, not 256).
+  EXPECT_EQ(reads_at_chunk_start[1].load(), 10);
+  auto d = Sessions().FindById(Value::Int32(1000));
+  EXPECT_TRUE(d.ok()) << d.status();
+  ExpectValid();
 }
 
 }  // namespace

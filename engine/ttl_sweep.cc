@@ -13,6 +13,7 @@
 #include "base/sync_point.h"
 #include "engine/db_impl.h"
 #include "index/key_codec.h"
+#include "leveldb/cache.h"
 #include "leveldb/write_batch.h"
 #include "storage/document_writer.h"
 #include "storage/entry_value.h"
@@ -41,23 +42,47 @@ constexpr size_t kMaxDocSample = 4096;
 // costs a scan that crosses it well under a millisecond: not compacted.
 constexpr int64_t kMinRunKeys = 1024;
 
-// LevelDB slows every write by 1 ms once level 0 holds 8 files
-// (config::kL0_SlowdownWritesTrigger) and stops writes at 12: a mass
-// expiry that deletes faster than compaction merges its tombstones would
-// put that delay on the foreground's writes. So while writers are waiting
-// for the pass, before each chunk it waits (1 ms at a time, at most
-// kMaxLevel0Wait per chunk) while level 0 holds kLevel0PassLimit files or
-// more, leaving the compaction the room.
+// A mass expiry writes deletions as fast as LevelDB takes them; a foreground
+// write behind it then meets LevelDB's own waits (DBImpl::MakeRoomForWrite):
+// 1 ms once level 0 holds 8 files (config::kL0_SlowdownWritesTrigger), a
+// full stop at 12, and, the longest (150-200 ms here), a switch to a new
+// memtable while the previous one is still being flushed. So while a
+// foreground writes, before each chunk the pass waits (1 ms at a time, at
+// most kMaxRoomWait per chunk, so that it still finishes) while level 0
+// holds kLevel0PassLimit files or more, or while a full memtable waits for
+// its flush: the foreground's writes fill the current memtable slowly, and
+// the pass no longer fills it for them (issue 29 item 5; the pacing of
+// background writes RocksDB's WriteController does).
 constexpr int kLevel0PassLimit = 6;
-constexpr absl::Duration kMaxLevel0Wait = absl::Milliseconds(50);
+constexpr absl::Duration kMaxRoomWait = absl::Milliseconds(50);
+
+// Whether LevelDB is behind: level 0 near its slowdown, or an immutable
+// memtable not yet flushed (the memtables' memory is past one write
+// buffer: `leveldb.approximate-memory-usage` counts the block cache, the
+// memtable and the immutable one).
+bool LevelDbBehind(leveldb::DB* db, leveldb::Cache* block_cache,
+                   size_t write_buffer_bytes) {
+  std::string value;
+  if (db->GetProperty("leveldb.num-files-at-level0", &value) &&
+      std::atoi(value.c_str()) >= kLevel0PassLimit) {
+    return true;
+  }
+  if (!db->GetProperty("leveldb.approximate-memory-usage", &value)) {
+    return false;
+  }
+  uint64_t usage = std::strtoull(value.c_str(), nullptr, 10);
+  const uint64_t cached =
+      block_cache != nullptr ? block_cache->TotalCharge() : 0;
+  usage = usage > cached ? usage - cached : 0;
+  return usage > write_buffer_bytes;
+}
 
 // Real time, not the injected clock: the wait is for LevelDB's compaction
 // thread.
-void WaitForLevel0Room(leveldb::DB* db) {
-  const absl::Time give_up = absl::Now() + kMaxLevel0Wait;
-  std::string files;
-  while (db->GetProperty("leveldb.num-files-at-level0", &files) &&
-         std::atoi(files.c_str()) >= kLevel0PassLimit &&
+void WaitForWriteRoom(leveldb::DB* db, leveldb::Cache* block_cache,
+                      size_t write_buffer_bytes) {
+  const absl::Time give_up = absl::Now() + kMaxRoomWait;
+  while (LevelDbBehind(db, block_cache, write_buffer_bytes) &&
          absl::Now() < give_up) {
     absl::SleepFor(absl::Milliseconds(1));
   }
@@ -202,10 +227,13 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
   std::string last_visited;
   bool exhausted = false;
   std::vector<SiblingIndex> siblings;
-  // Whether the last chunk ended early for a waiting writer: only then
-  // does the pass leave LevelDB's compaction room (WaitForLevel0Room), as
-  // alone it would only slow itself.
-  bool writers_waited = false;
+  // Whether a foreground writes beside the pass: the last chunk ended
+  // early for a waiting writer, or another write was committed since it
+  // (the commit queue's count beyond the chunk's own commit). Only then
+  // does the pass leave LevelDB room (WaitForWriteRoom), as alone it would
+  // only slow itself.
+  bool foreground = false;
+  int64_t commits_after_chunk = commit_queue_.batches_written();
   while (result.deleted_documents < max_docs) {
     if (clock_->SteadyNow() >= deadline) break;
     TTLDB_SYNC_POINT("DbImpl::DeleteExpired:BeforeChunk");
@@ -218,7 +246,12 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
     // item 5: tools/bench/expiry_stall_bench).
     std::vector<Value> deleted;  // for the listener
     int64_t visited = 0;
-    if (writers_waited) WaitForLevel0Room(db_.get());
+    foreground =
+        foreground || commit_queue_.batches_written() != commits_after_chunk;
+    if (foreground) {
+      WaitForWriteRoom(db_.get(), block_cache_.get(),
+                       options_.write_buffer_bytes);
+    }
     {
       WritersLock l(this, WritersLock::Background());
       // The catalog may have changed while unlocked (collMod, index
@@ -290,7 +323,7 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
                                        ".", ref.index_name));
       }
       exhausted = !it->Valid() || it->key().compare(range.end) >= 0;
-      writers_waited = !exhausted && visited < want;
+      foreground = !exhausted && visited < want;
       it.reset();
       const int64_t n = deleted_keys.size();
       // The collection's floor (DbImpl::doc_floor_): known from the first
@@ -344,6 +377,7 @@ absl::StatusOr<TtlBatchResult> DbImpl::DeleteExpired(const TtlIndexRef& ref,
         }
       }
       result.deleted_documents += n;
+      commits_after_chunk = commit_queue_.batches_written();
       result.deleted_keys += removed.entries;
       TtlCursor& swept = ttl_cursors_[index->prefix];
       for (std::string& k : deleted_keys) {
