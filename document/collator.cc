@@ -48,7 +48,7 @@ absl::Status Error(int code, absl::string_view message) {
   return MongoError(kind, code, message);
 }
 
-std::string SpecText(const Value& spec) { return ToJson(spec); }
+std::string CollationSpecText(const Value& spec) { return ToJson(spec); }
 
 // bsonExtractTypedField's wrong-type error (bson_extract.cpp).
 absl::Status ExtractWrongType(absl::string_view field,
@@ -107,7 +107,7 @@ absl::Status IcuFailure(absl::string_view what, UErrorCode status,
                         const Value& spec) {
   return Error(kOperationFailed,
                absl::StrCat(what, ": ", u_errorName(status),
-                            ". Collation spec: ", SpecText(spec)));
+                            ". Collation spec: ", CollationSpecText(spec)));
 }
 
 // Sets one ICU attribute, or OperationFailed as MongoDB reports it.
@@ -184,27 +184,27 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
     return Error(kBadValue,
                  absl::StrCat("Field 'locale' cannot contain null byte. "
                               "Collation spec: ",
-                              SpecText(spec)));
+                              CollationSpecText(spec)));
   }
   if (locale_id == "simple") {
     if (spec.object_fields().size() > 1) {
       return Error(kFailedToParse,
                    absl::StrCat("If locale=simple, no other fields should be "
                                 "present in: ",
-                                SpecText(spec)));
+                                CollationSpecText(spec)));
     }
     return std::shared_ptr<const Collator>();
   }
   if (locale_id.empty()) {
     return Error(kBadValue,
                  absl::StrCat("Field 'locale' cannot be the empty string in: ",
-                              SpecText(spec)));
+                              CollationSpecText(spec)));
   }
   const icu::Locale user_locale =
       icu::Locale::createFromName(locale_id.c_str());
   if (user_locale.isBogus()) {
     return Error(kBadValue, absl::StrCat("Field 'locale' is not valid in: ",
-                                         SpecText(spec)));
+                                         CollationSpecText(spec)));
   }
   UErrorCode status = U_ZERO_ERROR;
   std::unique_ptr<icu::Collator> icu_collator(
@@ -222,7 +222,7 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
   const std::string valid_name = valid.getName();
   if (valid_name != locale_id) {
     std::string message =
-        absl::StrCat("Field 'locale' is invalid in: ", SpecText(spec));
+        absl::StrCat("Field 'locale' is invalid in: ", CollationSpecText(spec));
     if (valid_name != "root" && !valid_name.empty()) {
       absl::StrAppend(&message, ". Did you mean '", valid_name, "'?");
     }
@@ -367,7 +367,7 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
                                 " but the only available collator version "
                                 "was ",
                                 kVersion, ". Requested collation spec: ",
-                                SpecText(spec)));
+                                CollationSpecText(spec)));
     }
     ++parsed;
   }
@@ -375,7 +375,7 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
     return Error(kFailedToParse,
                  absl::StrCat("Collation spec contains unknown field. "
                               "Collation spec: ",
-                              SpecText(spec)));
+                              CollationSpecText(spec)));
   }
 
   Value resolved = Value::MakeObject({
@@ -395,13 +395,13 @@ absl::StatusOr<std::shared_ptr<const Collator>> Collator::Make(
     return Error(kBadValue,
                  absl::StrCat("'backwards' is invalid with 'strength' of 1 "
                               "in: ",
-                              SpecText(resolved)));
+                              CollationSpecText(resolved)));
   }
   if (case_first != "off" && !case_level && strength <= 2) {
     return Error(kBadValue,
                  absl::StrCat("'caseFirst' is invalid unless 'caseLevel' is "
                               "on or 'strength' is greater than 2 in: ",
-                              SpecText(resolved)));
+                              CollationSpecText(resolved)));
   }
 
   std::shared_ptr<Collator> out(new Collator());

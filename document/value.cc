@@ -100,7 +100,7 @@ OidProcessState& ProcessState() {
   return *state;
 }
 
-int HexDigit(char c) {
+int HexDigitOf(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -133,8 +133,8 @@ bool ObjectId::FromHex(absl::string_view hex, ObjectId* out) {
   if (hex.size() != 24) return false;
   ObjectId id;
   for (int i = 0; i < 12; ++i) {
-    int hi = HexDigit(hex[2 * i]);
-    int lo = HexDigit(hex[2 * i + 1]);
+    int hi = HexDigitOf(hex[2 * i]);
+    int lo = HexDigitOf(hex[2 * i + 1]);
     if (hi < 0 || lo < 0) return false;
     id.bytes[i] = static_cast<uint8_t>(hi << 4 | lo);
   }

@@ -101,8 +101,8 @@ namespace {
 using KeyRanges = std::vector<std::pair<std::string, std::string>>;
 
 // `ranges` (ascending, disjoint) without [skip.first, skip.second).
-KeyRanges Subtract(const KeyRanges& ranges,
-                   const std::pair<std::string, std::string>& skip) {
+KeyRanges SubtractRanges(const KeyRanges& ranges,
+                         const std::pair<std::string, std::string>& skip) {
   KeyRanges out;
   for (const auto& [begin, end] : ranges) {
     const bool ends_before = !end.empty() && end <= skip.first;
@@ -133,11 +133,11 @@ void SkipExpiredEntries(const DbImpl& engine, absl::Time now, QueryPlan* plan) {
   if (!IsDateExpired(cutoff, *index.ttl_seconds, now)) return;
   const bool descending = index.spec.key[0].direction < 0;
   const auto skip = DatesAtOrBelowKeys(index.prefix, descending, cutoff);
-  KeyRanges narrowed = Subtract(plan->ranges, skip);
+  KeyRanges narrowed = SubtractRanges(plan->ranges, skip);
   if (narrowed == plan->ranges) return;
   plan->ranges = std::move(narrowed);
   if (plan->multikey_ranges.has_value()) {
-    plan->multikey_ranges = Subtract(*plan->multikey_ranges, skip);
+    plan->multikey_ranges = SubtractRanges(*plan->multikey_ranges, skip);
   }
   plan->skipped_expired_bounds = Value::MakeObject({Field(
       index.spec.key[0].path, Value::MakeArray({Value::String(absl::StrCat(
@@ -230,10 +230,10 @@ class PlanCursor : public Cursor {
     // (LevelDB's Seek walks them up to the first live key).
     if (none_before &&
         engine_->leading_entries().KnownNone(plan_.index_state->prefix)) {
-      plan_.ranges =
-          Subtract(plan_.ranges,
-                   {plan_.index_state->prefix,
-                    LeadingEntries::DateBracket(plan_.index_state->prefix)});
+      plan_.ranges = SubtractRanges(
+          plan_.ranges,
+          {plan_.index_state->prefix,
+           LeadingEntries::DateBracket(plan_.index_state->prefix)});
     }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).

@@ -14,11 +14,11 @@ namespace ttldb {
 namespace agg {
 namespace {
 
-absl::Status Error(int code, absl::string_view msg) {
+absl::Status DateError(int code, absl::string_view msg) {
   return MongoError(absl::StatusCode::kInvalidArgument, code, msg);
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) {
+int64_t DateFloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -70,12 +70,12 @@ absl::StatusOr<ZoneInfo> LoadZone(absl::string_view name) {
       absl::LoadTimeZone(name, &tz)) {
     return ZoneInfo{tz, false};
   }
-  return Error(
+  return DateError(
       40485, absl::StrCat("unrecognized time zone identifier: \"", name, "\""));
 }
 
 DateParts ToParts(int64_t millis, absl::TimeZone tz) {
-  const int64_t secs = FloorDiv(millis, 1000);
+  const int64_t secs = DateFloorDiv(millis, 1000);
   const int ms = static_cast<int>(millis - secs * 1000);
   absl::TimeZone::CivilInfo ci = tz.At(absl::FromUnixSeconds(secs));
   const absl::CivilSecond cs = ci.cs;
@@ -109,11 +109,11 @@ absl::Status ValidateDateFormat(absl::string_view format) {
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') continue;
     if (i + 1 >= format.size()) {
-      return Error(18535, "Unmatched '%' at end of format string");
+      return DateError(18535, "Unmatched '%' at end of format string");
     }
     char c = format[++i];
     if (std::string("dGHjLmMSuUVwYzZ%").find(c) == std::string::npos) {
-      return Error(
+      return DateError(
           18536, absl::StrCat("Invalid format character '%", std::string(1, c),
                               "' in format string"));
     }
@@ -137,10 +137,10 @@ absl::StatusOr<std::string> FormatDate(absl::string_view format, int64_t millis,
       case 'G': {
         int64_t y = c == 'Y' ? p.year : p.iso_week_year;
         if (y < 0 || y > 9999) {
-          return Error(18537,
-                       "$dateToString is only defined on year 0-9999, "
-                       "tried to use year " +
-                           std::to_string(y));
+          return DateError(18537,
+                           "$dateToString is only defined on year 0-9999, "
+                           "tried to use year " +
+                               std::to_string(y));
         }
         absl::StrAppendFormat(&out, "%04d", y);
         break;
@@ -202,8 +202,9 @@ absl::StatusOr<std::string> FormatDate(absl::string_view format, int64_t millis,
 
 namespace {
 
-absl::Status ParseError(absl::string_view s, absl::string_view why) {
-  return Error(241, absl::StrCat("Error parsing date string '", s, "'; ", why));
+absl::Status DateParseError(absl::string_view s, absl::string_view why) {
+  return DateError(241,
+                   absl::StrCat("Error parsing date string '", s, "'; ", why));
 }
 
 // Reads exactly `n` digits (n > 0), or up to `n` when `up_to`.
@@ -236,13 +237,13 @@ absl::StatusOr<int64_t> ParseDateString(
     for (size_t k = 0; k < f.size(); ++k) {
       if (f[k] != '%') {
         if (i >= s.size() || s[i] != f[k]) {
-          return ParseError(s, "Format literal not found");
+          return DateParseError(s, "Format literal not found");
         }
         ++i;
         continue;
       }
       if (k + 1 >= f.size()) {
-        return Error(18535, "Unmatched '%' at end of format string");
+        return DateError(18535, "Unmatched '%' at end of format string");
       }
       const char c = f[++k];
       int64_t v = 0;
@@ -315,13 +316,13 @@ absl::StatusOr<int64_t> ParseDateString(
           ++i;
           break;
         default:
-          return Error(18536,
-                       absl::StrCat("Invalid format character '%",
-                                    std::string(1, c), "' in format string"));
+          return DateError(
+              18536, absl::StrCat("Invalid format character '%",
+                                  std::string(1, c), "' in format string"));
       }
-      if (!ok) return ParseError(s, "Unexpected data found");
+      if (!ok) return DateParseError(s, "Unexpected data found");
     }
-    if (i != s.size()) return ParseError(s, "Trailing data");
+    if (i != s.size()) return DateParseError(s, "Trailing data");
     if (iso_year.has_value()) {
       // Monday of ISO week 1 is the Monday on or before January 4th.
       absl::CivilDay jan4(*iso_year, 1, 4);
@@ -339,32 +340,32 @@ absl::StatusOr<int64_t> ParseDateString(
   } else {
     // ISO-8601: YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|offset]
     if (!ReadDigits(s, &i, 4, false, &year) || i >= s.size() || s[i] != '-') {
-      return ParseError(s,
-                        "an incomplete date/time string has been found, "
-                        "with elements missing");
+      return DateParseError(s,
+                            "an incomplete date/time string has been found, "
+                            "with elements missing");
     }
     ++i;
     if (!ReadDigits(s, &i, 2, false, &month) || i >= s.size() || s[i] != '-') {
-      return ParseError(s,
-                        "an incomplete date/time string has been found, "
-                        "with elements missing");
+      return DateParseError(s,
+                            "an incomplete date/time string has been found, "
+                            "with elements missing");
     }
     ++i;
     if (!ReadDigits(s, &i, 2, false, &day)) {
-      return ParseError(s,
-                        "an incomplete date/time string has been found, "
-                        "with elements missing");
+      return DateParseError(s,
+                            "an incomplete date/time string has been found, "
+                            "with elements missing");
     }
     if (i < s.size() && (s[i] == 'T' || s[i] == ' ')) {
       ++i;
       if (!ReadDigits(s, &i, 2, false, &hour) || i >= s.size() || s[i] != ':' ||
           (++i, !ReadDigits(s, &i, 2, false, &minute))) {
-        return ParseError(s, "Unexpected data found");
+        return DateParseError(s, "Unexpected data found");
       }
       if (i < s.size() && s[i] == ':') {
         ++i;
         if (!ReadDigits(s, &i, 2, false, &second)) {
-          return ParseError(s, "Unexpected data found");
+          return DateParseError(s, "Unexpected data found");
         }
         if (i < s.size() && s[i] == '.') {
           ++i;
@@ -374,7 +375,7 @@ absl::StatusOr<int64_t> ParseDateString(
             if (i - start < 3) frac = frac * 10 + (s[i] - '0');
             ++i;
           }
-          if (i == start) return ParseError(s, "Unexpected data found");
+          if (i == start) return DateParseError(s, "Unexpected data found");
           for (size_t n = i - start; n < 3; ++n) frac *= 10;
           millis = frac;
         }
@@ -391,7 +392,7 @@ absl::StatusOr<int64_t> ParseDateString(
       } else {
         int off = 0;
         if (!ParseOffset(s.substr(i), &off)) {
-          return ParseError(s, "Trailing data");
+          return DateParseError(s, "Trailing data");
         }
         offset = off;
         i = s.size();
@@ -400,10 +401,10 @@ absl::StatusOr<int64_t> ParseDateString(
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 ||
       minute > 59 || second > 60) {
-    return ParseError(s, "The parsed date was invalid");
+    return DateParseError(s, "The parsed date was invalid");
   }
   const absl::CivilSecond cs(year, month, day, hour, minute, second);
-  if (cs.day() != day) return ParseError(s, "The parsed date was invalid");
+  if (cs.day() != day) return DateParseError(s, "The parsed date was invalid");
   int64_t secs;
   if (offset.has_value()) {
     secs =

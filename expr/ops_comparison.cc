@@ -12,18 +12,30 @@ using internal::CompareResults;
 using internal::Ok;
 using internal::Opt;
 
-int Cmp(std::vector<Opt>& a) { return CompareResults(a[0], a[1]); }
+int CmpOperands(std::vector<Opt>& a) { return CompareResults(a[0], a[1]); }
 
 ExprResult CmpOp(std::vector<Opt>& a) {
-  int c = Cmp(a);
+  int c = CmpOperands(a);
   return Ok(Value::Int32(c < 0 ? -1 : c > 0 ? 1 : 0));
 }
-ExprResult Eq(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) == 0)); }
-ExprResult Ne(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) != 0)); }
-ExprResult Gt(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) > 0)); }
-ExprResult Gte(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) >= 0)); }
-ExprResult Lt(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) < 0)); }
-ExprResult Lte(std::vector<Opt>& a) { return Ok(Value::Bool(Cmp(a) <= 0)); }
+ExprResult Eq(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) == 0));
+}
+ExprResult Ne(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) != 0));
+}
+ExprResult Gt(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) > 0));
+}
+ExprResult Gte(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) >= 0));
+}
+ExprResult Lt(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) < 0));
+}
+ExprResult Lte(std::vector<Opt>& a) {
+  return Ok(Value::Bool(CmpOperands(a) <= 0));
+}
 
 }  // namespace
 

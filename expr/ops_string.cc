@@ -211,8 +211,8 @@ ExprResult Split(std::vector<Opt>& args) {
 
 // evaluate_string.cpp uassertIfNotIntegralAndNonNegative (its message
 // really lacks the space after the operator name in 40096).
-absl::Status CheckIndexArg(absl::string_view op, const Opt& v,
-                           absl::string_view what) {
+absl::Status CheckStringIndexArg(absl::string_view op, const Opt& v,
+                                 absl::string_view what) {
   if (!v || !internal::IsIntegral32(*v)) {
     return ExprError(40096,
                      absl::StrCat(op, "requires an integral ", what,
@@ -250,13 +250,13 @@ ExprResult IndexOf(std::vector<Opt>& args) {
   const std::string& token = tok_v->string_value();
   size_t start = 0;
   if (args.size() > 2) {
-    RETURN_IF_ERROR(CheckIndexArg(op, args[2], "starting index"));
+    RETURN_IF_ERROR(CheckStringIndexArg(op, args[2], "starting index"));
     start = static_cast<size_t>(internal::NumToLong(*args[2]));
   }
   if (!kCP) {
     size_t end = input.size();
     if (args.size() > 3) {
-      RETURN_IF_ERROR(CheckIndexArg(op, args[3], "ending index"));
+      RETURN_IF_ERROR(CheckStringIndexArg(op, args[3], "ending index"));
       end = std::min(input.size(),
                      static_cast<size_t>(internal::NumToLong(*args[3])));
     }
@@ -274,7 +274,7 @@ ExprResult IndexOf(std::vector<Opt>& args) {
   }
   size_t end_cp = cp_len;
   if (args.size() > 3) {
-    RETURN_IF_ERROR(CheckIndexArg(op, args[3], "ending index"));
+    RETURN_IF_ERROR(CheckStringIndexArg(op, args[3], "ending index"));
     end_cp =
         std::min(cp_len, static_cast<size_t>(internal::NumToLong(*args[3])));
   }

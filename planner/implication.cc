@@ -10,9 +10,9 @@ namespace {
 
 using Kind = MatchExpr::Kind;
 
-void Conjuncts(const MatchExpr& e, std::vector<const MatchExpr*>* out) {
+void CollectConjuncts(const MatchExpr& e, std::vector<const MatchExpr*>* out) {
   if (e.kind == Kind::kAnd) {
-    for (const MatchExpr& c : e.children) Conjuncts(c, out);
+    for (const MatchExpr& c : e.children) CollectConjuncts(c, out);
   } else {
     out->push_back(&e);
   }
@@ -133,8 +133,8 @@ bool LeafImplies(const MatchExpr& q, const MatchExpr& p) {
 
 bool FilterImplies(const MatchExpr& query, const MatchExpr& partial) {
   std::vector<const MatchExpr*> q, p;
-  Conjuncts(query, &q);
-  Conjuncts(partial, &p);
+  CollectConjuncts(query, &q);
+  CollectConjuncts(partial, &p);
   for (const MatchExpr* leaf : p) {
     if (leaf->kind == Kind::kAlwaysTrue) continue;
     bool implied = false;

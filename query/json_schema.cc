@@ -74,7 +74,7 @@ absl::Status JsonTypeAlias(absl::string_view name,
                     absl::StrCat("Unknown JSON Schema alias: ", name));
 }
 
-size_t CodePoints(absl::string_view s) {
+size_t CountCodePoints(absl::string_view s) {
   size_t n = 0;
   const char* p = s.data();
   const char* end = p + s.size();
@@ -503,7 +503,7 @@ bool JsonSchema::Node::Matches(const Value& v) const {
     if (multiple_of && !MultipleHolds(*this, v)) return false;
   }
   if (v.is_string()) {
-    const size_t len = CodePoints(v.string_value());
+    const size_t len = CountCodePoints(v.string_value());
     if (min_length && static_cast<int64_t>(len) < *min_length) return false;
     if (max_length && static_cast<int64_t>(len) > *max_length) return false;
     if (pattern_regex && !pattern_regex->Search(v.string_value())) {
@@ -655,7 +655,7 @@ Value::Array JsonSchema::Node::Explain(const Value& v) const {
     }
   }
   if (v.is_string()) {
-    const int64_t len = static_cast<int64_t>(CodePoints(v.string_value()));
+    const int64_t len = static_cast<int64_t>(CountCodePoints(v.string_value()));
     if (min_length && len < *min_length) {
       out.push_back(LeafError("minLength", Int(*min_length),
                               "specified string length was not satisfied", v));

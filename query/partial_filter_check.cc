@@ -177,7 +177,7 @@ absl::Status NotSupported(const MatchExpr& e, bool document) {
 }
 
 // `document`: `node` is a document-level $and (see Unwrap).
-absl::Status Check(const MatchExpr& node, int level, bool document) {
+absl::Status CheckFilterNode(const MatchExpr& node, int level, bool document) {
   const MatchExpr& e = Unwrap(node, document);
   if (level + 1 > kPartialFilterMaxDepth) {
     return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
@@ -191,19 +191,19 @@ absl::Status Check(const MatchExpr& node, int level, bool document) {
       // its conditions) holds documents.
       const bool children_are_documents = !(document && &e == &node);
       for (const MatchExpr& c : e.children) {
-        RETURN_IF_ERROR(Check(c, level + 1, children_are_documents));
+        RETURN_IF_ERROR(CheckFilterNode(c, level + 1, children_are_documents));
       }
       return absl::OkStatus();
     }
     case Kind::kOr:
       for (const MatchExpr& c : e.children) {
-        RETURN_IF_ERROR(Check(c, level + 1, true));
+        RETURN_IF_ERROR(CheckFilterNode(c, level + 1, true));
       }
       return absl::OkStatus();
     case Kind::kAll:
       if (e.children.empty()) return NotSupported(e, false);
       for (const MatchExpr& c : e.children) {
-        RETURN_IF_ERROR(Check(c, level + 1, false));
+        RETURN_IF_ERROR(CheckFilterNode(c, level + 1, false));
       }
       return absl::OkStatus();
     case Kind::kEq:
@@ -225,7 +225,7 @@ absl::Status Check(const MatchExpr& node, int level, bool document) {
 }  // namespace
 
 absl::Status CheckPartialFilter(const Filter& filter) {
-  return Check(filter.root(), 0, true);
+  return CheckFilterNode(filter.root(), 0, true);
 }
 
 }  // namespace ttldb

@@ -11,7 +11,7 @@ namespace {
 
 // A field of an object, or of an array read as the object BSON stores it as
 // ({"0": ..., "1": ...}); nullptr if absent.
-const Value* FieldOf(const Value& container, const std::string& name) {
+const Value* FieldIn(const Value& container, const std::string& name) {
   if (container.is_object()) return container.Get(name);
   if (container.is_array()) {
     size_t index;
@@ -33,7 +33,7 @@ void FromObject(const Value& container, const std::vector<std::string>& parts,
                 size_t i, bool expand, std::vector<const Value*>* out) {
   const Value* cur = &container;
   for (size_t k = i; k < parts.size(); ++k) {
-    const Value* f = FieldOf(*cur, parts[k]);
+    const Value* f = FieldIn(*cur, parts[k]);
     if (f == nullptr) {
       out->push_back(nullptr);
       return;

@@ -35,8 +35,9 @@ using ProjNode = Projection::Node;
 using NodeKind = Projection::Node::Kind;
 
 // Adds `parts` to the trie, rejecting a path on the branch of another.
-absl::Status AddPath(ProjNode* root, const std::vector<std::string>& parts,
-                     const std::string& path, NodeKind kind) {
+absl::Status AddProjectionPath(ProjNode* root,
+                               const std::vector<std::string>& parts,
+                               const std::string& path, NodeKind kind) {
   ProjNode* cur = root;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (cur->leaf) {
@@ -274,7 +275,7 @@ absl::Status ParseSlice(const Value& arg, std::optional<int>* skip,
   return absl::OkStatus();
 }
 
-absl::Status Unsupported(const std::string& name) {
+absl::Status UnsupportedProjection(const std::string& name) {
   return MongoInvalidArgument(
       kBadValue, absl::StrCat("ttldb does not support projection operators "
                               "or expressions: field '",
@@ -420,7 +421,7 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
       const Value& arg = fields[0].second;
       if (op == "$meta" && fields.size() == 1) {
         if (!arg.is_string() || arg.string_value() != "sortKey") {
-          return Unsupported(name);
+          return UnsupportedProjection(name);
         }
         p.sort_keys_.push_back(query_internal::SplitDotted(name));
         entries.push_back({name, NodeKind::kComputed});
@@ -559,14 +560,15 @@ absl::StatusOr<Projection> Projection::Parse(const Value& spec,
   }
   auto root = std::make_shared<ProjNode>();
   for (const Entry& e : entries) {
-    RETURN_IF_ERROR(AddPath(root.get(), query_internal::SplitDotted(e.path),
-                            e.path, e.kind));
+    RETURN_IF_ERROR(AddProjectionPath(
+        root.get(), query_internal::SplitDotted(e.path), e.path, e.kind));
   }
   const bool id_projected = root->children.count("_id") > 0;
   if (!id_projected) {
     const bool want_id = id_include.value_or(true);
     if (p.inclusion_ == want_id) {
-      RETURN_IF_ERROR(AddPath(root.get(), {"_id"}, "_id", NodeKind::kField));
+      RETURN_IF_ERROR(
+          AddProjectionPath(root.get(), {"_id"}, "_id", NodeKind::kField));
     }
   }
   p.root_ = std::move(root);

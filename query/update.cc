@@ -121,7 +121,8 @@ bool IsPrefixPath(absl::string_view prefix, absl::string_view path) {
 // Rejects a path equal to, or on the same branch as, one already updated,
 // and (UpdateObjectNode::parseAndMerge) one that needs an array node where
 // another needs an object node: "a.$[i]" beside "a.0" or "a.$".
-absl::Status AddPath(const std::string& path, std::vector<std::string>* seen) {
+absl::Status AddUpdatedPath(const std::string& path,
+                            std::vector<std::string>* seen) {
   const std::vector<std::string> parts = SplitDotted(path);
   for (const std::string& other : *seen) {
     const std::vector<std::string> other_parts = SplitDotted(other);
@@ -1215,8 +1216,9 @@ absl::StatusOr<Update> Update::Parse(const Value& update_doc,
       op.parts = SplitDotted(field);
       op.arg = value;
       RETURN_IF_ERROR(ParseArg(name, field, value, &op));
-      RETURN_IF_ERROR(AddPath(field, &seen));
-      if (kind == OpKind::kRename) RETURN_IF_ERROR(AddPath(op.to_path, &seen));
+      RETURN_IF_ERROR(AddUpdatedPath(field, &seen));
+      if (kind == OpKind::kRename)
+        RETURN_IF_ERROR(AddUpdatedPath(op.to_path, &seen));
       u.ops_.push_back(std::move(op));
     }
   }

@@ -17,7 +17,7 @@ namespace ttldb {
 namespace remote {
 namespace {
 
-Value StripReply(Value reply) {
+Value StripCommandReply(Value reply) {
   if (!reply.is_object()) return reply;
   reply.Remove("$clusterTime");
   reply.Remove("operationTime");
@@ -90,7 +90,7 @@ absl::StatusOr<Value> MongoDatabase::Command(absl::string_view db,
     return StatusFromMongoc(error, reply.get(), context_->db_name);
   }
   ASSIGN_OR_RETURN(Value v, ToValue(reply.get()));
-  return StripReply(std::move(v));
+  return StripCommandReply(std::move(v));
 }
 
 absl::Status MongoDatabase::Close() {

@@ -130,7 +130,10 @@ step "4. CMake build and install (-j$jobs)"
 # 133-231 s, 190 s, 172 s, 150 s). 16: the least CPU of the batch sizes
 # that still give both cores work. A unity build needs what CMakeLists.txt
 # says: no two .cc files of a target define the same name at namespace
-# scope, anonymous namespaces included (every batch size builds).
+# scope, anonymous namespaces included (every batch size builds), which
+# scripts/check_unity_names.sh checks first: a clash that compiles (an
+# overload) would otherwise only show as wrong results.
+bash scripts/check_unity_names.sh
 UNITY_BATCH=16
 cmake -S . -B "$tmp/build" -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_UNITY_BUILD_BATCH_SIZE="$UNITY_BATCH" >/dev/null

@@ -34,7 +34,7 @@ void AppendSection(char tag, absl::string_view bytes, std::string* out) {
   out->append(bytes.data(), bytes.size());
 }
 
-absl::Status Bad(absl::string_view why) {
+absl::Status BadLogRecord(absl::string_view why) {
   return absl::DataLossError(absl::StrCat("change log record: ", why));
 }
 
@@ -103,18 +103,19 @@ std::string EncodeChangeRecord(const ChangeRecord& r) {
 
 absl::Status DecodeChangeRecord(absl::string_view b, ChangeRecord* r) {
   *r = ChangeRecord();
-  if (b.size() < 11) return Bad("too short");
-  if (static_cast<uint8_t>(b[0]) != kRecordVersion) return Bad("version");
+  if (b.size() < 11) return BadLogRecord("too short");
+  if (static_cast<uint8_t>(b[0]) != kRecordVersion)
+    return BadLogRecord("version");
   r->op = static_cast<ChangeOp>(b[1]);
   r->expired = (static_cast<uint8_t>(b[2]) & kFlagExpired) != 0;
   r->wall_millis = static_cast<int64_t>(ReadU64(b.substr(3)));
   b.remove_prefix(11);
   while (!b.empty()) {
-    if (b.size() < 5) return Bad("truncated section");
+    if (b.size() < 5) return BadLogRecord("truncated section");
     const char tag = b[0];
     const uint32_t n = ReadU32(b.substr(1));
     b.remove_prefix(5);
-    if (b.size() < n) return Bad("truncated section");
+    if (b.size() < n) return BadLogRecord("truncated section");
     const absl::string_view bytes = b.substr(0, n);
     b.remove_prefix(n);
     switch (tag) {

@@ -48,7 +48,8 @@ absl::Status ReadStored(leveldb::DB* db, DocCache* doc_cache,
   return absl::OkStatus();
 }
 
-absl::Status Corrupt(const CollectionState& state, const absl::Status& st) {
+absl::Status CorruptDocument(const CollectionState& state,
+                             const absl::Status& st) {
   return absl::DataLossError(
       absl::StrCat("collection '", state.info.name(),
                    "': stored document is corrupt: ", st.message()));
@@ -60,7 +61,7 @@ absl::Status ParseStored(const CollectionState& state, const std::string& json,
                          Value* out) {
   absl::Status st = ParseDocumentInto(json, StoredJsonParseOptions(), out);
   if (st.ok()) return st;
-  return Corrupt(state, st);
+  return CorruptDocument(state, st);
 }
 
 }  // namespace
@@ -186,7 +187,7 @@ absl::StatusOr<bool> DocumentReader::IsHiddenJson(const CollectionState& state,
     return IsHidden(state, Value::MakeObject(std::move(fields)), now);
   }
   absl::StatusOr<Value> doc = ParseDocument(json, StoredJsonParseOptions());
-  if (!doc.ok()) return Corrupt(state, doc.status());
+  if (!doc.ok()) return CorruptDocument(state, doc.status());
   return IsHidden(state, *doc, now);
 }
 

@@ -13,8 +13,8 @@ namespace {
 
 constexpr int64_t kMinInt32 = std::numeric_limits<int32_t>::min();
 
-absl::Status CannotCreate(absl::string_view message,
-                          absl::string_view spec_text) {
+absl::Status CannotCreateTtlIndex(absl::string_view message,
+                                  absl::string_view spec_text) {
   if (spec_text.empty()) {
     return MongoError(absl::StatusCode::kInvalidArgument, kCannotCreateIndex,
                       message);
@@ -71,10 +71,10 @@ absl::Status ValidateTtlOptions(const IndexSpec& spec,
   absl::StatusOr<int64_t> seconds =
       NormalizeExpireAfterSeconds(*spec.expire_after_seconds);
   if (!seconds.ok()) {
-    return CannotCreate(seconds.status().message(), spec_text);
+    return CannotCreateTtlIndex(seconds.status().message(), spec_text);
   }
   if (spec.key.size() != 1) {
-    return CannotCreate(
+    return CannotCreateTtlIndex(
         "TTL indexes are single-field indexes, compound indexes do not "
         "support TTL",
         spec_text);
