@@ -601,8 +601,11 @@ absl::Status DbImpl::WriteDocumentLocked(
     p->batch = std::move(batch);
     p->writer.batch = &p->batch;
     p->writer.sync = wo.sync;
-    p->writer.keys = std::move(unique_values);
-    p->writer.keys.push_back(doc_key);
+    p->writer.keys.reserve(unique_values.size() + 1);
+    for (const std::string& v : unique_values) {
+      p->writer.keys.push_back(storage::CommitQueue::KeyHash(v));
+    }
+    p->writer.keys.push_back(storage::CommitQueue::KeyHash(doc_key));
     p->doc_key = doc_key;
     p->bracket = bracket;
     p->write_through = write_through;

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "absl/hash/hash.h"
+
 namespace ttldb {
 namespace storage {
 
 void CommitQueue::Enqueue(Writer* w) {
   unfinished_.fetch_add(1, std::memory_order_acq_rel);
   MutexLock l(&mu_);
-  for (const std::string& key : w->keys) ++pending_[key];
+  for (uint64_t key : w->keys) ++pending_[key];
   queue_.push_back(w);
 }
 
@@ -73,7 +75,7 @@ leveldb::Status CommitQueue::Await(Writer* w) {
 void CommitQueue::Done(Writer* w) {
   {
     MutexLock l(&mu_);
-    for (const std::string& key : w->keys) {
+    for (uint64_t key : w->keys) {
       auto it = pending_.find(key);
       if (it != pending_.end() && --it->second == 0) pending_.erase(it);
     }
@@ -93,10 +95,15 @@ leveldb::Status CommitQueue::Write(const leveldb::WriteOptions& options,
   return s;
 }
 
+uint64_t CommitQueue::KeyHash(absl::string_view key) {
+  return absl::Hash<absl::string_view>()(key);
+}
+
 void CommitQueue::AwaitKey(absl::string_view key) {
   if (unfinished_.load(std::memory_order_acquire) == 0) return;
+  const uint64_t hash = KeyHash(key);
   MutexLock l(&mu_);
-  while (pending_.contains(key)) done_cv_.Wait();
+  while (pending_.contains(hash)) done_cv_.Wait();
 }
 
 void CommitQueue::AwaitAll() {

@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <string>
@@ -59,8 +60,10 @@ class CommitQueue {
     leveldb::WriteBatch* batch = nullptr;  // not owned; unchanged once queued
     bool sync = false;
     // The keys later writers' reads under the writers' lock must not see
-    // before the commit (document keys, unique key values): AwaitKey.
-    std::vector<std::string> keys;
+    // before the commit (document keys, unique key values), by KeyHash:
+    // AwaitKey. Two keys of one hash only make a later writer wait for an
+    // unrelated commit.
+    std::vector<uint64_t> keys;
 
    private:
     friend class CommitQueue;
@@ -84,6 +87,8 @@ class CommitQueue {
   leveldb::Status Write(const leveldb::WriteOptions& options,
                         leveldb::WriteBatch* batch);
 
+  // What Writer::keys holds for `key`.
+  static uint64_t KeyHash(absl::string_view key);
   // Waits until no unfinished writer names `key`.
   void AwaitKey(absl::string_view key);
   // Waits until no writer is unfinished (callers hold the engine's
@@ -105,7 +110,7 @@ class CommitQueue {
   std::deque<Writer*> queue_ ABSL_GUARDED_BY(mu_);
   bool leading_ ABSL_GUARDED_BY(mu_) = false;  // a group write is running
   // Pending keys (with the number of unfinished writers naming each).
-  absl::flat_hash_map<std::string, int> pending_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, int> pending_ ABSL_GUARDED_BY(mu_);
   // Writers between Enqueue and Done (read without the lock as a fast path).
   std::atomic<int> unfinished_{0};
   CondVar done_cv_{&mu_};  // signalled by Done
