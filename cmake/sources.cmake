@@ -22,6 +22,7 @@ set(TTLDB_SOURCES
   document/bson_size.cc
   document/collator.cc
   document/compare.cc
+  document/compare_hash.cc
   document/cursor.cc
   document/decimal128.cc
   document/idl_errors.cc
@@ -116,6 +117,7 @@ set(TTLDB_SOURCES
   query/sort.cc
   query/sorter.cc
   query/spill_file.cc
+  query/top_level_fields.cc
   query/update.cc
   query/upsert_retry.cc
   storage/change_log.cc

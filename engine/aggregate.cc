@@ -50,8 +50,10 @@ class EngineAccess : public agg::DatabaseAccess {
 
   absl::StatusOr<std::unique_ptr<Cursor>> Scan(
       absl::string_view coll, const agg::ScanRequest& r) override {
-    return engine_->collection(coll).Find(r.filter,
-                                          ToFindOptions(r, collation_));
+    const std::string name(coll);
+    RETURN_IF_ERROR(engine_->CheckCollection(name));
+    return FindLocal(engine_, name, r.filter, ToFindOptions(r, collation_),
+                     r.fields);
   }
   absl::StatusOr<bool> ProvidesSort(absl::string_view coll, const Value& filter,
                                     const Value& sort) override {

@@ -659,21 +659,7 @@ absl::StatusOr<std::unique_ptr<Cursor>> Collection::Find(
   }
   RETURN_IF_ERROR(engine_->CheckCollection(name_));
   ASSIGN_OR_RETURN(Value f, ResolveArg(filter, "filter"));
-  {
-    ASSIGN_OR_RETURN(auto view, engine_->ResolveView(name_));
-    if (view.has_value()) {
-      AggregateOptions aggregate;
-      aggregate.allow_disk_use = options.allow_disk_use;
-      return engine_->collection(view->collection)
-          .Aggregate(FindAsViewPipeline(view->pipeline, f, options), aggregate);
-    }
-  }
-  std::shared_ptr<const CollectionState> state = engine_->GetState(name_);
-  ASSIGN_OR_RETURN(Query q, ParseQuery(f, options, state.get()));
-  return engine_->live_cursors()->Open([&] {
-    return ExecuteQuery(engine_, std::move(state), std::move(q),
-                        engine_->clock()->WallNow());
-  });
+  return FindLocal(engine_, name_, f, options, TopLevelFields::All());
 }
 
 absl::StatusOr<std::optional<Value>> Collection::FindOne(

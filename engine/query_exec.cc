@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "base/op_context.h"
 #include "base/op_deadline.h"
@@ -222,6 +223,19 @@ class PlanCursor : public Cursor {
       plan_.multikey_ranges.reset();
       plan_.sort_needs_not_multikey = false;
     }
+    // Each document has one entry in an index that is not multikey. A
+    // write that makes it multikey publishes the flag before it commits
+    // (as above): if the state read after the snapshot says not multikey,
+    // the snapshot holds one entry per document and needs no dedup.
+    if (plan_.kind == QueryPlan::Kind::kIndexScan) {
+      auto current = engine_->GetState(state_->info.name());
+      const IndexState* now_index =
+          current != nullptr ? current->FindIndex(plan_.index_state->spec.name)
+                             : nullptr;
+      dedup_ = now_index == nullptr ||
+               now_index->spec.id != plan_.index_state->spec.id ||
+               now_index->multikey || plan_.index_state->multikey;
+    }
     // No entry below the Date bracket of an ascending TTL index in this
     // snapshot (the count was 0 before and after taking it): the ranges
     // start at the Dates, so that a scan from
@@ -234,6 +248,16 @@ class PlanCursor : public Cursor {
           plan_.ranges,
           {plan_.index_state->prefix,
            LeadingEntries::DateBracket(plan_.index_state->prefix)});
+    }
+    // A find that returns some fields and sorts nothing in memory parses
+    // only what it reads (its filter, projection and sort, and what hiding
+    // needs); a blocking sort holds whole documents, as its memory bound
+    // counts them.
+    if (!query_.read_fields.all() &&
+        (!query_.sort.has_value() || plan_.provides_sort)) {
+      fields_ = query_.read_fields;
+      fields_.Add(DocumentReader::HidingFields(*state_));
+      if (!fields_.all()) read_fields_ = &fields_;
     }
     // Point lookups by _id need no iterator (creating one costs about as
     // much as the lookup itself).
@@ -339,7 +363,7 @@ class PlanCursor : public Cursor {
         if (next_id_ >= plan_.encoded_ids.size()) return false;
         ASSIGN_OR_RETURN(
             *doc, engine_->reader().Read(*state_, plan_.encoded_ids[next_id_++],
-                                         snapshot_));
+                                         snapshot_, read_fields_));
         return true;
       }
       case QueryPlan::Kind::kCollectionScan: {
@@ -347,15 +371,11 @@ class PlanCursor : public Cursor {
           RETURN_IF_ERROR(IterStatus());
           return false;
         }
-        auto parsed = ParseDocument(
+        doc->emplace();
+        RETURN_IF_ERROR(DocumentReader::ParseStored(
+            *state_,
             absl::string_view(it_->value().data(), it_->value().size()),
-            StoredJsonParseOptions());
-        if (!parsed.ok()) {
-          return absl::DataLossError(absl::StrCat(
-              "collection '", state_->info.name(),
-              "': stored document is corrupt: ", parsed.status().message()));
-        }
-        *doc = std::move(*parsed);
+            read_fields_, &**doc));
         if (plan_.backward) {
           it_->Prev();
         } else {
@@ -363,38 +383,89 @@ class PlanCursor : public Cursor {
         }
         return true;
       }
-      case QueryPlan::Kind::kIndexScan: {
-        if (plan_.backward) return NextBackwardEntry(doc);
-        while (true) {
-          if (range_ >= plan_.ranges.size()) return false;
-          const auto& r = plan_.ranges[range_];
-          if (!it_->Valid() || it_->key().compare(r.second) >= 0) {
-            RETURN_IF_ERROR(IterStatus());
-            // Already at or past the next range's start (the gap held no
-            // entry): the current key is the first one there, and a seek
-            // would cost as much again (a range before the skipped expired
-            // Dates, SkipExpiredEntries, is often empty).
-            if (++range_ < plan_.ranges.size() &&
-                (!it_->Valid() ||
-                 it_->key().compare(plan_.ranges[range_].first) < 0)) {
-              it_->Seek(plan_.ranges[range_].first);
-            }
-            continue;
-          }
-          ++stats_->keys_examined;
-          CountKeyExamined();
-          std::string id(EntryValueId(
-              absl::string_view(it_->value().data(), it_->value().size())));
-          it_->Next();
-          // A multikey document has several entries: return it once.
-          if (!seen_.insert(id).second) continue;
-          ASSIGN_OR_RETURN(*doc,
-                           engine_->reader().Read(*state_, id, snapshot_));
-          return true;
-        }
-      }
+      case QueryPlan::Kind::kIndexScan:
+        return NextIndexedDocument(doc);
     }
     return false;
+  }
+
+  // The index scan's documents, fetched in batches: the next batch's ids
+  // are collected from the index (8, then twice as many each time, up to
+  // 256), then read at once in key order (DocumentReader::ReadBatch), and
+  // handed out in index order. The keys examined are counted as each
+  // document is handed out (the entries that led to it), so explain's and
+  // serverStatus' counts are those of a scan one entry at a time.
+  absl::StatusOr<bool> NextIndexedDocument(std::optional<Value>* doc) {
+    constexpr size_t kFirstBatch = 8, kMaxBatch = 256;
+    if (batch_pos_ == batch_.size()) {
+      batch_ids_.clear();
+      batch_keys_.clear();
+      if (!index_done_) {
+        const size_t target = batch_target_;
+        batch_target_ = std::min(kMaxBatch, std::max(kFirstBatch, 2 * target));
+        while (batch_ids_.size() < std::max(target, kFirstBatch)) {
+          std::string id;
+          int64_t keys = 0;
+          ASSIGN_OR_RETURN(bool more, plan_.backward
+                                          ? NextBackwardEntry(&id, &keys)
+                                          : NextForwardEntry(&id, &keys));
+          if (!more) {
+            index_done_ = true;
+            trailing_keys_ = keys;
+            break;
+          }
+          batch_ids_.push_back(std::move(id));
+          batch_keys_.push_back(keys);
+        }
+      }
+      if (batch_ids_.empty()) {
+        CountKeys(trailing_keys_);
+        trailing_keys_ = 0;
+        return false;
+      }
+      RETURN_IF_ERROR(engine_->reader().ReadBatch(
+          *state_, batch_ids_, snapshot_, read_fields_, &batch_));
+      batch_pos_ = 0;
+    }
+    CountKeys(batch_keys_[batch_pos_]);
+    *doc = std::move(batch_[batch_pos_++]);
+    return true;
+  }
+
+  void CountKeys(int64_t keys) {
+    stats_->keys_examined += keys;
+    for (int64_t i = 0; i < keys; ++i) CountKeyExamined();
+  }
+
+  // Sets *id to the encoded _id of the next document of the forward index
+  // scan (each document once), adding to *keys the entries examined on the
+  // way; false at the end.
+  absl::StatusOr<bool> NextForwardEntry(std::string* id, int64_t* keys) {
+    while (true) {
+      if (range_ >= plan_.ranges.size()) return false;
+      const auto& r = plan_.ranges[range_];
+      if (!it_->Valid() || it_->key().compare(r.second) >= 0) {
+        RETURN_IF_ERROR(IterStatus());
+        // Already at or past the next range's start (the gap held no
+        // entry): the current key is the first one there, and a seek
+        // would cost as much again (a range before the skipped expired
+        // Dates, SkipExpiredEntries, is often empty).
+        if (++range_ < plan_.ranges.size() &&
+            (!it_->Valid() ||
+             it_->key().compare(plan_.ranges[range_].first) < 0)) {
+          it_->Seek(plan_.ranges[range_].first);
+        }
+        continue;
+      }
+      ++*keys;
+      const absl::string_view entry_id = EntryValueId(
+          absl::string_view(it_->value().data(), it_->value().size()));
+      id->assign(entry_id.data(), entry_id.size());
+      it_->Next();
+      // A multikey document has several entries: return it once.
+      if (dedup_ && !seen_.insert(*id).second) continue;
+      return true;
+    }
   }
 
   // Positions the iterator at the last key before `end` ("": the last key of
@@ -415,7 +486,7 @@ class PlanCursor : public Cursor {
   // The index scan from the high end: ranges last to first, each [begin,
   // end) walked from its last key down to begin (MongoDB's backward IXSCAN).
   // range_ counts the ranges done.
-  absl::StatusOr<bool> NextBackwardEntry(std::optional<Value>* doc) {
+  absl::StatusOr<bool> NextBackwardEntry(std::string* id, int64_t* keys) {
     while (true) {
       if (range_ >= plan_.ranges.size()) return false;
       const auto& r = plan_.ranges[plan_.ranges.size() - 1 - range_];
@@ -432,15 +503,14 @@ class PlanCursor : public Cursor {
         }
         continue;
       }
-      ++stats_->keys_examined;
-      CountKeyExamined();
-      std::string id(EntryValueId(
-          absl::string_view(it_->value().data(), it_->value().size())));
+      ++*keys;
+      const absl::string_view entry_id = EntryValueId(
+          absl::string_view(it_->value().data(), it_->value().size()));
+      id->assign(entry_id.data(), entry_id.size());
       it_->Prev();
       // A multikey document has several entries: return it once, at the
       // first met (its greatest key of the scan).
-      if (!seen_.insert(id).second) continue;
-      ASSIGN_OR_RETURN(*doc, engine_->reader().Read(*state_, id, snapshot_));
+      if (dedup_ && !seen_.insert(*id).second) continue;
       return true;
     }
   }
@@ -463,9 +533,24 @@ class PlanCursor : public Cursor {
   ExecStats* const stats_;
   const leveldb::Snapshot* snapshot_ = nullptr;
   std::unique_ptr<leveldb::Iterator> it_;
+  // The fields each document is parsed for (nullptr: all); points at
+  // fields_.
+  TopLevelFields fields_;
+  const TopLevelFields* read_fields_ = nullptr;
   size_t next_id_ = 0;
   size_t range_ = 0;
-  std::set<std::string> seen_;
+  // Whether index entries may repeat a document (a multikey index).
+  bool dedup_ = true;
+  absl::flat_hash_set<std::string> seen_;
+  // The index scan's batch (NextIndexedDocument): the ids read, the keys
+  // examined for each, the documents, the next to hand out.
+  std::vector<std::string> batch_ids_;
+  std::vector<int64_t> batch_keys_;
+  std::vector<std::optional<Value>> batch_;
+  size_t batch_pos_ = 0;
+  size_t batch_target_ = 0;
+  bool index_done_ = false;
+  int64_t trailing_keys_ = 0;
   int64_t skipped_ = 0;
   int64_t returned_ = 0;
   bool done_ = false;
@@ -554,6 +639,32 @@ absl::StatusOr<std::shared_ptr<const Collator>> ResolveCollation(
   return Collator::Make(collation);
 }
 
+// The fields an inclusion projection ({a: 1, "b.c": true, _id: 0})
+// returns; all() for any other projection (an exclusion needs every other
+// field; a computed or $meta field is not followed).
+static TopLevelFields ProjectionReadFields(const Value& projection) {
+  TopLevelFields fields;
+  bool id = true;
+  for (const Field& f : projection.object_fields()) {
+    const Value& v = f.second;
+    const bool included = (v.type() == ValueType::kBool && v.bool_value()) ||
+                          (v.is_number() && v.AsDouble() != 0);
+    const bool excluded = (v.type() == ValueType::kBool && !v.bool_value()) ||
+                          (v.is_number() && v.AsDouble() == 0);
+    if (f.first == "_id" && (included || excluded)) {
+      id = included;
+    } else if (!included || f.first.empty() || f.first[0] == '$') {
+      return TopLevelFields::All();
+    } else {
+      fields.AddPath(f.first);
+    }
+  }
+  // {_id: 0} alone excludes _id and keeps everything else.
+  if (fields.names().empty() && !id) return TopLevelFields::All();
+  if (id) fields.AddPath("_id");
+  return fields;
+}
+
 absl::StatusOr<Query> ParseQuery(const Value& filter,
                                  const FindOptions& options,
                                  const CollectionState* state) {
@@ -613,6 +724,12 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
   q.hint.name = options.hint;
   q.hint.key_pattern = options.hint_keys;
   ASSIGN_OR_RETURN(q.keys, ParseKeyOptions(options));
+  if (q.projection.has_value() && !q.keys.changes_output() &&
+      !q.keys.bounded()) {
+    q.read_fields = ProjectionReadFields(options.projection);
+    q.read_fields.AddFilter(filter);
+    q.read_fields.AddKeyPattern(options.sort);
+  }
   return q;
 }
 
@@ -656,6 +773,35 @@ absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
   }
   return std::unique_ptr<Cursor>(new SortedCursor(
       std::move(source), std::move(owned_sort), std::move(sorter), stats));
+}
+
+absl::StatusOr<std::unique_ptr<Cursor>> FindLocal(
+    DbImpl* engine, const std::string& collection, const Value& filter,
+    const FindOptions& options, const TopLevelFields& fields) {
+  {
+    ASSIGN_OR_RETURN(auto view, engine->ResolveView(collection));
+    if (view.has_value()) {
+      AggregateOptions aggregate;
+      aggregate.allow_disk_use = options.allow_disk_use;
+      return engine->collection(view->collection)
+          .Aggregate(FindAsViewPipeline(view->pipeline, filter, options),
+                     aggregate);
+    }
+  }
+  std::shared_ptr<const CollectionState> state = engine->GetState(collection);
+  ASSIGN_OR_RETURN(Query q, ParseQuery(filter, options, state.get()));
+  if (!fields.all() && !q.keys.changes_output() && !q.keys.bounded()) {
+    // The caller reads only `fields` of what the find returns.
+    TopLevelFields read = fields;
+    if (q.projection.has_value()) read.Add(q.read_fields);
+    read.AddFilter(filter);
+    read.AddKeyPattern(options.sort);
+    q.read_fields = std::move(read);
+  }
+  return engine->live_cursors()->Open([&] {
+    return ExecuteQuery(engine, std::move(state), std::move(q),
+                        engine->clock()->WallNow());
+  });
 }
 
 absl::StatusOr<std::vector<std::string>> MatchingIds(

@@ -17,6 +17,7 @@
 #include "query/filter.h"
 #include "query/projection.h"
 #include "query/sort.h"
+#include "query/top_level_fields.h"
 #include "ttldb/cursor.h"
 #include "ttldb/results.h"
 #include "ttldb/value.h"
@@ -84,6 +85,11 @@ struct Query {
   planner::Hint hint;
   // min / max, returnKey, showRecordId (engine/find_key_options.h).
   KeyOptions keys;
+  // The top-level fields the find reads and returns (its filter, sort and
+  // projection), when its projection includes only some fields: a scan
+  // that sorts nothing in memory parses only these (and those hiding
+  // needs) of each document. all(): the whole document.
+  TopLevelFields read_fields = TopLevelFields::All();
 };
 
 // The collation of an operation on the collection `state` (nullptr: none
@@ -108,6 +114,18 @@ absl::StatusOr<Query> ParseQuery(const Value& filter,
 absl::StatusOr<std::unique_ptr<Cursor>> ExecuteQuery(
     DbImpl* engine, std::shared_ptr<const CollectionState> state, Query query,
     absl::Time now, ExecStats* stats = nullptr);
+
+// Collection::Find on this engine, after the collection's name and the
+// filter are checked: a view's find runs as its aggregation; otherwise
+// ExecuteQuery at the clock's time, registered with the live cursors.
+// `fields`: the top-level fields the caller reads of each document returned
+// (all(): every field); documents may come without the others (the scan of
+// an aggregation whose later stages read only those).
+absl::StatusOr<std::unique_ptr<Cursor>> FindLocal(DbImpl* engine,
+                                                  const std::string& collection,
+                                                  const Value& filter,
+                                                  const FindOptions& options,
+                                                  const TopLevelFields& fields);
 
 // Encoded _ids of the documents matching `filter` (at most `limit`, 0: all),
 // from a fresh snapshot. For multi-document writes. When the filter selects

@@ -272,6 +272,11 @@ absl::StatusOr<size_t> Pipeline::PushDown(absl::string_view collection,
   }
   request->skip = skip;
   request->limit = limit;
+  // The stage after the scan may read only some fields of its input, and
+  // hide them from the rest ($group).
+  if (i < stages_.size() && stages_[i]->InputFields() != nullptr) {
+    request->fields = *stages_[i]->InputFields();
+  }
   return i;
 }
 

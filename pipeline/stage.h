@@ -21,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "document/collator.h"
 #include "expr/expression.h"
+#include "query/top_level_fields.h"
 #include "ttldb/cursor.h"
 #include "ttldb/value.h"
 
@@ -39,6 +40,10 @@ struct ScanRequest {
   Value sort;
   int64_t skip = 0;
   int64_t limit = 0;
+  // The top-level fields the rest of the pipeline reads: the scan may
+  // return documents without the others (MongoDB's $cursor stage fetches
+  // only its DepsTracker's fields). all(): every field.
+  TopLevelFields fields = TopLevelFields::All();
 };
 
 // The database the pipeline runs in (the engine implements it). Every read
@@ -155,6 +160,11 @@ class StageSpec {
     (void)ctx;
     return spec_.object_fields()[0].second;
   }
+  // For a stage whose output documents are its own ($group, $bucket,
+  // $count), so that no later stage sees its input: the top-level fields of
+  // its input documents it reads (TopLevelFields::All() for all). nullptr
+  // for every other stage. A scan before it need fetch only these.
+  virtual const TopLevelFields* InputFields() const { return nullptr; }
   // The stage as explain shows it ({$match: {...}}): by default the spec it
   // was parsed from.
   virtual Value Explain() const { return spec_; }

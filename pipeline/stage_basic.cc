@@ -265,9 +265,12 @@ class CountSpec : public StageSpec {
     return std::unique_ptr<Cursor>(
         std::make_unique<CountStream>(std::move(input), field_));
   }
+  // It reads no field.
+  const TopLevelFields* InputFields() const override { return &none_; }
 
  private:
   std::string field_;
+  TopLevelFields none_;
 };
 
 // ---- $sample

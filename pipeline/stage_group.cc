@@ -10,14 +10,15 @@
 // and $push keep arrival order). Output order: first-seen order without
 // spilling, key order after a spill (MongoDB's order is unspecified).
 #include <functional>
-#include <map>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "document/bson.h"
 #include "document/compare.h"
+#include "document/compare_hash.h"
 #include "pipeline/accumulator.h"
 #include "pipeline/stages.h"
 #include "query/sort.h"
@@ -34,6 +35,10 @@ using KeyFn =
 
 struct GroupDef {
   KeyFn key;
+  // The expression `key` evaluates, when the key is its value ($group's
+  // _id): a key that already exists in the document (a field path) is then
+  // looked up without a copy.
+  std::shared_ptr<const Expression> key_expr;
   std::vector<AccumulatorSpec> accumulators;
   bool sort_by_key = false;  // $bucket
 };
@@ -46,11 +51,16 @@ struct Group {
 
 // Group keys equal in the pipeline's collation are one group (MongoDB's
 // $group compares _id values with the expression context's collator); the
-// group's _id is the first key met.
-struct CollatedLess {
+// group's _id is the first key met. A hash table of them: one hash and
+// (mostly) one comparison per document, not a tree's log2(groups).
+struct CollatedHash {
+  const Collator* collator;
+  size_t operator()(const Value& v) const { return CompareHash(v, collator); }
+};
+struct CollatedEqual {
   const Collator* collator;
   bool operator()(const Value& a, const Value& b) const {
-    return CompareValues(a, b, collator) < 0;
+    return CompareValues(a, b, collator) == 0;
   }
 };
 
@@ -62,7 +72,8 @@ class GroupStream : public Cursor {
         def_(std::move(def)),
         ctx_(ctx),
         vars_(StageVariables(*ctx)),
-        index_(CollatedLess{ctx->collator.get()}) {}
+        index_(0, CollatedHash{ctx->collator.get()},
+               CollatedEqual{ctx->collator.get()}) {}
 
   absl::StatusOr<std::optional<Value>> Next() override {
     if (!loaded_) {
@@ -83,12 +94,20 @@ class GroupStream : public Cursor {
       ASSIGN_OR_RETURN(std::optional<Value> doc, input_->Next());
       if (!doc.has_value()) break;
       vars_.set_root(&*doc);
-      ASSIGN_OR_RETURN(Value key, def_->key(*doc, &vars_));
-      auto it = index_.find(key);
+      const Value* key = nullptr;
+      Value built;
+      if (def_->key_expr == nullptr ||
+          !def_->key_expr->Peek(*doc, vars_, &key)) {
+        ASSIGN_OR_RETURN(built, def_->key(*doc, &vars_));
+        key = &built;
+      } else if (key == nullptr) {
+        key = &null_;  // missing: the null group
+      }
+      auto it = index_.find(*key);
       size_t g;
       if (it == index_.end()) {
         Group group;
-        group.key = key;
+        group.key = *key;
         for (const AccumulatorSpec& a : def_->accumulators) {
           ASSIGN_OR_RETURN(std::unique_ptr<Accumulator> acc,
                            a.Make(*doc, &vars_));
@@ -96,7 +115,7 @@ class GroupStream : public Cursor {
         }
         g = groups_.size();
         groups_.push_back(std::move(group));
-        index_.emplace(std::move(key), g);
+        index_.emplace(*key, g);
         order_.push_back(g);
       } else {
         g = it->second;
@@ -225,17 +244,22 @@ class GroupStream : public Cursor {
   Variables vars_;
   bool loaded_ = false;
   std::vector<Group> groups_;
-  std::map<Value, size_t, CollatedLess> index_;
+  absl::flat_hash_map<Value, size_t, CollatedHash, CollatedEqual> index_;
   std::vector<size_t> order_;
+  const Value null_;
   size_t pos_ = 0;
   std::vector<Run> runs_;
 };
 
 class GroupSpec : public StageSpec {
  public:
-  GroupSpec(absl::string_view name, std::shared_ptr<const GroupDef> def)
-      : name_(name), def_(std::move(def)) {}
+  // `fields`: the top-level fields of its input the key and the
+  // accumulators read.
+  GroupSpec(absl::string_view name, std::shared_ptr<const GroupDef> def,
+            TopLevelFields fields)
+      : name_(name), def_(std::move(def)), fields_(std::move(fields)) {}
   absl::string_view name() const override { return name_; }
+  const TopLevelFields* InputFields() const override { return &fields_; }
   absl::StatusOr<std::unique_ptr<Cursor>> Open(std::unique_ptr<Cursor> input,
                                                RunContext* ctx) const override {
     return std::unique_ptr<Cursor>(
@@ -245,7 +269,17 @@ class GroupSpec : public StageSpec {
  private:
   std::string name_;
   std::shared_ptr<const GroupDef> def_;
+  TopLevelFields fields_;
 };
+
+// The fields the accumulators of `spec` ({field: {$op: arg}, ...}) read,
+// the field `skip` left out.
+void AddAccumulatorFields(const Value& spec, absl::string_view skip,
+                          TopLevelFields* fields) {
+  for (const Field& f : spec.object_fields()) {
+    if (f.first != skip) fields->AddAccumulator(f.second);
+  }
+}
 
 KeyFn ExpressionKey(std::shared_ptr<const Expression> e) {
   return [e](const Value& doc, Variables* vars) -> absl::StatusOr<Value> {
@@ -295,9 +329,14 @@ absl::Status ParseGroup(const Value& spec, ParseContext* ctx, StageList* out) {
     return StageError(15955, "a group specification must include an _id");
   }
   ASSIGN_OR_RETURN(std::unique_ptr<Expression> key, ParseExpression(*id, ctx));
-  def->key = ExpressionKey(std::move(key));
+  def->key_expr = std::move(key);
+  def->key = ExpressionKey(def->key_expr);
   RETURN_IF_ERROR(ParseAccumulators(spec, true, ctx, def.get()));
-  out->push_back(std::make_shared<GroupSpec>("$group", std::move(def)));
+  TopLevelFields fields;
+  fields.AddExpression(*id);
+  AddAccumulatorFields(spec, "_id", &fields);
+  out->push_back(
+      std::make_shared<GroupSpec>("$group", std::move(def), std::move(fields)));
   return absl::OkStatus();
 }
 
@@ -319,13 +358,17 @@ absl::Status ParseSortByCount(const Value& spec, ParseContext* ctx,
   }
   auto def = std::make_shared<GroupDef>();
   ASSIGN_OR_RETURN(std::unique_ptr<Expression> key, ParseExpression(spec, ctx));
-  def->key = ExpressionKey(std::move(key));
+  def->key_expr = std::move(key);
+  def->key = ExpressionKey(def->key_expr);
   ASSIGN_OR_RETURN(
       AccumulatorSpec count,
       AccumulatorSpec::Parse(
           "count", Value::MakeObject({Field("$sum", Value::Int32(1))}), ctx));
   def->accumulators.push_back(std::move(count));
-  auto group = std::make_shared<GroupSpec>("$group", std::move(def));
+  TopLevelFields fields;
+  fields.AddExpression(spec);
+  auto group =
+      std::make_shared<GroupSpec>("$group", std::move(def), std::move(fields));
   group->set_spec(Value::MakeObject({Field(
       "$group",
       Value::MakeObject({Field("_id", spec),
@@ -477,7 +520,11 @@ absl::Status ParseBucket(const Value& spec, ParseContext* ctx, StageList* out) {
   } else {
     RETURN_IF_ERROR(ParseAccumulators(*output, false, ctx, def.get()));
   }
-  out->push_back(std::make_shared<GroupSpec>("$bucket", std::move(def)));
+  TopLevelFields fields;
+  fields.AddExpression(*group_by);
+  if (output != nullptr) AddAccumulatorFields(*output, "", &fields);
+  out->push_back(std::make_shared<GroupSpec>("$bucket", std::move(def),
+                                             std::move(fields)));
   return absl::OkStatus();
 }
 

@@ -822,6 +822,24 @@ bool EvalElement(const MatchExpr& e, const Value* v) {
 
 // Whether some value the leaf's path reaches in `doc` satisfies it.
 bool AnyValue(const MatchExpr& e, const Value& doc, bool expand) {
+  // A path through objects only (most documents, most paths) reaches one
+  // value or none: CollectValues' walk without its list. An array on the
+  // way takes the full walk.
+  const Value* cur = &doc;
+  bool array = !doc.is_object();  // an array element as the root: full walk
+  for (size_t k = 0; !array && k < e.parts.size(); ++k) {
+    const Value* f = cur->is_object() ? cur->Get(e.parts[k]) : nullptr;
+    if (f == nullptr) return EvalElement(e, nullptr);
+    if (f->is_array()) {
+      array = true;
+      break;
+    }
+    if (!f->is_object() && k + 1 < e.parts.size()) {
+      return EvalElement(e, nullptr);  // a scalar with path left over
+    }
+    cur = f;
+  }
+  if (!array) return EvalElement(e, cur);
   std::vector<const Value*> values;
   CollectValues(doc, e.parts, expand, &values);
   for (const Value* v : values) {

@@ -1,7 +1,11 @@
 #include "storage/document_reader.h"
 
+#include <algorithm>
+#include <charconv>
+#include <memory>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status.h"
 #include "storage/json_field_scan.h"
@@ -55,30 +59,115 @@ absl::Status CorruptDocument(const CollectionState& state,
                    "': stored document is corrupt: ", st.message()));
 }
 
-// Parses stored text into *out; a stored text that does not parse is data
-// loss, said with its collection.
-absl::Status ParseStored(const CollectionState& state, const std::string& json,
-                         Value* out) {
+bool IsDollarFieldName(absl::string_view s) {
+  return !s.empty() && s[0] == '$';
+}
+
+// The two values a stored document holds most, decoded without the parser
+// when their text is exactly the storage form's: a string of printable
+// ASCII without escapes, and {"$date":{"$numberLong":"<ms>"}}. False for
+// anything else (the parser decides it).
+bool DecodeCommonValue(absl::string_view text, Value* out) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    const absl::string_view body = text.substr(1, text.size() - 2);
+    for (const char c : body) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x80 || c == '\\' || c == '"') return false;
+    }
+    *out = Value::String(std::string(body));
+    return true;
+  }
+  constexpr absl::string_view kDate = R"({"$date":{"$numberLong":")";
+  constexpr absl::string_view kEnd = R"("}})";
+  if (absl::StartsWith(text, kDate) && absl::EndsWith(text, kEnd)) {
+    const absl::string_view digits =
+        text.substr(kDate.size(), text.size() - kDate.size() - kEnd.size());
+    const absl::string_view magnitude =
+        absl::StartsWith(digits, "-") ? digits.substr(1) : digits;
+    if (magnitude.empty() || magnitude.size() > 18 ||
+        (magnitude.size() > 1 && magnitude[0] == '0')) {
+      return false;
+    }
+    int64_t ms = 0;
+    const auto r =
+        std::from_chars(digits.data(), digits.data() + digits.size(), ms);
+    if (r.ec != std::errc() || r.ptr != digits.data() + digits.size()) {
+      return false;
+    }
+    *out = Value::Date(ms);
+    return true;
+  }
+  return false;
+}
+
+// The fields of stored text that `fields` names, parsed into *out (an
+// object, in the text's order). False when the scan is unsure of the text,
+// a top-level name starts with '$' (the whole parse decides what that
+// is), a name repeats, or a value does not parse: the caller then parses
+// the whole text, which words any error.
+bool ParseSomeFields(absl::string_view json, const TopLevelFields& fields,
+                     Value* out) {
+  Value::Object kept;
+  bool ok = true;
+  const bool read = ScanTopLevelFields(json, [&](absl::string_view name,
+                                                 absl::string_view text) {
+    if (IsDollarFieldName(name)) {
+      ok = false;
+      return false;
+    }
+    if (!fields.Contains(name)) return true;
+    for (const Field& f : kept) {
+      if (f.first == name) {
+        ok = false;
+        return false;
+      }
+    }
+    Value v;
+    if (!DecodeCommonValue(text, &v)) {
+      absl::StatusOr<Value> parsed = ParseValue(text, StoredJsonParseOptions());
+      if (!parsed.ok()) {
+        ok = false;
+        return false;
+      }
+      v = *std::move(parsed);
+    }
+    kept.emplace_back(std::string(name), std::move(v));
+    return true;
+  });
+  if (!read || !ok) return false;
+  *out = Value::MakeObject(std::move(kept));
+  return true;
+}
+
+}  // namespace
+
+absl::Status DocumentReader::ParseStored(const CollectionState& state,
+                                         absl::string_view json,
+                                         const TopLevelFields* fields,
+                                         Value* out) {
+  if (fields != nullptr && !fields->all() &&
+      ParseSomeFields(json, *fields, out)) {
+    return absl::OkStatus();
+  }
   absl::Status st = ParseDocumentInto(json, StoredJsonParseOptions(), out);
   if (st.ok()) return st;
   return CorruptDocument(state, st);
 }
 
-}  // namespace
-
 absl::StatusOr<std::optional<Value>> DocumentReader::Read(
     const CollectionState& state, absl::string_view encoded_id,
-    const leveldb::Snapshot* snapshot) const {
+    const leveldb::Snapshot* snapshot, const TopLevelFields* fields) const {
   std::optional<Value> doc(std::in_place);
-  ASSIGN_OR_RETURN(bool found, ReadInto(state, encoded_id, snapshot, &*doc));
+  ASSIGN_OR_RETURN(bool found,
+                   ReadInto(state, encoded_id, snapshot, &*doc, fields));
   if (!found) doc.reset();
   return doc;
 }
 
-absl::StatusOr<bool> DocumentReader::ReadInto(const CollectionState& state,
-                                              absl::string_view encoded_id,
-                                              const leveldb::Snapshot* snapshot,
-                                              Value* out) const {
+absl::StatusOr<bool> DocumentReader::ReadInto(
+    const CollectionState& state, absl::string_view encoded_id,
+    const leveldb::Snapshot* snapshot, Value* out,
+    const TopLevelFields* fields) const {
   StoredRead r;
   RETURN_IF_ERROR(ReadStored(db_, cache_, state, encoded_id, snapshot, &r));
   if (r.hit != nullptr) {
@@ -89,7 +178,7 @@ absl::StatusOr<bool> DocumentReader::ReadInto(const CollectionState& state,
   if (r.cache != nullptr && r.miss.admit) {
     // Admitted: the cache and the caller each hold one.
     auto shared = std::make_shared<Value>();
-    RETURN_IF_ERROR(ParseStored(state, *r.json, shared.get()));
+    RETURN_IF_ERROR(ParseStored(state, *r.json, nullptr, shared.get()));
     r.cache->Insert(r.key, shared, CacheCharge(r.key, *shared), r.miss.ticket);
     *out = *shared;
     return true;
@@ -97,8 +186,34 @@ absl::StatusOr<bool> DocumentReader::ReadInto(const CollectionState& state,
   // Not admitted (most misses of a working set larger than the cache, and
   // every snapshot read): the tree is built where the caller keeps it, with
   // no shared allocation and no move of the tree.
-  RETURN_IF_ERROR(ParseStored(state, *r.json, out));
+  RETURN_IF_ERROR(ParseStored(state, *r.json, fields, out));
   return true;
+}
+
+absl::Status DocumentReader::ReadBatch(
+    const CollectionState& state, const std::vector<std::string>& encoded_ids,
+    const leveldb::Snapshot* snapshot, const TopLevelFields* fields,
+    std::vector<std::optional<Value>>* out) const {
+  out->clear();
+  out->resize(encoded_ids.size());
+  std::vector<std::pair<std::string, size_t>> keys;
+  keys.reserve(encoded_ids.size());
+  for (size_t i = 0; i < encoded_ids.size(); ++i) {
+    keys.emplace_back(DocumentKey(state.info.id(), encoded_ids[i]), i);
+  }
+  std::sort(keys.begin(), keys.end());
+  const leveldb::ReadOptions ro = storage::VerifiedRead(snapshot);
+  thread_local std::string json;
+  for (const auto& [key, i] : keys) {
+    leveldb::Status s = db_->Get(ro, key, &json);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) {
+      return storage::FromLevelDB(
+          s, absl::StrCat("reading collection '", state.info.name(), "'"));
+    }
+    RETURN_IF_ERROR(ParseStored(state, json, fields, &(*out)[i].emplace()));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<const Value>> DocumentReader::ReadShared(
@@ -111,7 +226,7 @@ absl::StatusOr<std::shared_ptr<const Value>> DocumentReader::ReadShared(
   if (r.json == nullptr) return std::shared_ptr<const Value>();
   // One allocation, shared by the cache and the caller.
   auto shared = std::make_shared<Value>();
-  RETURN_IF_ERROR(ParseStored(state, *r.json, shared.get()));
+  RETURN_IF_ERROR(ParseStored(state, *r.json, nullptr, shared.get()));
   if (parsed_here != nullptr) *parsed_here = true;
   // Not admitted (most misses of a working set larger than the cache): no
   // charge to compute (a walk of the tree), no second lock.
@@ -153,42 +268,25 @@ bool DocumentReader::IsHidden(const CollectionState& state, const Value& doc,
   return false;
 }
 
+TopLevelFields DocumentReader::HidingFields(const CollectionState& state) {
+  TopLevelFields fields;
+  for (const auto& idx : state.indexes) {
+    if (!idx->ttl_seconds.has_value()) continue;
+    if (idx->partial.has_value()) return TopLevelFields::All();
+    for (const auto& k : idx->spec.key) fields.AddPath(k.path);
+  }
+  return fields;
+}
+
 absl::StatusOr<bool> DocumentReader::IsHiddenJson(const CollectionState& state,
                                                   absl::string_view json,
                                                   absl::Time now) const {
-  if (!hide_expired_) return false;
+  if (!hide_expired_ || !state.has_active_ttl()) return false;
   // The TTL indexes' fields alone, as a small document IsHidden can judge.
-  Value::Object fields;
-  bool whole = false;
-  for (const auto& idx : state.indexes) {
-    if (!idx->ttl_seconds.has_value()) continue;
-    if (idx->partial.has_value() || idx->spec.key.size() != 1 ||
-        idx->spec.key[0].path.find('.') != std::string::npos) {
-      whole = true;  // the filter or the path needs more of the document
-      break;
-    }
-    const std::string& path = idx->spec.key[0].path;
-    absl::string_view text;
-    const FieldScan r = FindTopLevelField(json, path, &text);
-    if (r == FieldScan::kUnsure) {
-      whole = true;
-      break;
-    }
-    if (r == FieldScan::kAbsent) continue;
-    absl::StatusOr<Value> v = ParseValue(text, StoredJsonParseOptions());
-    if (!v.ok()) {
-      whole = true;  // the full parse words the error
-      break;
-    }
-    fields.emplace_back(path, std::move(*v));
-  }
-  if (!whole) {
-    if (fields.empty()) return false;
-    return IsHidden(state, Value::MakeObject(std::move(fields)), now);
-  }
-  absl::StatusOr<Value> doc = ParseDocument(json, StoredJsonParseOptions());
-  if (!doc.ok()) return CorruptDocument(state, doc.status());
-  return IsHidden(state, *doc, now);
+  const TopLevelFields fields = HidingFields(state);
+  Value doc;
+  RETURN_IF_ERROR(ParseStored(state, json, &fields, &doc));
+  return IsHidden(state, doc, now);
 }
 
 }  // namespace ttldb

@@ -1,6 +1,7 @@
 #include "storage/json_field_scan.h"
 
 #include <cstddef>
+#include <cstring>
 
 namespace ttldb {
 namespace {
@@ -12,14 +13,22 @@ void SkipSpace(absl::string_view s, size_t* i) {
 }
 
 // At a '"': moves past the closing quote. False if the string is unclosed.
+// The quote and the backslashes before it are found with memchr: most of a
+// document's bytes are in its strings.
 bool SkipString(absl::string_view s, size_t* i) {
-  for (size_t k = *i + 1; k < s.size(); ++k) {
-    if (s[k] == '\\') {
-      ++k;  // the escaped character (a \u's hex digits need no care)
-    } else if (s[k] == '"') {
-      *i = k + 1;
+  const char* p = s.data() + *i + 1;
+  const char* const end = s.data() + s.size();
+  while (p < end) {
+    const char* quote = static_cast<const char*>(std::memchr(p, '"', end - p));
+    if (quote == nullptr) return false;
+    const char* escape =
+        static_cast<const char*>(std::memchr(p, '\\', quote - p));
+    if (escape == nullptr) {
+      *i = static_cast<size_t>(quote + 1 - s.data());
       return true;
     }
+    // Past the escaped character (a \u's hex digits need no care).
+    p = escape + 2;
   }
   return false;
 }
@@ -70,51 +79,64 @@ bool SkipValue(absl::string_view s, size_t* i) {
 
 }  // namespace
 
-FieldScan FindTopLevelField(absl::string_view json, absl::string_view name,
-                            absl::string_view* value) {
+bool ScanTopLevelFields(
+    absl::string_view json,
+    absl::FunctionRef<bool(absl::string_view, absl::string_view)> fn) {
   size_t i = 0;
   SkipSpace(json, &i);
-  if (i >= json.size() || json[i] != '{') return FieldScan::kUnsure;
+  if (i >= json.size() || json[i] != '{') return false;
   ++i;
   SkipSpace(json, &i);
   if (i < json.size() && json[i] == '}') {
     ++i;
     SkipSpace(json, &i);
-    return i == json.size() ? FieldScan::kAbsent : FieldScan::kUnsure;
+    return i == json.size();
   }
   while (true) {
-    if (i >= json.size() || json[i] != '"') return FieldScan::kUnsure;
+    if (i >= json.size() || json[i] != '"') return false;
     const size_t key_begin = i + 1;
-    size_t k = key_begin;
-    while (k < json.size() && json[k] != '"') {
-      if (json[k] == '\\') return FieldScan::kUnsure;  // escaped: parse it
-      ++k;
+    const char* quote = static_cast<const char*>(
+        std::memchr(json.data() + key_begin, '"', json.size() - key_begin));
+    if (quote == nullptr) return false;
+    const size_t k = static_cast<size_t>(quote - json.data());
+    if (std::memchr(json.data() + key_begin, '\\', k - key_begin) != nullptr) {
+      return false;  // escaped: parse it
     }
-    if (k >= json.size()) return FieldScan::kUnsure;
     const absl::string_view key = json.substr(key_begin, k - key_begin);
     i = k + 1;
     SkipSpace(json, &i);
-    if (i >= json.size() || json[i] != ':') return FieldScan::kUnsure;
+    if (i >= json.size() || json[i] != ':') return false;
     ++i;
     SkipSpace(json, &i);
     const size_t value_begin = i;
-    if (!SkipValue(json, &i)) return FieldScan::kUnsure;
-    if (key == name) {
-      *value = json.substr(value_begin, i - value_begin);
-      return FieldScan::kFound;
-    }
+    if (!SkipValue(json, &i)) return false;
+    if (!fn(key, json.substr(value_begin, i - value_begin))) return true;
     SkipSpace(json, &i);
-    if (i >= json.size()) return FieldScan::kUnsure;
+    if (i >= json.size()) return false;
     if (json[i] == ',') {
       ++i;
       SkipSpace(json, &i);
       continue;
     }
-    if (json[i] != '}') return FieldScan::kUnsure;
+    if (json[i] != '}') return false;
     ++i;
     SkipSpace(json, &i);
-    return i == json.size() ? FieldScan::kAbsent : FieldScan::kUnsure;
+    return i == json.size();
   }
+}
+
+FieldScan FindTopLevelField(absl::string_view json, absl::string_view name,
+                            absl::string_view* value) {
+  bool found = false;
+  const bool read = ScanTopLevelFields(
+      json, [&](absl::string_view key, absl::string_view text) {
+        if (key != name) return true;
+        *value = text;
+        found = true;
+        return false;
+      });
+  if (!read) return FieldScan::kUnsure;
+  return found ? FieldScan::kFound : FieldScan::kAbsent;
 }
 
 }  // namespace ttldb

@@ -12,11 +12,23 @@
 #ifndef TTLDB_STORAGE_JSON_FIELD_SCAN_H_
 #define TTLDB_STORAGE_JSON_FIELD_SCAN_H_
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 
 namespace ttldb {
 
 enum class FieldScan { kFound, kAbsent, kUnsure };
+
+// Calls fn(name, value text) for each top-level field of the JSON object
+// `json`, in order, until fn returns false. Returns false when the text is
+// not what the scan can read with certainty (as kUnsure below: fn may have
+// been called for the fields before the point of doubt); true when it
+// walked the whole object or fn stopped it (the text after that point is
+// not looked at).
+bool ScanTopLevelFields(
+    absl::string_view json,
+    absl::FunctionRef<bool(absl::string_view name, absl::string_view value)>
+        fn);
 
 // The text of the first top-level field named `name` of the JSON object
 // `json` (the first, as Value::Get finds it) into *value.
